@@ -1,0 +1,113 @@
+//! `cladc`: the CLAD compiler's command line.
+
+use clad_codegen::{compile, describe, FsLoader};
+use std::io::IsTerminal;
+use std::process::ExitCode;
+
+const USAGE: &str = "\
+cladc: compiler for CLAD schema files
+
+USAGE:
+    cladc check    [-I DIR]... FILE...   validate schemas; diagnostics on stderr
+    cladc describe [-I DIR]... FILE      print the semantic model (hashes, values, tags, sizes) as JSON
+
+OPTIONS:
+    -I DIR, --include-dir DIR   search DIR for #include files (repeatable, searched in order;
+                                the first one plays the role of the original's -C directory).
+                                With no -I, the current directory is searched.
+    -h, --help                  print this help
+    -V, --version               print the version
+
+FILE is a path, or a path inside one of the -I directories.
+Exit status: 0 on success, 1 when a schema has errors, 2 on a usage error.";
+
+struct Args {
+    command: String,
+    include_dirs: Vec<String>,
+    files: Vec<String>,
+}
+
+fn parse_args(mut argv: impl Iterator<Item = String>) -> Result<Option<Args>, String> {
+    let mut command = None;
+    let mut include_dirs = Vec::new();
+    let mut files = Vec::new();
+    while let Some(arg) = argv.next() {
+        match arg.as_str() {
+            "-h" | "--help" => return Ok(None),
+            "-V" | "--version" => {
+                println!("cladc {}", env!("CARGO_PKG_VERSION"));
+                std::process::exit(0);
+            }
+            "-I" | "--include-dir" => {
+                include_dirs.push(argv.next().ok_or("-I needs a directory")?);
+            }
+            s if s.starts_with("-I") && s.len() > 2 => include_dirs.push(s[2..].to_owned()),
+            s if s.starts_with('-') && s != "-" => return Err(format!("unknown option `{s}`")),
+            _ if command.is_none() => command = Some(arg),
+            _ => files.push(arg),
+        }
+    }
+    let command = command.ok_or("missing command")?;
+    Ok(Some(Args {
+        command,
+        include_dirs,
+        files,
+    }))
+}
+
+fn main() -> ExitCode {
+    let args = match parse_args(std::env::args().skip(1)) {
+        Ok(Some(a)) => a,
+        Ok(None) => {
+            println!("{USAGE}");
+            return ExitCode::SUCCESS;
+        }
+        Err(e) => {
+            eprintln!("cladc: {e}\n\n{USAGE}");
+            return ExitCode::from(2);
+        }
+    };
+    let color = std::io::stderr().is_terminal() && std::env::var_os("NO_COLOR").is_none();
+    match args.command.as_str() {
+        "check" => {
+            if args.files.is_empty() {
+                eprintln!("cladc check: no input file\n\n{USAGE}");
+                return ExitCode::from(2);
+            }
+            let mut failed = false;
+            for file in &args.files {
+                let mut loader = FsLoader::new(&args.include_dirs);
+                let out = compile(&mut loader, file);
+                eprint!("{}", out.render_colored(color));
+                if out.has_errors() {
+                    failed = true;
+                }
+            }
+            if failed {
+                ExitCode::from(1)
+            } else {
+                ExitCode::SUCCESS
+            }
+        }
+        "describe" => {
+            let [file] = args.files.as_slice() else {
+                eprintln!("cladc describe: expected exactly one input file\n\n{USAGE}");
+                return ExitCode::from(2);
+            };
+            let mut loader = FsLoader::new(&args.include_dirs);
+            let out = compile(&mut loader, file);
+            eprint!("{}", out.render_colored(color));
+            match &out.schema {
+                Some(schema) => {
+                    println!("{}", describe::describe_json(schema));
+                    ExitCode::SUCCESS
+                }
+                None => ExitCode::from(1),
+            }
+        }
+        other => {
+            eprintln!("cladc: unknown command `{other}`\n\n{USAGE}");
+            ExitCode::from(2)
+        }
+    }
+}
