@@ -9,7 +9,8 @@ cladc: compiler for CLAD schema files
 
 USAGE:
     cladc check    [-I DIR]... FILE...   validate schemas; diagnostics on stderr
-    cladc describe [-I DIR]... FILE      print the semantic model (hashes, values, tags, sizes) as JSON
+    cladc describe [-I DIR]... FILE...   print the semantic model (hashes, values, tags, sizes) as JSON;
+                                         with several files, an object keyed by file
 
 OPTIONS:
     -I DIR, --include-dir DIR   search DIR for #include files (repeatable, searched in order;
@@ -90,19 +91,42 @@ fn main() -> ExitCode {
             }
         }
         "describe" => {
-            let [file] = args.files.as_slice() else {
-                eprintln!("cladc describe: expected exactly one input file\n\n{USAGE}");
+            if args.files.is_empty() {
+                eprintln!("cladc describe: no input file\n\n{USAGE}");
                 return ExitCode::from(2);
-            };
-            let mut loader = FsLoader::new(&args.include_dirs);
-            let out = compile(&mut loader, file);
-            eprint!("{}", out.render_colored(color));
-            match &out.schema {
-                Some(schema) => {
-                    println!("{}", describe::describe_json(schema));
-                    ExitCode::SUCCESS
+            }
+            // One file: its entry. Several: an object keyed by file, like semantics.json. The
+            // text is assembled directly so sizes above 64 bits stay exact.
+            let mut entries = Vec::new();
+            let mut failed = false;
+            for file in &args.files {
+                let mut loader = FsLoader::new(&args.include_dirs);
+                let out = compile(&mut loader, file);
+                eprint!("{}", out.render_colored(color));
+                match &out.schema {
+                    Some(schema) => entries.push((file, describe::describe_json(schema))),
+                    None => failed = true,
                 }
-                None => ExitCode::from(1),
+            }
+            if let [(_, text)] = entries.as_slice() {
+                if args.files.len() == 1 {
+                    println!("{text}");
+                }
+            }
+            if args.files.len() > 1 {
+                let body: Vec<String> = entries
+                    .iter()
+                    .map(|(file, text)| {
+                        let key = serde_json::to_string(file).unwrap_or_default();
+                        format!("  {key}: {}", text.replace('\n', "\n  "))
+                    })
+                    .collect();
+                println!("{{\n{}\n}}", body.join(",\n"));
+            }
+            if failed {
+                ExitCode::from(1)
+            } else {
+                ExitCode::SUCCESS
             }
         }
         other => {
