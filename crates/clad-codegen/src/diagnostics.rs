@@ -173,6 +173,32 @@ impl SourceDb {
 
 /// Renders diagnostics with source snippets. `color` adds ANSI colours (for terminals).
 pub fn render(diagnostics: &[Diagnostic], sources: &SourceDb, color: bool) -> String {
+    // Control characters (a lone `\r`, NUL, ...) have no width on a terminal, so a caret under
+    // one would be invisible and `\r` would garble the line. Show them as spaces (same byte
+    // length, so every span stays valid).
+    let sanitized;
+    let sources = if sources
+        .files()
+        .any(|(_, f)| f.text.contains(is_hidden_control))
+    {
+        let mut db = SourceDb::new();
+        for (_, f) in sources.files() {
+            let text: String = f
+                .text
+                .chars()
+                .map(|c| if is_hidden_control(c) { ' ' } else { c })
+                .collect();
+            db.add(crate::source::SourceFile::new(
+                f.name.clone(),
+                f.path.clone(),
+                text,
+            ));
+        }
+        sanitized = db;
+        &sanitized
+    } else {
+        sources
+    };
     let config = term::Config::default();
     let mut out = String::new();
     for diagnostic in diagnostics {
@@ -195,4 +221,9 @@ pub fn render(diagnostics: &[Diagnostic], sources: &SourceDb, color: bool) -> St
         }
     }
     out
+}
+
+/// ASCII control characters other than newline and tab (one byte each).
+fn is_hidden_control(c: char) -> bool {
+    c.is_ascii_control() && c != '\n' && c != '\t'
 }

@@ -514,6 +514,9 @@ pub struct IncludeBlock {
 /// A compiled translation unit.
 #[derive(Clone, Debug)]
 pub struct Schema {
+    /// The input name the file was compiled as (relative to the include directories, or as
+    /// given).
+    pub input: String,
     /// Every file that was read; the main file is `FileId(0)`.
     pub sources: SourceDb,
     /// All declarations (including included ones) in source order.

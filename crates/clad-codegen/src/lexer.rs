@@ -41,7 +41,7 @@ pub enum Keyword {
 
 impl Keyword {
     /// Keyword for a whole identifier token, if it is one.
-    pub fn from_str(s: &str) -> Option<Keyword> {
+    pub fn from_word(s: &str) -> Option<Keyword> {
         use Keyword::*;
         Some(match s {
             "bool" => Bool,
@@ -315,17 +315,10 @@ pub(crate) fn lex(expanded: &Expanded, diagnostics: &mut Vec<Diagnostic>) -> Vec
         saw_newline_since_token: true,
     };
     lx.run();
-    let end = lx.src.len();
-    let span = if end == 0 {
-        expanded.span(0, 0)
-    } else {
-        // Point at the last character rather than past the end, so snippets show something.
-        let last_start = lx.src[..end]
-            .char_indices()
-            .next_back()
-            .map_or(0, |(i, _)| i);
-        expanded.span(last_start, end)
-    };
+    // Point just after the last non-blank text, so snippets show the line where more was
+    // expected (not an empty trailing line).
+    let end = lx.src.trim_end_matches([' ', '\t', '\n']).len();
+    let span = expanded.span(end, end);
     lx.tokens.push(Token {
         tok: Tok::Eof,
         span,
@@ -363,7 +356,7 @@ impl Lexer<'_> {
                         self.comment(self.pos, end);
                         self.pos = end;
                     }
-                    None => self.illegal(),
+                    None => self.unterminated_comment(),
                 },
                 b'/' if self.peek(1) == Some(b'/') => {
                     let end = self.src[self.pos..]
@@ -454,13 +447,16 @@ impl Lexer<'_> {
             format!("illegal character '{shown}'"),
         )
         .with_label("not valid here");
-        if c == '/' {
-            d = d.with_note("a `/*` comment must be closed with `*/`");
-        } else if c == '#' {
+        if c == '#' {
             d = d.with_note(
                 "an include must be written `#include \"path\"` at the start of a line, with \
                  nothing but an optional `//` comment after the closing quote",
             );
+            // The rest of the line is a botched directive: lexing it would only produce
+            // follow-on errors.
+            self.pos = self.src[self.pos..]
+                .find('\n')
+                .map_or(self.src.len(), |i| self.pos + i);
         } else if c == '-' {
             d = d.with_note("a minus sign must be written directly before the digits");
         } else if !c.is_ascii() {
@@ -469,13 +465,28 @@ impl Lexer<'_> {
         self.diagnostics.push(d);
     }
 
+    /// An unclosed `/*`: one error, and the rest of the input is skipped (it would otherwise
+    /// produce a cascade of errors for text the author meant as a comment).
+    fn unterminated_comment(&mut self) {
+        let start = self.pos;
+        self.diagnostics.push(
+            Diagnostic::error(
+                self.expanded.span(start, start + 2),
+                "unterminated block comment",
+            )
+            .with_label("this `/*` is never closed")
+            .with_note("a `/*` comment must be closed with `*/` (the original compiler reports `Illegal character '/'` here)"),
+        );
+        self.pos = self.bytes.len();
+    }
+
     fn verbatim(&mut self) {
         let start = self.pos;
         let end = self.src[start..]
             .find([',', '{', '}', '[', ']', '=', ';', '\n'])
             .map_or(self.src.len(), |i| start + i);
         self.pos = end;
-        let value = self.src[start..end].replace("verbatim ", "");
+        let mut value = self.src[start..end].replace("verbatim ", "");
         if value.is_empty() {
             self.diagnostics.push(
                 Diagnostic::error(
@@ -484,6 +495,9 @@ impl Lexer<'_> {
                 )
                 .with_label("expected text here"),
             );
+            // Reported once here; a placeholder keeps later stages from reporting the empty
+            // expression again (no output is produced after an error anyway).
+            value = "0".to_owned();
         }
         self.push(Tok::Verbatim(value), start, end);
     }
@@ -499,7 +513,7 @@ impl Lexer<'_> {
         }
         self.pos = end;
         let text = &self.src[start..end];
-        if let Some(kw) = Keyword::from_str(text) {
+        if let Some(kw) = Keyword::from_word(text) {
             self.push(Tok::Kw(kw), start, end);
             return;
         }

@@ -29,6 +29,7 @@
 #![warn(missing_docs)]
 
 pub mod ast;
+pub mod builder;
 mod consteval;
 pub mod describe;
 pub mod diagnostics;
@@ -39,9 +40,11 @@ pub mod loader;
 mod metrics;
 mod parser;
 mod preprocess;
+pub mod rust;
 mod sema;
 pub mod source;
 
+pub use builder::{BuildError, Builder, Generated, GeneratedType};
 pub use diagnostics::{Diagnostic, Severity};
 pub use loader::{FsLoader, LoadError, LoadedSource, MemoryLoader, SourceLoader};
 pub use source::{FileId, SourceDb, SourceFile, Span};
@@ -131,7 +134,10 @@ pub fn compile(loader: &mut dyn SourceLoader, input: &str) -> Compilation {
     let schema = if diags.iter().any(Diagnostic::is_error) {
         None
     } else {
-        schema
+        schema.map(|s| ir::Schema {
+            input: input.to_owned(),
+            ..s
+        })
     };
     Compilation {
         sources,

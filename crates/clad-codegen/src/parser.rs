@@ -150,6 +150,7 @@ impl Parser<'_> {
                 Ok(Ident { text, span })
             }
             Tok::Kw(k) if !matches!(k, Keyword::Include) => {
+                let k = *k;
                 let t = self.peek();
                 let d = Diagnostic::error(
                     t.span,
@@ -157,6 +158,12 @@ impl Parser<'_> {
                 )
                 .with_label("CLAD keywords cannot be used as names");
                 self.diagnostics.push(d);
+                // The keyword was meant as a name: skip it, so that recovery does not take it
+                // for the start of a declaration. (`message N {` after a missing name really is
+                // a declaration, and is kept.)
+                if !(starts_decl(&Tok::Kw(k)) && matches!(self.peek_at(1), Tok::Ident(_))) {
+                    self.bump();
+                }
                 Err(Stop)
             }
             _ => Err(self.error_expected(what)),
@@ -193,10 +200,19 @@ impl Parser<'_> {
                             .with_label("nothing to close here"),
                     );
                 }
-                _ => match self.item() {
-                    Ok(item) => items.push(item),
-                    Err(Stop) => self.recover_item(),
-                },
+                _ => {
+                    let start = self.pos;
+                    match self.item() {
+                        Ok(item) => items.push(item),
+                        Err(Stop) => {
+                            self.recover_item();
+                            if self.pos == start {
+                                // Always make progress, whatever the error.
+                                self.bump();
+                            }
+                        }
+                    }
+                }
             }
         }
     }
@@ -250,12 +266,13 @@ impl Parser<'_> {
             }
             Tok::Kw(Keyword::Include) => {
                 let start = self.bump().span;
-                let path = match self.bump().tok {
-                    Tok::QuotedPath(p) => p,
-                    _ => {
-                        self.pos -= 1;
-                        return Err(self.error_expected("a quoted path"));
+                // (Peek, not bump-and-rewind: at end of input `bump` does not advance.)
+                let path = match self.peek().tok.clone() {
+                    Tok::QuotedPath(p) => {
+                        self.bump();
+                        p
                     }
+                    _ => return Err(self.error_expected("a quoted path")),
                 };
                 let open = self.expect(Tok::LBrace, "`{`")?.span;
                 let items = self.items(Some(open));
@@ -314,9 +331,26 @@ impl Parser<'_> {
         })
     }
 
+    /// Reports a missing `,` or `}` after a member; when the next token starts a declaration,
+    /// the body was most likely not closed, so the opening brace is shown too.
+    fn error_after_member(&mut self, open: Span) {
+        if starts_decl(&self.peek().tok) {
+            let t = self.peek();
+            let d = Diagnostic::error(
+                t.span,
+                format!("expected `,` or `}}`, found {}", t.tok.describe()),
+            )
+            .with_label("expected `,` or `}`")
+            .with_secondary(open, "this block is not closed");
+            self.diagnostics.push(d);
+        } else {
+            let _ = self.error_expected("`,` or `}`");
+        }
+    }
+
     /// `{ [member (, member)* [,]] }` with member-level error recovery.
     fn member_list(&mut self, in_union: bool) -> PResult<Vec<Member>> {
-        self.expect(Tok::LBrace, "`{`")?;
+        let open = self.expect(Tok::LBrace, "`{`")?.span;
         let mut members = Vec::new();
         loop {
             if self.eat(&Tok::RBrace) {
@@ -338,7 +372,7 @@ impl Parser<'_> {
                     if self.at(&Tok::RBrace) {
                         continue;
                     }
-                    let _ = self.error_expected("`,` or `}`");
+                    self.error_after_member(open);
                     if self.recover_member() {
                         return Ok(members);
                     }
@@ -564,7 +598,7 @@ impl Parser<'_> {
                     if comma || self.at(&Tok::RBrace) {
                         continue;
                     }
-                    let _ = self.error_expected("`,` or `}`");
+                    self.error_after_member(open);
                     if self.recover_member() {
                         break;
                     }
@@ -593,7 +627,7 @@ impl Parser<'_> {
         self.expect(Tok::LSq, "`[`")?;
         let enum_name = self.ident("an enum name")?;
         self.expect(Tok::RSq, "`]`")?;
-        self.expect(Tok::LBrace, "`{`")?;
+        let open = self.expect(Tok::LBrace, "`{`")?.span;
         let mut members = Vec::new();
         loop {
             let parsed = (|| -> PResult<(Ident, Const)> {
@@ -621,7 +655,7 @@ impl Parser<'_> {
                         }
                         continue;
                     }
-                    let _ = self.error_expected("`,` or `}`");
+                    self.error_after_member(open);
                     if self.recover_member() {
                         break;
                     }

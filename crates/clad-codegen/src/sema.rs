@@ -94,6 +94,7 @@ pub(crate) fn analyze(
     ser.root(&tree);
     let file_hash = md5_hex(&ser.finish());
     Some(Schema {
+        input: String::new(),
         sources,
         decls: s.decls,
         items: tree,
@@ -311,7 +312,19 @@ impl Sema<'_> {
                 };
                 let lmax = length.max().unwrap_or(0) as u64;
                 let (max, declared) = match max {
-                    Some(c) => (self.max_length(c, u64::MAX)?, true),
+                    Some(c) => match self.max_length(c, u64::MAX) {
+                        Some(v) => (v, true),
+                        None => {
+                            self.error(
+                                Diagnostic::error(
+                                    c.span,
+                                    "the maximum length of a string cannot be negative",
+                                )
+                                .with_label("expected a length of 0 or more"),
+                            );
+                            return None;
+                        }
+                    },
                     None => (lmax, false),
                 };
                 Some(Type::String {
@@ -959,7 +972,7 @@ impl Sema<'_> {
                                         span,
                                         format!("enum value of '{fqn}::{mname}' is not an integer"),
                                     )
-                                    .with_label(format!("evaluates to {other:?}")),
+                                    .with_label(format!("evaluates to {}", show_value(&other))),
                                 );
                                 0
                             }
@@ -977,7 +990,8 @@ impl Sema<'_> {
                     }
                     Some(Literal::Float(_)) | None => {}
                 }
-                if counter < min || counter > max {
+                let counter_out_of_range = counter < min || counter > max;
+                if counter_out_of_range && !storage.is_float() {
                     self.error(
                         Diagnostic::error(
                             span,
@@ -1000,7 +1014,11 @@ impl Sema<'_> {
                     }
                     None => (EnumValueText::Int(counter), counter),
                 };
-                if base.is_some() && (value < min || value > max) && !storage.is_float() {
+                if base.is_some()
+                    && (value < min || value > max)
+                    && !storage.is_float()
+                    && !counter_out_of_range
+                {
                     self.error(
                         Diagnostic::error(
                             span,
@@ -1068,7 +1086,11 @@ impl Sema<'_> {
                                             text.trim()
                                         ),
                                     )
-                                    .with_label(format!("evaluates to {other:?}")),
+                                    .with_label(format!(
+                                        "evaluates to {}; a length must be between 0 and {}",
+                                        show_value(&other),
+                                        u32::MAX
+                                    )),
                                 );
                                 None
                             }
@@ -1136,7 +1158,7 @@ impl Sema<'_> {
             (Type::Builtin(b), v) if b.is_float() => match v {
                 ConstValue::Float(f) => Ok(ConstValue::Float(f)),
                 ConstValue::Int(i) => Ok(ConstValue::Float(i as f64)),
-                other => Err(format!("expected a number, got {other:?}")),
+                other => Err(format!("expected a number, got {}", show_value(&other))),
             },
             (Type::Builtin(b), ConstValue::Int(i)) => {
                 if i < b.min().unwrap_or(0) || i > b.max().unwrap_or(0) {
@@ -1168,8 +1190,9 @@ impl Sema<'_> {
                 }
             }
             (ty, v) => Err(format!(
-                "a {} member cannot take the value {v:?}",
-                self.type_name(ty)
+                "a {} member cannot take the value {}",
+                self.type_name(ty),
+                show_value(&v)
             )),
         }
     }
@@ -1258,7 +1281,6 @@ impl Sema<'_> {
         let mut errors = Vec::new();
         let mut tags: Vec<u8> = Vec::with_capacity(u.members.len());
         let mut by_tag: HashMap<i128, usize> = HashMap::new();
-        let mut by_name: HashMap<&str, usize> = HashMap::new();
         let mut value: i128 = 0;
         for (i, m) in u.members.iter().enumerate() {
             if let Some(Literal::Int { value: v, .. }) = &m.explicit_tag {
@@ -1291,20 +1313,9 @@ impl Sema<'_> {
                     .with_note("a union holds at most 255 members (tags 0 to 254)"),
                 );
             }
-            if let Some(prev) = by_name.get(m.name.as_str()) {
-                let p = &u.members[*prev];
-                if m.automatic || p.automatic {
-                    // Clash between an automatic member and an explicit one is impossible by
-                    // construction; two automatic ones were reported as a name clash.
-                } else {
-                    errors.push(Diagnostic::error(
-                        m.span,
-                        format!("union '{fqn}' has two members with the name '{}'", m.name),
-                    ));
-                }
-            }
+            // Duplicate member names were reported when the union was declared (explicit
+            // members) or as an autounion name clash (automatic ones).
             by_tag.entry(value).or_insert(i);
-            by_name.entry(&m.name).or_insert(i);
             tags.push(value.clamp(0, 255) as u8);
             value += 1;
         }
@@ -1597,6 +1608,16 @@ impl Sema<'_> {
             self.decls[id.0 as usize].possibly_ambiguous = true;
         }
         self.diags.extend(errors);
+    }
+}
+
+/// A value as the user would write it, for diagnostics.
+fn show_value(v: &ConstValue) -> String {
+    match v {
+        ConstValue::Int(i) => i.to_string(),
+        ConstValue::Float(f) => format!("the float {}", crate::hash::py_float_repr(*f)),
+        ConstValue::Str(s) => format!("the string {s:?}"),
+        ConstValue::Bool(b) => b.to_string(),
     }
 }
 

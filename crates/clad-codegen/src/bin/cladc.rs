@@ -9,6 +9,7 @@ cladc: compiler for CLAD schema files
 
 USAGE:
     cladc check    [-I DIR]... FILE...   validate schemas; diagnostics on stderr
+    cladc rust     [-I DIR]... -o DIR FILE...   generate Rust (DIR/clad.rs; `-o -` prints it)
     cladc describe [-I DIR]... FILE...   print the semantic model (hashes, values, tags, sizes) as JSON;
                                          with several files, an object keyed by file
 
@@ -16,6 +17,7 @@ OPTIONS:
     -I DIR, --include-dir DIR   search DIR for #include files (repeatable, searched in order;
                                 the first one plays the role of the original's -C directory).
                                 With no -I, the current directory is searched.
+    -o DIR, --out-dir DIR       output directory of `cladc rust` (`-` for stdout)
     -h, --help                  print this help
     -V, --version               print the version
 
@@ -24,6 +26,7 @@ Exit status: 0 on success, 1 when a schema has errors, 2 on a usage error.";
 
 struct Args {
     command: String,
+    out_dir: Option<String>,
     include_dirs: Vec<String>,
     files: Vec<String>,
 }
@@ -32,6 +35,7 @@ fn parse_args(mut argv: impl Iterator<Item = String>) -> Result<Option<Args>, St
     let mut command = None;
     let mut include_dirs = Vec::new();
     let mut files = Vec::new();
+    let mut out_dir = None;
     while let Some(arg) = argv.next() {
         match arg.as_str() {
             "-h" | "--help" => return Ok(None),
@@ -42,6 +46,7 @@ fn parse_args(mut argv: impl Iterator<Item = String>) -> Result<Option<Args>, St
             "-I" | "--include-dir" => {
                 include_dirs.push(argv.next().ok_or("-I needs a directory")?);
             }
+            "-o" | "--out-dir" => out_dir = Some(argv.next().ok_or("-o needs a directory")?),
             s if s.starts_with("-I") && s.len() > 2 => include_dirs.push(s[2..].to_owned()),
             s if s.starts_with('-') && s != "-" => return Err(format!("unknown option `{s}`")),
             _ if command.is_none() => command = Some(arg),
@@ -51,6 +56,7 @@ fn parse_args(mut argv: impl Iterator<Item = String>) -> Result<Option<Args>, St
     let command = command.ok_or("missing command")?;
     Ok(Some(Args {
         command,
+        out_dir,
         include_dirs,
         files,
     }))
@@ -127,6 +133,43 @@ fn main() -> ExitCode {
                 ExitCode::from(1)
             } else {
                 ExitCode::SUCCESS
+            }
+        }
+        "rust" => {
+            let Some(out_dir) = &args.out_dir else {
+                eprintln!("cladc rust: missing -o DIR\n\n{USAGE}");
+                return ExitCode::from(2);
+            };
+            if args.files.is_empty() {
+                eprintln!("cladc rust: no input file\n\n{USAGE}");
+                return ExitCode::from(2);
+            }
+            let mut builder = clad_codegen::Builder::new().emit_cargo_directives(false);
+            for dir in &args.include_dirs {
+                builder = builder.include_dir(dir);
+            }
+            builder = builder.files(args.files.iter().cloned());
+            if out_dir == "-" {
+                return match builder.generate() {
+                    Ok(g) => {
+                        print!("{}", g.code);
+                        ExitCode::SUCCESS
+                    }
+                    Err(e) => {
+                        eprint!("{}", e.rendered);
+                        ExitCode::from(1)
+                    }
+                };
+            }
+            match builder.out_dir(out_dir).compile() {
+                Ok(path) => {
+                    eprintln!("wrote {}", path.display());
+                    ExitCode::SUCCESS
+                }
+                Err(e) => {
+                    eprint!("{}", e.rendered);
+                    ExitCode::from(1)
+                }
             }
         }
         other => {

@@ -1,0 +1,317 @@
+//! The `build.rs` front door, in the style of `prost-build`.
+//!
+//! ```no_run
+//! // build.rs: on schema errors, `build()` prints them as cargo::error= lines and exits 1.
+//! clad_codegen::Builder::new()
+//!     .include_dir("schemas")
+//!     .file("cloud.clad")
+//!     .type_attribute("CloudMic::Hotword", "#[non_exhaustive]")
+//!     .build();
+//! ```
+//!
+//! ```ignore
+//! // src/lib.rs
+//! pub mod clad {
+//!     include!(concat!(env!("OUT_DIR"), "/clad.rs"));
+//! }
+//! ```
+//!
+//! Every file an input includes is compiled too (on its own, as the original compiler would
+//! compile it), so the output holds every type the inputs refer to. CLAD namespaces become
+//! nested modules in one output file.
+
+use crate::diagnostics::{self, Diagnostic};
+use crate::ir::{Item, Schema};
+use crate::loader::FsLoader;
+use crate::rust::{self, RustOptions};
+use crate::source::SourceDb;
+use std::fmt;
+use std::path::{Path, PathBuf};
+
+/// Configures and runs code generation.
+#[derive(Clone, Debug, Default)]
+pub struct Builder {
+    include_dirs: Vec<PathBuf>,
+    files: Vec<String>,
+    out_dir: Option<PathBuf>,
+    output_file: Option<String>,
+    options: RustOptions,
+    emit_cargo: bool,
+}
+
+/// A generated type: its CLAD name and where it is in the generated code.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GeneratedType {
+    /// Fully qualified CLAD name (`Cat::MyMessage`).
+    pub clad_name: String,
+    /// Path relative to the generated file's module (`cat::MyMessage`).
+    pub rust_path: String,
+    /// `enum`, `message`, `structure` or `union`.
+    pub kind: &'static str,
+    /// The schema file that declares it.
+    pub file: String,
+}
+
+/// The result of [`Builder::generate`].
+#[derive(Clone, Debug)]
+pub struct Generated {
+    /// The Rust source, starting with the `@generated` header.
+    pub code: String,
+    /// Every schema file read (resolved paths, sorted, no duplicates).
+    pub files_read: Vec<PathBuf>,
+    /// Every generated type, in output order.
+    pub types: Vec<GeneratedType>,
+}
+
+/// Why generation failed.
+#[derive(Debug)]
+pub struct BuildError {
+    /// Diagnostics rendered with source snippets.
+    pub rendered: String,
+    /// The diagnostics themselves.
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+impl fmt::Display for BuildError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.rendered.trim_end())
+    }
+}
+
+impl std::error::Error for BuildError {}
+
+impl Builder {
+    /// A builder with no files; output goes to `$OUT_DIR/clad.rs`.
+    pub fn new() -> Self {
+        Builder {
+            emit_cargo: true,
+            ..Default::default()
+        }
+    }
+
+    /// Adds an include directory (searched in order; the first plays the role of the original
+    /// tool's `-C` input directory).
+    pub fn include_dir(mut self, dir: impl AsRef<Path>) -> Self {
+        self.include_dirs.push(dir.as_ref().to_path_buf());
+        self
+    }
+
+    /// Adds a schema file: a path inside an include directory, or a plain path.
+    pub fn file(mut self, file: impl Into<String>) -> Self {
+        self.files.push(file.into());
+        self
+    }
+
+    /// Adds several schema files.
+    pub fn files<S: Into<String>>(mut self, files: impl IntoIterator<Item = S>) -> Self {
+        self.files.extend(files.into_iter().map(Into::into));
+        self
+    }
+
+    /// Where to write the output (default: the `OUT_DIR` environment variable).
+    pub fn out_dir(mut self, dir: impl AsRef<Path>) -> Self {
+        self.out_dir = Some(dir.as_ref().to_path_buf());
+        self
+    }
+
+    /// Name of the output file (default `clad.rs`).
+    pub fn output_file(mut self, name: impl Into<String>) -> Self {
+        self.output_file = Some(name.into());
+        self
+    }
+
+    /// Adds an attribute to generated types matching `path`: `.` for all, a namespace
+    /// (`Anki::Vector`) for everything inside, or a fully qualified type name.
+    pub fn type_attribute(mut self, path: impl Into<String>, attribute: impl Into<String>) -> Self {
+        self.options
+            .type_attributes
+            .push((path.into(), attribute.into()));
+        self
+    }
+
+    /// Adds an attribute to generated fields matching `path`: `Ns::Type.field`, or `Ns::Type`
+    /// for every field of the type.
+    pub fn field_attribute(
+        mut self,
+        path: impl Into<String>,
+        attribute: impl Into<String>,
+    ) -> Self {
+        self.options
+            .field_attributes
+            .push((path.into(), attribute.into()));
+        self
+    }
+
+    /// Path of the runtime crate in generated code (default `::robot_runtime`).
+    pub fn runtime_path(mut self, path: impl Into<String>) -> Self {
+        self.options.runtime_path = path.into();
+        self
+    }
+
+    /// Whether to print `cargo:rerun-if-changed` lines (default true). Turn off outside
+    /// build scripts.
+    pub fn emit_cargo_directives(mut self, on: bool) -> Self {
+        self.emit_cargo = on;
+        self
+    }
+
+    /// Compiles every file (and every file they include) and generates the code, without
+    /// writing anything.
+    pub fn generate(&self) -> Result<Generated, BuildError> {
+        let mut units: Vec<Schema> = Vec::new();
+        let mut files_read: Vec<PathBuf> = Vec::new();
+        let mut diags: Vec<(Vec<Diagnostic>, SourceDb)> = Vec::new();
+        let mut queue: Vec<String> = self.files.clone();
+        let mut seen_inputs: Vec<String> = Vec::new();
+        let mut seen_mains: Vec<String> = Vec::new();
+        if queue.is_empty() {
+            return Err(error_from(vec![Diagnostic::error_global(
+                "no schema file given (use Builder::file)",
+            )]));
+        }
+        let mut i = 0;
+        while i < queue.len() {
+            let input = queue[i].clone();
+            i += 1;
+            if seen_inputs.contains(&input) {
+                continue;
+            }
+            seen_inputs.push(input.clone());
+            let mut loader = FsLoader::new(&self.include_dirs);
+            let out = crate::compile(&mut loader, &input);
+            files_read.extend(loader.files_read().iter().cloned());
+            let Some(schema) = out.schema else {
+                diags.push((out.diagnostics, out.sources));
+                continue;
+            };
+            let main_name = schema.sources.get(schema.main_file()).name.clone();
+            if seen_mains.contains(&main_name) {
+                continue;
+            }
+            seen_mains.push(main_name);
+            for path in include_paths(&schema.items) {
+                queue.push(path);
+            }
+            units.push(schema);
+        }
+        files_read.sort();
+        files_read.dedup();
+        if !diags.is_empty() {
+            let mut rendered = String::new();
+            let mut all = Vec::new();
+            for (d, sources) in diags {
+                rendered.push_str(&diagnostics::render(&d, &sources, false));
+                all.extend(d);
+            }
+            return Err(BuildError {
+                rendered,
+                diagnostics: all,
+            });
+        }
+        let code = rust::generate(&units, &self.options).map_err(error_from)?;
+        let types = rust::generated_types(&units);
+        Ok(Generated {
+            code,
+            files_read,
+            types,
+        })
+    }
+
+    /// Generates and writes the output file (only when its content changed), printing
+    /// `cargo:rerun-if-changed` for every schema file read. Returns the output path.
+    pub fn compile(&self) -> Result<PathBuf, BuildError> {
+        let generated = self.generate();
+        if self.emit_cargo {
+            // Even on failure, rerun when a schema changes.
+            let read = match &generated {
+                Ok(g) => g.files_read.clone(),
+                Err(_) => self.files_read_best_effort(),
+            };
+            for f in read {
+                println!("cargo:rerun-if-changed={}", f.display());
+            }
+        }
+        let generated = generated?;
+        let dir = match &self.out_dir {
+            Some(d) => d.clone(),
+            None => match std::env::var_os("OUT_DIR") {
+                Some(d) => PathBuf::from(d),
+                None => {
+                    return Err(error_from(vec![Diagnostic::error_global(
+                        "OUT_DIR is not set: call Builder::out_dir outside build scripts",
+                    )]))
+                }
+            },
+        };
+        let path = dir.join(self.output_file.as_deref().unwrap_or("clad.rs"));
+        write_if_changed(&path, &generated.code).map_err(|e| {
+            error_from(vec![Diagnostic::error_global(format!(
+                "cannot write {}: {e}",
+                path.display()
+            ))])
+        })?;
+        Ok(path)
+    }
+
+    /// [`Builder::compile`] for build scripts: on error, prints every diagnostic line as
+    /// `cargo::error=` and exits with status 1 (no panic, no backtrace).
+    pub fn build(&self) -> PathBuf {
+        match self.compile() {
+            Ok(p) => p,
+            Err(e) => {
+                for line in e.rendered.lines() {
+                    println!("cargo::error={line}");
+                }
+                std::process::exit(1);
+            }
+        }
+    }
+
+    fn files_read_best_effort(&self) -> Vec<PathBuf> {
+        let mut read = Vec::new();
+        for f in &self.files {
+            let mut loader = FsLoader::new(&self.include_dirs);
+            let _ = crate::compile(&mut loader, f);
+            read.extend(loader.files_read().iter().cloned());
+        }
+        read.sort();
+        read.dedup();
+        read
+    }
+}
+
+fn error_from(diagnostics: Vec<Diagnostic>) -> BuildError {
+    let rendered = diagnostics::render(&diagnostics, &SourceDb::new(), false);
+    BuildError {
+        rendered,
+        diagnostics,
+    }
+}
+
+/// Every include path of a schema (transitively through include blocks), in order.
+fn include_paths(items: &[Item]) -> Vec<String> {
+    let mut out = Vec::new();
+    for item in items {
+        match item {
+            Item::Include(inc) => {
+                out.push(inc.path.clone());
+                out.extend(include_paths(&inc.items));
+            }
+            Item::Namespace(ns) => out.extend(include_paths(&ns.items)),
+            Item::Decl(_) => {}
+        }
+    }
+    out
+}
+
+/// Writes `content` to `path` unless the file already holds exactly that.
+pub fn write_if_changed(path: &Path, content: &str) -> std::io::Result<bool> {
+    if std::fs::read_to_string(path).is_ok_and(|old| old == content) {
+        return Ok(false);
+    }
+    if let Some(parent) = path.parent() {
+        std::fs::create_dir_all(parent)?;
+    }
+    std::fs::write(path, content)?;
+    Ok(true)
+}

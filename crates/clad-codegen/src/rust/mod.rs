@@ -1,0 +1,397 @@
+//! The Rust emitter: [`Schema`]s to Rust source. The only module of the compiler that knows
+//! Rust.
+//!
+//! Several compiled files can be emitted together; each contributes the declarations it owns
+//! (not those it includes), and CLAD namespaces are merged into one tree of nested `pub mod`s.
+//! References between types are relative paths (`super::...`), so the generated file can be
+//! `include!`d in any module. Support code lives in the runtime crate (`robot_runtime` by
+//! default): `wire` for packing and `json` plus a re-exported `serde` for CLAD-JSON.
+
+mod items;
+pub mod names;
+
+use crate::diagnostics::Diagnostic;
+use crate::ir::{Decl, DeclId, DeclKind, Schema, Type};
+use names::{Case, Scope};
+use proc_macro2::TokenStream;
+use quote::quote;
+use std::collections::HashMap;
+
+/// Options of the Rust emitter.
+#[derive(Clone, Debug)]
+pub struct RustOptions {
+    /// Path of the runtime crate as seen from the generated code (default `::robot_runtime`).
+    pub runtime_path: String,
+    /// Extra attributes on generated types: `(CLAD path, attribute)`. The path is `.` (every
+    /// type), a namespace (`Anki::Vector`, every type inside) or a fully qualified type name.
+    pub type_attributes: Vec<(String, String)>,
+    /// Extra attributes on generated fields: `(CLAD path, attribute)` with the path
+    /// `Ns::Type.field` (or `Ns::Type` for every field of the type).
+    pub field_attributes: Vec<(String, String)>,
+}
+
+impl Default for RustOptions {
+    fn default() -> Self {
+        RustOptions {
+            runtime_path: "::robot_runtime".to_owned(),
+            type_attributes: Vec::new(),
+            field_attributes: Vec::new(),
+        }
+    }
+}
+
+/// Where a declaration lands in the generated code.
+#[derive(Clone, Debug)]
+pub(crate) struct Placement {
+    /// Module path (snake_case idents), outermost first.
+    pub module: Vec<String>,
+    /// The type's identifier.
+    pub ident: String,
+    /// For unions: the tag enum's identifier.
+    pub tag_ident: Option<String>,
+}
+
+/// Everything the item emitters need to know about the whole output.
+pub(crate) struct Context<'a> {
+    pub units: &'a [Schema],
+    pub opts: &'a RustOptions,
+    pub rt: TokenStream,
+    /// fqn → placement of every emitted type.
+    pub placements: HashMap<String, Placement>,
+    /// Enum concepts grouped by the enum they belong to (fqn of the enum).
+    pub concepts: HashMap<String, Vec<(usize, DeclId)>>,
+    /// Every emitted declaration (concepts included), in output order.
+    pub owners: Vec<(usize, DeclId)>,
+}
+
+impl Context<'_> {
+    /// The placement of a type referenced from `unit`.
+    pub fn placement(&self, unit: usize, id: DeclId) -> &Placement {
+        let fqn = self.units[unit].decl(id).fqn();
+        self.placements
+            .get(&fqn)
+            .expect("every referenced type is placed (checked in generate)")
+    }
+
+    /// A relative path from module `from` to the type `id` of `unit`.
+    pub fn type_path(&self, from: &[String], unit: usize, id: DeclId) -> TokenStream {
+        let p = self.placement(unit, id);
+        relative_path(from, &p.module, &p.ident)
+    }
+}
+
+/// `super::super::a::b::Name` from module `from` to `to::name`.
+fn relative_path(from: &[String], to: &[String], name: &str) -> TokenStream {
+    let common = from.iter().zip(to).take_while(|(a, b)| a == b).count();
+    let supers = (common..from.len()).map(|_| quote!(super));
+    let downs = to[common..].iter().map(|m| names::ident(m));
+    let name = names::ident(name);
+    quote!(#(#supers ::)* #(#downs ::)* #name)
+}
+
+/// A module being assembled.
+#[derive(Default)]
+struct ModuleTree {
+    items: Vec<TokenStream>,
+    children: Vec<(String, ModuleTree)>,
+}
+
+impl ModuleTree {
+    fn child(&mut self, path: &[String]) -> &mut ModuleTree {
+        let Some((first, rest)) = path.split_first() else {
+            return self;
+        };
+        let idx = match self.children.iter().position(|(n, _)| n == first) {
+            Some(i) => i,
+            None => {
+                self.children.push((first.clone(), ModuleTree::default()));
+                self.children.len() - 1
+            }
+        };
+        self.children[idx].1.child(rest)
+    }
+
+    fn render(&self) -> TokenStream {
+        let items = &self.items;
+        let children = self.children.iter().map(|(name, tree)| {
+            let ident = names::ident(name);
+            let body = tree.render();
+            quote! {
+                #[allow(clippy::module_inception)]
+                pub mod #ident {
+                    #body
+                }
+            }
+        });
+        quote! { #(#items)* #(#children)* }
+    }
+}
+
+/// Generates Rust for the declarations owned by each of `units` (one compiled file each).
+/// Returns the tokens, or diagnostics when the units cannot be emitted together (a type
+/// declared by two different files, a reference to a type no unit owns, a bad attribute).
+pub fn generate_tokens(
+    units: &[Schema],
+    opts: &RustOptions,
+) -> Result<TokenStream, Vec<Diagnostic>> {
+    let cx = context(units, opts)?;
+    Ok(emit(&cx))
+}
+
+fn context<'a>(units: &'a [Schema], opts: &'a RustOptions) -> Result<Context<'a>, Vec<Diagnostic>> {
+    let mut errors = Vec::new();
+    let rt: TokenStream = match syn::parse_str::<syn::Path>(&opts.runtime_path) {
+        Ok(p) => quote!(#p),
+        Err(e) => {
+            return Err(vec![Diagnostic::error_global(format!(
+                "invalid runtime path `{}`: {e}",
+                opts.runtime_path
+            ))])
+        }
+    };
+
+    // 1. Which unit owns each fully qualified name.
+    let mut owners: Vec<(usize, DeclId)> = Vec::new();
+    let mut owner_of: HashMap<String, (usize, DeclId)> = HashMap::new();
+    for (u, schema) in units.iter().enumerate() {
+        for (id, decl) in schema.own_decls() {
+            if matches!(decl.kind, DeclKind::EnumConcept(_)) {
+                owners.push((u, id));
+                continue;
+            }
+            let fqn = decl.fqn();
+            match owner_of.get(&fqn) {
+                Some(&(other, oid)) => {
+                    let a = units[other].decl(oid);
+                    let file_a = &units[other].sources.get(a.span.file).name;
+                    let file_b = &schema.sources.get(decl.span.file).name;
+                    if file_a != file_b {
+                        errors.push(
+                            Diagnostic::error_global(format!(
+                                "type `{fqn}` is declared by both {file_a} and {file_b}"
+                            ))
+                            .with_note("types from several files are emitted into one module tree, so fully qualified names must be unique; compile the files separately"),
+                        );
+                    }
+                }
+                None => {
+                    owner_of.insert(fqn, (u, id));
+                    owners.push((u, id));
+                }
+            }
+        }
+    }
+
+    // 2. Names: module paths, then type identifiers per module in declaration order.
+    let mut module_scopes: HashMap<Vec<String>, Scope> = HashMap::new();
+    let mut module_names: HashMap<Vec<String>, Vec<String>> = HashMap::new();
+    let mut placements: HashMap<String, Placement> = HashMap::new();
+    let mut module_of = |ns: &[String]| -> Vec<String> {
+        let mut path = Vec::new();
+        for i in 0..ns.len() {
+            let key = ns[..=i].to_vec();
+            if let Some(m) = module_names.get(&key) {
+                path = m.clone();
+                continue;
+            }
+            let parent = path.clone();
+            let scope = module_scopes.entry(parent).or_default();
+            let name = scope.assign(&ns[i], Case::Snake);
+            path.push(name);
+            module_names.insert(key, path.clone());
+        }
+        path
+    };
+    let mut type_scopes: HashMap<Vec<String>, Scope> = HashMap::new();
+    let mut unions = Vec::new();
+    for &(u, id) in &owners {
+        let decl = units[u].decl(id);
+        if matches!(decl.kind, DeclKind::EnumConcept(_)) {
+            continue;
+        }
+        let module = module_of(&decl.namespace);
+        let ident = type_scopes
+            .entry(module.clone())
+            .or_default()
+            .assign(&decl.name, Case::Camel);
+        if matches!(decl.kind, DeclKind::Union(_)) {
+            unions.push(decl.fqn());
+        }
+        placements.insert(
+            decl.fqn(),
+            Placement {
+                module,
+                ident,
+                tag_ident: None,
+            },
+        );
+    }
+    for fqn in unions {
+        let p = placements.get_mut(&fqn).expect("placed above");
+        let scope = type_scopes.entry(p.module.clone()).or_default();
+        let base = p.ident.trim_start_matches("r#").trim_end_matches('_');
+        p.tag_ident = Some(scope.assign(&format!("{base}Tag"), Case::Camel));
+    }
+
+    // 3. Every referenced type must be emitted by some unit.
+    let mut concepts: HashMap<String, Vec<(usize, DeclId)>> = HashMap::new();
+    for &(u, id) in &owners {
+        let decl = units[u].decl(id);
+        let mut missing = Vec::new();
+        for ty in referenced_types(decl) {
+            if let Some(rid) = decl_of(ty) {
+                let fqn = units[u].decl(rid).fqn();
+                if !placements.contains_key(&fqn) {
+                    missing.push(fqn);
+                }
+            }
+        }
+        if let DeclKind::EnumConcept(c) = &decl.kind {
+            let efqn = units[u].decl(c.enum_decl).fqn();
+            if placements.contains_key(&efqn) {
+                concepts.entry(efqn).or_default().push((u, id));
+            } else {
+                missing.push(efqn);
+            }
+        }
+        for fqn in missing {
+            errors.push(
+                Diagnostic::error(decl.span, format!("`{}` uses `{fqn}`, which is not part of this build", decl.fqn()))
+                    .with_note("emit the file that declares it in the same build (the builder does this for every included file)"),
+            );
+        }
+    }
+    for (path, attr) in opts.type_attributes.iter().chain(&opts.field_attributes) {
+        if let Err(e) = syn::parse_str::<TokenStream>(attr)
+            .map_err(|e| e.to_string())
+            .and_then(|ts| syn::parse2::<AttrList>(ts).map_err(|e| e.to_string()))
+        {
+            errors.push(Diagnostic::error_global(format!(
+                "invalid attribute `{attr}` for `{path}`: {e}"
+            )));
+        }
+    }
+    if !errors.is_empty() {
+        return Err(errors);
+    }
+
+    Ok(Context {
+        units,
+        opts,
+        rt,
+        placements,
+        concepts,
+        owners,
+    })
+}
+
+fn emit(cx: &Context<'_>) -> TokenStream {
+    let units = cx.units;
+    let owners = &cx.owners;
+    // 4. Items.
+    let mut root = ModuleTree::default();
+    for &(u, id) in owners {
+        let decl = units[u].decl(id);
+        if matches!(decl.kind, DeclKind::EnumConcept(_)) {
+            continue; // emitted with their enum
+        }
+        let module = cx.placements[&decl.fqn()].module.clone();
+        let tokens = items::decl(cx, u, id, &module);
+        root.child(&module).items.push(tokens);
+    }
+    let mut hash_scope = Scope::new();
+    let mut file_consts = Vec::new();
+    for unit in units {
+        let file = &unit.input;
+        let stem = file.strip_suffix(".clad").unwrap_or(file);
+        let name = hash_scope
+            .assign(&format!("{stem}_file_hash"), Case::Snake)
+            .to_uppercase();
+        let ident = names::ident(&name);
+        let doc = format!(" File-level version hash of `{file}` (the original's `ASTHash`).");
+        let hash = &unit.file_hash;
+        file_consts.push(quote! {
+            #[doc = #doc]
+            pub const #ident: &str = #hash;
+        });
+    }
+    root.items.extend(file_consts);
+    root.render()
+}
+
+/// A comma-separated list of outer attributes, for validating user attributes.
+struct AttrList;
+
+impl syn::parse::Parse for AttrList {
+    fn parse(input: syn::parse::ParseStream) -> syn::Result<Self> {
+        syn::Attribute::parse_outer(input)?;
+        Ok(AttrList)
+    }
+}
+
+/// The header every generated file starts with.
+pub const HEADER: &str = "// @generated by clad-codegen. Do not edit: changes are overwritten.\n";
+
+/// Generates a formatted Rust file (with the `@generated` header).
+pub fn generate(units: &[Schema], opts: &RustOptions) -> Result<String, Vec<Diagnostic>> {
+    let tokens = generate_tokens(units, opts)?;
+    let file: syn::File = syn::parse2(tokens).map_err(|e| {
+        vec![Diagnostic::error_global(format!(
+            "internal error: generated code does not parse: {e}"
+        ))]
+    })?;
+    let mut sources: Vec<String> = units
+        .iter()
+        .map(|u| u.sources.get(u.main_file()).name.clone())
+        .collect();
+    sources.dedup();
+    let mut out = String::from(HEADER);
+    out.push_str(&format!("// Sources: {}\n\n", sources.join(", ")));
+    out.push_str(&prettyplease::unparse(&file));
+    Ok(out)
+}
+
+fn decl_of(ty: &Type) -> Option<DeclId> {
+    match ty {
+        Type::Enum(id) | Type::Struct(id) | Type::Union(id) => Some(*id),
+        Type::VarArray { elem, .. } | Type::FixedArray { elem, .. } => decl_of(elem),
+        _ => None,
+    }
+}
+
+fn referenced_types(decl: &Decl) -> Vec<&Type> {
+    match &decl.kind {
+        DeclKind::Struct(s) => s.fields.iter().map(|f| &f.ty).collect(),
+        DeclKind::Union(u) => u.members.iter().map(|m| &m.ty).collect(),
+        DeclKind::EnumConcept(c) => vec![&c.return_type],
+        DeclKind::Enum(_) => Vec::new(),
+    }
+}
+
+/// Every type [`generate`] emits for `units`: CLAD name, Rust path relative to the generated
+/// file's module, kind and declaring file, in output order. Computed with the same naming
+/// rules as the code itself.
+pub fn generated_types(units: &[Schema]) -> Vec<crate::builder::GeneratedType> {
+    let opts = RustOptions::default();
+    let Ok(cx) = context(units, &opts) else {
+        return Vec::new();
+    };
+    cx.owners
+        .iter()
+        .filter_map(|&(u, id)| {
+            let d = units[u].decl(id);
+            let p = cx.placements.get(&d.fqn())?;
+            if matches!(d.kind, DeclKind::EnumConcept(_)) {
+                return None;
+            }
+            let mut path: Vec<&str> = p.module.iter().map(String::as_str).collect();
+            path.push(&p.ident);
+            Some(crate::builder::GeneratedType {
+                clad_name: d.fqn(),
+                rust_path: path.join("::"),
+                kind: d.kind_name(),
+                file: units[u].sources.get(units[u].main_file()).name.clone(),
+            })
+        })
+        .collect()
+}
