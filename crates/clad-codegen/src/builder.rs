@@ -158,6 +158,27 @@ impl Builder {
     /// Compiles every file (and every file they include) and generates the code, without
     /// writing anything.
     pub fn generate(&self) -> Result<Generated, BuildError> {
+        let (units, files_read) = self.compile_units()?;
+        let code = rust::generate(&units, &self.options).map_err(error_from)?;
+        let types = rust::generated_types(&units);
+        Ok(Generated {
+            code,
+            files_read,
+            types,
+        })
+    }
+
+    /// Like [`Builder::generate`], but returns the unformatted tokens (what `include_clad!`
+    /// expands to) and the files read.
+    pub fn generate_tokens(&self) -> Result<(proc_macro2::TokenStream, Vec<PathBuf>), BuildError> {
+        let (units, files_read) = self.compile_units()?;
+        let tokens = rust::generate_tokens(&units, &self.options).map_err(error_from)?;
+        Ok((tokens, files_read))
+    }
+
+    /// Compiles the inputs and, transitively, every file they include (each on its own, as
+    /// the original compiler would), returning the compiled files and every file read.
+    fn compile_units(&self) -> Result<(Vec<Schema>, Vec<PathBuf>), BuildError> {
         let mut units: Vec<Schema> = Vec::new();
         let mut files_read: Vec<PathBuf> = Vec::new();
         let mut diags: Vec<(Vec<Diagnostic>, SourceDb)> = Vec::new();
@@ -189,9 +210,7 @@ impl Builder {
                 continue;
             }
             seen_mains.push(main_name);
-            for path in include_paths(&schema.items) {
-                queue.push(path);
-            }
+            queue.extend(include_paths(&schema.items));
             units.push(schema);
         }
         files_read.sort();
@@ -208,13 +227,7 @@ impl Builder {
                 diagnostics: all,
             });
         }
-        let code = rust::generate(&units, &self.options).map_err(error_from)?;
-        let types = rust::generated_types(&units);
-        Ok(Generated {
-            code,
-            files_read,
-            types,
-        })
+        Ok((units, files_read))
     }
 
     /// Generates and writes the output file (only when its content changed), printing

@@ -33,6 +33,7 @@ pub mod builder;
 mod consteval;
 pub mod describe;
 pub mod diagnostics;
+pub mod dynamic;
 pub mod hash;
 pub mod ir;
 pub mod lexer;

@@ -1,28 +1,32 @@
 //! `cladc`: the CLAD compiler's command line.
 
-use clad_codegen::{compile, describe, FsLoader};
+use clad_codegen::{compile, describe, dynamic, ir::Schema, FsLoader};
 use std::io::IsTerminal;
+use std::io::Write as _;
 use std::process::ExitCode;
 
-const USAGE: &str = "\
-cladc: compiler for CLAD schema files
+const USAGE: &str = r#"cladc: compiler for CLAD schema files
 
 USAGE:
-    cladc check    [-I DIR]... FILE...   validate schemas; diagnostics on stderr
-    cladc rust     [-I DIR]... -o DIR FILE...   generate Rust (DIR/clad.rs; `-o -` prints it)
-    cladc describe [-I DIR]... FILE...   print the semantic model (hashes, values, tags, sizes) as JSON;
-                                         with several files, an object keyed by file
+    cladc check    [-I DIR]... FILE...          validate schemas; diagnostics on stderr
+    cladc describe [-I DIR]... FILE...          the semantic model (hashes, values, tags, sizes)
+                                                as JSON; several files: an object keyed by file
+    cladc rust     [-I DIR]... -o DIR FILE...   generate Rust into DIR/clad.rs (`-o -`: stdout)
+    cladc encode   [-I DIR]... FILE             stdin lines {"type": T, "value": V} -> hex lines
+    cladc decode   [-I DIR]... FILE             stdin lines {"type": T, "hex": H} -> CLAD-JSON lines
+    cladc explain  [-I DIR]... FILE TYPE HEX    annotated dump: offset, bytes, field, value
 
 OPTIONS:
     -I DIR, --include-dir DIR   search DIR for #include files (repeatable, searched in order;
                                 the first one plays the role of the original's -C directory).
                                 With no -I, the current directory is searched.
-    -o DIR, --out-dir DIR       output directory of `cladc rust` (`-` for stdout)
+    -o DIR, --out-dir DIR       output directory of `cladc rust`
     -h, --help                  print this help
     -V, --version               print the version
 
-FILE is a path, or a path inside one of the -I directories.
-Exit status: 0 on success, 1 when a schema has errors, 2 on a usage error.";
+FILE is a path, or a path inside one of the -I directories. T is a fully qualified CLAD
+type name (Ns::Type). encode/decode write `error: <message>` for a line that fails.
+Exit status: 0 on success, 1 when a schema or a line has errors, 2 on a usage error."#;
 
 struct Args {
     command: String,
@@ -135,6 +139,71 @@ fn main() -> ExitCode {
                 ExitCode::SUCCESS
             }
         }
+        "encode" | "decode" => {
+            let [file] = args.files.as_slice() else {
+                eprintln!(
+                    "cladc {}: expected exactly one schema file\n\n{USAGE}",
+                    args.command
+                );
+                return ExitCode::from(2);
+            };
+            let Some(schema) = load(&args, file, color) else {
+                return ExitCode::from(1);
+            };
+            let encode = args.command == "encode";
+            let mut failed = false;
+            let stdin = std::io::stdin();
+            let mut out = std::io::BufWriter::new(std::io::stdout().lock());
+            for line in std::io::BufRead::lines(stdin.lock()) {
+                let Ok(line) = line else {
+                    eprintln!("cladc: cannot read standard input");
+                    return ExitCode::from(1);
+                };
+                if line.trim().is_empty() {
+                    continue;
+                }
+                let result = if encode {
+                    encode_line(&schema, &line)
+                } else {
+                    decode_line(&schema, &line)
+                };
+                let text = match result {
+                    Ok(t) => t,
+                    Err(e) => {
+                        failed = true;
+                        format!("error: {e}")
+                    }
+                };
+                if writeln!(out, "{text}").is_err() {
+                    return ExitCode::from(1);
+                }
+            }
+            if failed {
+                ExitCode::from(1)
+            } else {
+                ExitCode::SUCCESS
+            }
+        }
+        "explain" => {
+            let [file, ty, hex] = args.files.as_slice() else {
+                eprintln!("cladc explain: expected FILE TYPE HEX\n\n{USAGE}");
+                return ExitCode::from(2);
+            };
+            let Some(schema) = load(&args, file, color) else {
+                return ExitCode::from(1);
+            };
+            let Some(bytes) = parse_hex(hex) else {
+                eprintln!("cladc explain: `{hex}` is not hex (two digits per byte)");
+                return ExitCode::from(2);
+            };
+            let explanation = dynamic::explain(&schema, ty, &bytes);
+            print!("{explanation}");
+            if explanation.error.is_some() {
+                ExitCode::from(1)
+            } else {
+                ExitCode::SUCCESS
+            }
+        }
         "rust" => {
             let Some(out_dir) = &args.out_dir else {
                 eprintln!("cladc rust: missing -o DIR\n\n{USAGE}");
@@ -177,4 +246,50 @@ fn main() -> ExitCode {
             ExitCode::from(2)
         }
     }
+}
+
+fn load(args: &Args, file: &str, color: bool) -> Option<Schema> {
+    let mut loader = FsLoader::new(&args.include_dirs);
+    let out = compile(&mut loader, file);
+    eprint!("{}", out.render_colored(color));
+    out.schema
+}
+
+fn parse_hex(s: &str) -> Option<Vec<u8>> {
+    let s = s.trim();
+    if s.len() % 2 != 0 {
+        return None;
+    }
+    (0..s.len() / 2)
+        .map(|i| u8::from_str_radix(s.get(2 * i..2 * i + 2)?, 16).ok())
+        .collect()
+}
+
+fn line_fields(line: &str, key: &str) -> Result<(String, serde_json::Value), String> {
+    let v: serde_json::Value =
+        serde_json::from_str(line).map_err(|e| format!("invalid JSON: {e}"))?;
+    let ty = v
+        .get("type")
+        .and_then(|t| t.as_str())
+        .ok_or("the line has no \"type\" string")?
+        .to_owned();
+    let field = v
+        .get(key)
+        .cloned()
+        .ok_or_else(|| format!("the line has no \"{key}\""))?;
+    Ok((ty, field))
+}
+
+fn encode_line(schema: &Schema, line: &str) -> Result<String, String> {
+    let (ty, value) = line_fields(line, "value")?;
+    let bytes = dynamic::encode(schema, &ty, &value).map_err(|e| e.to_string())?;
+    Ok(bytes.iter().map(|b| format!("{b:02x}")).collect())
+}
+
+fn decode_line(schema: &Schema, line: &str) -> Result<String, String> {
+    let (ty, hex) = line_fields(line, "hex")?;
+    let hex = hex.as_str().ok_or("\"hex\" must be a string")?;
+    let bytes = parse_hex(hex).ok_or("\"hex\" is not hex (two digits per byte)")?;
+    let value = dynamic::decode(schema, &ty, &bytes).map_err(|e| e.to_string())?;
+    Ok(value.to_string())
 }
