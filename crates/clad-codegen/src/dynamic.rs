@@ -83,14 +83,16 @@ impl fmt::Display for Explanation {
             "offset", "bytes", "field"
         )?;
         for r in &self.rows {
+            // At most 24 columns: up to 8 bytes, or 6 and the total count.
+            let shown = if r.bytes.len() > 8 { 6 } else { 8 };
             let mut hex: String = r
                 .bytes
                 .iter()
-                .take(8)
+                .take(shown)
                 .map(|b| format!("{b:02x} "))
                 .collect();
             if r.bytes.len() > 8 {
-                hex.push_str(&format!("… ({})", r.bytes.len()));
+                hex.push_str(&format!("…({})", r.bytes.len()));
             }
             writeln!(
                 f,
