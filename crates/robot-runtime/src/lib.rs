@@ -29,6 +29,7 @@
 
 pub mod enums;
 pub mod json;
+pub mod union;
 pub mod wire;
 
 /// serde, re-exported so generated code (`#[serde(crate = "robot_runtime::serde")]`) works

@@ -81,6 +81,13 @@ fn int_lit(v: i128) -> TokenStream {
 }
 
 fn float_lit(v: f64, b: Builtin) -> TokenStream {
+    // A float_32 constant is the value narrowed to f32: one beyond the f32 range (CLAD does not
+    // range-check floats) becomes an infinity instead of an invalid literal.
+    let v = if b == Builtin::Float32 {
+        f64::from(v as f32)
+    } else {
+        v
+    };
     let ty = if b == Builtin::Float32 {
         quote!(f32)
     } else {
@@ -1015,6 +1022,46 @@ fn union_items(
     };
     let consts = size_consts(cx, &u.metrics);
     let imports = wire_imports(cx, !u.members.is_empty());
+    let clad_union = (!u.members.is_empty()).then(|| {
+        let default_arms = vids.iter().map(|v| {
+            let v = names::ident(v);
+            quote!(#tag_ident::#v => Self::#v(::core::default::Default::default()))
+        });
+        let struct_arms = u.members.iter().zip(&vids).map(|(m, v)| {
+            let v = names::ident(v);
+            let is_struct = matches!(m.ty, Type::Struct(_));
+            quote!(#tag_ident::#v => #is_struct)
+        });
+        quote! {
+            impl #rt::union::CladUnion for #ident {
+                type Tag = #tag_ident;
+                const NAME: &'static str = #fqn;
+                const TAGS: &'static [#tag_ident] = &#tag_ident::ALL;
+                fn tag(&self) -> #tag_ident {
+                    #ident::tag(self)
+                }
+                fn tag_name(tag: #tag_ident) -> &'static str {
+                    tag.name()
+                }
+                fn tag_from_name(name: &str) -> ::core::option::Option<#tag_ident> {
+                    #tag_ident::from_name(name)
+                }
+                fn tag_value(tag: #tag_ident) -> u8 {
+                    tag as u8
+                }
+                fn default_for(tag: #tag_ident) -> Self {
+                    match tag {
+                        #(#default_arms,)*
+                    }
+                }
+                fn payload_is_struct(tag: #tag_ident) -> bool {
+                    match tag {
+                        #(#struct_arms,)*
+                    }
+                }
+            }
+        }
+    });
     let tag_doc = format!(
         " The tags of [`{}`], with their wire values.",
         p.ident.trim_start_matches("r#")
@@ -1096,6 +1143,7 @@ fn union_items(
 
         #default_impl
         #from_impls
+        #clad_union
 
         const _: () = {
             #imports
