@@ -28,6 +28,7 @@
 #![warn(missing_docs)]
 
 pub mod enums;
+pub mod intent;
 pub mod json;
 pub mod union;
 pub mod wire;
