@@ -257,7 +257,7 @@ fn load(args: &Args, file: &str, color: bool) -> Option<Schema> {
 
 fn parse_hex(s: &str) -> Option<Vec<u8>> {
     let s = s.trim();
-    if s.len() % 2 != 0 {
+    if !s.len().is_multiple_of(2) {
         return None;
     }
     (0..s.len() / 2)
