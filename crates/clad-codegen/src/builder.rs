@@ -22,7 +22,7 @@
 
 use crate::diagnostics::{self, Diagnostic};
 use crate::ir::{Item, Schema};
-use crate::loader::FsLoader;
+use crate::loader::{FsLoader, LoadError, LoadedSource, SourceLoader};
 use crate::rust::{self, RustOptions};
 use crate::source::SourceDb;
 use std::fmt;
@@ -37,6 +37,7 @@ pub struct Builder {
     output_file: Option<String>,
     options: RustOptions,
     emit_cargo: bool,
+    base_dir: Option<PathBuf>,
 }
 
 /// A generated type: its CLAD name and where it is in the generated code.
@@ -155,6 +156,15 @@ impl Builder {
         self
     }
 
+    /// Resolves relative include directories and schema paths against `dir` instead of the
+    /// current directory, and shows paths in diagnostics relative to `dir`. With no include
+    /// directory, `dir` itself is searched. `include_clad!` passes the calling crate's
+    /// `CARGO_MANIFEST_DIR`, because a proc macro's current directory is not the crate's.
+    pub fn base_dir(mut self, dir: impl AsRef<Path>) -> Self {
+        self.base_dir = Some(dir.as_ref().to_path_buf());
+        self
+    }
+
     /// Compiles every file (and every file they include) and generates the code, without
     /// writing anything.
     pub fn generate(&self) -> Result<Generated, BuildError> {
@@ -198,9 +208,9 @@ impl Builder {
                 continue;
             }
             seen_inputs.push(input.clone());
-            let mut loader = FsLoader::new(&self.include_dirs);
+            let mut loader = self.loader();
             let out = crate::compile(&mut loader, &input);
-            files_read.extend(loader.files_read().iter().cloned());
+            files_read.extend(loader.fs.files_read().iter().cloned());
             let Some(schema) = out.schema else {
                 diags.push((out.diagnostics, out.sources));
                 continue;
@@ -283,13 +293,88 @@ impl Builder {
     fn files_read_best_effort(&self) -> Vec<PathBuf> {
         let mut read = Vec::new();
         for f in &self.files {
-            let mut loader = FsLoader::new(&self.include_dirs);
+            let mut loader = self.loader();
             let _ = crate::compile(&mut loader, f);
-            read.extend(loader.files_read().iter().cloned());
+            read.extend(loader.fs.files_read().iter().cloned());
         }
         read.sort();
         read.dedup();
         read
+    }
+
+    fn loader(&self) -> BuilderLoader {
+        let Some(base) = &self.base_dir else {
+            return BuilderLoader {
+                fs: FsLoader::new(&self.include_dirs),
+                base: None,
+            };
+        };
+        let dirs: Vec<PathBuf> = if self.include_dirs.is_empty() {
+            vec![base.clone()]
+        } else {
+            self.include_dirs.iter().map(|d| base.join(d)).collect()
+        };
+        BuilderLoader {
+            fs: FsLoader::new(dirs),
+            base: Some(base.clone()),
+        }
+    }
+}
+
+/// [`FsLoader`], rooted at [`Builder::base_dir`] when one is set.
+struct BuilderLoader {
+    fs: FsLoader,
+    base: Option<PathBuf>,
+}
+
+impl BuilderLoader {
+    /// A path as shown in diagnostics: relative to the base directory when inside it.
+    fn display(&self, path: &str) -> String {
+        let Some(base) = &self.base else {
+            return path.to_owned();
+        };
+        match Path::new(path).strip_prefix(base) {
+            Ok(rel) if rel.as_os_str().is_empty() => ".".to_owned(),
+            Ok(rel) => rel.display().to_string(),
+            Err(_) => path.to_owned(),
+        }
+    }
+
+    fn relative(&self, loaded: Result<LoadedSource, LoadError>) -> Result<LoadedSource, LoadError> {
+        match loaded {
+            Ok(source) => Ok(LoadedSource {
+                name: self.display(&source.name),
+                ..source
+            }),
+            Err(LoadError::NotFound { searched }) => Err(LoadError::NotFound {
+                searched: searched.iter().map(|d| self.display(d)).collect(),
+            }),
+            Err(LoadError::Unreadable { path, reason }) => Err(LoadError::Unreadable {
+                path: self.display(&path),
+                reason,
+            }),
+        }
+    }
+}
+
+impl SourceLoader for BuilderLoader {
+    fn load_main(&mut self, name: &str) -> Result<LoadedSource, LoadError> {
+        let Some(base) = &self.base else {
+            return self.fs.load_main(name);
+        };
+        // The plain path, relative to the base directory (never the current directory),
+        // then the include directories.
+        let plain = base.join(name);
+        let loaded = match plain.to_str() {
+            Some(p) if plain.is_file() => self.fs.load_main(p),
+            _ => self.fs.load_include(name),
+        };
+        self.relative(loaded)
+    }
+
+    fn load_include(&mut self, path: &str) -> Result<LoadedSource, LoadError> {
+        let loaded = self.fs.load_include(path);
+        self.relative(loaded)
     }
 }
 

@@ -498,6 +498,23 @@ impl Lexer<'_> {
             // Reported once here; a placeholder keeps later stages from reporting the empty
             // expression again (no output is produced after an error anyway).
             value = "0".to_owned();
+        } else if let Some((i, c)) = self.src[start..end]
+            .char_indices()
+            .find(|(_, c)| !c.is_ascii())
+        {
+            let at = start + i;
+            self.diagnostics.push(
+                Diagnostic::error(
+                    self.expanded.span(at, at + c.len_utf8()),
+                    format!("non-ASCII character '{c}' in verbatim text"),
+                )
+                .with_label("only ASCII is allowed here")
+                .with_note(
+                    "verbatim text (including a trailing `//` comment on the same line) is part \
+                     of the version hash, which is computed over ASCII; the original compiler \
+                     crashes on this",
+                ),
+            );
         }
         self.push(Tok::Verbatim(value), start, end);
     }

@@ -38,6 +38,8 @@ pub mod hash;
 pub mod ir;
 pub mod lexer;
 pub mod loader;
+#[doc(hidden)]
+pub mod macro_support;
 mod metrics;
 mod parser;
 mod preprocess;

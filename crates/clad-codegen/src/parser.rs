@@ -411,7 +411,26 @@ impl Parser<'_> {
         let first = self.pos;
         let mut docs = self.docs(first);
         let ty = self.type_expr()?;
-        let name = self.name("a member name")?;
+        let name = match self.name("a member name") {
+            Ok(name) => name,
+            Err(stop) => {
+                // `a = 5` or `a,`: the lone name was taken for the type.
+                if let TypeExpr::Named(t) = &ty {
+                    if matches!(
+                        self.peek().tok,
+                        Tok::Eq | Tok::Comma | Tok::RBrace | Tok::LSq
+                    ) {
+                        if let Some(d) = self.diagnostics.last_mut() {
+                            d.notes.push(format!(
+                                "`{}` was read as the member's type; is the type missing?",
+                                t.text
+                            ));
+                        }
+                    }
+                }
+                return Err(stop);
+            }
+        };
         let mut shape = MemberShape::Scalar;
         if self.eat(&Tok::LSq) {
             shape = match self.peek().tok.clone() {

@@ -1043,7 +1043,8 @@ impl Sema<'_> {
                 m.value = value;
                 m.display = display;
                 m.is_duplicate = is_duplicate;
-                counter += 1;
+                // Saturating: a literal near i128::MAX was already reported as out of range.
+                counter = counter.saturating_add(1);
             }
         }
     }

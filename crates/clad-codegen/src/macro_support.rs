@@ -1,0 +1,252 @@
+//! The expansion of `include_clad!` (crate `clad-macros`).
+//!
+//! The proc-macro crate only forwards its input to [`expand`]; everything else lives here so
+//! that the expansion can be unit-tested against [`Builder`] (a proc-macro crate can export
+//! nothing but macros). Not a stable API.
+//!
+//! ```text
+//! include_clad!("path/to/file.clad", include_dirs = ["dir", ...], runtime = "::path")
+//! ```
+//!
+//! * The file path and the include directories are relative to the calling crate's
+//!   `CARGO_MANIFEST_DIR` (read when the macro expands). The file is looked up as a path
+//!   first, then inside each include directory, as the builder does.
+//! * Without `include_dirs`, the single include directory is `CARGO_MANIFEST_DIR` itself (the
+//!   builder would search the current directory, which is not the crate's inside a macro).
+//!   As everywhere in CLAD, the directory of the including file is not searched.
+//! * `runtime` is the path of the runtime crate in generated code (default `::robot_runtime`).
+//!
+//! The expansion is exactly [`Builder::generate_tokens`] of a builder configured with
+//! [`Builder::base_dir`]`(CARGO_MANIFEST_DIR)`, followed by one
+//! `const _: &[u8] = include_bytes!("<absolute path>");` per schema file read, so that rustc
+//! rebuilds the crate when a schema changes. Every error is a `compile_error!`: argument
+//! errors at the offending token, schema errors at the path literal with the rendered
+//! diagnostics (paths relative to `CARGO_MANIFEST_DIR`).
+
+use crate::Builder;
+use proc_macro2::TokenStream;
+use quote::quote;
+use std::path::{Path, PathBuf};
+use syn::parse::{Parse, ParseStream};
+use syn::{LitStr, Token};
+
+/// The arguments of `include_clad!`.
+#[derive(Clone)]
+pub struct Args {
+    /// The schema file.
+    pub file: LitStr,
+    /// `include_dirs = [...]`, in order.
+    pub include_dirs: Vec<LitStr>,
+    /// `runtime = "..."`.
+    pub runtime: Option<LitStr>,
+}
+
+const USAGE: &str =
+    "usage: include_clad!(\"path/to/file.clad\", include_dirs = [\"dir\", ...], runtime = \"::path\")";
+
+impl Parse for Args {
+    fn parse(input: ParseStream) -> syn::Result<Self> {
+        if input.is_empty() {
+            return Err(syn::Error::new(
+                proc_macro2::Span::call_site(),
+                format!("missing the schema file path; {USAGE}"),
+            ));
+        }
+        let file = string(input, "the schema file path")?;
+        let mut include_dirs: Option<Vec<LitStr>> = None;
+        let mut runtime: Option<LitStr> = None;
+        while !input.is_empty() {
+            if !input.peek(Token![,]) {
+                return Err(input.error("expected `,`"));
+            }
+            input.parse::<Token![,]>()?;
+            if input.is_empty() {
+                break; // trailing comma
+            }
+            let key: syn::Ident = input.parse().map_err(|e| {
+                syn::Error::new(
+                    e.span(),
+                    "expected an argument name: `include_dirs` or `runtime`",
+                )
+            })?;
+            if !input.peek(Token![=]) {
+                return Err(input.error(format!("expected `=` after `{key}`")));
+            }
+            input.parse::<Token![=]>()?;
+            if key == "include_dirs" {
+                if include_dirs.is_some() {
+                    return Err(syn::Error::new(key.span(), "`include_dirs` given twice"));
+                }
+                include_dirs = Some(string_list(input)?);
+            } else if key == "runtime" {
+                if runtime.is_some() {
+                    return Err(syn::Error::new(key.span(), "`runtime` given twice"));
+                }
+                runtime = Some(string(input, "the runtime crate path")?);
+            } else {
+                return Err(syn::Error::new(
+                    key.span(),
+                    format!("unknown argument `{key}`: expected `include_dirs` or `runtime`"),
+                ));
+            }
+        }
+        Ok(Args {
+            file,
+            include_dirs: include_dirs.unwrap_or_default(),
+            runtime,
+        })
+    }
+}
+
+/// A string literal, or an error at the offending token naming `what` was expected.
+fn string(input: ParseStream, what: &str) -> syn::Result<LitStr> {
+    if input.peek(LitStr) {
+        input.parse()
+    } else {
+        Err(input.error(format!("expected {what} as a string literal")))
+    }
+}
+
+/// `["a", "b", ...]` (possibly empty, trailing comma allowed).
+fn string_list(input: ParseStream) -> syn::Result<Vec<LitStr>> {
+    if !input.peek(syn::token::Bracket) {
+        return Err(input.error("expected a list of directories: `[\"dir\", ...]`"));
+    }
+    let content;
+    syn::bracketed!(content in input);
+    let mut out = Vec::new();
+    while !content.is_empty() {
+        out.push(string(&content, "an include directory")?);
+        if content.is_empty() {
+            break;
+        }
+        if !content.peek(Token![,]) {
+            return Err(content.error("expected `,` or `]`"));
+        }
+        content.parse::<Token![,]>()?;
+    }
+    Ok(out)
+}
+
+/// What a successful expansion consists of.
+#[derive(Clone, Debug)]
+pub struct Expansion {
+    /// Exactly [`Builder::generate_tokens`].
+    pub code: TokenStream,
+    /// Every schema file read (absolute paths), one `include_bytes!` guard each.
+    pub files_read: Vec<PathBuf>,
+}
+
+impl Expansion {
+    /// The code followed by the rebuild guards: what the macro expands to.
+    pub fn into_tokens(self) -> TokenStream {
+        let Expansion { code, files_read } = self;
+        let mut out = code;
+        for path in &files_read {
+            // A path that is not UTF-8 cannot be named in a literal; the file is still
+            // compiled, only the rebuild guard is lost (`generate` rejects this case before).
+            if let Some(p) = path.to_str() {
+                out.extend(quote! { const _: &[u8] = ::core::include_bytes!(#p); });
+            }
+        }
+        out
+    }
+}
+
+/// The macro's expansion: generated code plus rebuild guards, or `compile_error!`s.
+/// Reads `CARGO_MANIFEST_DIR` from the environment.
+pub fn expand(input: TokenStream) -> TokenStream {
+    let manifest_dir = std::env::var_os("CARGO_MANIFEST_DIR").map(PathBuf::from);
+    expand_in(input, manifest_dir.as_deref())
+}
+
+/// [`expand`] with an explicit manifest directory (`None`: not set).
+pub fn expand_in(input: TokenStream, manifest_dir: Option<&Path>) -> TokenStream {
+    match generate(input, manifest_dir) {
+        Ok(expansion) => expansion.into_tokens(),
+        Err(e) => e.to_compile_error(),
+    }
+}
+
+/// Parses the arguments and runs the builder.
+pub fn generate(input: TokenStream, manifest_dir: Option<&Path>) -> syn::Result<Expansion> {
+    let args: Args = syn::parse2(input)?;
+    let Some(manifest_dir) = manifest_dir else {
+        return Err(syn::Error::new(
+            args.file.span(),
+            "CARGO_MANIFEST_DIR is not set: include_clad! resolves paths against it, so the \
+             crate must be built by cargo",
+        ));
+    };
+    let builder = builder(&args, manifest_dir)?;
+    let (code, files_read) = builder.generate_tokens().map_err(|e| {
+        let mut message = format!(
+            "could not compile the CLAD schema \"{}\"\n\n{}",
+            args.file.value(),
+            e.rendered.trim_end()
+        );
+        if e.diagnostics
+            .iter()
+            .any(|d| d.message.starts_with("could not find file"))
+        {
+            message.push_str(
+                "\n\nnote: include_clad! paths are relative to the crate's CARGO_MANIFEST_DIR",
+            );
+        }
+        syn::Error::new(args.file.span(), message)
+    })?;
+    if let Some(bad) = files_read.iter().find(|p| p.to_str().is_none()) {
+        return Err(syn::Error::new(
+            args.file.span(),
+            format!(
+                "the schema path {} is not valid UTF-8: include_clad! cannot track it for \
+                 rebuilds; use a build script (clad_codegen::Builder) instead",
+                bad.display()
+            ),
+        ));
+    }
+    Ok(Expansion { code, files_read })
+}
+
+/// The builder `include_clad!` runs for `args` in the crate at `manifest_dir`. Checks that
+/// every include directory exists and that the runtime path parses.
+pub fn builder(args: &Args, manifest_dir: &Path) -> syn::Result<Builder> {
+    let mut builder = Builder::new()
+        .emit_cargo_directives(false)
+        .base_dir(manifest_dir);
+    let mut errors: Option<syn::Error> = None;
+    let mut push = |e: syn::Error| match &mut errors {
+        Some(all) => all.combine(e),
+        None => errors = Some(e),
+    };
+    if args.include_dirs.is_empty() {
+        builder = builder.include_dir(manifest_dir);
+    }
+    for dir in &args.include_dirs {
+        let value = dir.value();
+        if !manifest_dir.join(&value).is_dir() {
+            push(syn::Error::new(
+                dir.span(),
+                format!(
+                    "include directory \"{value}\" does not exist (include_clad! paths are \
+                     relative to the crate's CARGO_MANIFEST_DIR)"
+                ),
+            ));
+        }
+        builder = builder.include_dir(value);
+    }
+    if let Some(rt) = &args.runtime {
+        let value = rt.value();
+        if syn::parse_str::<syn::Path>(&value).is_err() {
+            push(syn::Error::new(
+                rt.span(),
+                format!("invalid runtime path \"{value}\": expected a Rust path such as `::robot_runtime`"),
+            ));
+        }
+        builder = builder.runtime_path(value);
+    }
+    match errors {
+        Some(e) => Err(e),
+        None => Ok(builder.file(args.file.value())),
+    }
+}
