@@ -11,6 +11,10 @@
 //! * `synthetic/all_files`: every file of the synthetic corpus (about 130), one after another,
 //!   each as its own translation unit (as the real build compiles them).
 //!
+//! * `codegen/synthetic_tree`: Rust generation (tokens, then prettyplease formatting) for every
+//!   file of the synthetic corpus at once, from already compiled schemas;
+//!   `codegen/synthetic_tree_tokens` stops before formatting.
+//!
 //! Run with `cargo bench -p clad-codegen --bench frontend`; see BENCHMARKS.md.
 
 mod corpus;
@@ -211,6 +215,37 @@ fn bench_synthetic(c: &mut Criterion) {
     g.finish();
 }
 
+fn bench_codegen(c: &mut Criterion) {
+    let corpus = corpus::corpus();
+    let mut loader = corpus::loader_for(&corpus.files);
+    let units: Vec<_> = corpus
+        .files
+        .iter()
+        .map(|(path, _)| compile(&mut loader, path).schema.expect("corpus compiles"))
+        .collect();
+    let opts = clad_codegen::rust::RustOptions::default();
+    let code = clad_codegen::rust::generate(&units, &opts).expect("corpus generates");
+    eprintln!(
+        "codegen/synthetic_tree: {} units -> {} lines ({} bytes) of Rust",
+        units.len(),
+        code.lines().count(),
+        code.len()
+    );
+    let mut g = c.benchmark_group("codegen");
+    g.bench_function("synthetic_tree", |b| {
+        b.iter(|| black_box(clad_codegen::rust::generate(black_box(&units), &opts)))
+    });
+    g.bench_function("synthetic_tree_tokens", |b| {
+        b.iter(|| {
+            black_box(clad_codegen::rust::generate_tokens(
+                black_box(&units),
+                &opts,
+            ))
+        })
+    });
+    g.finish();
+}
+
 fn config() -> Criterion {
     Criterion::default()
         .warm_up_time(Duration::from_secs(1))
@@ -221,6 +256,6 @@ fn config() -> Criterion {
 criterion_group! {
     name = benches;
     config = config();
-    targets = bench_conformance, bench_synthetic
+    targets = bench_conformance, bench_synthetic, bench_codegen
 }
 criterion_main!(benches);

@@ -161,3 +161,24 @@ fn the_largest_root_is_the_engine_to_game_file() {
         assert!(size(&mut loader, &root) <= largest, "{root} is larger");
     }
 }
+
+#[test]
+fn the_whole_tree_generates_rust_that_parses() {
+    let corpus = corpus::corpus();
+    let mut loader = corpus::loader_for(&corpus.files);
+    let units: Vec<_> = corpus
+        .files
+        .iter()
+        .map(|(path, _)| {
+            clad_codegen::compile(&mut loader, path)
+                .schema
+                .expect("compiles")
+        })
+        .collect();
+    let code = clad_codegen::rust::generate(&units, &Default::default())
+        .unwrap_or_else(|e| panic!("{e:?}"));
+    assert!(code.starts_with("// @generated"));
+    syn::parse_file(&code).expect("generated code parses");
+    // One type per non-concept declaration of the tree, plus one tag enum per union.
+    assert!(code.matches("pub enum ").count() > 100);
+}
