@@ -6,6 +6,7 @@
 
 use std::ops::Range;
 use std::path::PathBuf;
+use std::sync::Arc;
 
 /// Index of a file in a [`SourceDb`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -105,10 +106,10 @@ impl SourceFile {
     }
 }
 
-/// All files read during one compilation.
+/// All files read during one compilation. Cloning is cheap (the files are shared).
 #[derive(Clone, Debug, Default)]
 pub struct SourceDb {
-    files: Vec<SourceFile>,
+    files: Arc<Vec<SourceFile>>,
 }
 
 impl SourceDb {
@@ -119,7 +120,7 @@ impl SourceDb {
 
     /// Adds a file and returns its id.
     pub fn add(&mut self, file: SourceFile) -> FileId {
-        self.files.push(file);
+        Arc::make_mut(&mut self.files).push(file);
         FileId(self.files.len() as u32 - 1)
     }
 
