@@ -250,3 +250,264 @@ pub fn builder(args: &Args, manifest_dir: &Path) -> syn::Result<Builder> {
         None => Ok(builder.file(args.file.value())),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::fs;
+
+    /// A scratch directory standing in for a crate's `CARGO_MANIFEST_DIR`.
+    struct TempDir(PathBuf);
+
+    impl TempDir {
+        fn new(name: &str) -> Self {
+            let dir = std::env::temp_dir()
+                .join(format!("clad-macro-support-{}-{name}", std::process::id()));
+            let _ = fs::remove_dir_all(&dir);
+            fs::create_dir_all(&dir).unwrap();
+            TempDir(dir)
+        }
+
+        fn file(&self, path: &str, text: &str) -> &Self {
+            let path = self.0.join(path);
+            fs::create_dir_all(path.parent().unwrap()).unwrap();
+            fs::write(path, text).unwrap();
+            self
+        }
+    }
+
+    impl Drop for TempDir {
+        fn drop(&mut self) {
+            let _ = fs::remove_dir_all(&self.0);
+        }
+    }
+
+    fn workspace_root() -> PathBuf {
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
+    }
+
+    /// Splits an expansion into the generated file and the paths of its `include_bytes!`
+    /// rebuild guards.
+    fn split_guards(expansion: TokenStream) -> (syn::File, Vec<String>) {
+        let mut file: syn::File = syn::parse2(expansion).expect("the expansion parses");
+        let mut guards = Vec::new();
+        file.items.retain(|item| {
+            let syn::Item::Const(c) = item else {
+                return true;
+            };
+            let syn::Expr::Macro(m) = &*c.expr else {
+                return true;
+            };
+            if c.ident != "_" || !m.mac.path.is_ident("include_bytes") {
+                return true;
+            }
+            let path: LitStr = m.mac.parse_body().expect("a path literal");
+            guards.push(path.value());
+            false
+        });
+        (file, guards)
+    }
+
+    /// `::core::include_bytes!` → `include_bytes` for [`split_guards`].
+    fn normalize(expansion: TokenStream) -> TokenStream {
+        let text = expansion
+            .to_string()
+            .replace(":: core :: include_bytes !", "include_bytes !");
+        text.parse().unwrap()
+    }
+
+    fn errors(input: TokenStream, manifest_dir: &Path) -> Vec<String> {
+        match generate(input, Some(manifest_dir)) {
+            Ok(_) => panic!("expected an error"),
+            Err(e) => e.into_iter().map(|e| e.to_string()).collect(),
+        }
+    }
+
+    #[test]
+    fn expansion_is_the_builder_output_plus_rebuild_guards() {
+        let root = workspace_root();
+        let expansion = expand_in(
+            quote!("cloud.clad", include_dirs = ["schemas"]),
+            Some(&root),
+        );
+        let (tokens, files_read) = Builder::new()
+            .emit_cargo_directives(false)
+            .include_dir(root.join("schemas"))
+            .file("cloud.clad")
+            .generate_tokens()
+            .unwrap();
+        assert!(files_read.len() >= 2, "cloud.clad includes common.clad");
+
+        // The rebuild guards: one per file read, absolute paths, at the end.
+        let (file, guards) = split_guards(normalize(expansion.clone()));
+        let expected: Vec<String> = files_read
+            .iter()
+            .map(|p| p.to_str().unwrap().to_owned())
+            .collect();
+        assert_eq!(guards, expected);
+        assert!(guards.iter().all(|g| Path::new(g).is_absolute()));
+
+        // Minus the guards, exactly the builder's tokens.
+        let builder_file: syn::File = syn::parse2(tokens.clone()).unwrap();
+        assert_eq!(quote!(#file).to_string(), quote!(#builder_file).to_string());
+        assert!(expansion.to_string().starts_with(&tokens.to_string()));
+
+        // And the file the builder writes, parsed back, is the same code.
+        let out = TempDir::new("written");
+        let written = Builder::new()
+            .emit_cargo_directives(false)
+            .include_dir(root.join("schemas"))
+            .file("cloud.clad")
+            .out_dir(&out.0)
+            .compile()
+            .unwrap();
+        let written = fs::read_to_string(written).unwrap();
+        let written: syn::File = syn::parse_file(&written).unwrap();
+        assert_eq!(
+            prettyplease::unparse(&written),
+            prettyplease::unparse(&file)
+        );
+    }
+
+    #[test]
+    fn paths_are_relative_to_the_manifest_dir() {
+        let dir = TempDir::new("relative");
+        dir.file(
+            "schemas/main.clad",
+            "#include \"schemas/shared.clad\"\nmessage M { S s }\n",
+        )
+        .file("schemas/shared.clad", "message S { uint_8 x }\n");
+        // No include_dirs: the manifest dir is the include directory, so the include is
+        // written relative to it.
+        let ok = generate(quote!("schemas/main.clad"), Some(&dir.0)).unwrap();
+        assert_eq!(
+            ok.files_read,
+            [
+                dir.0.join("schemas/main.clad"),
+                dir.0.join("schemas/shared.clad")
+            ]
+        );
+        let code = ok.code.to_string();
+        assert!(code.contains("SCHEMAS_MAIN_FILE_HASH"), "{code}");
+
+        // With include_dirs, the file is found inside them and the manifest dir is not an
+        // include directory any more.
+        let e = errors(quote!("main.clad", include_dirs = ["schemas"]), &dir.0);
+        assert_eq!(e.len(), 1);
+        assert!(
+            e[0].contains("could not find file \"schemas/shared.clad\""),
+            "{}",
+            e[0]
+        );
+        assert!(e[0].contains("in order: schemas\n"), "{}", e[0]);
+
+        // Diagnostics never show the absolute manifest dir.
+        let e = errors(
+            quote!("schemas/main.clad", include_dirs = ["schemas"]),
+            &dir.0,
+        );
+        assert!(!e[0].contains(dir.0.to_str().unwrap()), "{}", e[0]);
+        assert!(e[0].contains("┌─ schemas/main.clad:1:11"), "{}", e[0]);
+    }
+
+    #[test]
+    fn schema_errors_carry_the_rendered_snippet() {
+        let dir = TempDir::new("schema-error");
+        dir.file("bad.clad", "message M {\n  Hotwrod h,\n}\n");
+        let e = errors(quote!("bad.clad"), &dir.0);
+        assert_eq!(
+            e,
+            ["could not compile the CLAD schema \"bad.clad\"\n\n\
+              error: unknown type: Hotwrod\n  \
+              ┌─ bad.clad:2:3\n  \
+              │\n\
+              2 │   Hotwrod h,\n  \
+              │   ^^^^^^^ not declared before this point"]
+        );
+
+        let e = errors(quote!("nowhere.clad"), &dir.0);
+        assert_eq!(
+            e,
+            ["could not compile the CLAD schema \"nowhere.clad\"\n\n\
+              error: could not find file \"nowhere.clad\"\n \
+              = searched: the path itself, then .\n\n\
+              note: include_clad! paths are relative to the crate's CARGO_MANIFEST_DIR"]
+        );
+    }
+
+    #[test]
+    fn argument_errors() {
+        let dir = TempDir::new("args");
+        dir.file("a.clad", "message A { uint_8 x }\n");
+        let cases = [
+            (quote!(), "missing the schema file path"),
+            (
+                quote!(a.clad),
+                "expected the schema file path as a string literal",
+            ),
+            (quote!("a.clad" runtime = "::x"), "expected `,`"),
+            (quote!("a.clad", dirs = []), "unknown argument `dirs`"),
+            (quote!("a.clad", 3 = []), "expected an argument name"),
+            (
+                quote!("a.clad", runtime "::x"),
+                "expected `=` after `runtime`",
+            ),
+            (
+                quote!("a.clad", include_dirs = "."),
+                "expected a list of directories",
+            ),
+            (
+                quote!("a.clad", include_dirs = [x]),
+                "expected an include directory",
+            ),
+            (
+                quote!("a.clad", include_dirs = ["." "."]),
+                "expected `,` or `]`",
+            ),
+            (
+                quote!("a.clad", include_dirs = [], include_dirs = []),
+                "`include_dirs` given twice",
+            ),
+            (
+                quote!("a.clad", runtime = ::x),
+                "expected the runtime crate path",
+            ),
+            (
+                quote!("a.clad", runtime = "a b"),
+                "invalid runtime path \"a b\"",
+            ),
+            (
+                quote!("a.clad", include_dirs = ["nope"]),
+                "include directory \"nope\" does not exist",
+            ),
+        ];
+        for (input, expected) in cases {
+            let e = errors(input.clone(), &dir.0);
+            assert!(e[0].contains(expected), "{input}: {e:?}");
+        }
+        // Trailing commas are fine; an empty list means the manifest dir.
+        for input in [
+            quote!("a.clad",),
+            quote!("a.clad", include_dirs = [],),
+            quote!("a.clad", include_dirs = ["."], runtime = "::robot_runtime",),
+        ] {
+            generate(input, Some(&dir.0)).unwrap();
+        }
+        // No CARGO_MANIFEST_DIR.
+        let e = generate(quote!("a.clad"), None).err().unwrap();
+        assert!(e.to_string().contains("CARGO_MANIFEST_DIR is not set"));
+        assert!(expand_in(quote!(), None)
+            .to_string()
+            .contains("compile_error"));
+    }
+
+    #[test]
+    fn runtime_path_reaches_the_code() {
+        let dir = TempDir::new("runtime");
+        dir.file("a.clad", "message A { uint_8 x }\n");
+        let ok = generate(quote!("a.clad", runtime = "crate::rt"), Some(&dir.0)).unwrap();
+        let code = ok.code.to_string();
+        assert!(code.contains("crate :: rt :: wire :: Wire"), "{code}");
+        assert!(!code.contains("robot_runtime"), "{code}");
+    }
+}
