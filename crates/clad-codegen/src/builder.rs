@@ -21,7 +21,8 @@
 //! nested modules in one output file.
 
 use crate::diagnostics::{self, Diagnostic};
-use crate::ir::{Item, Schema};
+use crate::intent_map::{self, IntentMapOptions};
+use crate::ir::{DeclKind, Item, Schema};
 use crate::loader::{FsLoader, LoadError, LoadedSource, SourceLoader};
 use crate::rust::{self, RustOptions};
 use crate::source::SourceDb;
@@ -38,6 +39,7 @@ pub struct Builder {
     options: RustOptions,
     emit_cargo: bool,
     base_dir: Option<PathBuf>,
+    intent_maps: Vec<(String, IntentMapOptions)>,
 }
 
 /// A generated type: its CLAD name and where it is in the generated code.
@@ -62,6 +64,9 @@ pub struct Generated {
     pub files_read: Vec<PathBuf>,
     /// Every generated type, in output order.
     pub types: Vec<GeneratedType>,
+    /// Warnings (intent maps), rendered with source snippets; empty when there are none.
+    /// [`Builder::compile`] prints them as `cargo::warning=` lines.
+    pub warnings: String,
 }
 
 /// Why generation failed.
@@ -165,25 +170,113 @@ impl Builder {
         self
     }
 
+    /// Compiles an intent map (a `user_intent_map.json` in the original robot's format)
+    /// against the union `union` (fully qualified, e.g. `Anki::Vector::UserIntent`) and emits it
+    /// into the output as `pub static <UNION>_MAP` (e.g. `USER_INTENT_MAP`) at the root of the
+    /// generated file: a `robot_runtime::intent::StaticIntentMap<UserIntentTag>`. The JSON
+    /// file is found like a schema file (a plain path, or a path inside an include directory);
+    /// a schema of the build must declare the union. Map errors fail the build like schema
+    /// errors. See [`crate::intent_map`] for what is checked.
+    pub fn intent_map(self, json: impl Into<String>, union: impl Into<String>) -> Self {
+        self.intent_map_with(json, IntentMapOptions::new(union))
+    }
+
+    /// [`Builder::intent_map`] with options: the feature enum `feature_gate` values must
+    /// name, the unmapped-member lint, the static's name.
+    pub fn intent_map_with(mut self, json: impl Into<String>, options: IntentMapOptions) -> Self {
+        self.intent_maps.push((json.into(), options));
+        self
+    }
+
     /// Compiles every file (and every file they include) and generates the code, without
     /// writing anything.
     pub fn generate(&self) -> Result<Generated, BuildError> {
-        let (units, files_read) = self.compile_units()?;
-        let code = rust::generate(&units, &self.options).map_err(error_from)?;
+        let (units, mut files_read) = self.compile_units()?;
+        let mut code = rust::generate(&units, &self.options).map_err(error_from)?;
+        let maps = self.compile_intent_maps(&units, &mut files_read)?;
+        for tokens in maps.tokens {
+            code.push('\n');
+            code.push_str(&intent_map::format_tokens(tokens).map_err(error_from)?);
+        }
         let types = rust::generated_types(&units);
         Ok(Generated {
             code,
             files_read,
             types,
+            warnings: maps.warnings,
         })
     }
 
     /// Like [`Builder::generate`], but returns the unformatted tokens (what `include_clad!`
     /// expands to) and the files read.
     pub fn generate_tokens(&self) -> Result<(proc_macro2::TokenStream, Vec<PathBuf>), BuildError> {
-        let (units, files_read) = self.compile_units()?;
-        let tokens = rust::generate_tokens(&units, &self.options).map_err(error_from)?;
+        let (units, mut files_read) = self.compile_units()?;
+        let mut tokens = rust::generate_tokens(&units, &self.options).map_err(error_from)?;
+        let maps = self.compile_intent_maps(&units, &mut files_read)?;
+        tokens.extend(maps.tokens);
         Ok((tokens, files_read))
+    }
+
+    /// Compiles every intent map against the unit declaring its union and emits its static.
+    fn compile_intent_maps(
+        &self,
+        units: &[Schema],
+        files_read: &mut Vec<PathBuf>,
+    ) -> Result<IntentMaps, BuildError> {
+        let mut out = IntentMaps::default();
+        let mut errors = BuildError {
+            rendered: String::new(),
+            diagnostics: Vec::new(),
+        };
+        let mut statics: Vec<String> = Vec::new();
+        for (json, options) in &self.intent_maps {
+            let mut fail = |d: Vec<Diagnostic>, rendered: String| {
+                errors.rendered.push_str(&rendered);
+                errors.diagnostics.extend(d);
+            };
+            let name = options.static_ident();
+            if statics.contains(&name) {
+                let d = vec![Diagnostic::error_global(format!(
+                    "two intent maps are emitted as `{name}`"
+                ))
+                .with_note("give one a different name with IntentMapOptions::static_name")];
+                fail(d.clone(), diagnostics::render(&d, &SourceDb::new(), false));
+                continue;
+            }
+            statics.push(name);
+            let Some(schema) = union_unit(units, &options.union) else {
+                let d = vec![Diagnostic::error_global(format!(
+                    "no schema of this build declares the union `{}` of intent map \"{json}\"",
+                    options.union
+                ))
+                .with_note("add the schema file that declares it with Builder::file")];
+                fail(d.clone(), diagnostics::render(&d, &SourceDb::new(), false));
+                continue;
+            };
+            let mut loader = self.loader();
+            let compiled = intent_map::compile_file(schema, &mut loader, json, options);
+            files_read.extend(loader.fs.files_read().iter().cloned());
+            let rendered = compiled.render();
+            let Some(model) = compiled.model.as_ref().filter(|_| !compiled.has_errors()) else {
+                fail(compiled.diagnostics, rendered);
+                continue;
+            };
+            out.warnings.push_str(&rendered);
+            match intent_map::generate_tokens(model, units, &self.options) {
+                Ok(tokens) => out.tokens.push(tokens),
+                Err(d) => {
+                    let rendered = diagnostics::render(&d, &SourceDb::new(), false);
+                    fail(d, rendered);
+                }
+            }
+        }
+        files_read.sort();
+        files_read.dedup();
+        if errors.diagnostics.is_empty() {
+            Ok(out)
+        } else {
+            Err(errors)
+        }
     }
 
     /// Compiles the inputs and, transitively, every file they include (each on its own, as
@@ -255,6 +348,11 @@ impl Builder {
             }
         }
         let generated = generated?;
+        if self.emit_cargo {
+            for line in generated.warnings.lines() {
+                println!("cargo::warning={line}");
+            }
+        }
         let dir = match &self.out_dir {
             Some(d) => d.clone(),
             None => match std::env::var_os("OUT_DIR") {
@@ -297,6 +395,11 @@ impl Builder {
             let _ = crate::compile(&mut loader, f);
             read.extend(loader.fs.files_read().iter().cloned());
         }
+        for (json, _) in &self.intent_maps {
+            let mut loader = self.loader();
+            let _ = loader.load_main(json);
+            read.extend(loader.fs.files_read().iter().cloned());
+        }
         read.sort();
         read.dedup();
         read
@@ -319,6 +422,27 @@ impl Builder {
             base: Some(base.clone()),
         }
     }
+}
+
+/// What [`Builder::compile_intent_maps`] produces.
+#[derive(Default)]
+struct IntentMaps {
+    /// One static per map.
+    tokens: Vec<proc_macro2::TokenStream>,
+    /// Rendered warnings.
+    warnings: String,
+}
+
+/// The unit that declares `union` (else one that includes it).
+fn union_unit<'a>(units: &'a [Schema], union: &str) -> Option<&'a Schema> {
+    let is_union = |u: &&Schema| {
+        u.own_decls()
+            .any(|(_, d)| d.fqn() == union && matches!(d.kind, DeclKind::Union(_)))
+    };
+    units
+        .iter()
+        .find(is_union)
+        .or_else(|| units.iter().find(|u| u.lookup(union).is_some()))
 }
 
 /// [`FsLoader`], rooted at [`Builder::base_dir`] when one is set.

@@ -35,6 +35,7 @@ pub mod describe;
 pub mod diagnostics;
 pub mod dynamic;
 pub mod hash;
+pub mod intent_map;
 pub mod ir;
 pub mod lexer;
 pub mod loader;
