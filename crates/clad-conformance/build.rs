@@ -1,8 +1,15 @@
-//! Generates Rust for every conformance schema, one module per compile root, plus a registry
-//! that maps each vector's CLAD type name to the generated type.
+//! Generates Rust for every conformance schema, one module per schema file, plus a registry
+//! that maps each CLAD type name to the generated type. Also generates our own edge-case
+//! schemas (`schemas/edge_cases.clad`, `schemas/empty_autounion.clad`), which exist even when
+//! the conformance data is absent.
 
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
+
+/// Root name used in the registry for `schemas/edge_cases.clad` of this crate.
+const EDGE_ROOT: &str = "@edge";
+const EDGE_SCHEMA: &str = "edge_cases.clad";
+const EMPTY_SCHEMA: &str = "empty_autounion.clad";
 
 fn main() {
     let out = PathBuf::from(std::env::var_os("OUT_DIR").expect("OUT_DIR"));
@@ -13,76 +20,164 @@ fn main() {
                 .join("../../../shared/conformance/message-buffers")
         });
     println!("cargo:rerun-if-env-changed=CLAD_CONFORMANCE_DIR");
+    // `#[cfg(conformance_data)]` for tests that name conformance modules directly.
+    println!("cargo::rustc-check-cfg=cfg(conformance_data)");
     println!(
         "cargo:rerun-if-changed={}",
         data.join("vectors/MANIFEST.json").display()
     );
+
     let mut roots_rs = String::new();
-    let manifest = std::fs::read_to_string(data.join("vectors/MANIFEST.json"));
-    let Ok(manifest) = manifest else {
-        println!(
-            "cargo:warning=conformance data not found at {}: the conformance tests will be skipped",
-            data.display()
-        );
-        roots_rs.push_str("pub const AVAILABLE: bool = false;\npub fn check(_root: &str, _schema: &str, _ty: &str, _value: &serde_json::Value, _hex: &[u8]) -> Option<Result<(), String>> { None }\npub fn fuzz(_root: &str, _schema: &str, _ty: &str, _bytes: &[u8]) -> Option<()> { None }\n");
-        std::fs::write(out.join("roots.rs"), roots_rs).unwrap();
-        return;
-    };
-    let manifest: serde_json::Value = serde_json::from_str(&manifest).expect("MANIFEST.json");
-    let mut check_arms = String::new();
-    let mut fuzz_arms = String::new();
-    roots_rs.push_str("pub const AVAILABLE: bool = true;\n");
-    // One module per schema file (with everything it includes), like the original's one
-    // header per file: two files of one root may declare the same type name.
-    for f in manifest["files"].as_array().expect("files") {
-        if f["status"] != "ok" {
-            continue;
-        }
-        let root = f["root"].as_str().unwrap();
-        let schema = f["schema"].as_str().unwrap();
-        let module = module_name(root, schema);
-        let builder = clad_codegen::Builder::new()
-            .include_dir(data.join("schemas").join(root))
-            .file(schema)
-            .out_dir(&out)
-            .output_file(format!("{module}.rs"));
-        let generated = match builder.generate() {
-            Ok(g) => g,
-            Err(e) => {
-                for line in e.rendered.lines() {
-                    println!("cargo::error={line}");
+    let mut visit_arms = String::new();
+    let mut schema_list = String::new();
+
+    // Our own edge cases, with user attributes (Builder::type_attribute/field_attribute).
+    let edge_dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("schemas");
+    let edge = clad_codegen::Builder::new()
+        .include_dir(&edge_dir)
+        .file(EDGE_SCHEMA)
+        .out_dir(&out)
+        .output_file("edge_cases.rs")
+        .type_attribute("Edge::Attrs", "#[derive(PartialOrd)]")
+        .type_attribute("Edge::Circle", "#[derive(PartialOrd)]")
+        .type_attribute("a_b", "#[doc = \"(type attribute on namespace a_b)\"]")
+        .field_attribute(
+            "Edge::Attrs.rank",
+            "#[doc = \"(field attribute on Attrs.rank)\"]",
+        )
+        .field_attribute("Edge::Attrs", "#[allow(clippy::struct_field_names)]");
+    emit_module(
+        &edge,
+        EDGE_ROOT,
+        EDGE_SCHEMA,
+        "edge_cases",
+        &edge_dir,
+        &mut roots_rs,
+        &mut visit_arms,
+        &mut schema_list,
+    );
+
+    let empty = clad_codegen::Builder::new()
+        .include_dir(&edge_dir)
+        .file(EMPTY_SCHEMA)
+        .out_dir(&out)
+        .output_file("empty_autounion.rs");
+    emit_module(
+        &empty,
+        EDGE_ROOT,
+        EMPTY_SCHEMA,
+        "empty_autounion",
+        &edge_dir,
+        &mut roots_rs,
+        &mut visit_arms,
+        &mut schema_list,
+    );
+
+    match std::fs::read_to_string(data.join("vectors/MANIFEST.json")) {
+        Ok(manifest) => {
+            roots_rs.push_str("/// The conformance data was found and compiled.\npub const AVAILABLE: bool = true;\n");
+            println!("cargo::rustc-cfg=conformance_data");
+            let manifest: serde_json::Value =
+                serde_json::from_str(&manifest).expect("MANIFEST.json");
+            // One module per schema file (with everything it includes), like the original's
+            // one header per file: two files of one root may declare the same type name.
+            for f in manifest["files"].as_array().expect("files") {
+                if f["status"] != "ok" {
+                    continue;
                 }
-                std::process::exit(1);
+                let root = f["root"].as_str().unwrap();
+                let schema = f["schema"].as_str().unwrap();
+                let module = module_name(root, schema);
+                let root_dir = data.join("schemas").join(root);
+                let builder = clad_codegen::Builder::new()
+                    .include_dir(&root_dir)
+                    .file(schema)
+                    .out_dir(&out)
+                    .output_file(format!("{module}.rs"));
+                emit_module(
+                    &builder,
+                    root,
+                    schema,
+                    &module,
+                    &root_dir,
+                    &mut roots_rs,
+                    &mut visit_arms,
+                    &mut schema_list,
+                );
             }
-        };
-        builder.build();
-        let mut registry = String::new();
-        for t in generated.types.iter().filter(|t| t.kind != "enum") {
-            let _ = writeln!(
-                registry,
-                "                {:?} => Some(crate::check_vector::<super::{}>(value, hex)),",
-                t.clad_name, t.rust_path
-            );
-            let _ = writeln!(
-                fuzz_arms,
-                "        ({root:?}, {schema:?}, {:?}) => {{ crate::fuzz_unpack::<{module}::{}>(bytes); Some(()) }}",
-                t.clad_name, t.rust_path
-            );
         }
+        Err(_) => {
+            println!(
+                "cargo:warning=conformance data not found at {}: the conformance tests will be skipped",
+                data.display()
+            );
+            roots_rs.push_str("/// The conformance data was found and compiled.\npub const AVAILABLE: bool = false;\n");
+        }
+    }
+
+    let _ = writeln!(
+        roots_rs,
+        "/// Calls `visitor` with the generated type `ty` (CLAD name) of `schema` compiled in \
+         `root`; `None` when there is no such type.\npub fn visit<V: crate::TypeVisitor>(root: &str, schema: &str, ty: &str, visitor: V) -> Option<V::Output> {{\n    match (root, schema) {{\n{visit_arms}        _ => None,\n    }}\n}}\n\n/// Every compiled schema: `(root, schema, module, types)`.\npub const SCHEMAS: &[crate::SchemaInfo] = &[\n{schema_list}];"
+    );
+    std::fs::write(out.join("roots.rs"), roots_rs).unwrap();
+}
+
+/// Generates one module and its registry.
+#[allow(clippy::too_many_arguments)]
+fn emit_module(
+    builder: &clad_codegen::Builder,
+    root: &str,
+    schema: &str,
+    module: &str,
+    root_dir: &Path,
+    roots_rs: &mut String,
+    visit_arms: &mut String,
+    schema_list: &mut String,
+) {
+    let generated = match builder.generate() {
+        Ok(g) => g,
+        Err(e) => {
+            for line in e.rendered.lines() {
+                println!("cargo::error={line}");
+            }
+            std::process::exit(1);
+        }
+    };
+    builder.build();
+    let mut arms = String::new();
+    let mut types = String::new();
+    for t in generated.types.iter().filter(|t| t.kind != "enum") {
         let _ = writeln!(
-            roots_rs,
-            "pub mod {module} {{\n    include!(concat!(env!(\"OUT_DIR\"), \"/{module}.rs\"));\n    pub mod registry {{\n        #[allow(unused_variables, clippy::match_single_binding)]\n        pub fn check(ty: &str, value: &serde_json::Value, hex: &[u8]) -> Option<Result<(), String>> {{\n            match ty {{\n{registry}                _ => None,\n            }}\n        }}\n    }}\n}}"
+            arms,
+            "                {:?} => Some(visitor.visit::<super::{}>()),",
+            t.clad_name, t.rust_path
         );
+        // The file that declares the type, relative to the compile root: the IR of that file
+        // (compiled on its own, as the builder does) is the one the type was generated from.
+        let file = Path::new(&t.file);
+        let rel = file
+            .strip_prefix(root_dir)
+            .map(|p| p.to_string_lossy().replace('\\', "/"))
+            .unwrap_or_else(|_| t.file.clone());
         let _ = writeln!(
-            check_arms,
-            "        ({root:?}, {schema:?}) => {module}::registry::check(ty, value, hex),"
+            types,
+            "        crate::TypeInfo {{ clad_name: {:?}, rust_path: {:?}, kind: {:?}, file: {:?} }},",
+            t.clad_name, t.rust_path, t.kind, rel
         );
     }
     let _ = writeln!(
         roots_rs,
-        "/// Runs one vector through the generated type `ty` of `schema` (compiled in `root`).\npub fn check(root: &str, schema: &str, ty: &str, value: &serde_json::Value, hex: &[u8]) -> Option<Result<(), String>> {{\n    match (root, schema) {{\n{check_arms}        _ => None,\n    }}\n}}\n/// Unpacks arbitrary bytes as the type `ty` of `schema` (must never panic).\npub fn fuzz(root: &str, schema: &str, ty: &str, bytes: &[u8]) -> Option<()> {{\n    match (root, schema, ty) {{\n{fuzz_arms}        _ => None,\n    }}\n}}"
+        "pub mod {module} {{\n    include!(concat!(env!(\"OUT_DIR\"), \"/{module}.rs\"));\n    /// The generated messages, structures and unions by CLAD name.\n    pub mod registry {{\n        /// Calls `visitor` with the generated type named `ty`.\n        #[allow(unused_variables, clippy::match_single_binding)]\n        pub fn visit<V: crate::TypeVisitor>(ty: &str, visitor: V) -> Option<V::Output> {{\n            match ty {{\n{arms}                _ => None,\n            }}\n        }}\n    }}\n}}"
     );
-    std::fs::write(out.join("roots.rs"), roots_rs).unwrap();
+    let _ = writeln!(
+        visit_arms,
+        "        ({root:?}, {schema:?}) => {module}::registry::visit(ty, visitor),"
+    );
+    let _ = writeln!(
+        schema_list,
+        "    crate::SchemaInfo {{ root: {root:?}, schema: {schema:?}, module: {module:?}, types: &[\n{types}    ] }},"
+    );
 }
 
 /// `DirTreeTests` + `Foo/Foo.clad` -> `dir_tree_tests__foo_foo`.

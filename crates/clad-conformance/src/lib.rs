@@ -1,18 +1,84 @@
 //! Every conformance schema compiled through `clad_codegen::Builder` (see `build.rs`), one
-//! module per compile root, and the checks the vector tests run on each generated type.
+//! module per schema file, our own edge-case schema ([`edge_cases`]), and the checks the tests
+//! run on each generated type.
+//!
+//! The generated registry maps `(root, schema, CLAD type name)` to the generated Rust type;
+//! [`visit`] calls a [`TypeVisitor`] with that type, so one generic function (for example
+//! [`check_vector`]) runs on every type. [`SCHEMAS`] lists every compiled schema and its
+//! messages, structures and unions.
 
-use robot_runtime::wire::Wire;
+use robot_runtime::wire::{PackErrorKind, UnpackError, Wire};
 use serde::{de::DeserializeOwned, Serialize};
 use std::fmt::Debug;
 
 include!(concat!(env!("OUT_DIR"), "/roots.rs"));
 
+/// What every generated message, structure and union implements.
+pub trait Generated: Wire + Serialize + DeserializeOwned + PartialEq + Debug + 'static {}
+
+impl<T: Wire + Serialize + DeserializeOwned + PartialEq + Debug + 'static> Generated for T {}
+
+/// A generic operation on one generated type, chosen at run time by [`visit`].
+pub trait TypeVisitor {
+    /// What the operation returns.
+    type Output;
+    /// Runs the operation on `T`.
+    fn visit<T: Generated>(self) -> Self::Output;
+}
+
+/// One compiled schema file.
+#[derive(Debug, Clone, Copy)]
+pub struct SchemaInfo {
+    /// Compile root under the conformance `schemas/` folder (`@edge` for our own schema).
+    pub root: &'static str,
+    /// Input name relative to the root.
+    pub schema: &'static str,
+    /// The generated module.
+    pub module: &'static str,
+    /// Its messages, structures and unions (including those of included files).
+    pub types: &'static [TypeInfo],
+}
+
+/// One generated message, structure or union.
+#[derive(Debug, Clone, Copy)]
+pub struct TypeInfo {
+    /// Fully qualified CLAD name.
+    pub clad_name: &'static str,
+    /// Rust path relative to the schema's module.
+    pub rust_path: &'static str,
+    /// `message`, `structure` or `union`.
+    pub kind: &'static str,
+    /// The file that declares it, relative to the compile root.
+    pub file: &'static str,
+}
+
+/// The root name of our own edge-case schema in [`SCHEMAS`] and [`visit`].
+pub const EDGE_ROOT: &str = "@edge";
+
+// ----- golden vectors ----------------------------------------------------------------------
+
+/// Runs one vector through the generated type `ty` of `schema` (compiled in `root`): see
+/// [`check_vector`]. `None` when the type does not exist.
+pub fn check(
+    root: &str,
+    schema: &str,
+    ty: &str,
+    value: &serde_json::Value,
+    hex: &[u8],
+) -> Option<Result<(), String>> {
+    struct CheckVector<'a>(&'a serde_json::Value, &'a [u8]);
+    impl TypeVisitor for CheckVector<'_> {
+        type Output = Result<(), String>;
+        fn visit<T: Generated>(self) -> Self::Output {
+            check_vector::<T>(self.0, self.1)
+        }
+    }
+    visit(root, schema, ty, CheckVector(value, hex))
+}
+
 /// One golden vector: CLAD-JSON `value` must pack to `hex`; `hex` must unpack to an equal
 /// value; that value's JSON must read back to the same value and equal `value`.
-pub fn check_vector<T>(value: &serde_json::Value, hex: &[u8]) -> Result<(), String>
-where
-    T: Wire + Serialize + DeserializeOwned + PartialEq + Debug,
-{
+pub fn check_vector<T: Generated>(value: &serde_json::Value, hex: &[u8]) -> Result<(), String> {
     let from_json: T =
         serde_json::from_value(value.clone()).map_err(|e| format!("JSON -> value: {e}"))?;
     let packed = from_json.pack().map_err(|e| format!("pack: {e}"))?;
@@ -45,15 +111,274 @@ where
     Ok(())
 }
 
-/// Unpacks arbitrary bytes; any result is fine, a panic is not. Successful unpacks must
-/// re-pack to the same bytes.
-pub fn fuzz_unpack<T: Wire + Debug>(bytes: &[u8]) {
-    if let Ok(v) = T::unpack(bytes) {
-        match v.pack() {
-            Ok(again) => assert_eq!(again, bytes, "{v:?} re-packs differently"),
-            Err(e) => panic!("{v:?} unpacked but does not pack: {e}"),
+// ----- round trips of arbitrary values -----------------------------------------------------
+
+/// Which round-trip properties to check (see [`roundtrip`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RoundTrip {
+    /// The value has no NaN: compare decoded values with `PartialEq` ([`check_roundtrip`]).
+    Exact,
+    /// The value may hold NaN or infinities (as `"NaN"`, `"Infinity"`, `"-Infinity"`):
+    /// compare bytes and JSON instead ([`check_roundtrip_special_floats`]).
+    SpecialFloats,
+}
+
+/// Reads the CLAD-JSON `value` as the generated type `ty` of `schema` and checks its wire
+/// and JSON round trips. `None` when the type does not exist.
+pub fn roundtrip(
+    root: &str,
+    schema: &str,
+    ty: &str,
+    value: &serde_json::Value,
+    mode: RoundTrip,
+) -> Option<Result<(), String>> {
+    struct Check<'a>(&'a serde_json::Value, RoundTrip);
+    impl TypeVisitor for Check<'_> {
+        type Output = Result<(), String>;
+        fn visit<T: Generated>(self) -> Self::Output {
+            match self.1 {
+                RoundTrip::Exact => check_roundtrip::<T>(self.0),
+                RoundTrip::SpecialFloats => check_roundtrip_special_floats::<T>(self.0),
+            }
         }
     }
+    visit(root, schema, ty, Check(value, mode))
+}
+
+/// Packs `x` every way the runtime offers and checks that they agree with `pack`, with
+/// `packed_size` and with the size constants. Returns the bytes.
+fn pack_all_ways<T: Generated>(x: &T) -> Result<Vec<u8>, String> {
+    let bytes = x.pack().map_err(|e| format!("pack: {e}"))?;
+    let len = bytes.len();
+    if x.packed_size() != len {
+        return Err(format!(
+            "packed_size {} != pack().len() {len}",
+            x.packed_size()
+        ));
+    }
+    if len < T::MIN_SIZE {
+        return Err(format!("{len} bytes < MIN_SIZE {}", T::MIN_SIZE));
+    }
+    if let Some(n) = T::FIXED_SIZE {
+        if n != len {
+            return Err(format!("{len} bytes but FIXED_SIZE is {n}"));
+        }
+    }
+    let mut buf = vec![0xA5; len + 3];
+    match x.pack_into(&mut buf) {
+        Ok(n) if n == len && buf[..n] == bytes[..] => {}
+        Ok(n) => return Err(format!("pack_into wrote {}", to_hex(&buf[..n]))),
+        Err(e) => return Err(format!("pack_into: {e}")),
+    }
+    if len > 0 {
+        let mut small = vec![0; len - 1];
+        match x.pack_into(&mut small) {
+            Err(e) if matches!(e.kind(), PackErrorKind::BufferTooSmall { .. }) => {}
+            other => return Err(format!("pack_into a too small buffer: {other:?}")),
+        }
+    }
+    let mut appended = vec![1, 2];
+    match x.pack_append(&mut appended) {
+        Ok(n) if n == len && appended[..2] == [1, 2] && appended[2..] == bytes[..] => {}
+        other => return Err(format!("pack_append: {other:?}, {}", to_hex(&appended))),
+    }
+    Ok(bytes)
+}
+
+/// Unpacks `bytes` with `unpack` and with `unpack_prefix` (followed by junk) and checks
+/// that both read everything.
+fn unpack_all_ways<T: Generated>(bytes: &[u8]) -> Result<T, String> {
+    let y = T::unpack(bytes).map_err(|e| format!("unpack {}: {e}", to_hex(bytes)))?;
+    let mut longer = bytes.to_vec();
+    longer.extend_from_slice(&[0x5A, 0xFF, 0x00]);
+    match T::unpack_prefix(&longer) {
+        Ok((_, n)) if n == bytes.len() => {}
+        other => return Err(format!("unpack_prefix: {other:?}")),
+    }
+    match T::unpack(&longer) {
+        Err(e) if e.offset() == bytes.len() => {}
+        other => return Err(format!("unpack with trailing bytes: {other:?}")),
+    }
+    Ok(y)
+}
+
+/// Arbitrary value, no NaN: `from_value` → `x`; `unpack(pack(x)) == x`;
+/// `packed_size == pack().len()`; `from_value(to_value(x)) == x` (also through JSON text);
+/// `to_value(x)` is the input again (canonical CLAD-JSON).
+pub fn check_roundtrip<T: Generated>(value: &serde_json::Value) -> Result<(), String> {
+    let x: T = serde_json::from_value(value.clone()).map_err(|e| format!("JSON -> value: {e}"))?;
+    let bytes = pack_all_ways(&x)?;
+    let y: T = unpack_all_ways(&bytes)?;
+    if y != x {
+        return Err(format!("unpack(pack(x)) = {y:?}, x = {x:?}"));
+    }
+    let json = serde_json::to_value(&x).map_err(|e| format!("value -> JSON: {e}"))?;
+    let z: T = serde_json::from_value(json.clone()).map_err(|e| format!("JSON again: {e}"))?;
+    if z != x {
+        return Err(format!("from_value(to_value(x)) = {z:?}, x = {x:?}"));
+    }
+    if &json != value {
+        return Err(format!("canonical JSON: got {json}, want {value}"));
+    }
+    let text = serde_json::to_string(&x).map_err(|e| format!("value -> JSON text: {e}"))?;
+    let t: T = serde_json::from_str(&text).map_err(|e| format!("JSON text -> value: {e}"))?;
+    if t != x {
+        return Err(format!("JSON text round trip: got {t:?} from {text}"));
+    }
+    Ok(())
+}
+
+/// Arbitrary value that may hold NaN (so `PartialEq` cannot be used): the bytes of
+/// `pack(unpack(pack(x)))` equal `pack(x)`, and the JSON of `x`, of the unpacked value and of
+/// the JSON text round trip all equal the input.
+pub fn check_roundtrip_special_floats<T: Generated>(
+    value: &serde_json::Value,
+) -> Result<(), String> {
+    let x: T = serde_json::from_value(value.clone()).map_err(|e| format!("JSON -> value: {e}"))?;
+    let bytes = pack_all_ways(&x)?;
+    let y: T = unpack_all_ways(&bytes)?;
+    let again = y.pack().map_err(|e| format!("pack again: {e}"))?;
+    if again != bytes {
+        return Err(format!(
+            "pack(unpack(pack(x))) = {}, pack(x) = {}",
+            to_hex(&again),
+            to_hex(&bytes)
+        ));
+    }
+    for (what, v) in [("x", &x), ("unpack(pack(x))", &y)] {
+        let json = serde_json::to_value(v).map_err(|e| format!("{what} -> JSON: {e}"))?;
+        if &json != value {
+            return Err(format!("JSON of {what}: got {json}, want {value}"));
+        }
+    }
+    let text = serde_json::to_string(&x).map_err(|e| format!("value -> JSON text: {e}"))?;
+    let t: T = serde_json::from_str(&text).map_err(|e| format!("JSON text -> value: {e}"))?;
+    if t.pack().map_err(|e| format!("pack after JSON text: {e}"))? != bytes {
+        return Err(format!("JSON text round trip changed the bytes: {text}"));
+    }
+    Ok(())
+}
+
+// ----- arbitrary bytes ----------------------------------------------------------------------
+
+/// Unpacks arbitrary bytes as the generated type `ty` of `schema` with [`fuzz_unpack`]
+/// (panics only when a property is violated). `None` when the type does not exist.
+pub fn fuzz(root: &str, schema: &str, ty: &str, bytes: &[u8]) -> Option<Result<(), UnpackError>> {
+    struct Fuzz<'a>(&'a [u8]);
+    impl TypeVisitor for Fuzz<'_> {
+        type Output = Result<(), UnpackError>;
+        fn visit<T: Generated>(self) -> Self::Output {
+            fuzz_unpack::<T>(self.0)
+        }
+    }
+    visit(root, schema, ty, Fuzz(bytes))
+}
+
+/// Unpacks arbitrary bytes; an error is fine, a panic is not. A successful unpack must
+/// re-pack to the same bytes, except that a `bool` byte other than 0 and 1 (read as `true`)
+/// packs as 1, and the re-packed bytes must unpack and pack again identically. Its JSON must
+/// read back.
+pub fn fuzz_unpack<T: Generated>(bytes: &[u8]) -> Result<(), UnpackError> {
+    let v = T::unpack(bytes)?;
+    let packed = match v.pack() {
+        Ok(p) => p,
+        Err(e) => panic!(
+            "{v:?} unpacked from {} but does not pack: {e}",
+            to_hex(bytes)
+        ),
+    };
+    assert_eq!(
+        packed.len(),
+        bytes.len(),
+        "{v:?} unpacked from {} re-packs to {}",
+        to_hex(bytes),
+        to_hex(&packed)
+    );
+    assert_eq!(v.packed_size(), bytes.len(), "packed_size of {v:?}");
+    for (i, (&a, &b)) in packed.iter().zip(bytes).enumerate() {
+        assert!(
+            a == b || (a == 1 && b > 1),
+            "{v:?} unpacked from {} re-packs to {} (byte {i})",
+            to_hex(bytes),
+            to_hex(&packed)
+        );
+    }
+    let again =
+        T::unpack(&packed).unwrap_or_else(|e| panic!("re-packed {v:?} does not unpack: {e}"));
+    assert_eq!(
+        again.pack().ok(),
+        Some(packed),
+        "{again:?} packs differently"
+    );
+    let json = serde_json::to_value(&v).unwrap_or_else(|e| panic!("{v:?} -> JSON: {e}"));
+    if let Err(e) = serde_json::from_value::<T>(json.clone()) {
+        panic!("JSON {json} of {v:?} does not read back: {e}");
+    }
+    Ok(())
+}
+
+/// Only unpacks `bytes` as the generated type `ty` of `schema` (no other work, so callers
+/// can measure it). `None` when the type does not exist.
+pub fn try_unpack(
+    root: &str,
+    schema: &str,
+    ty: &str,
+    bytes: &[u8],
+) -> Option<Result<(), UnpackError>> {
+    struct Unpack<'a>(&'a [u8]);
+    impl TypeVisitor for Unpack<'_> {
+        type Output = Result<(), UnpackError>;
+        fn visit<T: Generated>(self) -> Self::Output {
+            T::unpack(self.0).map(drop)
+        }
+    }
+    visit(root, schema, ty, Unpack(bytes))
+}
+
+/// Reads CLAD-JSON `value` as the generated type `ty` of `schema` and packs it. `None` when
+/// the type does not exist.
+pub fn pack_json(
+    root: &str,
+    schema: &str,
+    ty: &str,
+    value: &serde_json::Value,
+) -> Option<Result<Vec<u8>, String>> {
+    struct Pack<'a>(&'a serde_json::Value);
+    impl TypeVisitor for Pack<'_> {
+        type Output = Result<Vec<u8>, String>;
+        fn visit<T: Generated>(self) -> Self::Output {
+            let x: T = serde_json::from_value(self.0.clone()).map_err(|e| e.to_string())?;
+            x.pack().map_err(|e| e.to_string())
+        }
+    }
+    visit(root, schema, ty, Pack(value))
+}
+
+/// The `Wire` constants of a generated type.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct WireConsts {
+    /// [`Wire::TYPE_NAME`].
+    pub type_name: &'static str,
+    /// [`Wire::MIN_SIZE`].
+    pub min_size: usize,
+    /// [`Wire::FIXED_SIZE`].
+    pub fixed_size: Option<usize>,
+}
+
+/// The `Wire` constants of the generated type `ty` of `schema`.
+pub fn wire_consts(root: &str, schema: &str, ty: &str) -> Option<WireConsts> {
+    struct Consts;
+    impl TypeVisitor for Consts {
+        type Output = WireConsts;
+        fn visit<T: Generated>(self) -> WireConsts {
+            WireConsts {
+                type_name: T::TYPE_NAME,
+                min_size: T::MIN_SIZE,
+                fixed_size: T::FIXED_SIZE,
+            }
+        }
+    }
+    visit(root, schema, ty, Consts)
 }
 
 /// Lowercase hex.

@@ -10,12 +10,9 @@ fn names<U: CladUnion>() -> Vec<(&'static str, u8, bool)> {
         .collect()
 }
 
+#[cfg(conformance_data)]
 #[test]
 fn generated_unions_are_generic_clad_unions() {
-    if !clad_conformance::AVAILABLE {
-        eprintln!("SKIPPED: conformance data not found");
-        return;
-    }
     use clad_conformance::top_simple_test::cat::MyMessage;
     assert_eq!(<MyMessage as CladUnion>::NAME, "Cat::MyMessage");
     assert_eq!(
@@ -32,4 +29,42 @@ fn generated_unions_are_generic_clad_unions() {
     let v = MyMessage::default_for(tag);
     assert_eq!(CladUnion::tag(&v), tag);
     assert_eq!(MyMessage::tag_from_name("nope"), None);
+}
+
+/// Our edge-case union: every payload kind, a renamed tag enum (`ShapeTag_2`), payloads
+/// that are fixed arrays longer than 32 elements (no `Default`).
+#[test]
+fn edge_case_union_is_a_generic_clad_union() {
+    use clad_conformance::edge_cases::edge::{Circle, Shape, ShapeTag_2};
+    assert_eq!(<Shape as CladUnion>::NAME, "Edge::Shape");
+    assert_eq!(
+        names::<Shape>(),
+        [
+            ("circle", 3, true),
+            ("side", 4, false),
+            ("color", 10, false),
+            ("ratio", 11, false),
+            ("label", 0, false),
+            ("bytes", 1, false),
+            ("big", 2, false),
+            ("inner", 100, false),
+            ("me", 200, true),
+            ("empty", 201, true),
+            ("weights", 202, false),
+        ]
+    );
+    for &tag in <Shape as CladUnion>::TAGS {
+        let v = Shape::default_for(tag);
+        assert_eq!(CladUnion::tag(&v), tag);
+        assert_eq!(Shape::tag_from_name(Shape::tag_name(tag)), Some(tag));
+    }
+    assert_eq!(Shape::default_for(ShapeTag_2::Big), Shape::Big([0; 40]));
+    assert_eq!(
+        Shape::default_for(ShapeTag_2::Weights),
+        Shape::Weights([0.0; 35])
+    );
+    assert_eq!(
+        Shape::default_for(ShapeTag_2::Circle),
+        Shape::Circle(Circle::default())
+    );
 }
