@@ -6,6 +6,11 @@
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
+/// The synthetic corpus shaped like the real robot schema tree (130 files): its generated code
+/// is compiled here, so `cargo clippy -- -D warnings` proves it compiles without warnings.
+#[path = "../clad-codegen/benches/corpus/mod.rs"]
+mod corpus;
+
 /// Root name used in the registry for `schemas/edge_cases.clad` of this crate.
 const EDGE_ROOT: &str = "@edge";
 const EDGE_SCHEMA: &str = "edge_cases.clad";
@@ -26,6 +31,8 @@ fn main() {
         "cargo:rerun-if-changed={}",
         data.join("vectors/MANIFEST.json").display()
     );
+
+    synthetic_tree(&out);
 
     let mut roots_rs = String::new();
     let mut visit_arms = String::new();
@@ -201,4 +208,36 @@ fn module_name(root: &str, schema: &str) -> String {
     let stem = schema.strip_suffix(".clad").unwrap_or(schema);
     let root = if root == "." { "top" } else { root };
     format!("{}_{}", clean(root), clean(stem)).replace("__", "_")
+}
+
+/// Generates Rust for every file of the synthetic corpus at once into `synthetic_tree.rs`.
+fn synthetic_tree(out: &Path) {
+    println!("cargo:rerun-if-changed=../clad-codegen/benches/corpus/mod.rs");
+    let corpus = corpus::corpus();
+    let mut loader = corpus::loader_for(&corpus.files);
+    let mut units = Vec::new();
+    for (path, _) in &corpus.files {
+        let compiled = clad_codegen::compile(&mut loader, path);
+        match compiled.schema {
+            Some(schema) => units.push(schema),
+            None => {
+                for line in compiled.render().lines() {
+                    println!("cargo::error={line}");
+                }
+                std::process::exit(1);
+            }
+        }
+    }
+    match clad_codegen::rust::generate(&units, &Default::default()) {
+        Ok(code) => {
+            clad_codegen::builder::write_if_changed(&out.join("synthetic_tree.rs"), &code)
+                .expect("write synthetic_tree.rs");
+        }
+        Err(diagnostics) => {
+            for d in diagnostics {
+                println!("cargo::error={}", d.message);
+            }
+            std::process::exit(1);
+        }
+    }
 }

@@ -13,6 +13,12 @@ use std::fmt::Debug;
 
 include!(concat!(env!("OUT_DIR"), "/roots.rs"));
 
+/// The generated code of the whole synthetic robot-shaped tree (130 files, see
+/// `clad-codegen/benches/corpus`), compiled to prove it builds without warnings.
+pub mod synthetic_tree {
+    include!(concat!(env!("OUT_DIR"), "/synthetic_tree.rs"));
+}
+
 /// What every generated message, structure and union implements.
 pub trait Generated: Wire + Serialize + DeserializeOwned + PartialEq + Debug + 'static {}
 

@@ -49,6 +49,19 @@ fn type_matches(path: &str, fqn: &str) -> bool {
             .is_some_and(|rest| rest.starts_with("::"))
 }
 
+/// `#[allow(non_camel_case_types)]` when a clash suffix (`ShapeTag_2`, `MyFoo_2`) leaves an
+/// underscore inside a type or variant identifier, which rustc's lint rejects.
+fn camel_case_allow<'a>(idents: impl IntoIterator<Item = &'a str>) -> TokenStream {
+    let needed = idents
+        .into_iter()
+        .any(|i| i.trim_start_matches("r#").trim_matches('_').contains('_'));
+    if needed {
+        quote!(#[allow(non_camel_case_types)])
+    } else {
+        TokenStream::new()
+    }
+}
+
 fn hash_consts(d: &Decl) -> TokenStream {
     let fqn = d.fqn();
     let name_doc = " The schema's fully qualified name.";
@@ -399,6 +412,10 @@ fn enum_items(
     let fqn = d.fqn();
     let doc = docs(d.docs.as_deref());
     let attrs = user_attrs(&cx.opts.type_attributes, |p| type_matches(p, &fqn));
+    let camel_allow = camel_case_allow(
+        std::iter::once(cx.placement(unit, id).ident.as_str())
+            .chain(shape.variants.iter().map(|(_, v)| v.as_str())),
+    );
 
     let variants = shape.variants.iter().enumerate().map(|(pos, (i, v))| {
         let m = &e.members[*i];
@@ -481,6 +498,7 @@ fn enum_items(
         #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default, #rt::serde::Serialize, #rt::serde::Deserialize)]
         #[serde(crate = #serde_crate)]
         #[repr(#repr)]
+        #camel_allow
         #attrs
         pub enum #ident {
             #(#variants,)*
@@ -533,7 +551,8 @@ fn enum_items(
 
         impl ::core::convert::TryFrom<#repr> for #ident {
             type Error = #rt::enums::InvalidEnumValue;
-            fn try_from(value: #repr) -> ::core::result::Result<Self, Self::Error> {
+            // Fully qualified: an enum member may be called `Error`.
+            fn try_from(value: #repr) -> ::core::result::Result<Self, <Self as ::core::convert::TryFrom<#repr>>::Error> {
                 Self::from_value(value).ok_or(#rt::enums::InvalidEnumValue::new(Self::NAME, value as i128))
             }
         }
@@ -546,7 +565,8 @@ fn enum_items(
 
         impl ::core::str::FromStr for #ident {
             type Err = #rt::enums::UnknownEnumName;
-            fn from_str(s: &str) -> ::core::result::Result<Self, Self::Err> {
+            // Fully qualified: an enum member may be called `Err`.
+            fn from_str(s: &str) -> ::core::result::Result<Self, <Self as ::core::str::FromStr>::Err> {
                 Self::from_name(s).ok_or_else(|| #rt::enums::UnknownEnumName::new(Self::NAME, s))
             }
         }
@@ -601,8 +621,10 @@ fn concept_methods(
             let value = concept_value(cx, u, module, &c.return_type, &m.value.value);
             Some(quote!(Self::#vid => #value))
         });
+        let sep = d.docs.is_some().then(|| quote!(#[doc = ""]));
         quote! {
             #[doc = #cdoc]
+            #sep
             #doc
             pub const fn #method(self) -> #ret {
                 match self {
@@ -612,6 +634,8 @@ fn concept_methods(
         }
     });
     quote! {
+        // The values are the schema's literals (`3.14159` stays as written).
+        #[allow(clippy::approx_constant)]
         impl #ident {
             #(#methods)*
         }
@@ -686,6 +710,7 @@ fn serde_with(cx: &Context<'_>, ty: &Type, in_union_value: bool) -> Option<Strin
     let rt = &cx.opts.runtime_path;
     if in_union_value {
         return Some(match float_kind(ty) {
+            Some(_) if is_long_array(ty) => format!("{rt}::json::float_array_value"),
             Some(_) => format!("{rt}::json::float_value"),
             None if is_long_array(ty) => format!("{rt}::json::array_value"),
             None => format!("{rt}::json::value"),
@@ -717,7 +742,13 @@ fn default_expr(cx: &Context<'_>, unit: usize, module: &[String], f: &Field) -> 
             _ => {}
         }
     }
-    if is_long_array(&f.ty) {
+    zero_value(&f.ty)
+}
+
+/// The default value of a type without a declared default: `Default::default()`, or
+/// `core::array::from_fn` for fixed arrays longer than 32 elements (no `Default` impl).
+fn zero_value(ty: &Type) -> TokenStream {
+    if is_long_array(ty) {
         return quote!(::core::array::from_fn(|_| {
             ::core::default::Default::default()
         }));
@@ -750,6 +781,7 @@ fn struct_items(
         .iter()
         .any(|f| f.default.is_some() || is_long_array(&f.ty));
     let derive = derives(copy, eq, !manual_default);
+    let camel_allow = camel_case_allow([cx.placements[&fqn].ident.as_str()]);
 
     let fields = s.fields.iter().zip(&fnames.idents).map(|(f, fid)| {
         let fid = names::ident(fid);
@@ -783,7 +815,9 @@ fn struct_items(
             let v = default_expr(cx, unit, module, f);
             quote!(#fid: #v)
         });
+        // Spelled out even when every schema default happens to be the zero value.
         quote! {
+            #[allow(clippy::derivable_impls, clippy::approx_constant)]
             impl ::core::default::Default for #ident {
                 fn default() -> Self {
                     Self { #(#inits,)* }
@@ -818,17 +852,26 @@ fn struct_items(
         );
         sizes.push(size);
         writes.push(quote!(#write.in_field(Self::TYPE_NAME, #name)?;));
-        reads.push(quote!(#fid: #read.in_field(Self::TYPE_NAME, #name)?));
+        reads.push(quote!(#read.in_field(Self::TYPE_NAME, #name)?));
     }
+    let field_sizes: Vec<Option<u128>> = s
+        .fields
+        .iter()
+        .map(|f| {
+            let m = cx.units[unit].type_metrics(&f.ty);
+            m.is_fixed_size.then(|| m.max_size.value())
+        })
+        .collect();
+    let (write_body, read_body) = struct_wire_bodies(&fnames.idents, &field_sizes, &writes, &reads);
     let size_body = if s.metrics.is_fixed_size {
         usize_lit(s.metrics.max_size.value())
     } else {
         quote!(#(#sizes)+*)
     };
-    let (w, r) = if s.fields.is_empty() {
-        (quote!(_w), quote!(_r))
+    let w = if s.fields.is_empty() {
+        quote!(_w)
     } else {
-        (quote!(w), quote!(r))
+        quote!(w)
     };
     let consts = size_consts(cx, &s.metrics);
     let imports = wire_imports(cx, !s.fields.is_empty());
@@ -837,6 +880,7 @@ fn struct_items(
         #derive
         #[derive(#rt::serde::Serialize, #rt::serde::Deserialize)]
         #[serde(crate = #serde_crate, default)]
+        #camel_allow
         #attrs
         pub struct #ident {
             #(#fields,)*
@@ -860,18 +904,112 @@ fn struct_items(
                 }
                 #[inline]
                 fn write_to(&self, #w: &mut #rt::wire::Writer<'_>) -> ::core::result::Result<(), #rt::wire::PackError> {
-                    #(#writes)*
-                    ::core::result::Result::Ok(())
+                    #write_body
                 }
                 #[inline]
-                fn read_from(#r: &mut #rt::wire::Reader<'_>) -> ::core::result::Result<Self, #rt::wire::UnpackError> {
-                    ::core::result::Result::Ok(Self {
-                        #(#reads,)*
-                    })
+                fn read_from(r: &mut #rt::wire::Reader<'_>) -> ::core::result::Result<Self, #rt::wire::UnpackError> {
+                    Self::read_then(r, |_| ::core::result::Result::Ok(()))
+                }
+                #[inline]
+                fn read_then<F>(r: &mut #rt::wire::Reader<'_>, end: F) -> ::core::result::Result<Self, #rt::wire::UnpackError>
+                where
+                    F: ::core::ops::FnOnce(&#rt::wire::Reader<'_>) -> ::core::result::Result<(), #rt::wire::UnpackError>,
+                {
+                    #read_body
                 }
             }
         };
     }
+}
+
+/// The bodies of a structure's `write_to` and `read_then` from its members' write
+/// statements and read expressions (each with its `in_field`).
+///
+/// Consecutive fixed-size members form runs. A run of two or more members (of at least one
+/// byte) goes through one `split_off` of its total size: one bounds check for the run, and
+/// a writer/reader of constant length, so the compiler drops the members' own checks after
+/// inlining. Members are read into `f_<field>` locals (a run as a tuple), then `end` runs,
+/// then the value is assembled in place (see `Wire::read_then`).
+fn struct_wire_bodies(
+    idents: &[String],
+    sizes: &[Option<u128>],
+    writes: &[TokenStream],
+    reads: &[TokenStream],
+) -> (TokenStream, TokenStream) {
+    // (first member, end, bytes of the run or None for a single member).
+    let mut segments: Vec<(usize, usize, Option<u128>)> = Vec::new();
+    let mut i = 0;
+    while i < sizes.len() {
+        let mut end = i;
+        let mut bytes = 0u128;
+        while let Some(Some(n)) = sizes.get(end) {
+            bytes = bytes.saturating_add(*n);
+            end += 1;
+        }
+        if end - i >= 2 && bytes > 0 {
+            segments.push((i, end, Some(bytes)));
+            i = end;
+        } else {
+            segments.push((i, i + 1, None));
+            i += 1;
+        }
+    }
+    let fids: Vec<_> = idents.iter().map(|f| names::ident(f)).collect();
+    let locals: Vec<_> = idents
+        .iter()
+        .map(|f| names::ident(&format!("f_{}", f.trim_start_matches("r#"))))
+        .collect();
+    let ok = quote!(::core::result::Result::Ok);
+    let mut write_body = TokenStream::new();
+    let mut read_body = TokenStream::new();
+    for (start, end, bytes) in segments {
+        let ws = &writes[start..end];
+        let rs = &reads[start..end];
+        let ls = &locals[start..end];
+        match bytes {
+            // The whole structure is one run: split once, at the top.
+            Some(bytes) if start == 0 && end == idents.len() => {
+                let n = usize_lit(bytes);
+                write_body.extend(quote! {
+                    let w = &mut w.split_off(#n)?;
+                    #(#ws)*
+                });
+                read_body.extend(quote! {
+                    let (#(#ls,)*) = {
+                        let r = &mut r.split_off(#n)?;
+                        (#(#rs,)*)
+                    };
+                });
+            }
+            Some(bytes) => {
+                let n = usize_lit(bytes);
+                write_body.extend(quote! {
+                    {
+                        let w = &mut w.split_off(#n)?;
+                        #(#ws)*
+                    }
+                });
+                read_body.extend(quote! {
+                    let (#(#ls,)*) = {
+                        let r = &mut r.split_off(#n)?;
+                        (#(#rs,)*)
+                    };
+                });
+            }
+            None => {
+                write_body.extend(quote!(#(#ws)*));
+                read_body.extend(quote!(#(let #ls = #rs;)*));
+            }
+        }
+    }
+    (
+        quote! { #write_body #ok(()) },
+        quote! {
+            #read_body
+            end(r)?;
+            #ok(Self { #(#fids: #locals,)* })
+        },
+    )
 }
 
 // ----- unions ------------------------------------------------------------------------------
@@ -905,6 +1043,12 @@ fn union_items(
         eq &= e;
     }
     let derive = derives(copy, eq, false);
+    let camel_allow =
+        camel_case_allow(std::iter::once(p.ident.as_str()).chain(vids.iter().map(String::as_str)));
+    let tag_camel_allow = camel_case_allow(
+        std::iter::once(p.tag_ident.as_deref().unwrap_or("Tag"))
+            .chain(vids.iter().map(String::as_str)),
+    );
     let tys: Vec<TokenStream> = u
         .members
         .iter()
@@ -965,11 +1109,12 @@ fn union_items(
     let hashes = hash_consts(d);
     let default_impl = vids.first().map(|v| {
         let v = names::ident(v);
+        let zero = zero_value(&u.members[0].ty);
         quote! {
             impl ::core::default::Default for #ident {
                 /// The first member, holding its default value.
                 fn default() -> Self {
-                    Self::#v(::core::default::Default::default())
+                    Self::#v(#zero)
                 }
             }
         }
@@ -1007,14 +1152,28 @@ fn union_items(
         let tag = Literal::u8_unsuffixed(m.tag);
         let (size, write, read) = wire_parts(cx, unit, module, &m.ty, &quote!(v), &quote!(v));
         size_arms.push(quote!(Self::#v(v) => #size));
+        // A fixed-size member and its tag: one bounds check (see `struct_wire_bodies`).
+        let m_metrics = cx.units[unit].type_metrics(&m.ty);
+        let split = (m_metrics.is_fixed_size && m_metrics.max_size.value() > 0).then(|| {
+            let n = usize_lit(m_metrics.max_size.value().saturating_add(1));
+            quote!(let w = &mut w.split_off(#n)?;)
+        });
         write_arms.push(quote! {
             Self::#v(v) => {
+                #split
                 w.write_tag(#tag)?;
                 #write.in_field(Self::TYPE_NAME, #name)
             }
         });
-        read_arms.push(quote!(#tag => #read.map(Self::#v).in_field(Self::TYPE_NAME, #name)));
+        read_arms.push(quote! {
+            #tag => {
+                let v = #read.in_field(Self::TYPE_NAME, #name)?;
+                end(r)?;
+                ::core::result::Result::Ok(Self::#v(v))
+            }
+        });
     }
+    let unused_end = u.members.is_empty().then(|| quote!(let _ = end;));
     let size_body = if u.metrics.is_fixed_size {
         usize_lit(u.metrics.max_size.value())
     } else {
@@ -1023,9 +1182,10 @@ fn union_items(
     let consts = size_consts(cx, &u.metrics);
     let imports = wire_imports(cx, !u.members.is_empty());
     let clad_union = (!u.members.is_empty()).then(|| {
-        let default_arms = vids.iter().map(|v| {
+        let default_arms = u.members.iter().zip(&vids).map(|(m, v)| {
             let v = names::ident(v);
-            quote!(#tag_ident::#v => Self::#v(::core::default::Default::default()))
+            let zero = zero_value(&m.ty);
+            quote!(#tag_ident::#v => Self::#v(#zero))
         });
         let struct_arms = u.members.iter().zip(&vids).map(|(m, v)| {
             let v = names::ident(v);
@@ -1062,6 +1222,18 @@ fn union_items(
             }
         }
     });
+    // An empty autounion is an enum without variants: `repr(u8)` is rejected on it, and a
+    // `match` must be on the (uninhabited) value, not on a reference to it.
+    let tag_repr = (!u.members.is_empty()).then(|| quote!(#[repr(u8)]));
+    let (scrutinee, name_body, empty_allow) = if u.members.is_empty() {
+        (
+            quote!(*self),
+            quote!(match *self {}),
+            quote!(#[allow(unused_variables, clippy::match_single_binding)]),
+        )
+    } else {
+        (quote!(self), quote!(self.tag().name()), TokenStream::new())
+    };
     let tag_doc = format!(
         " The tags of [`{}`], with their wire values.",
         p.ident.trim_start_matches("r#")
@@ -1077,6 +1249,7 @@ fn union_items(
         #[derive(#rt::serde::Serialize, #rt::serde::Deserialize)]
         #serde_attr
         #[allow(clippy::large_enum_variant, clippy::enum_variant_names)]
+        #camel_allow
         #attrs
         pub enum #ident {
             #(#variants,)*
@@ -1084,12 +1257,14 @@ fn union_items(
 
         #[doc = #tag_doc]
         #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-        #[repr(u8)]
+        #tag_repr
         #[allow(clippy::enum_variant_names)]
+        #tag_camel_allow
         pub enum #tag_ident {
             #(#tag_variants,)*
         }
 
+        #empty_allow
         impl #tag_ident {
             /// Every tag, in member order.
             pub const ALL: [Self; #count] = [#(#all_tags),*];
@@ -1130,14 +1305,14 @@ fn union_items(
 
             /// Which member this value holds.
             pub const fn tag(&self) -> #tag_ident {
-                match self {
+                match #scrutinee {
                     #(#tag_of_arms,)*
                 }
             }
 
             /// The schema name of the member this value holds.
             pub const fn name(&self) -> &'static str {
-                self.tag().name()
+                #name_body
             }
         }
 
@@ -1147,6 +1322,7 @@ fn union_items(
 
         const _: () = {
             #imports
+            #empty_allow
             impl #rt::wire::Wire for #ident {
                 const TYPE_NAME: &'static str = #fqn;
                 #consts
@@ -1156,14 +1332,22 @@ fn union_items(
                 }
                 #[inline]
                 fn write_to(&self, w: &mut #rt::wire::Writer<'_>) -> ::core::result::Result<(), #rt::wire::PackError> {
-                    match self {
+                    match #scrutinee {
                         #(#write_arms)*
                     }
                 }
                 #[inline]
                 fn read_from(r: &mut #rt::wire::Reader<'_>) -> ::core::result::Result<Self, #rt::wire::UnpackError> {
+                    Self::read_then(r, |_| ::core::result::Result::Ok(()))
+                }
+                #[inline]
+                fn read_then<F>(r: &mut #rt::wire::Reader<'_>, end: F) -> ::core::result::Result<Self, #rt::wire::UnpackError>
+                where
+                    F: ::core::ops::FnOnce(&#rt::wire::Reader<'_>) -> ::core::result::Result<(), #rt::wire::UnpackError>,
+                {
+                    #unused_end
                     match r.read_tag(Self::TYPE_NAME)? {
-                        #(#read_arms,)*
+                        #(#read_arms)*
                         tag => ::core::result::Result::Err(r.unknown_tag(Self::TYPE_NAME, tag)),
                     }
                 }

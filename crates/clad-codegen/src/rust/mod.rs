@@ -340,10 +340,9 @@ pub fn generate(units: &[Schema], opts: &RustOptions) -> Result<String, Vec<Diag
             "internal error: generated code does not parse: {e}"
         ))]
     })?;
-    let mut sources: Vec<String> = units
-        .iter()
-        .map(|u| u.sources.get(u.main_file()).name.clone())
-        .collect();
+    // Input names (relative to the include directories), so the header is the same on every
+    // machine.
+    let mut sources: Vec<String> = units.iter().map(|u| u.input.clone()).collect();
     sources.dedup();
     let mut out = String::from(HEADER);
     out.push_str(&format!("// Sources: {}\n\n", sources.join(", ")));

@@ -4,13 +4,13 @@
 //!
 //! | CLAD | JSON | what generated code writes |
 //! |---|---|---|
-//! | message / structure | object, key = member name as in the schema, every member present | `#[derive(Serialize, Deserialize)]` + `#[serde(rename = "memberName")]` per field (no `#[serde(default)]`: a missing key is an error) |
+//! | message / structure | object, key = member name as in the schema, every member present | `#[derive(Serialize, Deserialize)]` + `#[serde(rename = "memberName")]` per field, `#[serde(default)]` on the struct (a missing key takes the schema default; unknown keys are ignored) |
 //! | `bool`, `int_*`, `uint_*` | `true`/`false`, integers at full 64-bit precision | nothing: serde's primitive impls already reject out-of-range numbers (`300` for a `u8`), fractions and other types |
 //! | `float_32`, `float_64` (also in arrays) | numbers; `"NaN"`, `"Infinity"`, `"-Infinity"` | `#[serde(with = "robot_runtime::json::f32")]` / [`json::f64`](self::f64) (works for `f32`, `Vec<f32>`, `[f32; N]`, nested) |
 //! | enum | the enumerator name | `#[serde(rename = "name")]` on each unit variant |
 //! | string | string | nothing |
 //! | arrays | arrays (always present, even empty) | nothing (floats: see above) |
-//! | union | `{"type": "<member>", …}`: a message/structure member's fields are flattened into the object; any other member is under `"value"` | `#[serde(tag = "type")]` on the enum, `#[serde(rename = "member")]` per variant, plus `#[serde(with = "robot_runtime::json::value")]` (or [`float_value`] for float payloads) on the variants that are not messages/structures |
+//! | union | `{"type": "<member>", …}`: a message/structure member's fields are flattened into the object; any other member is under `"value"` | `#[serde(tag = "type")]` on the enum, `#[serde(rename = "member")]` per variant, plus `#[serde(with = "robot_runtime::json::value")]` (or [`float_value`] for float payloads, [`array_value`]/[`float_array_value`] for fixed arrays longer than 32) on the variants that are not messages/structures |
 //!
 //! Notes for the code generator:
 //! * Whether a union member is flattened or under `"value"` follows from the schema (the
@@ -93,6 +93,7 @@ pub mod array_value;
 pub mod f32;
 pub mod f64;
 pub mod float;
+pub mod float_array_value;
 pub mod float_value;
 pub mod value;
 

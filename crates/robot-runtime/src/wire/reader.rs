@@ -75,6 +75,27 @@ impl<'a> Reader<'a> {
         }
     }
 
+    /// Splits off the next `n` bytes as a reader of their own, checking the length once.
+    /// This reader moves past them; the new one's positions (and error offsets) continue
+    /// this reader's.
+    ///
+    /// Generated code reads each run of consecutive fixed-size members through one such
+    /// reader: its length is a constant, so after inlining the compiler drops the
+    /// per-member bounds checks.
+    #[inline(always)]
+    pub fn split_off(&mut self, n: usize) -> Result<Reader<'a>, UnpackError> {
+        if n > self.rest.len() {
+            return Err(self.truncated(n as u64));
+        }
+        let start = self.position();
+        let (head, tail) = self.rest.split_at(n);
+        self.rest = tail;
+        Ok(Reader {
+            input_len: start + n,
+            rest: head,
+        })
+    }
+
     /// Reads one value of a [`Wire`] type (same as `T::read_from(self)`).
     #[inline(always)]
     pub fn read<T: Wire>(&mut self) -> Result<T, UnpackError> {

@@ -58,9 +58,31 @@ impl<'a> Writer<'a> {
         }
         let rest = core::mem::take(&mut self.rest);
         let (head, tail) = rest.split_at_mut(n);
-        head.copy_from_slice(bytes);
+        copy_bytes(head, bytes);
         self.rest = tail;
         Ok(())
+    }
+
+    /// Splits off the next `n` bytes as a writer of their own, checking the space once.
+    /// This writer moves past them; the new one's positions (and error offsets) continue
+    /// this writer's.
+    ///
+    /// Generated code writes each run of consecutive fixed-size members through one such
+    /// writer: its length is a constant, so after inlining the compiler drops the
+    /// per-member bounds checks. The caller must write exactly `n` bytes to it.
+    #[inline(always)]
+    pub fn split_off(&mut self, n: usize) -> Result<Writer<'a>, PackError> {
+        if n > self.rest.len() {
+            return Err(self.too_small(n));
+        }
+        let start = self.position();
+        let rest = core::mem::take(&mut self.rest);
+        let (head, tail) = rest.split_at_mut(n);
+        self.rest = tail;
+        Ok(Writer {
+            buf_len: start + n,
+            rest: head,
+        })
     }
 
     /// Writes one value of a [`Wire`] type (same as `value.write_to(self)`).
@@ -88,5 +110,26 @@ impl<'a> Writer<'a> {
             need,
             left: self.rest.len(),
         })
+    }
+}
+
+/// `dst.copy_from_slice(src)` (same lengths), with copies of up to 16 bytes (most CLAD
+/// strings) done inline by at most two overlapping loads and stores instead of a call to
+/// `memcpy`.
+#[inline(always)]
+fn copy_bytes(dst: &mut [u8], src: &[u8]) {
+    let n = src.len();
+    if n > 16 || dst.len() != n {
+        dst.copy_from_slice(src);
+    } else if n >= 8 {
+        dst[..8].copy_from_slice(&src[..8]);
+        dst[n - 8..].copy_from_slice(&src[n - 8..]);
+    } else if n >= 4 {
+        dst[..4].copy_from_slice(&src[..4]);
+        dst[n - 4..].copy_from_slice(&src[n - 4..]);
+    } else if n > 0 {
+        dst[0] = src[0];
+        dst[n / 2] = src[n / 2];
+        dst[n - 1] = src[n - 1];
     }
 }
