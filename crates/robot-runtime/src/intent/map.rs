@@ -85,7 +85,11 @@ impl<T: Copy> StaticIntentMap<T> {
     }
 }
 
-fn find<E>(table: &'static [E], key: &str, key_of: impl Fn(&E) -> &'static str) -> Option<&'static E> {
+fn find<E>(
+    table: &'static [E],
+    key: &str,
+    key_of: impl Fn(&E) -> &'static str,
+) -> Option<&'static E> {
     table
         .binary_search_by(|e| key_of(e).as_bytes().cmp(key.as_bytes()))
         .ok()

@@ -30,8 +30,10 @@
 //! use serde::{Deserialize, Serialize};
 //!
 //! // enum uint_8 Color { Red = 1, Green, Blue }
-//! #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+//! // (generated enums default to their first member)
+//! #[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
 //! enum Color {
+//!     #[default]
 //!     #[serde(rename = "Red")] Red,
 //!     #[serde(rename = "Green")] Green,
 //!     #[serde(rename = "Blue")] Blue,

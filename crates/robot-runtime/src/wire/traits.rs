@@ -61,8 +61,12 @@ pub trait Wire: Sized {
         let size = self.packed_size();
         // `malloc` + fill rather than `vec![0; size]`: glibc's `calloc` bypasses its
         // thread cache and costs more than writing the zeros.
-        let mut buf = Vec::with_capacity(size);
-        buf.resize(size, 0);
+        #[allow(clippy::slow_vector_initialization)]
+        let mut buf = {
+            let mut buf = Vec::with_capacity(size);
+            buf.resize(size, 0);
+            buf
+        };
         let mut w = Writer::new(&mut buf);
         self.write_to(&mut w)?;
         check_written(size, w.position())?;

@@ -1,0 +1,199 @@
+//! Cloud messages as the intent component sees them, and the channel they arrive through.
+//!
+//! The runtime cannot name the robot's generated `CloudMic::Message` union, so the robot
+//! adapts it to [`CloudEvent`] with a `From` impl (allowed by the orphan rule because
+//! `Message` is the robot's type):
+//!
+//! ```ignore
+//! use robot_runtime::intent::CloudEvent;
+//! use crate::clad::cloud_mic::Message;
+//!
+//! impl From<Message> for CloudEvent {
+//!     fn from(m: Message) -> Self {
+//!         match m {
+//!             Message::Result(r) => CloudEvent::Result {
+//!                 intent: r.intent,
+//!                 parameters: r.parameters,
+//!                 metadata: r.metadata,
+//!             },
+//!             Message::Error(e) => CloudEvent::Error { error: e.error.name(), extra: e.extra },
+//!             Message::StreamTimeout(_) => CloudEvent::StreamTimeout,
+//!             Message::StreamOpen(s) => CloudEvent::StreamOpen { session: s.session },
+//!             other => CloudEvent::Other { message: other.tag().name() },
+//!         }
+//!     }
+//! }
+//! ```
+//!
+//! The transport thread unpacks each datagram (`Message::unpack`, strict) and sends it with
+//! a [`CloudSender`] (`sender.send(msg)`); the component drains the channel in order at the
+//! start of every tick, so two messages in one tick are both handled.
+
+use std::sync::mpsc::{Receiver, SendError, SyncSender, TrySendError};
+
+use serde::de::DeserializeOwned;
+
+/// A cloud message, in the terms of the intent component.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum CloudEvent {
+    /// `result` (`CloudMic::IntentResult`): the recognized intent.
+    Result {
+        /// The cloud intent string (≤ 255 bytes on the wire).
+        intent: String,
+        /// The parameters: a JSON object of strings, as text (≤ 65535 bytes on the wire;
+        /// empty when there are none; Go's encoder adds a trailing newline).
+        parameters: String,
+        /// Human-readable metadata (ignored by the component).
+        metadata: String,
+    },
+    /// `error` (`CloudMic::IntentError`).
+    Error {
+        /// The `ErrorType` member name (`"Server"`, `"Json"`, ...).
+        error: &'static str,
+        /// Free text.
+        extra: String,
+    },
+    /// `streamTimeout`.
+    StreamTimeout,
+    /// `streamOpen`.
+    StreamOpen {
+        /// The session ID.
+        session: String,
+    },
+    /// Any other member (`debugFile`, messages meant for the anim process, ...).
+    Other {
+        /// Its member name.
+        message: &'static str,
+    },
+}
+
+impl CloudEvent {
+    /// A `result` with these strings and empty metadata.
+    pub fn result(intent: impl Into<String>, parameters: impl Into<String>) -> Self {
+        Self::Result {
+            intent: intent.into(),
+            parameters: parameters.into(),
+            metadata: String::new(),
+        }
+    }
+
+    /// Parses a `CloudMic::Message` in CLAD-JSON (what webviz shows and dev tools send):
+    /// `{"type": "result", "intent": ..., "parameters": "<stringified JSON>"}`.
+    ///
+    /// `M` is the robot's generated message union (its serde mapping decides what is a
+    /// valid message). A missing `"type"` defaults to `"result"`. Rejected: text that is
+    /// not JSON, JSON that is not an object, a message `M` does not accept (unknown type,
+    /// wrong field types), and a `result` with an empty `intent` (so `{}` is rejected).
+    pub fn from_json<M>(text: &str) -> Result<Self, CloudJsonError>
+    where
+        M: DeserializeOwned + Into<CloudEvent>,
+    {
+        let mut value: serde_json::Value =
+            serde_json::from_str(text).map_err(|e| CloudJsonError::BadJson {
+                reason: e.to_string(),
+            })?;
+        let obj = value.as_object_mut().ok_or(CloudJsonError::NotAnObject)?;
+        obj.entry("type")
+            .or_insert_with(|| serde_json::Value::String("result".into()));
+        let msg: M = serde_json::from_value(value).map_err(|e| CloudJsonError::BadMessage {
+            reason: e.to_string(),
+        })?;
+        match msg.into() {
+            CloudEvent::Result { intent, .. } if intent.is_empty() => {
+                Err(CloudJsonError::EmptyIntent)
+            }
+            ev => Ok(ev),
+        }
+    }
+
+    /// Like [`CloudEvent::from_json`], but text that does not start with `{` is a bare cloud
+    /// intent name (`intent_greeting_hello` → a `result` without parameters). Replaces the
+    /// original's "contains `{` and `}`" guess.
+    pub fn from_text<M>(text: &str) -> Result<Self, CloudJsonError>
+    where
+        M: DeserializeOwned + Into<CloudEvent>,
+    {
+        let t = text.trim();
+        if t.starts_with('{') {
+            return Self::from_json::<M>(t);
+        }
+        if t.is_empty() {
+            return Err(CloudJsonError::EmptyIntent);
+        }
+        if t.chars().any(|c| c.is_whitespace() || c == '"' || c == '}') {
+            return Err(CloudJsonError::BadIntentName);
+        }
+        Ok(Self::result(t, ""))
+    }
+
+    /// The member name (`"result"`, `"error"`, ...).
+    pub fn message_name(&self) -> &'static str {
+        match self {
+            Self::Result { .. } => "result",
+            Self::Error { .. } => "error",
+            Self::StreamTimeout => "streamTimeout",
+            Self::StreamOpen { .. } => "streamOpen",
+            Self::Other { message } => message,
+        }
+    }
+}
+
+/// Why [`CloudEvent::from_json`] / [`CloudEvent::from_text`] rejected a text.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum CloudJsonError {
+    /// Not JSON.
+    #[error("not valid JSON: {reason}")]
+    BadJson {
+        /// serde_json's message.
+        reason: String,
+    },
+    /// JSON, but not an object.
+    #[error("not a JSON object")]
+    NotAnObject,
+    /// The message union rejected it (unknown `type`, wrong field types).
+    #[error("not a cloud message: {reason}")]
+    BadMessage {
+        /// serde's message.
+        reason: String,
+    },
+    /// A `result` without an intent string.
+    #[error("result without intent")]
+    EmptyIntent,
+    /// A bare intent name with whitespace or quotes in it.
+    #[error("not an intent name")]
+    BadIntentName,
+}
+
+/// The sending half of the component's cloud channel (bounded; cheap to clone; `Send`).
+#[derive(Clone, Debug)]
+pub struct CloudSender {
+    pub(crate) tx: SyncSender<CloudEvent>,
+}
+
+impl CloudSender {
+    /// Queues a message, blocking while the queue is full (the component drains it every
+    /// tick). Fails only when the component is gone.
+    pub fn send(&self, event: impl Into<CloudEvent>) -> Result<(), SendError<CloudEvent>> {
+        self.tx.send(event.into())
+    }
+
+    /// Queues a message unless the queue is full or the component is gone.
+    pub fn try_send(&self, event: impl Into<CloudEvent>) -> Result<(), TrySendError<CloudEvent>> {
+        self.tx.try_send(event.into())
+    }
+}
+
+/// The component's end of the channel.
+#[derive(Debug)]
+pub(crate) struct CloudQueue {
+    pub tx: SyncSender<CloudEvent>,
+    pub rx: Receiver<CloudEvent>,
+}
+
+impl CloudQueue {
+    pub fn new(capacity: usize) -> Self {
+        let (tx, rx) = std::sync::mpsc::sync_channel(capacity);
+        Self { tx, rx }
+    }
+}

@@ -1,0 +1,351 @@
+//! The typed event stream of the intent component, and the small types events carry.
+
+use std::borrow::Cow;
+use std::fmt;
+use std::num::NonZeroU64;
+
+use super::translate::TranslateError;
+
+/// Where an intent came from.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum IntentSource {
+    /// Not specified (the original's `Unknown`; used by tests).
+    #[default]
+    Unknown,
+    /// A cloud voice result.
+    Voice,
+    /// The companion app (`AppIntent`).
+    App,
+    /// Developer tools (webviz, console, the SDK's fake intents).
+    Dev,
+}
+
+impl IntentSource {
+    /// The original's name (`"Voice"`, ...), as analytics expect it.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Self::Unknown => "Unknown",
+            Self::Voice => "Voice",
+            Self::App => "App",
+            Self::Dev => "Dev",
+        }
+    }
+}
+
+impl fmt::Display for IntentSource {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// Identifies one activation (per component instance, strictly increasing from 1).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct ActivationId(pub NonZeroU64);
+
+impl fmt::Display for ActivationId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "#{}", self.0)
+    }
+}
+
+/// Who activated an intent: a behavior ID (`&'static str` or an owned name).
+pub type Owner = Cow<'static, str>;
+
+/// How an intent got its tag.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Match<T> {
+    /// The cloud intent string has an entry in the map's cloud table.
+    Cloud {
+        /// The cloud intent string.
+        intent: &'static str,
+    },
+    /// The app intent string has an entry in the map's app table.
+    App {
+        /// The app intent string.
+        intent: &'static str,
+    },
+    /// A `simple_voice_responses` entry (the member `simple_voice_response`).
+    SimpleVoice {
+        /// The cloud intent string.
+        intent: &'static str,
+    },
+    /// The unmatched tag, and why.
+    Unmatched(UnmatchedReason<T>),
+    /// Set directly by code (`set_pending`), not through the map.
+    Direct,
+}
+
+impl<T> Match<T> {
+    /// True for [`Match::Unmatched`].
+    pub fn is_unmatched(&self) -> bool {
+        matches!(self, Self::Unmatched(_))
+    }
+}
+
+/// Why an intent became the unmatched tag (the robot's "huh?").
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum UnmatchedReason<T> {
+    /// Not in the map (e.g. `intent_system_unsupported`, which the cloud sends for gibberish).
+    UnknownIntent {
+        /// The intent string received.
+        intent: Box<str>,
+    },
+    /// The result's intent string is empty.
+    EmptyIntent,
+    /// The entry exists but its feature gate is off (evaluated at lookup time).
+    FeatureDisabled {
+        /// The intent string.
+        intent: &'static str,
+        /// The gate.
+        feature: &'static str,
+    },
+    /// A simple voice response, but the union has no `simple_voice_response` member.
+    NoSimpleVoiceTag {
+        /// The intent string.
+        intent: &'static str,
+    },
+    /// The tag it mapped to is not on the whitelist.
+    NotWhitelisted {
+        /// The tag the map gave.
+        tag: T,
+    },
+    /// Translation failed and the reaction is [`Reaction::Unmatched`]; the error is in the
+    /// preceding [`IntentEvent::TranslateFailed`].
+    TranslateFailed,
+}
+
+/// What the component does when a translation fails ([`TranslateError`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Reaction {
+    /// Set the unmatched intent pending: the robot reacts with its "huh?".
+    Unmatched,
+    /// Set the intent-error flag (as for a cloud `error`): the voice UX shows its
+    /// error/timeout path.
+    ErrorFlag,
+    /// Do nothing but report the event (the original's behaviour; the user gets a
+    /// listening timeout).
+    Drop,
+}
+
+/// Why a pending intent was removed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum DropReason {
+    /// Not claimed within the deadline (also sets the unclaimed flag).
+    Expired {
+        /// Ticks it was pending.
+        age_ticks: u64,
+    },
+    /// `drop_pending` / `drop_any_pending` / `take_pending`.
+    Requested,
+}
+
+/// Why an active intent ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum DeactivateReason {
+    /// `ActiveIntentGuard::release`.
+    Released,
+    /// The guard was dropped (reported at the component's next call).
+    GuardDropped,
+    /// `activate_replacing` activated another intent.
+    Superseded,
+    /// `force_deactivate`.
+    Forced,
+}
+
+/// Why the intent-error flag was set.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum CloudErrorCause {
+    /// A cloud `error` message (`ErrorType` member name and extra text).
+    Error {
+        /// The cloud's `ErrorType` member name (`"Server"`, `"Json"`, ...).
+        error: &'static str,
+        /// Free text.
+        extra: String,
+    },
+    /// A cloud `streamTimeout`.
+    StreamTimeout,
+    /// A `result` that could not be translated, with reaction [`Reaction::ErrorFlag`] (the
+    /// error is in the preceding [`IntentEvent::TranslateFailed`]).
+    BadResult,
+}
+
+impl CloudErrorCause {
+    /// The analytics flag of `robot.cloud_response_failed` (`i1`): 1 for an error, 0 for a
+    /// timeout.
+    pub fn is_error(&self) -> bool {
+        !matches!(self, Self::StreamTimeout)
+    }
+}
+
+/// A sticky flag of the component.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Flag {
+    /// Set when a pending intent expired unclaimed.
+    Unclaimed,
+    /// Set by a cloud error/timeout (or a translation failure with `Reaction::ErrorFlag`).
+    Error,
+    /// The cloud stream is open.
+    StreamOpen,
+}
+
+/// Everything that changes the component's state, in order.
+///
+/// Delivered two ways (see the module docs): buffered per tick ([`events`], cleared at the
+/// start of each `update`) and pushed synchronously to subscribers (`subscribe`). Every
+/// event is also logged with `tracing` under the original's log names ([`IntentEvent::name`]).
+///
+/// [`events`]: super::IntentComponent::events
+#[derive(Clone, Debug, PartialEq)]
+#[non_exhaustive]
+pub enum IntentEvent<T> {
+    /// An intent became pending.
+    Pending {
+        /// Its tag.
+        tag: T,
+        /// Its source.
+        source: IntentSource,
+        /// How it got its tag.
+        matched: Match<T>,
+    },
+    /// A pending intent was replaced by a newer one (intents never queue). The new one's
+    /// [`IntentEvent::Pending`] follows.
+    Replaced {
+        /// The tag that was pending.
+        old: T,
+        /// Its source.
+        old_source: IntentSource,
+        /// The new tag.
+        new: T,
+    },
+    /// A pending intent reached the warning age (one tick before the deadline by default).
+    ClaimDeadlineNear {
+        /// Its tag.
+        tag: T,
+        /// Ticks pending.
+        age_ticks: u64,
+    },
+    /// A pending intent was removed.
+    Dropped {
+        /// Its tag.
+        tag: T,
+        /// Its source.
+        source: IntentSource,
+        /// Why.
+        reason: DropReason,
+    },
+    /// The unclaimed flag was set (follows `Dropped { reason: Expired }`).
+    Unclaimed {
+        /// The tag that nobody claimed.
+        tag: T,
+        /// Its source.
+        source: IntentSource,
+    },
+    /// The pending intent became the active one.
+    Activated {
+        /// The activation.
+        id: ActivationId,
+        /// Its tag.
+        tag: T,
+        /// Its source.
+        source: IntentSource,
+        /// Who activated it.
+        owner: Owner,
+    },
+    /// The active intent ended.
+    Deactivated {
+        /// The activation.
+        id: ActivationId,
+        /// Its tag.
+        tag: T,
+        /// Why.
+        reason: DeactivateReason,
+    },
+    /// Pending intents stopped expiring (the first `TimeoutHold` was taken).
+    TimeoutHeld,
+    /// The last `TimeoutHold` was dropped: the pending intent gets a fresh deadline.
+    TimeoutResumed,
+    /// The trigger word (wake word) is pending.
+    TriggerWordPending {
+        /// The cloud stream will open.
+        will_open_stream: bool,
+        /// From the mute button (the long deadline).
+        from_mute: bool,
+        /// Another trigger word was pending and was replaced (they don't queue).
+        replaced: bool,
+    },
+    /// A trigger word was ignored because a `TriggerWordSuppression` is alive.
+    TriggerWordSuppressed,
+    /// The pending trigger word was cleared by a behavior.
+    TriggerWordCleared,
+    /// The pending trigger word is one tick from its deadline.
+    TriggerWordDeadlineNear,
+    /// The pending trigger word expired.
+    TriggerWordDropped,
+    /// A cloud `result` or app intent could not be translated. What follows depends on
+    /// `reaction`: a `Pending` unmatched intent, a `CloudError { BadResult }`, or nothing.
+    TranslateFailed {
+        /// Where it came from.
+        source: IntentSource,
+        /// The cloud/app intent string.
+        intent: Box<str>,
+        /// What went wrong.
+        error: TranslateError,
+        /// What the component did about it.
+        reaction: Reaction,
+    },
+    /// The intent-error flag was set.
+    CloudError {
+        /// Why.
+        cause: CloudErrorCause,
+    },
+    /// The cloud opened its stream.
+    StreamOpened,
+    /// A flag was cleared (by a reset call, a result, or a trigger word).
+    FlagCleared {
+        /// Which.
+        flag: Flag,
+    },
+    /// A cloud message the intent component does not handle (e.g. `debugFile`).
+    CloudIgnored {
+        /// The message's member name.
+        message: &'static str,
+    },
+}
+
+impl<T> IntentEvent<T> {
+    /// The original engine's log name for this event (for log-compatible tooling).
+    pub fn name(&self) -> &'static str {
+        match self {
+            Self::Pending { .. } => "UserIntentComponent.SetUserIntentPending",
+            Self::Replaced { .. } => "UserIntentComponent.SetUserIntentPending.AlreadyPending",
+            Self::ClaimDeadlineNear { .. } => {
+                "UserIntentComponent.Update.PendingIntentNotCleared.Warn"
+            }
+            Self::Dropped {
+                reason: DropReason::Expired { .. },
+                ..
+            } => "UserIntentComponent.Update.PendingIntentNotCleared.ForceClear",
+            Self::Dropped { .. } => "UserIntentComponent.DropUserIntent",
+            Self::Unclaimed { .. } => "behavior.voice_command.dropped",
+            Self::Activated { .. } => "UserIntentComponent.ActivateUserIntent",
+            Self::Deactivated { .. } => "UserIntentComponent.DeactivateUserIntent",
+            Self::TimeoutHeld => "UserIntentComponent.TimeoutHeld",
+            Self::TimeoutResumed => "UserIntentComponent.TimeoutResumed",
+            Self::TriggerWordPending { .. } => "UserIntentComponent.SetTriggerWordPending",
+            Self::TriggerWordSuppressed => "UserIntentComponent.SetTriggerWordPending.Disabled",
+            Self::TriggerWordCleared => "UserIntentComponent.ClearPendingTriggerWord",
+            Self::TriggerWordDeadlineNear => "UserIntentComponent.Update.PendingTriggerNotCleared",
+            Self::TriggerWordDropped => {
+                "UserIntentComponent.Update.PendingTriggerNotCleared.ForceClear"
+            }
+            Self::TranslateFailed { .. } => {
+                "UserIntentComponent.SetCloudIntentPendingFromJSON.BadParams"
+            }
+            Self::CloudError { .. } => "UserIntentComponent.UpdatePendingIntent.GotError",
+            Self::StreamOpened => "UserIntentComponent.UpdatePendingIntent.StreamOpen",
+            Self::FlagCleared { .. } => "UserIntentComponent.FlagCleared",
+            Self::CloudIgnored { .. } => "UserIntentComponent.UpdatePendingIntent.SkipOther",
+        }
+    }
+}

@@ -1,0 +1,727 @@
+//! Cloud/app intent → typed user intent: [`IntentTranslator`].
+//!
+//! Pure (no component state): look the intent string up in the [`StaticIntentMap`] (feature
+//! gates evaluated now), then
+//!
+//! * unknown / gated off / empty → the unmatched member (`U::default_for(unmatched)`);
+//! * void member (no payload fields) → `U::default_for(tag)`: no parameter parsing, no
+//!   allocation;
+//! * simple voice response → the `simple_voice_response` member built from the table entry;
+//! * data member → parameters parsed once, sanitized (renames, then numeric conversion),
+//!   handed to the union's generated `Deserialize` as `{"type": "<tag>", field: value...}`.
+//!
+//! Every failure is a [`TranslateError`] naming the parameter/field and the reason; what
+//! the component does with it is a [`Reaction`].
+
+use std::borrow::Cow;
+use std::collections::HashMap;
+use std::fmt;
+use std::hash::{BuildHasherDefault, Hasher};
+
+use serde::de::DeserializeOwned;
+use serde::Serialize;
+
+use super::event::{Match, Reaction, UnmatchedReason};
+use super::map::{MapEntry, SimpleVoiceResponse, StaticIntentMap};
+use super::numeric::{NumberError, NumericMode};
+use super::params::{self, Collector, Ctx, ParamValue, Routes};
+use super::shape::{self, Shape};
+use crate::union::CladUnion;
+
+/// At most this many [`Note`]s per translation (then one [`Note::NotesOmitted`]).
+pub(crate) const MAX_NOTES: usize = 16;
+
+/// What to do with parameters that are not fields of the payload.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum ExtraParams {
+    /// Skip them (the original's behaviour; the cloud sends extras such as `answer_type`).
+    /// Each is reported as a [`Note::UnknownParam`].
+    #[default]
+    Ignore,
+    /// Fail with [`TranslateError::UnknownParameter`].
+    Reject,
+}
+
+/// What to do with payload fields no parameter supplies.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum MissingFields {
+    /// Use the field's default (the original's behaviour: `global_stop` without
+    /// `what_to_stop` is common). Each is reported as a [`Note::FieldDefaulted`].
+    #[default]
+    Default,
+    /// Fail with [`TranslateError::MissingField`].
+    Reject,
+}
+
+/// Translation settings.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TranslateConfig {
+    /// How numeric parameters are converted (default strict).
+    pub numeric: NumericMode,
+    /// Parameters that are not payload fields.
+    pub extra_params: ExtraParams,
+    /// Payload fields without a parameter.
+    pub missing_fields: MissingFields,
+    /// Longest accepted `parameters` text, in bytes. The default, 64 KiB, is above what the
+    /// wire can carry (`string[uint_16]`: 65535 bytes), so every wire-valid result passes;
+    /// nothing is ever truncated, longer text is [`TranslateError::ParametersTooLarge`].
+    pub max_parameters_len: usize,
+}
+
+impl Default for TranslateConfig {
+    fn default() -> Self {
+        Self {
+            numeric: NumericMode::Strict,
+            extra_params: ExtraParams::Ignore,
+            missing_fields: MissingFields::Default,
+            max_parameters_len: 64 * 1024,
+        }
+    }
+}
+
+/// Why a cloud result or app intent could not become a typed intent.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum TranslateError {
+    /// `parameters` is longer than [`TranslateConfig::max_parameters_len`].
+    #[error("parameters are {len} bytes, more than the limit of {limit}")]
+    ParametersTooLarge {
+        /// Length in bytes.
+        len: usize,
+        /// The limit.
+        limit: usize,
+    },
+    /// `parameters` is not valid JSON (or has trailing characters).
+    #[error("parameters are not valid JSON: {reason}")]
+    BadParametersJson {
+        /// 1-based line of the problem.
+        line: usize,
+        /// 1-based column of the problem.
+        column: usize,
+        /// serde_json's message.
+        reason: String,
+    },
+    /// `parameters` is JSON but not an object (nor `null`).
+    #[error("parameters are {found}, not a JSON object")]
+    ParametersNotObject {
+        /// What it is (`"an array"`, `"a string"`, ...).
+        found: &'static str,
+    },
+    /// The same parameter appears twice.
+    #[error("parameter `{name}` appears twice")]
+    DuplicateParameter {
+        /// The parameter name.
+        name: String,
+    },
+    /// Two parameters end up as the same field after substitution.
+    #[error("parameters `{first}` and `{second}` both become field `{field}`")]
+    RenameConflict {
+        /// The field.
+        field: String,
+        /// The parameter seen first.
+        first: String,
+        /// The parameter seen second.
+        second: String,
+    },
+    /// The member has payload fields but the result has no parameters (the original's
+    /// `MissingParams`).
+    #[error("`{tag}` needs parameters and there are none")]
+    MissingParameters {
+        /// The member.
+        tag: &'static str,
+    },
+    /// A numeric parameter did not convert (strict mode).
+    #[error("parameter `{param}` (field `{field}`) = {value:?}: {reason}")]
+    BadNumber {
+        /// The incoming parameter name.
+        param: String,
+        /// The field it fills.
+        field: String,
+        /// The value as received.
+        value: String,
+        /// Why.
+        reason: NumberError,
+    },
+    /// A parameter that is not a field, with [`ExtraParams::Reject`].
+    #[error("`{tag}` has no field for parameter `{name}`")]
+    UnknownParameter {
+        /// The member.
+        tag: &'static str,
+        /// The incoming parameter name.
+        name: String,
+    },
+    /// A field without parameter, with [`MissingFields::Reject`].
+    #[error("no parameter for field `{field}` of `{tag}`")]
+    MissingField {
+        /// The member.
+        tag: &'static str,
+        /// The field.
+        field: &'static str,
+    },
+    /// The union's serde mapping rejected the payload (wrong type, out of range, unknown
+    /// enum member name, ...).
+    #[error("`{tag}` payload rejected{}: {reason}", field.as_ref().map(|f| format!(" at field `{f}`")).unwrap_or_default())]
+    BadPayload {
+        /// The member.
+        tag: &'static str,
+        /// The field to blame, when one field alone fails.
+        field: Option<String>,
+        /// serde's message.
+        reason: String,
+    },
+}
+
+impl From<Box<TranslateError>> for TranslateError {
+    fn from(e: Box<TranslateError>) -> Self {
+        *e
+    }
+}
+
+impl TranslateError {
+    /// The default [`Reaction`]:
+    ///
+    /// * transport-level garbage — `ParametersTooLarge`, `BadParametersJson`,
+    ///   `ParametersNotObject`, `DuplicateParameter` — sets the intent-error flag, like a
+    ///   cloud `Json` error (saying it again will not help);
+    /// * content the robot cannot act on — everything else — sets the unmatched intent
+    ///   pending, so the robot answers with its "huh?".
+    pub fn default_reaction(&self) -> Reaction {
+        match self {
+            Self::ParametersTooLarge { .. }
+            | Self::BadParametersJson { .. }
+            | Self::ParametersNotObject { .. }
+            | Self::DuplicateParameter { .. } => Reaction::ErrorFlag,
+            _ => Reaction::Unmatched,
+        }
+    }
+}
+
+/// Something worth knowing about a successful translation (also logged at debug level).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Note {
+    /// A parameter that is not a field was skipped.
+    UnknownParam {
+        /// The incoming name.
+        name: Box<str>,
+    },
+    /// A field got its default value.
+    FieldDefaulted {
+        /// The field.
+        field: &'static str,
+    },
+    /// A substitution renames a parameter to itself (a no-op in the map).
+    RenameToSelf {
+        /// The parameter.
+        param: &'static str,
+    },
+    /// More notes were left out.
+    NotesOmitted {
+        /// How many.
+        count: usize,
+    },
+}
+
+/// A successful translation.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Translation<U: CladUnion> {
+    /// The typed intent.
+    pub intent: U,
+    /// How its tag was found.
+    pub matched: Match<U::Tag>,
+    /// Parameters were present but not read: the member is void, a simple voice response,
+    /// or unmatched (the original's `ExtraData` warning).
+    pub params_ignored: bool,
+    /// Details (skipped parameters, defaulted fields).
+    pub notes: Vec<Note>,
+}
+
+/// Decides whether a feature is enabled, at lookup time.
+///
+/// Implemented for every `Fn(&str) -> bool + Send + Sync` closure, so a robot whose
+/// features change at run time passes a closure reading its live feature set.
+pub trait FeatureGate: Send + Sync {
+    /// True when `feature` (a `feature_gate` name of the map) is enabled.
+    fn is_enabled(&self, feature: &str) -> bool;
+}
+
+impl<F: Fn(&str) -> bool + Send + Sync> FeatureGate for F {
+    fn is_enabled(&self, feature: &str) -> bool {
+        self(feature)
+    }
+}
+
+/// FxHash-style word-at-a-time hasher for the intent-string indexes (short keys, no
+/// adversarial input: the keys are the map's own strings).
+#[derive(Default, Clone, Copy)]
+pub(crate) struct FxHasher(u64);
+
+impl FxHasher {
+    #[inline]
+    fn add(&mut self, word: u64) {
+        self.0 = (self.0.rotate_left(5) ^ word).wrapping_mul(0x517c_c1b7_2722_0a95);
+    }
+}
+
+impl Hasher for FxHasher {
+    #[inline]
+    fn write(&mut self, bytes: &[u8]) {
+        let mut chunks = bytes.chunks_exact(8);
+        for c in &mut chunks {
+            self.add(u64::from_le_bytes(c.try_into().expect("8 bytes")));
+        }
+        let rest = chunks.remainder();
+        if !rest.is_empty() {
+            let w = rest
+                .iter()
+                .enumerate()
+                .fold(0u64, |w, (k, &byte)| w | u64::from(byte) << (8 * k));
+            self.add(w);
+        }
+    }
+    #[inline]
+    fn write_u8(&mut self, i: u8) {
+        self.add(u64::from(i));
+    }
+    #[inline(always)]
+    fn finish(&self) -> u64 {
+        self.0
+    }
+}
+
+pub(crate) type FxBuild = BuildHasherDefault<FxHasher>;
+
+type Index = HashMap<&'static str, usize, FxBuild>;
+
+fn index<E>(table: &'static [E], key: impl Fn(&E) -> &'static str) -> Index {
+    let mut idx = Index::with_capacity_and_hasher(table.len(), Default::default());
+    for (i, e) in table.iter().enumerate() {
+        // Keep the first of duplicates, like a binary search over a sorted table may.
+        idx.entry(key(e)).or_insert(i);
+    }
+    idx
+}
+
+/// Turns cloud results and app intents into `U` using a compiled intent map.
+pub struct IntentTranslator<U: CladUnion> {
+    map: &'static StaticIntentMap<U::Tag>,
+    config: TranslateConfig,
+    gate: Option<Box<dyn FeatureGate>>,
+    /// Payload shape per wire tag value.
+    shapes: Vec<Option<Shape>>,
+    /// Hash indexes over the map's tables (built once; lookups cost one hash and one compare).
+    cloud: Index,
+    app: Index,
+    simple_voice: Index,
+    /// Parameter routes per cloud / app entry (same order as the tables).
+    cloud_routes: Vec<Option<Routes>>,
+    app_routes: Vec<Option<Routes>>,
+}
+
+impl<U: CladUnion> fmt::Debug for IntentTranslator<U> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("IntentTranslator")
+            .field("union", &U::NAME)
+            .field("config", &self.config)
+            .field("feature_gate", &self.gate.is_some())
+            .finish_non_exhaustive()
+    }
+}
+
+enum Params<'a> {
+    /// A cloud result's `parameters` text.
+    Json(&'a str),
+    /// An app intent's single `param` string.
+    App(&'a str),
+}
+
+impl Params<'_> {
+    /// Present and not trivially empty (`""`, whitespace, `{}`, `null`).
+    fn present(&self) -> bool {
+        match self {
+            Self::Json(t) => !matches!(t.trim(), "" | "{}" | "null"),
+            Self::App(p) => !p.is_empty(),
+        }
+    }
+}
+
+impl<U> IntentTranslator<U>
+where
+    U: CladUnion + Serialize + DeserializeOwned,
+{
+    /// A translator for `map` with the default configuration and every feature enabled.
+    pub fn new(map: &'static StaticIntentMap<U::Tag>) -> Self {
+        Self::with_config(map, TranslateConfig::default())
+    }
+
+    /// A translator with `config`. Learns each member's payload fields once.
+    pub fn with_config(map: &'static StaticIntentMap<U::Tag>, config: TranslateConfig) -> Self {
+        let shapes = shape::union_shapes::<U>();
+        let routes_of = |table: &'static [MapEntry<U::Tag>]| -> Vec<Option<Routes>> {
+            table
+                .iter()
+                .map(|e| {
+                    shapes[usize::from(U::tag_value(e.tag))]
+                        .as_ref()
+                        .map(|s| params::routes(e.sanitation, &s.fields))
+                })
+                .collect()
+        };
+        let cloud_routes = routes_of(map.cloud);
+        let app_routes = routes_of(map.app);
+        Self {
+            map,
+            config,
+            gate: None,
+            shapes,
+            cloud_routes,
+            app_routes,
+            cloud: index(map.cloud, |e| e.intent),
+            app: index(map.app, |e| e.intent),
+            simple_voice: index(map.simple_voice, |e| e.cloud_intent),
+        }
+    }
+
+    #[inline]
+    fn cloud_entry(&self, intent: &str) -> Option<(&'static MapEntry<U::Tag>, Option<&Routes>)> {
+        self.cloud
+            .get(intent)
+            .map(|&i| (&self.map.cloud[i], self.cloud_routes[i].as_ref()))
+    }
+
+    fn app_entry(&self, intent: &str) -> Option<(&'static MapEntry<U::Tag>, Option<&Routes>)> {
+        self.app
+            .get(intent)
+            .map(|&i| (&self.map.app[i], self.app_routes[i].as_ref()))
+    }
+
+    fn simple_voice_entry(&self, intent: &str) -> Option<&'static SimpleVoiceResponse> {
+        self.simple_voice
+            .get(intent)
+            .map(|&i| &self.map.simple_voice[i])
+    }
+
+    #[inline]
+    fn shape(&self, tag: U::Tag) -> Option<&Shape> {
+        self.shapes[usize::from(U::tag_value(tag))].as_ref()
+    }
+
+    /// Features are checked with `gate` from now on (at every lookup).
+    pub fn set_feature_gate(&mut self, gate: impl FeatureGate + 'static) {
+        self.gate = Some(Box::new(gate));
+    }
+
+    /// Every feature counts as enabled again.
+    pub fn clear_feature_gate(&mut self) {
+        self.gate = None;
+    }
+
+    /// The configuration.
+    pub fn config(&self) -> &TranslateConfig {
+        &self.config
+    }
+
+    /// Changes the configuration.
+    pub fn config_mut(&mut self) -> &mut TranslateConfig {
+        &mut self.config
+    }
+
+    /// The map.
+    pub fn map(&self) -> &'static StaticIntentMap<U::Tag> {
+        self.map
+    }
+
+    /// The CLAD-JSON keys of `tag`'s payload (empty for void members).
+    pub fn payload_fields(&self, tag: U::Tag) -> Option<&[&'static str]> {
+        self.shape(tag).map(|s| s.fields.as_slice())
+    }
+
+    /// True when `tag`'s payload has no fields.
+    pub fn is_void(&self, tag: U::Tag) -> bool {
+        self.payload_fields(tag).is_some_and(<[_]>::is_empty)
+    }
+
+    #[inline]
+    fn enabled(&self, gate: Option<&'static str>) -> Result<(), &'static str> {
+        match (gate, &self.gate) {
+            (Some(feature), Some(g)) if !g.is_enabled(feature) => Err(feature),
+            _ => Ok(()),
+        }
+    }
+
+    /// Translates a cloud `result`: `intent` and its `parameters` text (a JSON object of
+    /// strings, possibly empty or with a trailing newline).
+    #[inline]
+    pub fn translate_cloud(
+        &self,
+        intent: &str,
+        parameters: &str,
+    ) -> Result<Translation<U>, TranslateError> {
+        let params = Params::Json(parameters);
+        if intent.is_empty() {
+            return Ok(self.unmatched(UnmatchedReason::EmptyIntent, &params));
+        }
+        let mut gated = None;
+        if let Some((e, routes)) = self.cloud_entry(intent) {
+            match self.enabled(e.feature_gate) {
+                Ok(()) => return self.mapped(e, routes, Match::Cloud { intent: e.intent }, params),
+                Err(feature) => gated = Some((e.intent, feature)),
+            }
+        }
+        if let Some(r) = self.simple_voice_entry(intent) {
+            match self.enabled(r.feature_gate) {
+                Ok(()) => return self.simple_voice(r, &params),
+                Err(feature) => gated = Some((r.cloud_intent, feature)),
+            }
+        }
+        let reason = match gated {
+            Some((intent, feature)) => UnmatchedReason::FeatureDisabled { intent, feature },
+            None => UnmatchedReason::UnknownIntent {
+                intent: intent.into(),
+            },
+        };
+        Ok(self.unmatched(reason, &params))
+    }
+
+    /// Translates an app intent (`AppIntent { intent, param }`): the app table, and the
+    /// payload built from `{"param": param}` with the app substitutions/numerics.
+    pub fn translate_app(
+        &self,
+        intent: &str,
+        param: &str,
+    ) -> Result<Translation<U>, TranslateError> {
+        let params = Params::App(param);
+        if intent.is_empty() {
+            return Ok(self.unmatched(UnmatchedReason::EmptyIntent, &params));
+        }
+        let reason = match self.app_entry(intent) {
+            Some((e, routes)) => match self.enabled(e.feature_gate) {
+                Ok(()) => return self.mapped(e, routes, Match::App { intent: e.intent }, params),
+                Err(feature) => UnmatchedReason::FeatureDisabled {
+                    intent: e.intent,
+                    feature,
+                },
+            },
+            None => UnmatchedReason::UnknownIntent {
+                intent: intent.into(),
+            },
+        };
+        Ok(self.unmatched(reason, &params))
+    }
+
+    #[inline]
+    fn unmatched(&self, reason: UnmatchedReason<U::Tag>, params: &Params<'_>) -> Translation<U> {
+        Translation {
+            intent: U::default_for(self.map.unmatched),
+            matched: Match::Unmatched(reason),
+            params_ignored: params.present(),
+            notes: Vec::new(),
+        }
+    }
+
+    #[inline(always)]
+    fn mapped(
+        &self,
+        entry: &'static MapEntry<U::Tag>,
+        routes: Option<&Routes>,
+        matched: Match<U::Tag>,
+        params: Params<'_>,
+    ) -> Result<Translation<U>, TranslateError> {
+        let tag = entry.tag;
+        let shape = self.shape(tag);
+        if shape.is_some_and(|s| s.fields.is_empty()) {
+            // Void: no JSON work, no allocation.
+            return Ok(Translation {
+                intent: U::default_for(tag),
+                matched,
+                params_ignored: params.present(),
+                notes: Vec::new(),
+            });
+        }
+        let tag_name = U::tag_name(tag);
+        let mut storage = params::slot_storage!();
+        let mut c = Collector::new(
+            Ctx {
+                tag: tag_name,
+                sanitation: entry.sanitation,
+                fields: shape.map(|s| s.fields.as_slice()),
+                routes,
+                numeric: self.config.numeric,
+                extra: self.config.extra_params,
+            },
+            &mut storage,
+        );
+        match params {
+            Params::Json(text) => {
+                if text.len() > self.config.max_parameters_len {
+                    return Err(TranslateError::ParametersTooLarge {
+                        len: text.len(),
+                        limit: self.config.max_parameters_len,
+                    });
+                }
+                if text.trim().is_empty() {
+                    return Err(TranslateError::MissingParameters { tag: tag_name });
+                }
+                c.collect_json(text)?;
+                if c.keys == 0 {
+                    return Err(TranslateError::MissingParameters { tag: tag_name });
+                }
+            }
+            Params::App(param) => {
+                c.push_value(
+                    Cow::Borrowed("param"),
+                    ParamValue::Str(Cow::Borrowed(param)),
+                )?;
+            }
+        }
+        let intent = self.finish(tag_name, shape, &mut c, self.config.missing_fields)?;
+        Ok(Translation {
+            intent,
+            matched,
+            params_ignored: false,
+            notes: c.notes,
+        })
+    }
+
+    /// Missing-field policy, then the build.
+    fn finish(
+        &self,
+        tag_name: &'static str,
+        shape: Option<&Shape>,
+        c: &mut Collector<'_, '_, '_>,
+        missing: MissingFields,
+    ) -> Result<U, TranslateError> {
+        let built = match shape {
+            Some(shape) => {
+                for (i, &field) in shape.fields.iter().enumerate() {
+                    if !c.has_field(i) {
+                        if missing == MissingFields::Reject {
+                            return Err(TranslateError::MissingField {
+                                tag: tag_name,
+                                field,
+                            });
+                        }
+                        c.note(Note::FieldDefaulted { field });
+                    }
+                }
+                params::build_slots::<U>(tag_name, shape, c.slots)
+            }
+            None => params::build_entries::<U>(tag_name, &c.entries),
+        };
+        built.map_err(|(field, e)| TranslateError::BadPayload {
+            tag: tag_name,
+            field,
+            reason: e.to_string(),
+        })
+    }
+
+    fn simple_voice(
+        &self,
+        r: &'static SimpleVoiceResponse,
+        params: &Params<'_>,
+    ) -> Result<Translation<U>, TranslateError> {
+        let Some(tag) = self.map.simple_voice_tag else {
+            return Ok(self.unmatched(
+                UnmatchedReason::NoSimpleVoiceTag {
+                    intent: r.cloud_intent,
+                },
+                params,
+            ));
+        };
+        let tag_name = U::tag_name(tag);
+        let shape = self.shape(tag);
+        let fields = shape.map(|s| s.fields.as_slice());
+        let mut storage = params::slot_storage!();
+        let mut c = Collector::new(
+            Ctx {
+                tag: tag_name,
+                sanitation: &[],
+                fields,
+                routes: None,
+                numeric: NumericMode::Strict,
+                extra: ExtraParams::Ignore,
+            },
+            &mut storage,
+        );
+        let all: [(&'static str, ParamValue<'static>); 4] = [
+            ("anim_group", ParamValue::Str(Cow::Borrowed(r.anim_group))),
+            (
+                "emotion_event",
+                ParamValue::Str(Cow::Borrowed(r.emotion_event)),
+            ),
+            (
+                "active_feature",
+                ParamValue::Str(Cow::Borrowed(r.active_feature)),
+            ),
+            (
+                "disable_wakeword_turn",
+                ParamValue::Bool(r.disable_wakeword_turn),
+            ),
+        ];
+        for (f, v) in all {
+            if fields.map_or(true, |fs| fs.contains(&f)) {
+                c.push_value(Cow::Borrowed(f), v)?;
+            }
+        }
+        let intent = self.finish(tag_name, shape, &mut c, MissingFields::Default)?;
+        Ok(Translation {
+            intent,
+            matched: Match::SimpleVoice {
+                intent: r.cloud_intent,
+            },
+            params_ignored: params.present(),
+            notes: Vec::new(),
+        })
+    }
+}
+
+#[doc(hidden)]
+impl<U> IntentTranslator<U>
+where
+    U: CladUnion + Serialize + DeserializeOwned,
+{
+    /// PROBE: lookup + collect only.
+    pub fn probe_collect(&self, intent: &str, parameters: &str) -> usize {
+        let Some((e, routes)) = self.cloud_entry(intent) else {
+            return 0;
+        };
+        let shape = self.shape(e.tag);
+        let mut storage = params::slot_storage!();
+        let mut c = Collector::new(
+            Ctx {
+                tag: "x",
+                sanitation: e.sanitation,
+                fields: shape.map(|s| s.fields.as_slice()),
+                routes,
+                numeric: self.config.numeric,
+                extra: self.config.extra_params,
+            },
+            &mut storage,
+        );
+        let _ = c.collect_json(parameters);
+        c.keys
+    }
+    /// PROBE: lookup only.
+    pub fn probe_lookup(&self, intent: &str) -> usize {
+        self.cloud_entry(intent)
+            .map_or(0, |(e, _)| e.sanitation.len())
+    }
+    /// PROBE: build from collected.
+    pub fn probe_full_build(&self, intent: &str, parameters: &str) -> Option<U> {
+        let (e, routes) = self.cloud_entry(intent)?;
+        let shape = self.shape(e.tag);
+        let mut storage = params::slot_storage!();
+        let mut c = Collector::new(
+            Ctx {
+                tag: "x",
+                sanitation: e.sanitation,
+                fields: shape.map(|s| s.fields.as_slice()),
+                routes,
+                numeric: self.config.numeric,
+                extra: self.config.extra_params,
+            },
+            &mut storage,
+        );
+        let _ = c.collect_json(parameters);
+        params::build_slots::<U>(U::tag_name(e.tag), shape?, c.slots).ok()
+    }
+}

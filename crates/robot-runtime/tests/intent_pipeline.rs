@@ -1,0 +1,1149 @@
+//! The cloud/app → typed intent pipeline: the original's `UserIntentMap` test scenarios
+//! (spec §4.4) and a table of bad inputs, each with its documented outcome and event.
+
+#[path = "intent_support.rs"]
+mod support;
+
+use robot_runtime::intent::{
+    CloudErrorCause, CloudEvent, CloudJsonError, CloudOutcome, ExpandedJsonError, ExtraParams,
+    IntentComponent, IntentConfig, IntentEvent, IntentSource, IntentTranslator, Match,
+    MissingFields, Note, NumberError, NumericMode, Reaction, TranslateConfig, TranslateError,
+    UnmatchedReason,
+};
+use robot_runtime::union::CladUnion;
+use support::cloud_mic::Message;
+use support::*;
+
+type Tag = UserIntentTag;
+
+fn comp() -> IntentComponent<UserIntent> {
+    IntentComponent::new(&MAP)
+}
+
+fn comp_with(translate: TranslateConfig) -> IntentComponent<UserIntent> {
+    IntentComponent::with_config(
+        &MAP,
+        IntentConfig {
+            translate,
+            ..IntentConfig::default()
+        },
+    )
+}
+
+fn events(c: &mut IntentComponent<UserIntent>) -> Vec<IntentEvent<Tag>> {
+    c.drain_events().collect()
+}
+
+fn pending(c: &IntentComponent<UserIntent>) -> Option<UserIntent> {
+    c.pending().map(|p| p.intent().clone())
+}
+
+// ----- §4.4: tag names, map tables ------------------------------------------------------
+
+#[test]
+fn tag_names_are_valid_and_tables_sorted() {
+    for tag in UserIntent::TAGS {
+        assert_eq!(
+            UserIntent::tag_from_name(UserIntent::tag_name(*tag)),
+            Some(*tag)
+        );
+    }
+    assert_eq!(UserIntent::tag_from_name("not_a_tag"), None);
+    for table in [MAP.cloud, MAP.app] {
+        assert!(table.windows(2).all(|w| w[0].intent < w[1].intent));
+    }
+    assert!(MAP
+        .simple_voice
+        .windows(2)
+        .all(|w| w[0].cloud_intent < w[1].cloud_intent));
+    // Every cloud entry's sanitation targets exist as payload fields.
+    let t = IntentTranslator::<UserIntent>::new(&MAP);
+    for e in MAP.cloud.iter().chain(MAP.app) {
+        let fields = t.payload_fields(e.tag).unwrap();
+        for s in e.sanitation {
+            let target = s.to.unwrap_or(s.from);
+            assert!(fields.contains(&target), "{} -> {target}", e.intent);
+        }
+    }
+}
+
+#[test]
+fn payload_shapes_are_learned_from_the_union() {
+    let t = IntentTranslator::<UserIntent>::new(&MAP);
+    assert!(t.is_void(Tag::UnmatchedIntent));
+    assert!(t.is_void(Tag::ImperativeCome));
+    assert_eq!(t.payload_fields(Tag::SetTimer), Some(&["time_s"][..]));
+    assert_eq!(t.payload_fields(Tag::TestValue), Some(&["value"][..]));
+    assert_eq!(
+        t.payload_fields(Tag::WeatherResponse).unwrap(),
+        [
+            "speakableLocationString",
+            "isForecast",
+            "condition",
+            "temperature",
+            "temperatureUnit",
+            "localDateTime",
+            "dayOrNight"
+        ]
+    );
+}
+
+// ----- §4.4: cloud mapping and unmatched fallback ---------------------------------------
+
+#[test]
+fn cloud_mapping_and_unmatched_fallback() {
+    let mut c = comp();
+    let out = c.handle_cloud(result("intent_imperative_come", ""));
+    assert_eq!(
+        out,
+        CloudOutcome::Pending {
+            tag: Tag::ImperativeCome,
+            matched: Match::Cloud {
+                intent: "intent_imperative_come"
+            }
+        }
+    );
+    let p = c.pending().unwrap();
+    assert_eq!(p.source(), IntentSource::Voice);
+    assert_eq!(p.intent(), &UserIntent::ImperativeCome(Void {}));
+
+    let out = c.handle_cloud(result("intent_system_unsupported", ""));
+    assert_eq!(
+        out,
+        CloudOutcome::Pending {
+            tag: Tag::UnmatchedIntent,
+            matched: Match::Unmatched(UnmatchedReason::UnknownIntent {
+                intent: "intent_system_unsupported".into()
+            })
+        }
+    );
+    assert!(c.is_pending(Tag::UnmatchedIntent));
+    let ev = events(&mut c);
+    assert!(
+        matches!(
+            ev.as_slice(),
+            [
+                IntentEvent::Pending {
+                    tag: Tag::ImperativeCome,
+                    ..
+                },
+                IntentEvent::Replaced {
+                    old: Tag::ImperativeCome,
+                    new: Tag::UnmatchedIntent,
+                    ..
+                },
+                IntentEvent::Pending {
+                    tag: Tag::UnmatchedIntent,
+                    ..
+                },
+            ]
+        ),
+        "{ev:#?}"
+    );
+}
+
+#[test]
+fn feature_gates_are_evaluated_at_lookup_time() {
+    use std::sync::atomic::{AtomicBool, Ordering};
+    use std::sync::Arc;
+    let gaze = Arc::new(AtomicBool::new(false));
+    let mut c = comp();
+    let g = gaze.clone();
+    c.set_feature_gate(move |f: &str| f != "GazeDirection" || g.load(Ordering::Relaxed));
+    let out = c.handle_cloud(result("intent_imperative_lookoverthere", ""));
+    assert_eq!(
+        out,
+        CloudOutcome::Pending {
+            tag: Tag::UnmatchedIntent,
+            matched: Match::Unmatched(UnmatchedReason::FeatureDisabled {
+                intent: "intent_imperative_lookoverthere",
+                feature: "GazeDirection"
+            })
+        }
+    );
+    gaze.store(true, Ordering::Relaxed);
+    let out = c.handle_cloud(result("intent_imperative_lookoverthere", ""));
+    assert!(matches!(
+        out,
+        CloudOutcome::Pending {
+            tag: Tag::ImperativeLookoverthere,
+            ..
+        }
+    ));
+}
+
+#[test]
+fn simple_voice_responses_build_the_member_from_the_table() {
+    let mut c = comp();
+    let out = c.handle_cloud(result("intent_imperative_forward", "{\"ignored\":\"x\"}"));
+    assert_eq!(
+        out,
+        CloudOutcome::Pending {
+            tag: Tag::SimpleVoiceResponse,
+            matched: Match::SimpleVoice {
+                intent: "intent_imperative_forward"
+            }
+        }
+    );
+    assert_eq!(
+        pending(&c),
+        Some(UserIntent::SimpleVoiceResponse(
+            SimpleVoiceResponsePayload {
+                anim_group: "ag_movement_forward_01".into(),
+                emotion_event: String::new(),
+                active_feature: ActiveFeature::MovementForward,
+                disable_wakeword_turn: true,
+            }
+        ))
+    );
+    // Gated off → unmatched.
+    c.set_feature_gate(|f: &str| f != "ReactToHello");
+    let out = c.handle_cloud(result("intent_greeting_hello", ""));
+    assert!(matches!(
+        out,
+        CloudOutcome::Pending {
+            tag: Tag::UnmatchedIntent,
+            matched: Match::Unmatched(UnmatchedReason::FeatureDisabled {
+                feature: "ReactToHello",
+                ..
+            })
+        }
+    ));
+    c.translator_mut().clear_feature_gate();
+    let t = c
+        .translator()
+        .translate_cloud("intent_greeting_hello", "")
+        .unwrap();
+    assert!(!t.params_ignored);
+    assert!(matches!(
+        t.intent,
+        UserIntent::SimpleVoiceResponse(SimpleVoiceResponsePayload {
+            active_feature: ActiveFeature::ReactToHello,
+            ..
+        })
+    ));
+}
+
+// ----- §4.4: numeric and string params, dotted names, enums -----------------------------
+
+#[test]
+fn numeric_and_string_params() {
+    let mut c = comp();
+    c.handle_cloud(result(
+        "intent_clock_settimer",
+        "{\"timer_duration\":\"20\"}\n",
+    ));
+    assert_eq!(
+        pending(&c),
+        Some(UserIntent::SetTimer(TimeInSeconds { time_s: 20 }))
+    );
+    c.handle_cloud(result("intent_test_name", "{\"name\":\"Victor\"}"));
+    assert_eq!(
+        pending(&c),
+        Some(UserIntent::TestName(TestName {
+            name: "Victor".into()
+        }))
+    );
+    c.handle_cloud(result("intent_weather_extend", WEATHER_PARAMS));
+    assert_eq!(pending(&c), Some(weather()));
+}
+
+#[test]
+fn dotted_name_substitution_string_to_number_and_enum_by_name() {
+    let mut c = comp();
+    let out = c.handle_cloud(result(
+        "intent_test_time",
+        r#"{"timer_duration.time":"10","timer_duration.units":"m"}"#,
+    ));
+    assert!(matches!(
+        out,
+        CloudOutcome::Pending {
+            tag: Tag::TestTimeWithUnits,
+            ..
+        }
+    ));
+    assert_eq!(
+        pending(&c),
+        Some(UserIntent::TestTimeWithUnits(TestTimeWithUnits {
+            time: 10,
+            units: TimeUnits::M
+        }))
+    );
+}
+
+#[test]
+fn floats_signed_ints_and_value_members() {
+    let t = IntentTranslator::<UserIntent>::new(&MAP);
+    let r = t
+        .translate_cloud("intent_test_ratio", r#"{"ratio":"0.5","offset":"-3"}"#)
+        .unwrap();
+    assert_eq!(
+        r.intent,
+        UserIntent::TestRatio(TestRatio {
+            ratio: 0.5,
+            offset: -3
+        })
+    );
+    let r = t
+        .translate_cloud("intent_test_ratio", r#"{"ratio":"1e3","offset":"7"}"#)
+        .unwrap();
+    assert_eq!(
+        r.intent,
+        UserIntent::TestRatio(TestRatio {
+            ratio: 1000.0,
+            offset: 7
+        })
+    );
+    let r = t
+        .translate_cloud("intent_test_value", r#"{"v":"7"}"#)
+        .unwrap();
+    assert_eq!(r.intent, UserIntent::TestValue(7));
+}
+
+#[test]
+fn strings_with_escapes_and_unicode() {
+    let t = IntentTranslator::<UserIntent>::new(&MAP);
+    let r = t
+        .translate_cloud(
+            "intent_test_name",
+            r#"{"name":"a\"b\u00e9 \u003cc\u003e – ✓"}"#,
+        )
+        .unwrap();
+    assert_eq!(
+        r.intent,
+        UserIntent::TestName(TestName {
+            name: "a\"bé <c> – ✓".into()
+        })
+    );
+    // Escaped keys are matched after unescaping.
+    let r = t
+        .translate_cloud("intent_test_name", r#"{"n\u0061me":"x"}"#)
+        .unwrap();
+    assert_eq!(
+        r.intent,
+        UserIntent::TestName(TestName { name: "x".into() })
+    );
+}
+
+// ----- §4.4: void intent with extra params; missing params; extras ----------------------
+
+#[test]
+fn void_intent_with_extra_params_is_accepted_without_parsing() {
+    let mut c = comp();
+    for params in ["{\"foo\":\"bar\"}", "not even json", "[1,2]"] {
+        let t = c
+            .translator()
+            .translate_cloud("intent_imperative_come", params)
+            .unwrap();
+        assert!(t.params_ignored, "{params}");
+        assert_eq!(t.intent, UserIntent::ImperativeCome(Void {}));
+        let out = c.handle_cloud(result("intent_imperative_come", params));
+        assert!(matches!(
+            out,
+            CloudOutcome::Pending {
+                tag: Tag::ImperativeCome,
+                ..
+            }
+        ));
+    }
+    for params in ["", "{}", " {} \n", "null"] {
+        let t = c
+            .translator()
+            .translate_cloud("intent_imperative_come", params)
+            .unwrap();
+        assert!(!t.params_ignored, "{params:?}");
+    }
+}
+
+#[test]
+fn extra_params_and_defaulted_fields_are_reported_as_notes() {
+    let t = IntentTranslator::<UserIntent>::new(&MAP);
+    let r = t
+        .translate_cloud(
+            "intent_knowledge_response_extend",
+            r#"{"answer":"42","answer_type":"InformationAnswer","domains.0":"x","type":"set_timer","nested":{"a":[1,2]}}"#,
+        )
+        .unwrap();
+    assert_eq!(
+        r.intent,
+        UserIntent::KnowledgeResponse(KnowledgeResponse {
+            answer: "42".into(),
+            query_text: String::new()
+        })
+    );
+    assert_eq!(
+        r.notes,
+        vec![
+            Note::UnknownParam {
+                name: "answer_type".into()
+            },
+            Note::UnknownParam {
+                name: "domains.0".into()
+            },
+            Note::UnknownParam {
+                name: "type".into()
+            },
+            Note::UnknownParam {
+                name: "nested".into()
+            },
+            Note::FieldDefaulted {
+                field: "query_text"
+            },
+        ]
+    );
+    // Strict policies turn both into errors.
+    let strict = IntentTranslator::<UserIntent>::with_config(
+        &MAP,
+        TranslateConfig {
+            extra_params: ExtraParams::Reject,
+            missing_fields: MissingFields::Reject,
+            ..TranslateConfig::default()
+        },
+    );
+    assert_eq!(
+        strict
+            .translate_cloud(
+                "intent_knowledge_response_extend",
+                r#"{"answer":"42","x":"1"}"#
+            )
+            .unwrap_err(),
+        TranslateError::UnknownParameter {
+            tag: "knowledge_response",
+            name: "x".into()
+        }
+    );
+    assert_eq!(
+        strict
+            .translate_cloud("intent_knowledge_response_extend", r#"{"answer":"42"}"#)
+            .unwrap_err(),
+        TranslateError::MissingField {
+            tag: "knowledge_response",
+            field: "query_text"
+        }
+    );
+}
+
+#[test]
+fn sixty_four_kib_of_parameters_are_not_truncated() {
+    let t = IntentTranslator::<UserIntent>::new(&MAP);
+    // The longest parameters text the wire can carry (string[uint_16]).
+    let prefix = r#"{"answer":""#;
+    let suffix = r#"","query_text":"q"}"#;
+    let answer = "é".repeat((65_535 - prefix.len() - suffix.len()) / 2);
+    let params = format!("{prefix}{answer}{suffix}");
+    assert!(params.len() <= 65_535 && params.len() > 65_000);
+    let r = t
+        .translate_cloud("intent_knowledge_response_extend", &params)
+        .unwrap();
+    match r.intent {
+        UserIntent::KnowledgeResponse(k) => {
+            assert_eq!(k.answer, answer);
+            assert_eq!(k.query_text, "q");
+        }
+        other => panic!("{other:?}"),
+    }
+    // Exactly 64 KiB is accepted too; one byte more is an explicit error.
+    let pad = |n: usize| format!("{{\"answer\":\"{}\"}}", "a".repeat(n - 13));
+    assert_eq!(pad(65_536).len(), 65_536);
+    assert!(t
+        .translate_cloud("intent_knowledge_response_extend", &pad(65_536))
+        .is_ok());
+    assert_eq!(
+        t.translate_cloud("intent_knowledge_response_extend", &pad(65_537))
+            .unwrap_err(),
+        TranslateError::ParametersTooLarge {
+            len: 65_537,
+            limit: 65_536
+        }
+    );
+}
+
+// ----- §4.4: app intents ------------------------------------------------------------------
+
+#[test]
+fn app_intent_with_param_substitution() {
+    let mut c = comp();
+    let out = c.handle_app_intent("intent_meet_victor", "cozmo");
+    assert_eq!(
+        out,
+        CloudOutcome::Pending {
+            tag: Tag::MeetVictor,
+            matched: Match::App {
+                intent: "intent_meet_victor"
+            }
+        }
+    );
+    let p = c.pending().unwrap();
+    assert_eq!(p.source(), IntentSource::App);
+    assert_eq!(
+        p.intent(),
+        &UserIntent::MeetVictor(MeetVictor {
+            username: "cozmo".into()
+        })
+    );
+    c.handle_app_intent("intent_clock_settimer", "90");
+    assert_eq!(
+        pending(&c),
+        Some(UserIntent::SetTimer(TimeInSeconds { time_s: 90 }))
+    );
+    let out = c.handle_app_intent("intent_clock_settimer", "soon");
+    assert!(matches!(
+        out,
+        CloudOutcome::Failed {
+            error: TranslateError::BadNumber {
+                reason: NumberError::Invalid,
+                ..
+            },
+            reaction: Reaction::Unmatched
+        }
+    ));
+    let out = c.handle_app_intent("intent_test_user_intent_2", "ignored");
+    assert!(matches!(
+        out,
+        CloudOutcome::Pending {
+            tag: Tag::TestUserIntent2,
+            ..
+        }
+    ));
+    let out = c.handle_app_intent("intent_nope", "");
+    assert!(matches!(
+        out,
+        CloudOutcome::Pending {
+            tag: Tag::UnmatchedIntent,
+            matched: Match::Unmatched(UnmatchedReason::UnknownIntent { .. })
+        }
+    ));
+    assert_eq!(c.pending().unwrap().source(), IntentSource::App);
+}
+
+// ----- §4.4: invalid JSON / missing intent (expanded-JSON path) ---------------------------
+
+#[test]
+fn expanded_json_path() {
+    let mut c = comp();
+    assert!(matches!(
+        c.handle_expanded_json("{not json"),
+        Err(ExpandedJsonError::BadJson { .. })
+    ));
+    assert_eq!(
+        c.handle_expanded_json(r#"{"params":{"name":"x"}}"#),
+        Err(ExpandedJsonError::MissingIntentKey)
+    );
+    assert_eq!(
+        c.handle_expanded_json("[1]"),
+        Err(ExpandedJsonError::NotAnObject)
+    );
+    assert!(!c.is_any_pending());
+    assert!(events(&mut c).is_empty());
+
+    let out = c
+        .handle_expanded_json(r#"{"intent":"intent_test_time","params":{"timer_duration.time":"5","timer_duration.units":"s"}}"#)
+        .unwrap();
+    assert!(matches!(
+        out,
+        CloudOutcome::Pending {
+            tag: Tag::TestTimeWithUnits,
+            ..
+        }
+    ));
+    assert_eq!(
+        pending(&c),
+        Some(UserIntent::TestTimeWithUnits(TestTimeWithUnits {
+            time: 5,
+            units: TimeUnits::S
+        }))
+    );
+    let out = c
+        .handle_expanded_json(r#"{"intent":"intent_imperative_come"}"#)
+        .unwrap();
+    assert!(matches!(
+        out,
+        CloudOutcome::Pending {
+            tag: Tag::ImperativeCome,
+            ..
+        }
+    ));
+}
+
+// ----- §4.4: the CloudMic JSON string path -------------------------------------------------
+
+#[test]
+fn cloud_mic_json_string_path() {
+    type E = CloudJsonError;
+    let parse = CloudEvent::from_json::<Message>;
+    assert_eq!(parse("{}"), Err(E::EmptyIntent));
+    assert_eq!(
+        parse(r#"{"type":"result","parameters":"{}"}"#),
+        Err(E::EmptyIntent)
+    );
+    assert!(matches!(
+        parse(r#"{"type":"nope","intent":"x"}"#),
+        Err(E::BadMessage { .. })
+    ));
+    assert!(matches!(parse("intent_x"), Err(E::BadJson { .. })));
+    assert_eq!(parse("[]"), Err(E::NotAnObject));
+    // "type" defaults to "result"; stringified parameters with Go's trailing newline.
+    let ev =
+        parse(r#"{"intent":"intent_clock_settimer","parameters":"{\"timer_duration\":\"20\"}\n"}"#)
+            .unwrap();
+    assert_eq!(
+        ev,
+        CloudEvent::Result {
+            intent: "intent_clock_settimer".into(),
+            parameters: "{\"timer_duration\":\"20\"}\n".into(),
+            metadata: String::new()
+        }
+    );
+    let mut c = comp();
+    c.cloud_sender().send(ev).unwrap();
+    c.update();
+    assert_eq!(
+        pending(&c),
+        Some(UserIntent::SetTimer(TimeInSeconds { time_s: 20 }))
+    );
+
+    assert_eq!(
+        parse(r#"{"type":"error","error":"Json","extra":"x"}"#).unwrap(),
+        CloudEvent::Error {
+            error: "Json",
+            extra: "x".into()
+        }
+    );
+    assert_eq!(
+        parse(r#"{"type":"streamTimeout"}"#).unwrap(),
+        CloudEvent::StreamTimeout
+    );
+    assert_eq!(
+        parse(r#"{"type":"debugFile","file":"/tmp/x"}"#).unwrap(),
+        CloudEvent::Other {
+            message: "debugFile"
+        }
+    );
+    // Bare names.
+    assert_eq!(
+        CloudEvent::from_text::<Message>("  intent_imperative_come\n").unwrap(),
+        result("intent_imperative_come", "")
+    );
+    assert_eq!(CloudEvent::from_text::<Message>(""), Err(E::EmptyIntent));
+    assert_eq!(
+        CloudEvent::from_text::<Message>("two words"),
+        Err(E::BadIntentName)
+    );
+}
+
+// ----- whitelist, reactions, numeric modes ------------------------------------------------
+
+#[test]
+fn whitelist_replaces_other_tags_with_unmatched() {
+    let mut c = comp();
+    c.set_whitelist([Tag::SetTimer]);
+    let out = c.handle_cloud(result("intent_imperative_come", ""));
+    assert_eq!(
+        out,
+        CloudOutcome::Pending {
+            tag: Tag::UnmatchedIntent,
+            matched: Match::Unmatched(UnmatchedReason::NotWhitelisted {
+                tag: Tag::ImperativeCome
+            })
+        }
+    );
+    let out = c.handle_cloud(result("intent_clock_settimer", r#"{"timer_duration":"5"}"#));
+    assert!(matches!(
+        out,
+        CloudOutcome::Pending {
+            tag: Tag::SetTimer,
+            ..
+        }
+    ));
+    // Direct set_pending is not filtered.
+    c.set_pending_tag(Tag::ImperativeCome, IntentSource::Dev);
+    assert!(c.is_pending(Tag::ImperativeCome));
+    c.clear_whitelist();
+    let out = c.handle_cloud(result("intent_imperative_come", ""));
+    assert!(matches!(
+        out,
+        CloudOutcome::Pending {
+            tag: Tag::ImperativeCome,
+            ..
+        }
+    ));
+}
+
+#[test]
+fn reaction_is_configurable() {
+    let mut c = IntentComponent::<UserIntent>::with_config(
+        &MAP,
+        IntentConfig {
+            reaction: |_| Reaction::Drop,
+            ..IntentConfig::default()
+        },
+    );
+    let out = c.handle_cloud(result("intent_clock_settimer", "{bad"));
+    assert!(matches!(
+        out,
+        CloudOutcome::Failed {
+            reaction: Reaction::Drop,
+            ..
+        }
+    ));
+    assert!(!c.is_any_pending());
+    assert!(!c.was_error());
+}
+
+#[test]
+fn original_prefix_numeric_mode() {
+    let c = comp_with(TranslateConfig {
+        numeric: NumericMode::OriginalPrefix,
+        ..TranslateConfig::default()
+    });
+    let t = c.translator();
+    let time = |p: &str| {
+        t.translate_cloud(
+            "intent_clock_settimer",
+            &format!("{{\"timer_duration\":\"{p}\"}}"),
+        )
+        .map(|r| r.intent)
+    };
+    assert_eq!(
+        time("20abc"),
+        Ok(UserIntent::SetTimer(TimeInSeconds { time_s: 20 }))
+    );
+    assert_eq!(
+        time("  7"),
+        Ok(UserIntent::SetTimer(TimeInSeconds { time_s: 7 }))
+    );
+    assert_eq!(
+        time("10.0"),
+        Ok(UserIntent::SetTimer(TimeInSeconds { time_s: 10 }))
+    );
+    assert_eq!(
+        time("1e3"),
+        Ok(UserIntent::SetTimer(TimeInSeconds { time_s: 1 }))
+    );
+    // No conversion: the string stays and the u32 field rejects it.
+    assert!(matches!(
+        time("abc"),
+        Err(TranslateError::BadPayload { field: Some(ref f), .. }) if f == "time_s"
+    ));
+    // Strict mode for comparison.
+    let s = comp();
+    assert!(matches!(
+        s.translator()
+            .translate_cloud("intent_clock_settimer", r#"{"timer_duration":"20abc"}"#),
+        Err(TranslateError::BadNumber {
+            reason: NumberError::Invalid,
+            ..
+        })
+    ));
+}
+
+// ----- the bad-input table ---------------------------------------------------------------
+
+/// What a row expects.
+#[derive(Debug)]
+enum Expect {
+    /// Pending with this tag.
+    Pending(Tag),
+    /// Pending unmatched with a reason matching the predicate.
+    Unmatched(fn(&UnmatchedReason<Tag>) -> bool),
+    /// Translation failed with an error matching the predicate, and this reaction.
+    Failed(fn(&TranslateError) -> bool, Reaction),
+}
+
+#[test]
+fn bad_inputs_table() {
+    use TranslateError as E;
+    let rows: Vec<(&str, &str, &str, Expect)> = vec![
+        (
+            "unknown intent",
+            "intent_what",
+            "",
+            Expect::Unmatched(|r| matches!(r, UnmatchedReason::UnknownIntent { .. })),
+        ),
+        (
+            "empty intent",
+            "",
+            "{\"a\":\"b\"}",
+            Expect::Unmatched(|r| matches!(r, UnmatchedReason::EmptyIntent)),
+        ),
+        (
+            "malformed JSON",
+            "intent_clock_settimer",
+            "{\"timer_duration\":",
+            Expect::Failed(
+                |e| matches!(e, E::BadParametersJson { line: 1, .. }),
+                Reaction::ErrorFlag,
+            ),
+        ),
+        (
+            "trailing garbage",
+            "intent_clock_settimer",
+            "{\"timer_duration\":\"5\"} x",
+            Expect::Failed(
+                |e| matches!(e, E::BadParametersJson { .. }),
+                Reaction::ErrorFlag,
+            ),
+        ),
+        (
+            "params are an array",
+            "intent_clock_settimer",
+            "[\"5\"]",
+            Expect::Failed(
+                |e| *e == E::ParametersNotObject { found: "an array" },
+                Reaction::ErrorFlag,
+            ),
+        ),
+        (
+            "params are a string",
+            "intent_clock_settimer",
+            "\"5\"",
+            Expect::Failed(
+                |e| *e == E::ParametersNotObject { found: "a string" },
+                Reaction::ErrorFlag,
+            ),
+        ),
+        (
+            "params are a number",
+            "intent_clock_settimer",
+            "5",
+            Expect::Failed(
+                |e| *e == E::ParametersNotObject { found: "a number" },
+                Reaction::ErrorFlag,
+            ),
+        ),
+        (
+            "duplicate key",
+            "intent_clock_settimer",
+            "{\"timer_duration\":\"5\",\"timer_duration\":\"6\"}",
+            Expect::Failed(
+                |e| {
+                    *e == E::DuplicateParameter {
+                        name: "timer_duration".into(),
+                    }
+                },
+                Reaction::ErrorFlag,
+            ),
+        ),
+        (
+            "rename conflict",
+            "intent_clock_settimer",
+            "{\"timer_duration\":\"5\",\"time_s\":6}",
+            Expect::Failed(
+                |e| {
+                    *e == E::RenameConflict {
+                        field: "time_s".into(),
+                        first: "timer_duration".into(),
+                        second: "time_s".into(),
+                    }
+                },
+                Reaction::Unmatched,
+            ),
+        ),
+        (
+            "data intent, no params",
+            "intent_clock_settimer",
+            "",
+            Expect::Failed(
+                |e| *e == E::MissingParameters { tag: "set_timer" },
+                Reaction::Unmatched,
+            ),
+        ),
+        (
+            "data intent, {}",
+            "intent_clock_settimer",
+            "{}\n",
+            Expect::Failed(
+                |e| *e == E::MissingParameters { tag: "set_timer" },
+                Reaction::Unmatched,
+            ),
+        ),
+        (
+            "data intent, null",
+            "intent_clock_settimer",
+            "null",
+            Expect::Failed(
+                |e| *e == E::MissingParameters { tag: "set_timer" },
+                Reaction::Unmatched,
+            ),
+        ),
+        (
+            "numeric prefix (strict)",
+            "intent_clock_settimer",
+            "{\"timer_duration\":\"20abc\"}",
+            Expect::Failed(
+                |e| matches!(e, E::BadNumber { reason: NumberError::Invalid, param, field, value } if param == "timer_duration" && field == "time_s" && value == "20abc"),
+                Reaction::Unmatched,
+            ),
+        ),
+        (
+            "numeric empty",
+            "intent_clock_settimer",
+            "{\"timer_duration\":\"\"}",
+            Expect::Failed(
+                |e| {
+                    matches!(
+                        e,
+                        E::BadNumber {
+                            reason: NumberError::Empty,
+                            ..
+                        }
+                    )
+                },
+                Reaction::Unmatched,
+            ),
+        ),
+        (
+            "numeric whitespace",
+            "intent_clock_settimer",
+            "{\"timer_duration\":\" 5\"}",
+            Expect::Failed(
+                |e| {
+                    matches!(
+                        e,
+                        E::BadNumber {
+                            reason: NumberError::Invalid,
+                            ..
+                        }
+                    )
+                },
+                Reaction::Unmatched,
+            ),
+        ),
+        (
+            "numeric not a string",
+            "intent_clock_settimer",
+            "{\"timer_duration\":true}",
+            Expect::Failed(
+                |e| matches!(e, E::BadNumber { reason: NumberError::NotAString, value, .. } if value == "true"),
+                Reaction::Unmatched,
+            ),
+        ),
+        (
+            "numeric overflow i64",
+            "intent_clock_settimer",
+            "{\"timer_duration\":\"99999999999999999999\"}",
+            Expect::Failed(
+                |e| {
+                    matches!(
+                        e,
+                        E::BadNumber {
+                            reason: NumberError::OutOfRange,
+                            ..
+                        }
+                    )
+                },
+                Reaction::Unmatched,
+            ),
+        ),
+        (
+            "negative into u32",
+            "intent_clock_settimer",
+            "{\"timer_duration\":\"-5\"}",
+            Expect::Failed(
+                |e| matches!(e, E::BadPayload { tag: "set_timer", field: Some(f), .. } if f == "time_s"),
+                Reaction::Unmatched,
+            ),
+        ),
+        (
+            "too large for u32",
+            "intent_clock_settimer",
+            "{\"timer_duration\":\"4294967296\"}",
+            Expect::Failed(
+                |e| matches!(e, E::BadPayload { field: Some(f), .. } if f == "time_s"),
+                Reaction::Unmatched,
+            ),
+        ),
+        (
+            "fraction into u32",
+            "intent_clock_settimer",
+            "{\"timer_duration\":\"10.5\"}",
+            Expect::Failed(
+                |e| matches!(e, E::BadPayload { field: Some(f), .. } if f == "time_s"),
+                Reaction::Unmatched,
+            ),
+        ),
+        (
+            "unknown enum name",
+            "intent_test_time",
+            "{\"timer_duration.time\":\"5\",\"timer_duration.units\":\"h\"}",
+            Expect::Failed(
+                |e| matches!(e, E::BadPayload { tag: "test_timeWithUnits", field: Some(f), .. } if f == "units"),
+                Reaction::Unmatched,
+            ),
+        ),
+        (
+            "number for a string field",
+            "intent_test_name",
+            "{\"name\":5}",
+            Expect::Failed(
+                |e| matches!(e, E::BadPayload { field: Some(f), .. } if f == "name"),
+                Reaction::Unmatched,
+            ),
+        ),
+        (
+            "object for a string field",
+            "intent_test_name",
+            "{\"name\":{\"a\":1}}",
+            Expect::Failed(
+                |e| matches!(e, E::BadPayload { field: Some(f), .. } if f == "name"),
+                Reaction::Unmatched,
+            ),
+        ),
+        (
+            "value member out of range",
+            "intent_test_value",
+            "{\"v\":\"300\"}",
+            Expect::Failed(
+                |e| matches!(e, E::BadPayload { tag: "test_value", field: Some(f), .. } if f == "value"),
+                Reaction::Unmatched,
+            ),
+        ),
+        (
+            "numeric already a number",
+            "intent_clock_settimer",
+            "{\"timer_duration\":20}",
+            Expect::Pending(Tag::SetTimer),
+        ),
+        (
+            "integral float string",
+            "intent_clock_settimer",
+            "{\"timer_duration\":\"10.0\"}",
+            Expect::Pending(Tag::SetTimer),
+        ),
+        (
+            "only extras: defaults",
+            "intent_test_name",
+            "{\"other\":\"x\"}",
+            Expect::Pending(Tag::TestName),
+        ),
+        (
+            "a `type` param is just an extra",
+            "intent_test_name",
+            "{\"type\":\"set_timer\",\"name\":\"n\"}",
+            Expect::Pending(Tag::TestName),
+        ),
+        (
+            "void intent, garbage params",
+            "intent_imperative_come",
+            "{{{",
+            Expect::Pending(Tag::ImperativeCome),
+        ),
+        (
+            "simple voice, params ignored",
+            "intent_greeting_hello",
+            "[]",
+            Expect::Pending(Tag::SimpleVoiceResponse),
+        ),
+        (
+            "deep nesting in an extra (skipped)",
+            "intent_test_name",
+            DEEP_EXTRA.as_str(),
+            Expect::Pending(Tag::TestName),
+        ),
+        (
+            "deep nesting in a field",
+            "intent_test_name",
+            DEEP_FIELD.as_str(),
+            Expect::Failed(
+                |e| matches!(e, E::BadParametersJson { .. }),
+                Reaction::ErrorFlag,
+            ),
+        ),
+        (
+            "invalid UTF-16 escape",
+            "intent_test_name",
+            "{\"name\":\"\\ud800\"}",
+            Expect::Failed(
+                |e| matches!(e, E::BadParametersJson { .. }),
+                Reaction::ErrorFlag,
+            ),
+        ),
+    ];
+    for (name, intent, params, expect) in rows {
+        let mut c = comp();
+        let out = c.handle_cloud(result(intent, params));
+        let ev = events(&mut c);
+        match expect {
+            Expect::Pending(tag) => {
+                assert!(
+                    matches!(out, CloudOutcome::Pending { tag: t, .. } if t == tag),
+                    "{name}: {out:?}"
+                );
+                assert!(
+                    matches!(ev.last(), Some(IntentEvent::Pending { tag: t, source: IntentSource::Voice, .. }) if *t == tag),
+                    "{name}: {ev:?}"
+                );
+                assert!(!c.was_error(), "{name}");
+            }
+            Expect::Unmatched(reason) => {
+                match &out {
+                    CloudOutcome::Pending {
+                        tag: Tag::UnmatchedIntent,
+                        matched: Match::Unmatched(r),
+                    } => assert!(reason(r), "{name}: {r:?}"),
+                    other => panic!("{name}: {other:?}"),
+                }
+                assert!(
+                    matches!(
+                        ev.last(),
+                        Some(IntentEvent::Pending {
+                            tag: Tag::UnmatchedIntent,
+                            ..
+                        })
+                    ),
+                    "{name}: {ev:?}"
+                );
+            }
+            Expect::Failed(err, reaction) => {
+                match &out {
+                    CloudOutcome::Failed { error, reaction: r } => {
+                        assert!(err(error), "{name}: {error:?}");
+                        assert_eq!(*r, reaction, "{name}");
+                        // Every error message names what went wrong.
+                        assert!(!error.to_string().is_empty());
+                    }
+                    other => panic!("{name}: {other:?}"),
+                }
+                assert!(
+                    matches!(&ev[0], IntentEvent::TranslateFailed { reaction: r, source: IntentSource::Voice, intent: i, .. } if *r == reaction && &**i == intent),
+                    "{name}: {ev:?}"
+                );
+                match reaction {
+                    Reaction::Unmatched => {
+                        assert!(c.is_pending(Tag::UnmatchedIntent), "{name}");
+                        assert!(
+                            matches!(
+                                &ev[1],
+                                IntentEvent::Pending {
+                                    tag: Tag::UnmatchedIntent,
+                                    matched: Match::Unmatched(UnmatchedReason::TranslateFailed),
+                                    ..
+                                }
+                            ),
+                            "{name}: {ev:?}"
+                        );
+                        assert!(!c.was_error(), "{name}");
+                    }
+                    Reaction::ErrorFlag => {
+                        assert!(!c.is_any_pending(), "{name}");
+                        assert!(c.was_error(), "{name}");
+                        assert_eq!(
+                            ev[1],
+                            IntentEvent::CloudError {
+                                cause: CloudErrorCause::BadResult
+                            },
+                            "{name}"
+                        );
+                    }
+                    Reaction::Drop => unreachable!(),
+                }
+                assert_eq!(ev.len(), 2, "{name}: {ev:?}");
+            }
+        }
+    }
+}
+
+static DEEP_EXTRA: std::sync::LazyLock<String> =
+    std::sync::LazyLock::new(|| format!("{{\"x\":{}{}}}", "[".repeat(5000), "]".repeat(5000)));
+static DEEP_FIELD: std::sync::LazyLock<String> =
+    std::sync::LazyLock::new(|| format!("{{\"name\":{}{}}}", "[".repeat(5000), "]".repeat(5000)));

@@ -1,0 +1,75 @@
+//! Pack/unpack of generated code for the shapes of the original robot's wire benchmark,
+//! each beside a `copy_from_slice` of the same number of bytes (the memcpy floor).
+//!
+//! ```sh
+//! cargo bench -p robot-example --bench wire
+//! ```
+//!
+//! Shapes (`schemas/bench.clad`, values in `src/samples.rs`):
+//! `numbers_32B` (plain numbers), `union_5B` (a union holding 4 bytes),
+//! `union_strings_70B` (a union holding seven short strings), `robot_state_218B` (fixed
+//! arrays, a variable array of six structures, nested structures, enums).
+//!
+//! Per shape: `pack_into` (into a reused buffer, no allocation), `pack` (allocates the
+//! output `Vec`), `unpack` (from a byte slice, the value is dropped inside the timing loop),
+//! `memcpy` (copy the packed bytes into a reused buffer: the floor for moving that many
+//! bytes) and `clone` (copy the value in memory, allocating what it owns: the floor for an
+//! `unpack` that must build the same value).
+
+use criterion::{criterion_group, criterion_main, Criterion, Throughput};
+use robot_example::samples;
+use robot_runtime::wire::Wire;
+use std::hint::black_box;
+use std::time::Duration;
+
+fn shape<T: Wire + Clone>(c: &mut Criterion, name: &str, value: &T) {
+    let bytes = value.pack().expect("sample packs");
+    assert!(T::unpack(&bytes).is_ok(), "sample unpacks");
+    let n = bytes.len();
+    let mut group = c.benchmark_group(name);
+    group.throughput(Throughput::Bytes(n as u64));
+
+    let mut buf = vec![0u8; 1024];
+    group.bench_function("pack_into", |b| {
+        b.iter(|| black_box(value).pack_into(black_box(&mut buf[..])).unwrap())
+    });
+    group.bench_function("pack", |b| b.iter(|| black_box(value).pack().unwrap()));
+    group.bench_function("unpack", |b| {
+        b.iter(|| {
+            // Observe the value in place: moving a large union into `black_box` would add
+            // a copy of its whole in-memory size that real code does not make.
+            let value = T::unpack(black_box(&bytes[..]));
+            black_box(&value);
+        })
+    });
+    group.bench_function("memcpy", |b| {
+        b.iter(|| {
+            let dst = black_box(&mut buf[..n]);
+            dst.copy_from_slice(black_box(&bytes[..]));
+        })
+    });
+    group.bench_function("clone", |b| {
+        b.iter(|| {
+            let copy = black_box(value).clone();
+            black_box(&copy);
+        })
+    });
+    group.finish();
+}
+
+fn wire(c: &mut Criterion) {
+    shape(c, "numbers_32B", &samples::numbers());
+    shape(c, "union_5B", &samples::ping());
+    shape(c, "union_strings_70B", &samples::device_info());
+    shape(c, "robot_state_218B", &samples::robot_state());
+}
+
+criterion_group! {
+    name = benches;
+    config = Criterion::default()
+        .warm_up_time(Duration::from_millis(500))
+        .measurement_time(Duration::from_secs(2))
+        .sample_size(50);
+    targets = wire
+}
+criterion_main!(benches);

@@ -1,0 +1,93 @@
+//! Sample values of the benchmark shapes in `schemas/bench.clad`, shared by the wire
+//! benchmark (`benches/wire.rs`) and the tests. Each function documents its packed size.
+
+use crate::clad::bench::*;
+
+/// (a) 32 bytes of plain numbers.
+pub fn numbers() -> Numbers {
+    Numbers {
+        flags: 0x81,
+        sequence: 42,
+        head_angle_cdeg: -2250,
+        timestamp: 1_234_567,
+        left_wheel_speed_mmps: 51.5,
+        right_wheel_speed_mmps: -49.25,
+        distance_mm: 12_345.678,
+        robot_id: 0x00e2_0142_dead_beef,
+    }
+}
+
+/// (b) A union holding a 4-byte member: 5 bytes.
+pub fn ping() -> Event {
+    Event::Ping(Ping { seq: 0x0102_0304 })
+}
+
+/// (c) A union holding seven short strings: 1 tag + 7 length bytes + 62 string bytes = 70
+/// bytes.
+pub fn device_info() -> Event {
+    Event::DeviceInfo(DeviceInfo {
+        serial: "00e20142".into(),        // 8
+        os_version: "v1.8.1.6051".into(), // 11
+        build_type: "release".into(),     // 7
+        hostname: "Vector-W1B2".into(),   // 11
+        ssid: "HomeWifi5G".into(),        // 10
+        locale: "en-US".into(),           // 5
+        timezone: "Asia/Tokyo".into(),    // 10
+    })
+}
+
+/// (d) The robot state with six sightings: 139 + 1 + 6 × 13 = 218 bytes.
+pub fn robot_state() -> RobotState {
+    let v3 = |x: f32, y: f32, z: f32| Vec3 { x, y, z };
+    RobotState {
+        timestamp: 987_654,
+        pose_frame_id: 17,
+        pose_origin_id: 3,
+        pose: PoseStruct3d {
+            x: 120.5,
+            y: -33.25,
+            z: 0.0,
+            q0: 0.92,
+            q1: 0.0,
+            q2: 0.0,
+            q3: 0.38,
+        },
+        left_wheel_speed_mmps: 40.0,
+        right_wheel_speed_mmps: 42.5,
+        head_angle_rad: 0.35,
+        lift_angle_rad: -0.1,
+        accel: v3(0.1, -0.2, 9.81),
+        gyro: v3(0.001, 0.002, -0.003),
+        battery: BatteryState {
+            voltage: 3.95,
+            temperature_deg_c: 31.0,
+            level: BatteryLevel::Nominal,
+            is_charging: false,
+            on_charger_contacts: false,
+            is_too_hot: false,
+        },
+        status: 0x0000_4021,
+        cliff_data_raw: [1200, 1190, 1215, 1202],
+        prox_data: ProxSensorData {
+            distance_mm: 215,
+            signal_quality: 0.87,
+            unobstructed: true,
+            found_object: false,
+            is_lift_in_fov: false,
+        },
+        backpack_touch_sensor_raw: 512,
+        curr_path_segment: -1,
+        off_treads_state: OffTreadsState::OnTreads,
+        last_path_id: 12,
+        imu_temperature_deg_c: 38.5,
+        motor_currents: [110.0, 115.5, 20.0, 18.25],
+        sightings: (0..6)
+            .map(|i| ObjectSighting {
+                object_id: 100 + i,
+                object_type: ObjectType::Cube,
+                x_mm: 100.0 + i as f32,
+                y_mm: -50.0 * i as f32,
+            })
+            .collect(),
+    }
+}
