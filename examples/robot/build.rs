@@ -1,15 +1,24 @@
-//! Generates `$OUT_DIR/clad.rs` from the project's schemas and the benchmark schema.
+//! Generates `$OUT_DIR/clad.rs` from the project's schemas, the intent map and the benchmark
+//! schema.
 //!
-//! Include directories are searched in order: `../../schemas` (the project's schemas, and
-//! `common.clad` that `cloud.clad` includes), then this crate's `schemas/`. Every file an
-//! input includes is generated too, and cargo reruns this script when any schema read
-//! changes. Schema errors are reported as `cargo::error=` lines with file:line:col.
+//! Include directories are searched in order: `../../schemas` (the project's schemas and
+//! `user_intent_map.json`), then this crate's `schemas/`. Every file an input includes is
+//! generated too, and cargo reruns this script when any file read changes. Schema and map
+//! errors are reported as `cargo::error=` lines with file:line:col.
+
+use clad_codegen::IntentMapOptions;
 
 fn main() {
     clad_codegen::Builder::new()
         .include_dir("../../schemas")
         .include_dir("schemas")
         .file("cloud.clad")
+        .file("userIntent.clad")
         .file("bench.clad")
+        .intent_map_with(
+            "user_intent_map.json",
+            IntentMapOptions::new("Anki::Vector::UserIntent")
+                .feature_enum("Anki::Vector::FeatureType"),
+        )
         .build();
 }

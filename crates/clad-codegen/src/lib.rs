@@ -50,6 +50,7 @@ pub mod source;
 
 pub use builder::{BuildError, Builder, Generated, GeneratedType};
 pub use diagnostics::{Diagnostic, Severity};
+pub use intent_map::IntentMapOptions;
 pub use loader::{FsLoader, LoadError, LoadedSource, MemoryLoader, SourceLoader};
 pub use source::{FileId, SourceDb, SourceFile, Span};
 

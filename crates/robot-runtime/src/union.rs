@@ -42,4 +42,33 @@ pub trait CladUnion: Sized {
     /// True when the member's payload is a message/structure (its fields are flattened next
     /// to `"type"` in CLAD-JSON); false when it is carried under `"value"`.
     fn payload_is_struct(tag: Self::Tag) -> bool;
+
+    /// Deserializes member `tag` from its payload structure's fields alone (`fields` is a
+    /// deserializer for the structure, without the `"type"` key), skipping the buffering of
+    /// serde's internally tagged form. Returns `None`, without touching `fields`, when the
+    /// member's payload is not a structure; the default implementation always does, so
+    /// callers fall back to the union's own `Deserialize`. Generated unions implement it;
+    /// the intent translator uses it to build payloads.
+    fn deserialize_struct_member<'de, D>(
+        tag: Self::Tag,
+        fields: D,
+    ) -> Option<Result<Self, D::Error>>
+    where
+        D: serde::Deserializer<'de>,
+    {
+        let _ = (tag, fields);
+        None
+    }
+}
+
+/// What generated [`CladUnion::deserialize_struct_member`] implementations call for each
+/// structure member: deserializes the payload structure `T` from `fields` and wraps it in
+/// its variant.
+#[inline]
+pub fn struct_member<'de, T, U, D>(fields: D, variant: fn(T) -> U) -> Result<U, D::Error>
+where
+    T: serde::Deserialize<'de>,
+    D: serde::Deserializer<'de>,
+{
+    T::deserialize(fields).map(variant)
 }

@@ -3,6 +3,11 @@
 //! `CladUnion` impl), a `CloudMic::Message` mirror, and a hand-written `StaticIntentMap`
 //! shaped like the original's unit-test map (§4.4 of the intent-runtime spec).
 //!
+//! The mirror implements `CladUnion::deserialize_struct_member` for `set_timer` and
+//! `test_timeWithUnits` only, so these tests cover both the direct path (what generated
+//! unions take for every structure member) and the fallback through the union's own
+//! `Deserialize`; `examples/robot` runs the same pipeline over generated code.
+//!
 //! As its own test target it only checks that it compiles.
 #![allow(dead_code)]
 
@@ -425,6 +430,22 @@ impl CladUnion for UserIntent {
     }
     fn payload_is_struct(tag: UserIntentTag) -> bool {
         !matches!(tag, UserIntentTag::TestValue)
+    }
+    // Generated unions provide this for every structure member; the mirror provides it for
+    // two (one with an enum field), so both translator paths are exercised here.
+    fn deserialize_struct_member<'de, D>(
+        tag: UserIntentTag,
+        fields: D,
+    ) -> Option<Result<Self, D::Error>>
+    where
+        D: serde::Deserializer<'de>,
+    {
+        use robot_runtime::union::struct_member;
+        Some(match tag {
+            UserIntentTag::SetTimer => struct_member(fields, Self::SetTimer),
+            UserIntentTag::TestTimeWithUnits => struct_member(fields, Self::TestTimeWithUnits),
+            _ => return None,
+        })
     }
 }
 

@@ -87,4 +87,5 @@ pub mod clad {
     include!(concat!(env!("OUT_DIR"), "/clad.rs"));
 }
 
+pub mod intents;
 pub mod samples;

@@ -91,6 +91,39 @@ fn hot_paths_allocate_only_the_values() {
     });
     check("CloudMic::Message::Result", &result, 2);
 
+    // Cloud result → pending typed intent, for a void intent: unpacking the message
+    // allocates its one non-empty string (the intent name); the component (lookup,
+    // translation, replacing the pending intent, events) allocates nothing.
+    let mut intents = robot_example::intents::component();
+    let void = Message::Result(IntentResult {
+        intent: "intent_imperative_come".into(),
+        parameters: String::new(),
+        metadata: String::new(),
+    })
+    .pack()
+    .unwrap();
+    intents.handle_cloud(robot_example::intents::receive(&void).unwrap()); // warm-up
+    intents.drain_events();
+    let mut event = None;
+    assert_eq!(
+        allocations(|| event = Some(robot_example::intents::receive(black_box(&void)).unwrap())),
+        1,
+        "void intent: unpack"
+    );
+    let event = event.unwrap();
+    assert_eq!(
+        allocations(|| {
+            intents.handle_cloud(event);
+            intents.drain_events();
+        }),
+        0,
+        "void intent: component"
+    );
+    assert_eq!(
+        intents.pending().unwrap().tag(),
+        robot_example::intents::Tag::ImperativeCome
+    );
+
     // Errors allocate only when they happen (the boxed details and the field path).
     let bytes = samples::numbers().pack().unwrap();
     let n = allocations(|| robot_example::clad::bench::Numbers::unpack(&bytes[..31]).is_err());

@@ -1192,6 +1192,35 @@ fn union_items(
             let is_struct = matches!(m.ty, Type::Struct(_));
             quote!(#tag_ident::#v => #is_struct)
         });
+        // Structure members deserialize straight from their structure's fields.
+        let direct_arms: Vec<TokenStream> = u
+            .members
+            .iter()
+            .zip(&vids)
+            .filter(|(m, _)| matches!(m.ty, Type::Struct(_)))
+            .map(|(_, v)| {
+                let v = names::ident(v);
+                quote!(#tag_ident::#v => #rt::union::struct_member(fields, Self::#v),)
+            })
+            .collect();
+        let direct = (!direct_arms.is_empty()).then(|| {
+            let rest = (direct_arms.len() < u.members.len())
+                .then(|| quote!(_ => return ::core::option::Option::None,));
+            quote! {
+                fn deserialize_struct_member<'de, D>(
+                    tag: #tag_ident,
+                    fields: D,
+                ) -> ::core::option::Option<::core::result::Result<Self, D::Error>>
+                where
+                    D: #rt::serde::Deserializer<'de>,
+                {
+                    ::core::option::Option::Some(match tag {
+                        #(#direct_arms)*
+                        #rest
+                    })
+                }
+            }
+        });
         quote! {
             impl #rt::union::CladUnion for #ident {
                 type Tag = #tag_ident;
@@ -1219,6 +1248,7 @@ fn union_items(
                         #(#struct_arms,)*
                     }
                 }
+                #direct
             }
         }
     });

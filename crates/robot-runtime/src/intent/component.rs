@@ -17,9 +17,7 @@ use super::event::{
 };
 use super::map::StaticIntentMap;
 use super::matcher::IntentMatcher;
-use super::translate::{
-    FeatureGate, IntentTranslator, TranslateConfig, TranslateError, Translation,
-};
+use super::translate::{FeatureGate, IntentTranslator, Raw, TranslateConfig, TranslateError};
 use crate::union::CladUnion;
 
 /// Settings of an [`IntentComponent`]. All deadlines are in ticks (`update` calls).
@@ -643,23 +641,43 @@ where
 
     // ----- pending -------------------------------------------------------------------------
 
+    #[inline]
     fn set_pending_inner(&mut self, intent: U, source: IntentSource, matched: Match<U::Tag>) {
-        let tag = intent.tag();
-        if let Some(old) = self.pending.take() {
-            self.emit(IntentEvent::Replaced {
-                old: old.tag(),
-                old_source: old.source,
-                new: tag,
-            });
-        }
+        self.set_pending_with(move || intent, source, matched);
+    }
+
+    /// Sets pending the intent `make` returns. The old one is dropped first and the new
+    /// one is built in the assignment itself, so the compiler can construct it in the slot:
+    /// the union can be large (its biggest payload) and copying it costs more than
+    /// building a void member.
+    #[inline(always)]
+    fn set_pending_with(
+        &mut self,
+        make: impl FnOnce() -> U,
+        source: IntentSource,
+        matched: Match<U::Tag>,
+    ) {
+        let old = self.pending.as_ref().map(|p| (p.tag(), p.source));
+        self.pending = None;
         self.pending = Some(PendingIntent {
-            intent,
+            intent: make(),
             source,
             matched: matched.clone(),
             since_tick: self.tick,
             window_start: self.tick,
             warned: false,
         });
+        let tag = self
+            .pending
+            .as_ref()
+            .map_or(self.translator.map().unmatched, |p| p.tag());
+        if let Some((old, old_source)) = old {
+            self.emit(IntentEvent::Replaced {
+                old,
+                old_source,
+                new: tag,
+            });
+        }
         self.emit(IntentEvent::Pending {
             tag,
             source,
@@ -1078,14 +1096,14 @@ where
         self.sync_active();
         self.close_stream();
         self.clear_error();
-        let result = self.translator.translate_cloud(intent, parameters);
+        let result = self.translator.translate_cloud_raw(intent, parameters);
         self.apply(IntentSource::Voice, intent, result)
     }
 
     /// Handles an app intent (`AppIntent { intent, param }`) now, with source `App`.
     pub fn handle_app_intent(&mut self, intent: &str, param: &str) -> CloudOutcome<U::Tag> {
         self.sync_active();
-        let result = self.translator.translate_app(intent, param);
+        let result = self.translator.translate_app_raw(intent, param);
         self.apply(IntentSource::App, intent, result)
     }
 
@@ -1116,26 +1134,48 @@ where
         &mut self,
         source: IntentSource,
         intent_str: &str,
-        result: Result<Translation<U>, TranslateError>,
+        result: Result<Raw<U>, TranslateError>,
     ) -> CloudOutcome<U::Tag> {
         match result {
-            Ok(t) => {
-                if t.params_ignored {
+            Ok(raw) => {
+                let (tag, matched, params_ignored, built) = match raw {
+                    Raw::Void {
+                        tag,
+                        matched,
+                        params_ignored,
+                    } => (tag, matched, params_ignored, None),
+                    Raw::Built(t) => {
+                        for note in &t.notes {
+                            tracing::debug!(
+                                intent = intent_str,
+                                ?note,
+                                "UserIntentComponent.Translate.Note"
+                            );
+                        }
+                        (t.intent.tag(), t.matched, t.params_ignored, Some(t.intent))
+                    }
+                };
+                if params_ignored {
                     tracing::debug!(
                         intent = intent_str,
                         "UserIntentComponent.SetIntentPendingFromCloudJSONValue.ExtraData"
                     );
                 }
-                for note in &t.notes {
-                    tracing::debug!(
-                        intent = intent_str,
-                        ?note,
-                        "UserIntentComponent.Translate.Note"
-                    );
+                if !self.is_whitelisted(tag) {
+                    tracing::info!(tag = U::tag_name(tag), "UserIntentComponent.NotWhitelisted");
+                    let matched = Match::Unmatched(UnmatchedReason::NotWhitelisted { tag });
+                    let unmatched = self.translator.map().unmatched;
+                    self.set_pending_with(|| U::default_for(unmatched), source, matched.clone());
+                    return CloudOutcome::Pending {
+                        tag: unmatched,
+                        matched,
+                    };
                 }
-                let (intent, matched) = self.filter_whitelist(t.intent, t.matched);
-                let tag = intent.tag();
-                self.set_pending_inner(intent, source, matched.clone());
+                // Void members are built in the pending slot itself.
+                match built {
+                    Some(intent) => self.set_pending_inner(intent, source, matched.clone()),
+                    None => self.set_pending_with(|| U::default_for(tag), source, matched.clone()),
+                }
                 CloudOutcome::Pending { tag, matched }
             }
             Err(error) => {
@@ -1161,18 +1201,6 @@ where
                 CloudOutcome::Failed { error, reaction }
             }
         }
-    }
-
-    fn filter_whitelist(&self, intent: U, matched: Match<U::Tag>) -> (U, Match<U::Tag>) {
-        let tag = intent.tag();
-        if self.is_whitelisted(tag) {
-            return (intent, matched);
-        }
-        tracing::info!(tag = U::tag_name(tag), "UserIntentComponent.NotWhitelisted");
-        (
-            U::default_for(self.translator.map().unmatched),
-            Match::Unmatched(UnmatchedReason::NotWhitelisted { tag }),
-        )
     }
 }
 

@@ -1,4 +1,34 @@
-//! User intents (placeholder docs).
+//! User intents: a voice or app request becomes a typed member of a generated union that
+//! behaviors claim.
+//!
+//! The pieces, in the order a request goes through them:
+//!
+//! * [`StaticIntentMap`] (`map`): the tables `clad-codegen` compiles from a
+//!   `user_intent_map.json` at build time (cloud intent → tag with its substitution and
+//!   numeric plan, app intent → tag, simple voice responses, the unmatched tag, feature
+//!   gates). Nothing is parsed on the robot.
+//! * [`CloudEvent`] (`cloud`): a cloud message as the component sees it. The robot converts
+//!   its generated `CloudMic::Message` with a `From` impl; [`CloudSender`] is the bounded
+//!   channel the transport thread feeds, drained in order at every tick.
+//! * [`IntentTranslator`] (`translate`, `params`, `numeric`, `shape`): parameters text →
+//!   payload. Expands the stringified parameters, applies substitutions, then numeric
+//!   conversion ([`NumericMode::Strict`] by default, the original's prefix parsing as
+//!   [`NumericMode::OriginalPrefix`]), then builds the payload through the union's serde
+//!   mapping. Every failure is a [`TranslateError`] naming the field and the reason; a
+//!   [`Reaction`] decides what the robot does about it (the unmatched intent, the error
+//!   flag, or nothing). Void intents allocate nothing.
+//! * [`IntentComponent`] (`component`): the state machine of the original's
+//!   `UserIntentComponent` (spec §2): at most one pending and one active intent, the claim
+//!   deadline (3 ticks, warning at 2), trigger word, error and stream flags, whitelist,
+//!   activation IDs and sources. Activation returns an [`ActiveIntentGuard`] that
+//!   deactivates on drop, a [`TimeoutHold`] suspends expiry while it lives, double
+//!   activation is a [`ClaimError`], and every change is an [`IntentEvent`] delivered to
+//!   subscribers, buffered per tick and logged with `tracing`.
+//! * [`IntentMatcher`] (`matcher`): one type for "by tag", "by full data" and "by predicate",
+//!   also loadable from JSON.
+//!
+//! Everything is generic over [`CladUnion`](crate::union::CladUnion), so the component
+//! serves our `UserIntent` and any user's union alike.
 
 mod cloud;
 mod component;

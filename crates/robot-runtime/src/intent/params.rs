@@ -13,6 +13,7 @@ use std::borrow::Cow;
 use std::collections::HashMap;
 use std::fmt;
 
+use crate::union::CladUnion;
 use serde::de::value::{MapAccessDeserializer, SeqAccessDeserializer};
 use serde::de::{self, DeserializeSeed, Deserializer, IgnoredAny, MapAccess, Visitor};
 use serde::forward_to_deserialize_any;
@@ -159,10 +160,30 @@ impl<'de> Deserializer<'de> for ParamValue<'de> {
         }
     }
 
+    /// CLAD enums are written by name: a string is a unit variant (as `serde_json` reads
+    /// it). Derived enum visitors only accept `visit_enum`, so forwarding to
+    /// `deserialize_any` (`visit_str`) would reject every enum field.
+    fn deserialize_enum<V: Visitor<'de>>(
+        self,
+        name: &'static str,
+        variants: &'static [&'static str],
+        visitor: V,
+    ) -> Result<V::Value, Error> {
+        match self {
+            Self::Str(Cow::Borrowed(s)) => {
+                visitor.visit_enum(de::value::BorrowedStrDeserializer::new(s))
+            }
+            Self::Str(Cow::Owned(s)) => visitor.visit_enum(de::value::StringDeserializer::new(s)),
+            Self::Json(v) => (*v).deserialize_enum(name, variants, visitor),
+            Self::JsonRef(v) => v.deserialize_enum(name, variants, visitor),
+            other => other.deserialize_any(visitor),
+        }
+    }
+
     forward_to_deserialize_any! {
         bool i8 i16 i32 i64 i128 u8 u16 u32 u64 u128 f32 f64 char str string
         bytes byte_buf unit unit_struct newtype_struct seq tuple
-        tuple_struct map struct enum identifier ignored_any
+        tuple_struct map struct identifier ignored_any
     }
 }
 
@@ -787,7 +808,8 @@ impl<'de> Visitor<'de> for ParamsSeed<'_, '_, '_, 'de> {
 
 /// Presents `{"type": tag, field: value, ...}` to a generated union's `Deserialize`.
 pub(crate) struct PayloadMap<I> {
-    tag: &'static str,
+    /// `None`: present the payload structure's fields alone (no `"type"` key).
+    tag: Option<&'static str>,
     entries: I,
 }
 
@@ -799,7 +821,7 @@ where
 
     fn deserialize_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Error> {
         visitor.visit_map(PayloadMapAccess {
-            tag: Some(self.tag),
+            tag: self.tag,
             entries: self.entries,
             value: None,
         })
@@ -864,7 +886,8 @@ where
 /// first element and derived structs read fields by position. Same mapping as the object
 /// form, without key buffering and field-name matching.
 pub(crate) struct PayloadSeq<I> {
-    tag: &'static str,
+    /// `None`: present the payload structure's fields alone (no leading tag).
+    tag: Option<&'static str>,
     items: I,
 }
 
@@ -876,7 +899,7 @@ where
 
     fn deserialize_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Error> {
         visitor.visit_seq(PayloadSeqAccess {
-            tag: Some(self.tag),
+            tag: self.tag,
             items: self.items,
         })
     }
@@ -927,7 +950,10 @@ pub(crate) fn build_map<'de, U: Deserialize<'de>>(
     tag: &'static str,
     entries: impl Iterator<Item = (Cow<'de, str>, ParamValue<'de>)>,
 ) -> Result<U, Error> {
-    U::deserialize(PayloadMap { tag, entries })
+    U::deserialize(PayloadMap {
+        tag: Some(tag),
+        entries,
+    })
 }
 
 /// Builds `U` from the positional form (every field, in order).
@@ -936,43 +962,70 @@ pub(crate) fn build_seq<'de, U: Deserialize<'de>>(
     tag: &'static str,
     items: impl Iterator<Item = ParamValue<'de>>,
 ) -> Result<U, Error> {
-    U::deserialize(PayloadSeq { tag, items })
+    U::deserialize(PayloadSeq {
+        tag: Some(tag),
+        items,
+    })
 }
 
 /// Builds a member of known shape from its slots: positionally (missing fields get their
 /// default values) when the shape allows it, else as an object of the filled fields. On
 /// failure, blames the first filled field that fails on its own.
+///
+/// Structure members go straight to the payload structure's `Deserialize` through
+/// [`CladUnion::deserialize_struct_member`] (generated); other members, and unions that do
+/// not provide it, go through the union's internally tagged `Deserialize`.
 #[inline(always)]
-pub(crate) fn build_slots<U: serde::de::DeserializeOwned>(
-    tag: &'static str,
+pub(crate) fn build_slots<U: CladUnion + serde::de::DeserializeOwned>(
+    tag: U::Tag,
     shape: &Shape,
     slots: &[Option<Slot<'_>>],
 ) -> Result<U, (Option<String>, Error)> {
+    let tag_name = U::tag_name(tag);
     let only = |keep: Option<usize>| -> Result<U, Error> {
         let filled = |i: usize| keep.map_or(true, |k| k == i);
-        match (&shape.defaults, shape.positional) {
-            (Some(defaults), true) => build_seq(
+        let seq = || {
+            slots
+                .iter()
+                .zip(shape.defaults.iter().flatten())
+                .enumerate()
+                .map(move |(i, (s, d))| match s {
+                    Some(s) if filled(i) => s.value.view(),
+                    _ => ParamValue::JsonRef(d),
+                })
+        };
+        let map = || {
+            slots
+                .iter()
+                .zip(&shape.fields)
+                .enumerate()
+                .filter_map(move |(i, (s, f))| {
+                    let s = s.as_ref().filter(|_| filled(i))?;
+                    Some((Cow::Borrowed(*f), s.value.view()))
+                })
+        };
+        let positional = shape.defaults.is_some() && shape.positional;
+        let direct = if positional {
+            U::deserialize_struct_member(
                 tag,
-                slots
-                    .iter()
-                    .zip(defaults)
-                    .enumerate()
-                    .map(|(i, (s, d))| match s {
-                        Some(s) if filled(i) => s.value.view(),
-                        _ => ParamValue::JsonRef(d),
-                    }),
-            ),
-            _ => build_map(
+                PayloadSeq {
+                    tag: None,
+                    items: seq(),
+                },
+            )
+        } else {
+            U::deserialize_struct_member(
                 tag,
-                slots
-                    .iter()
-                    .zip(&shape.fields)
-                    .enumerate()
-                    .filter_map(|(i, (s, f))| {
-                        let s = s.as_ref().filter(|_| filled(i))?;
-                        Some((Cow::Borrowed(*f), s.value.view()))
-                    }),
-            ),
+                PayloadMap {
+                    tag: None,
+                    entries: map(),
+                },
+            )
+        };
+        match direct {
+            Some(built) => built,
+            None if positional => build_seq(tag_name, seq()),
+            None => build_map(tag_name, map()),
         }
     };
     only(None).map_err(|err| {

@@ -235,6 +235,37 @@ pub struct Translation<U: CladUnion> {
     pub notes: Vec<Note>,
 }
 
+/// A translation before a void payload is materialised: void members (and the unmatched
+/// fallback) are only a tag, so the component builds the union value directly in its
+/// pending slot instead of moving a union-sized value through every layer.
+#[derive(Debug)]
+pub(crate) enum Raw<U: CladUnion> {
+    Void {
+        tag: U::Tag,
+        matched: Match<U::Tag>,
+        params_ignored: bool,
+    },
+    Built(Translation<U>),
+}
+
+impl<U: CladUnion> Raw<U> {
+    pub(crate) fn into_translation(self) -> Translation<U> {
+        match self {
+            Raw::Void {
+                tag,
+                matched,
+                params_ignored,
+            } => Translation {
+                intent: U::default_for(tag),
+                matched,
+                params_ignored,
+                notes: Vec::new(),
+            },
+            Raw::Built(t) => t,
+        }
+    }
+}
+
 /// Decides whether a feature is enabled, at lookup time.
 ///
 /// Implemented for every `Fn(&str) -> bool + Send + Sync` closure, so a robot whose
@@ -450,12 +481,21 @@ where
 
     /// Translates a cloud `result`: `intent` and its `parameters` text (a JSON object of
     /// strings, possibly empty or with a trailing newline).
-    #[inline]
     pub fn translate_cloud(
         &self,
         intent: &str,
         parameters: &str,
     ) -> Result<Translation<U>, TranslateError> {
+        self.translate_cloud_raw(intent, parameters)
+            .map(Raw::into_translation)
+    }
+
+    #[inline]
+    pub(crate) fn translate_cloud_raw(
+        &self,
+        intent: &str,
+        parameters: &str,
+    ) -> Result<Raw<U>, TranslateError> {
         let params = Params::Json(parameters);
         if intent.is_empty() {
             return Ok(self.unmatched(UnmatchedReason::EmptyIntent, &params));
@@ -489,6 +529,16 @@ where
         intent: &str,
         param: &str,
     ) -> Result<Translation<U>, TranslateError> {
+        self.translate_app_raw(intent, param)
+            .map(Raw::into_translation)
+    }
+
+    #[inline]
+    pub(crate) fn translate_app_raw(
+        &self,
+        intent: &str,
+        param: &str,
+    ) -> Result<Raw<U>, TranslateError> {
         let params = Params::App(param);
         if intent.is_empty() {
             return Ok(self.unmatched(UnmatchedReason::EmptyIntent, &params));
@@ -509,12 +559,11 @@ where
     }
 
     #[inline]
-    fn unmatched(&self, reason: UnmatchedReason<U::Tag>, params: &Params<'_>) -> Translation<U> {
-        Translation {
-            intent: U::default_for(self.map.unmatched),
+    fn unmatched(&self, reason: UnmatchedReason<U::Tag>, params: &Params<'_>) -> Raw<U> {
+        Raw::Void {
+            tag: self.map.unmatched,
             matched: Match::Unmatched(reason),
             params_ignored: params.present(),
-            notes: Vec::new(),
         }
     }
 
@@ -525,16 +574,15 @@ where
         routes: Option<&Routes>,
         matched: Match<U::Tag>,
         params: Params<'_>,
-    ) -> Result<Translation<U>, TranslateError> {
+    ) -> Result<Raw<U>, TranslateError> {
         let tag = entry.tag;
         let shape = self.shape(tag);
         if shape.is_some_and(|s| s.fields.is_empty()) {
             // Void: no JSON work, no allocation.
-            return Ok(Translation {
-                intent: U::default_for(tag),
+            return Ok(Raw::Void {
+                tag,
                 matched,
                 params_ignored: params.present(),
-                notes: Vec::new(),
             });
         }
         let tag_name = U::tag_name(tag);
@@ -573,23 +621,24 @@ where
                 )?;
             }
         }
-        let intent = self.finish(tag_name, shape, &mut c, self.config.missing_fields)?;
-        Ok(Translation {
+        let intent = self.finish(tag, shape, &mut c, self.config.missing_fields)?;
+        Ok(Raw::Built(Translation {
             intent,
             matched,
             params_ignored: false,
             notes: c.notes,
-        })
+        }))
     }
 
     /// Missing-field policy, then the build.
     fn finish(
         &self,
-        tag_name: &'static str,
+        tag: U::Tag,
         shape: Option<&Shape>,
         c: &mut Collector<'_, '_, '_>,
         missing: MissingFields,
     ) -> Result<U, TranslateError> {
+        let tag_name = U::tag_name(tag);
         let built = match shape {
             Some(shape) => {
                 for (i, &field) in shape.fields.iter().enumerate() {
@@ -603,7 +652,7 @@ where
                         c.note(Note::FieldDefaulted { field });
                     }
                 }
-                params::build_slots::<U>(tag_name, shape, c.slots)
+                params::build_slots::<U>(tag, shape, c.slots)
             }
             None => params::build_entries::<U>(tag_name, &c.entries),
         };
@@ -618,7 +667,7 @@ where
         &self,
         r: &'static SimpleVoiceResponse,
         params: &Params<'_>,
-    ) -> Result<Translation<U>, TranslateError> {
+    ) -> Result<Raw<U>, TranslateError> {
         let Some(tag) = self.map.simple_voice_tag else {
             return Ok(self.unmatched(
                 UnmatchedReason::NoSimpleVoiceTag {
@@ -662,66 +711,14 @@ where
                 c.push_value(Cow::Borrowed(f), v)?;
             }
         }
-        let intent = self.finish(tag_name, shape, &mut c, MissingFields::Default)?;
-        Ok(Translation {
+        let intent = self.finish(tag, shape, &mut c, MissingFields::Default)?;
+        Ok(Raw::Built(Translation {
             intent,
             matched: Match::SimpleVoice {
                 intent: r.cloud_intent,
             },
             params_ignored: params.present(),
             notes: Vec::new(),
-        })
-    }
-}
-
-#[doc(hidden)]
-impl<U> IntentTranslator<U>
-where
-    U: CladUnion + Serialize + DeserializeOwned,
-{
-    /// PROBE: lookup + collect only.
-    pub fn probe_collect(&self, intent: &str, parameters: &str) -> usize {
-        let Some((e, routes)) = self.cloud_entry(intent) else {
-            return 0;
-        };
-        let shape = self.shape(e.tag);
-        let mut storage = params::slot_storage!();
-        let mut c = Collector::new(
-            Ctx {
-                tag: "x",
-                sanitation: e.sanitation,
-                fields: shape.map(|s| s.fields.as_slice()),
-                routes,
-                numeric: self.config.numeric,
-                extra: self.config.extra_params,
-            },
-            &mut storage,
-        );
-        let _ = c.collect_json(parameters);
-        c.keys
-    }
-    /// PROBE: lookup only.
-    pub fn probe_lookup(&self, intent: &str) -> usize {
-        self.cloud_entry(intent)
-            .map_or(0, |(e, _)| e.sanitation.len())
-    }
-    /// PROBE: build from collected.
-    pub fn probe_full_build(&self, intent: &str, parameters: &str) -> Option<U> {
-        let (e, routes) = self.cloud_entry(intent)?;
-        let shape = self.shape(e.tag);
-        let mut storage = params::slot_storage!();
-        let mut c = Collector::new(
-            Ctx {
-                tag: "x",
-                sanitation: e.sanitation,
-                fields: shape.map(|s| s.fields.as_slice()),
-                routes,
-                numeric: self.config.numeric,
-                extra: self.config.extra_params,
-            },
-            &mut storage,
-        );
-        let _ = c.collect_json(parameters);
-        params::build_slots::<U>(U::tag_name(e.tag), shape?, c.slots).ok()
+        }))
     }
 }

@@ -1,0 +1,171 @@
+//! A cloud `result` message, binary as received from the cloud process, → a pending typed
+//! user intent, with the generated `UserIntent`, `CloudMic::Message` and our
+//! `USER_INTENT_MAP`.
+//!
+//! ```sh
+//! cargo bench -p robot-example --bench intent
+//! ```
+//!
+//! Workloads: `void` (`intent_imperative_come`, no parameters), `set_timer`
+//! (`intent_clock_settimer_extend`, one numeric parameter renamed to `time_s`) and `weather`
+//! (`intent_weather_extend`, seven string parameters). Parameters end with the newline Go's
+//! JSON encoder writes, like the real cloud's.
+//!
+//! Per workload:
+//! * `pipeline`: `Message::unpack` → `CloudEvent` → `IntentComponent::handle_cloud`: lookup,
+//!   feature gate, parameter parsing, substitution, numeric conversion, building the typed
+//!   payload, replacing the pending intent, recording the events (drained every iteration,
+//!   as a tick does);
+//! * `naive`: the same unpack, then the straightforward port of the original: parse the
+//!   parameters into a `serde_json::Value`, rename keys, convert numerics, insert `"type"`,
+//!   `serde_json::from_value::<UserIntent>`, store it as the pending intent;
+//! * `unpack_only`: `Message::unpack` alone, the part both share.
+
+use std::hint::black_box;
+use std::time::Duration;
+
+use criterion::{criterion_group, criterion_main, Criterion};
+use robot_example::clad::anki::vector::{UserIntentTimeInSeconds, UserIntentWeatherResponse};
+use robot_example::clad::cloud_mic::{IntentResult, Message};
+use robot_example::intents::{self, Tag, UserIntent, USER_INTENT_MAP};
+use robot_runtime::intent::{CloudEvent, CloudOutcome, StaticIntentMap};
+use robot_runtime::union::CladUnion;
+use robot_runtime::wire::Wire;
+use serde_json::Value;
+
+const WEATHER_PARAMS: &str = "{\"condition\":\"Cloudy\",\"day_or_night\":\"day\",\
+\"is_forecast\":\"false\",\"local_datetime\":\"2018-05-03T10:30:00-07:00\",\
+\"speakable_location_string\":\"San Francisco\",\"temperature\":\"17\",\
+\"temperature_unit\":\"C\"}\n";
+
+/// The naive translation, as a direct port of the original would write it (same map
+/// lookup; numerics: integers unless the text has a dot).
+fn naive(map: &StaticIntentMap<Tag>, intent: &str, params: &str) -> Option<UserIntent> {
+    let Some(entry) = map.cloud(intent) else {
+        return Some(UserIntent::default_for(map.unmatched));
+    };
+    let mut obj = if params.trim().is_empty() {
+        serde_json::Map::new()
+    } else {
+        match serde_json::from_str::<Value>(params).ok()? {
+            Value::Object(m) => m,
+            Value::Null => serde_json::Map::new(),
+            _ => return None,
+        }
+    };
+    for s in entry.sanitation {
+        let Some(mut v) = obj.remove(s.from) else {
+            continue;
+        };
+        if s.numeric {
+            if let Some(text) = v.as_str() {
+                v = if text.contains('.') {
+                    Value::from(text.parse::<f64>().ok()?)
+                } else {
+                    Value::from(text.parse::<i64>().ok()?)
+                };
+            }
+        }
+        obj.insert(s.to.unwrap_or(s.from).to_owned(), v);
+    }
+    obj.insert(
+        "type".to_owned(),
+        Value::String(UserIntent::tag_name(entry.tag).to_owned()),
+    );
+    serde_json::from_value(Value::Object(obj)).ok()
+}
+
+fn packed_result(intent: &str, parameters: &str) -> Vec<u8> {
+    Message::Result(IntentResult {
+        intent: intent.into(),
+        parameters: parameters.into(),
+        metadata: String::new(),
+    })
+    .pack()
+    .expect("fits the wire limits")
+}
+
+fn bench(c: &mut Criterion) {
+    let workloads: [(&str, &str, &str, UserIntent); 3] = [
+        (
+            "void",
+            "intent_imperative_come",
+            "",
+            UserIntent::ImperativeCome(Default::default()),
+        ),
+        (
+            "set_timer",
+            "intent_clock_settimer_extend",
+            "{\"timer_duration\":\"300\"}\n",
+            UserIntent::SetTimer(UserIntentTimeInSeconds { time_s: 300 }),
+        ),
+        (
+            "weather",
+            "intent_weather_extend",
+            WEATHER_PARAMS,
+            UserIntent::WeatherResponse(UserIntentWeatherResponse {
+                speakable_location_string: "San Francisco".into(),
+                is_forecast: "false".into(),
+                condition: "Cloudy".into(),
+                temperature: "17".into(),
+                temperature_unit: "C".into(),
+                local_date_time: "2018-05-03T10:30:00-07:00".into(),
+                day_or_night: "day".into(),
+            }),
+        ),
+    ];
+    let mut component = intents::component();
+    for (name, intent, params, expected) in &workloads {
+        let bytes = packed_result(intent, params);
+        // Both paths must produce the expected intent before anything is timed.
+        let outcome = component.handle_cloud(intents::receive(&bytes).unwrap());
+        assert!(
+            matches!(outcome, CloudOutcome::Pending { tag, .. } if tag == expected.tag()),
+            "{name}: {outcome:?}"
+        );
+        assert_eq!(component.pending().unwrap().intent(), expected);
+        assert_eq!(
+            naive(&USER_INTENT_MAP, intent, params).as_ref(),
+            Some(expected)
+        );
+        component.drain_events();
+        println!(
+            "workload {name}: {} bytes on the wire, parameters {} bytes",
+            bytes.len(),
+            params.len()
+        );
+
+        let mut g = c.benchmark_group(format!("intent/{name}"));
+        g.warm_up_time(Duration::from_millis(500))
+            .measurement_time(Duration::from_secs(2))
+            .sample_size(30);
+        g.bench_function("pipeline", |b| {
+            b.iter(|| {
+                let event = intents::receive(black_box(&bytes)).unwrap();
+                let outcome = component.handle_cloud(event);
+                black_box((&outcome, component.pending()));
+                component.drain_events();
+            })
+        });
+        let mut pending: Option<UserIntent> = None;
+        g.bench_function("naive", |b| {
+            b.iter(|| {
+                let Ok(Message::Result(r)) = Message::unpack(black_box(&bytes)) else {
+                    unreachable!()
+                };
+                pending = naive(&USER_INTENT_MAP, &r.intent, &r.parameters);
+                black_box(&pending);
+            })
+        });
+        g.bench_function("unpack_only", |b| {
+            b.iter(|| {
+                let event: CloudEvent = intents::receive(black_box(&bytes)).unwrap();
+                black_box(&event);
+            })
+        });
+        g.finish();
+    }
+}
+
+criterion_group!(benches, bench);
+criterion_main!(benches);

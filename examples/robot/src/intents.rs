@@ -1,0 +1,95 @@
+//! The robot's user-intent wiring: the generated `UserIntent` union and `USER_INTENT_MAP`
+//! (compiled from `schemas/user_intent_map.json` by `build.rs`), the adapter from the
+//! generated `CloudMic::Message` to the runtime's [`CloudEvent`], and the robot's feature
+//! gate.
+//!
+//! ```
+//! use robot_example::intents::{self, Tag, UserIntent};
+//! use robot_example::clad::anki::vector::UserIntentTimeInSeconds;
+//! use robot_example::clad::cloud_mic::{IntentResult, Message};
+//! use robot_runtime::intent::{CloudOutcome, IntentSource};
+//! use robot_runtime::wire::Wire;
+//!
+//! let mut intents = intents::component();
+//!
+//! // What the cloud process sends, as bytes on the socket.
+//! let bytes = Message::Result(IntentResult {
+//!     intent: "intent_clock_settimer_extend".into(),
+//!     parameters: r#"{"timer_duration":"300"}"#.into(),
+//!     metadata: String::new(),
+//! })
+//! .pack()
+//! .unwrap();
+//!
+//! let event = intents::receive(&bytes).unwrap();
+//! let outcome = intents.handle_cloud(event);
+//! assert!(matches!(outcome, CloudOutcome::Pending { tag: Tag::SetTimer, .. }));
+//!
+//! let pending = intents.pending().unwrap();
+//! assert_eq!(pending.source(), IntentSource::Voice);
+//! assert_eq!(
+//!     pending.intent(),
+//!     &UserIntent::SetTimer(UserIntentTimeInSeconds { time_s: 300 })
+//! );
+//! ```
+
+use robot_runtime::intent::{CloudEvent, IntentComponent, IntentConfig};
+use robot_runtime::wire::{UnpackError, Wire};
+
+use crate::clad::cloud_mic::Message;
+
+pub use crate::clad::anki::vector::{UserIntent, UserIntentTag as Tag};
+pub use crate::clad::USER_INTENT_MAP;
+
+/// The generated cloud message, in the terms of the intent component.
+impl From<Message> for CloudEvent {
+    fn from(message: Message) -> Self {
+        match message {
+            Message::Result(r) => CloudEvent::Result {
+                intent: r.intent,
+                parameters: r.parameters,
+                metadata: r.metadata,
+            },
+            Message::Error(e) => CloudEvent::Error {
+                error: e.error.name(),
+                extra: e.extra,
+            },
+            Message::StreamTimeout(_) => CloudEvent::StreamTimeout,
+            Message::StreamOpen(s) => CloudEvent::StreamOpen { session: s.session },
+            other => CloudEvent::Other {
+                message: other.name(),
+            },
+        }
+    }
+}
+
+/// Unpacks one datagram from the cloud process (strictly: truncated input, trailing bytes,
+/// unknown tags and bad UTF-8 are errors) into a [`CloudEvent`].
+pub fn receive(bytes: &[u8]) -> Result<CloudEvent, UnpackError> {
+    Message::unpack(bytes).map(CloudEvent::from)
+}
+
+/// Parses a `CloudMic::Message` in CLAD-JSON, or a bare intent name, as the dev tools send
+/// it (see [`CloudEvent::from_text`]).
+pub fn receive_text(text: &str) -> Result<CloudEvent, robot_runtime::intent::CloudJsonError> {
+    CloudEvent::from_text::<Message>(text)
+}
+
+/// The features a stock robot has enabled: all but messaging and "look over there"
+/// (`features.json` of the original). A robot with a live feature set passes its own
+/// closure to [`IntentComponent::set_feature_gate`].
+pub fn stock_features(feature: &str) -> bool {
+    !matches!(feature, "Messaging" | "GazeDirection")
+}
+
+/// An intent component over our map, with the stock feature gate and default settings.
+pub fn component() -> IntentComponent<UserIntent> {
+    component_with(IntentConfig::default())
+}
+
+/// [`component`] with other settings.
+pub fn component_with(config: IntentConfig) -> IntentComponent<UserIntent> {
+    let mut c = IntentComponent::with_config(&USER_INTENT_MAP, config);
+    c.set_feature_gate(stock_features);
+    c
+}
