@@ -606,13 +606,19 @@ where
     }
 
     fn emit(&mut self, ev: IntentEvent<U::Tag>) {
-        let tag = event_tag(&ev).map_or("", U::tag_name);
+        // A macro, not a local: `tracing` evaluates field values only when the level is
+        // enabled, so the tag name costs nothing when nobody listens.
+        macro_rules! tag {
+            () => {
+                event_tag(&ev).map_or("", U::tag_name)
+            };
+        }
         match &ev {
             IntentEvent::Dropped {
                 reason: DropReason::Expired { .. },
                 ..
             }
-            | IntentEvent::TriggerWordDropped => log_at!(error, ev, tag),
+            | IntentEvent::TriggerWordDropped => log_at!(error, ev, tag!()),
             IntentEvent::Replaced { .. }
             | IntentEvent::ClaimDeadlineNear { .. }
             | IntentEvent::Unclaimed { .. }
@@ -621,13 +627,13 @@ where
             | IntentEvent::TranslateFailed { .. }
             | IntentEvent::CloudError { .. }
             | IntentEvent::CloudIgnored { .. }
-            | IntentEvent::FlagCleared { flag: Flag::Error } => log_at!(warn, ev, tag),
+            | IntentEvent::FlagCleared { flag: Flag::Error } => log_at!(warn, ev, tag!()),
             IntentEvent::Pending { .. }
             | IntentEvent::Activated { .. }
             | IntentEvent::Deactivated { .. }
             | IntentEvent::TriggerWordPending { .. }
-            | IntentEvent::TriggerWordSuppressed => log_at!(info, ev, tag),
-            _ => log_at!(debug, ev, tag),
+            | IntentEvent::TriggerWordSuppressed => log_at!(info, ev, tag!()),
+            _ => log_at!(debug, ev, tag!()),
         }
         for (_, l) in &mut self.listeners {
             l(&ev);
@@ -1096,6 +1102,22 @@ where
         self.sync_active();
         self.close_stream();
         self.clear_error();
+        if let Some((tag, map_intent, params_ignored)) =
+            self.translator.cloud_void(intent, parameters)
+        {
+            // Void intents (most voice commands): no translation result to carry around.
+            if self.is_whitelisted(tag) {
+                if params_ignored {
+                    tracing::debug!(
+                        intent,
+                        "UserIntentComponent.SetIntentPendingFromCloudJSONValue.ExtraData"
+                    );
+                }
+                let matched = Match::Cloud { intent: map_intent };
+                self.set_pending_with(|| U::default_for(tag), IntentSource::Voice, matched.clone());
+                return CloudOutcome::Pending { tag, matched };
+            }
+        }
         let result = self.translator.translate_cloud_raw(intent, parameters);
         self.apply(IntentSource::Voice, intent, result)
     }

@@ -490,6 +490,25 @@ where
             .map(Raw::into_translation)
     }
 
+    /// The fast path for the most common result: `intent` maps, enabled, to a void member.
+    /// Returns its tag, the map's own copy of the intent string and whether parameters were
+    /// present (and ignored); `None` for everything else (then use
+    /// [`translate_cloud_raw`](Self::translate_cloud_raw)). Gives the same answer as the
+    /// full path for the intents it accepts.
+    #[inline]
+    pub(crate) fn cloud_void(
+        &self,
+        intent: &str,
+        parameters: &str,
+    ) -> Option<(U::Tag, &'static str, bool)> {
+        let (e, _) = self.cloud_entry(intent)?;
+        self.enabled(e.feature_gate).ok()?;
+        if !self.shape(e.tag).is_some_and(|s| s.fields.is_empty()) {
+            return None;
+        }
+        Some((e.tag, e.intent, Params::Json(parameters).present()))
+    }
+
     #[inline]
     pub(crate) fn translate_cloud_raw(
         &self,
