@@ -647,7 +647,7 @@ where
 
     // ----- pending -------------------------------------------------------------------------
 
-    #[inline]
+    #[inline(always)]
     fn set_pending_inner(&mut self, intent: U, source: IntentSource, matched: Match<U::Tag>) {
         self.set_pending_with(move || intent, source, matched);
     }
@@ -1152,6 +1152,7 @@ where
         Ok(self.handle_cloud_result(intent, &params))
     }
 
+    #[inline(always)]
     fn apply(
         &mut self,
         source: IntentSource,

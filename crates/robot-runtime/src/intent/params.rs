@@ -10,7 +10,6 @@
 //! use on text, minus the text.
 
 use std::borrow::Cow;
-use std::collections::HashMap;
 use std::fmt;
 
 use crate::union::CladUnion;
@@ -22,7 +21,7 @@ use serde::Deserialize;
 use super::map::Sanitation;
 use super::numeric::{self, Number, NumericMode};
 use super::shape::Shape;
-use super::translate::{ExtraParams, FxBuild, Note, TranslateError, MAX_NOTES};
+use super::translate::{ExtraParams, Note, TranslateError, MAX_NOTES};
 
 /// Internal error type: boxed, so results stay one word on the hot path.
 pub(crate) type Fail = Box<TranslateError>;
@@ -292,7 +291,29 @@ pub(crate) struct Route {
     to_self: Option<&'static str>,
 }
 
-pub(crate) type Routes = HashMap<&'static str, Route, FxBuild>;
+/// Incoming name → route, for one map entry. A payload has a handful of fields and an entry
+/// a handful of steps, so a linear scan (length first, then bytes) beats hashing each key.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Routes {
+    entries: Vec<(&'static str, Route)>,
+}
+
+impl Routes {
+    #[inline]
+    pub(crate) fn get(&self, key: &str) -> Option<&Route> {
+        self.entries
+            .iter()
+            .find(|(name, _)| name.len() == key.len() && *name == key)
+            .map(|(_, route)| route)
+    }
+
+    /// Adds `name` unless it is already routed (the first route per name wins).
+    fn add(&mut self, name: &'static str, route: Route) {
+        if self.get(name).is_none() {
+            self.entries.push((name, route));
+        }
+    }
+}
 
 /// The routes of one map entry: its sanitation steps (first step per name wins, as in the
 /// step-by-step search), then the payload's own field names.
@@ -300,20 +321,26 @@ pub(crate) fn routes(sanitation: &'static [Sanitation], fields: &[&'static str])
     let mut r = Routes::default();
     for (a, s) in sanitation.iter().enumerate() {
         let target = s.to.unwrap_or(s.from);
-        r.entry(s.from).or_insert(Route {
-            field: fields.iter().position(|f| *f == target),
-            action: Some(a),
-            numeric: s.numeric,
-            to_self: s.to.filter(|t| *t == s.from),
-        });
+        r.add(
+            s.from,
+            Route {
+                field: fields.iter().position(|f| *f == target),
+                action: Some(a),
+                numeric: s.numeric,
+                to_self: s.to.filter(|t| *t == s.from),
+            },
+        );
     }
     for (i, f) in fields.iter().enumerate() {
-        r.entry(f).or_insert(Route {
-            field: Some(i),
-            action: None,
-            numeric: false,
-            to_self: None,
-        });
+        r.add(
+            f,
+            Route {
+                field: Some(i),
+                action: None,
+                numeric: false,
+                to_self: None,
+            },
+        );
     }
     r
 }

@@ -509,7 +509,7 @@ where
         Some((e.tag, e.intent, Params::Json(parameters).present()))
     }
 
-    #[inline]
+    #[inline(always)]
     pub(crate) fn translate_cloud_raw(
         &self,
         intent: &str,
@@ -650,6 +650,7 @@ where
     }
 
     /// Missing-field policy, then the build.
+    #[inline(always)]
     fn finish(
         &self,
         tag: U::Tag,
