@@ -1107,12 +1107,7 @@ where
         {
             // Void intents (most voice commands): no translation result to carry around.
             if self.is_whitelisted(tag) {
-                if params_ignored {
-                    tracing::debug!(
-                        intent,
-                        "UserIntentComponent.SetIntentPendingFromCloudJSONValue.ExtraData"
-                    );
-                }
+                self.log_ignored_params(intent, params_ignored);
                 let matched = Match::Cloud { intent: map_intent };
                 self.set_pending_with(|| U::default_for(tag), IntentSource::Voice, matched.clone());
                 return CloudOutcome::Pending { tag, matched };
@@ -1152,6 +1147,28 @@ where
         Ok(self.handle_cloud_result(intent, &params))
     }
 
+    fn log_ignored_params(&self, intent: &str, params_ignored: bool) {
+        if params_ignored {
+            tracing::debug!(
+                intent,
+                "UserIntentComponent.SetIntentPendingFromCloudJSONValue.ExtraData"
+            );
+        }
+    }
+
+    /// A translated intent the whitelist excludes becomes the unmatched intent.
+    #[cold]
+    fn not_whitelisted(&mut self, tag: U::Tag, source: IntentSource) -> CloudOutcome<U::Tag> {
+        tracing::info!(tag = U::tag_name(tag), "UserIntentComponent.NotWhitelisted");
+        let matched = Match::Unmatched(UnmatchedReason::NotWhitelisted { tag });
+        let unmatched = self.translator.map().unmatched;
+        self.set_pending_with(|| U::default_for(unmatched), source, matched.clone());
+        CloudOutcome::Pending {
+            tag: unmatched,
+            matched,
+        }
+    }
+
     #[inline(always)]
     fn apply(
         &mut self,
@@ -1160,45 +1177,35 @@ where
         result: Result<Raw<U>, TranslateError>,
     ) -> CloudOutcome<U::Tag> {
         match result {
-            Ok(raw) => {
-                let (tag, matched, params_ignored, built) = match raw {
-                    Raw::Void {
-                        tag,
-                        matched,
-                        params_ignored,
-                    } => (tag, matched, params_ignored, None),
-                    Raw::Built(t) => {
-                        for note in &t.notes {
-                            tracing::debug!(
-                                intent = intent_str,
-                                ?note,
-                                "UserIntentComponent.Translate.Note"
-                            );
-                        }
-                        (t.intent.tag(), t.matched, t.params_ignored, Some(t.intent))
-                    }
-                };
-                if params_ignored {
-                    tracing::debug!(
-                        intent = intent_str,
-                        "UserIntentComponent.SetIntentPendingFromCloudJSONValue.ExtraData"
-                    );
-                }
+            Ok(Raw::Void {
+                tag,
+                matched,
+                params_ignored,
+            }) => {
+                self.log_ignored_params(intent_str, params_ignored);
                 if !self.is_whitelisted(tag) {
-                    tracing::info!(tag = U::tag_name(tag), "UserIntentComponent.NotWhitelisted");
-                    let matched = Match::Unmatched(UnmatchedReason::NotWhitelisted { tag });
-                    let unmatched = self.translator.map().unmatched;
-                    self.set_pending_with(|| U::default_for(unmatched), source, matched.clone());
-                    return CloudOutcome::Pending {
-                        tag: unmatched,
-                        matched,
-                    };
+                    return self.not_whitelisted(tag, source);
                 }
                 // Void members are built in the pending slot itself.
-                match built {
-                    Some(intent) => self.set_pending_inner(intent, source, matched.clone()),
-                    None => self.set_pending_with(|| U::default_for(tag), source, matched.clone()),
+                self.set_pending_with(|| U::default_for(tag), source, matched.clone());
+                CloudOutcome::Pending { tag, matched }
+            }
+            Ok(Raw::Built(t)) => {
+                for note in &t.notes {
+                    tracing::debug!(
+                        intent = intent_str,
+                        ?note,
+                        "UserIntentComponent.Translate.Note"
+                    );
                 }
+                self.log_ignored_params(intent_str, t.params_ignored);
+                let tag = t.intent.tag();
+                if !self.is_whitelisted(tag) {
+                    return self.not_whitelisted(tag, source);
+                }
+                // Moved once, straight from the translation into the pending slot.
+                let matched = t.matched;
+                self.set_pending_inner(t.intent, source, matched.clone());
                 CloudOutcome::Pending { tag, matched }
             }
             Err(error) => {
