@@ -15,6 +15,7 @@ mod corpus;
 const EDGE_ROOT: &str = "@edge";
 const EDGE_SCHEMA: &str = "edge_cases.clad";
 const EMPTY_SCHEMA: &str = "empty_autounion.clad";
+const VIEWS_SCHEMA: &str = "views.clad";
 
 fn main() {
     let out = PathBuf::from(std::env::var_os("OUT_DIR").expect("OUT_DIR"));
@@ -36,6 +37,7 @@ fn main() {
 
     let mut roots_rs = String::new();
     let mut visit_arms = String::new();
+    let mut view_visit_arms = String::new();
     let mut schema_list = String::new();
 
     // Our own edge cases, with user attributes (Builder::type_attribute/field_attribute).
@@ -52,7 +54,8 @@ fn main() {
             "Edge::Attrs.rank",
             "#[doc = \"(field attribute on Attrs.rank)\"]",
         )
-        .field_attribute("Edge::Attrs", "#[allow(clippy::struct_field_names)]");
+        .field_attribute("Edge::Attrs", "#[allow(clippy::struct_field_names)]")
+        .view(".");
     emit_module(
         &edge,
         EDGE_ROOT,
@@ -61,6 +64,26 @@ fn main() {
         &edge_dir,
         &mut roots_rs,
         &mut visit_arms,
+        &mut view_visit_arms,
+        &mut schema_list,
+    );
+
+    // Every member shape of borrowed views (`schemas/views.clad`).
+    let views = clad_codegen::Builder::new()
+        .include_dir(&edge_dir)
+        .file(VIEWS_SCHEMA)
+        .out_dir(&out)
+        .output_file("views.rs")
+        .view(".");
+    emit_module(
+        &views,
+        EDGE_ROOT,
+        VIEWS_SCHEMA,
+        "views",
+        &edge_dir,
+        &mut roots_rs,
+        &mut visit_arms,
+        &mut view_visit_arms,
         &mut schema_list,
     );
 
@@ -77,6 +100,7 @@ fn main() {
         &edge_dir,
         &mut roots_rs,
         &mut visit_arms,
+        &mut view_visit_arms,
         &mut schema_list,
     );
 
@@ -99,6 +123,9 @@ fn main() {
                 let builder = clad_codegen::Builder::new()
                     .include_dir(&root_dir)
                     .file(schema)
+                    // Borrowed views for every type that has strings or byte arrays, so
+                    // every vector and every fuzz input also goes through them.
+                    .view(".")
                     .out_dir(&out)
                     .output_file(format!("{module}.rs"));
                 emit_module(
@@ -109,6 +136,7 @@ fn main() {
                     &root_dir,
                     &mut roots_rs,
                     &mut visit_arms,
+                    &mut view_visit_arms,
                     &mut schema_list,
                 );
             }
@@ -125,7 +153,7 @@ fn main() {
     let _ = writeln!(
         roots_rs,
         "/// Calls `visitor` with the generated type `ty` (CLAD name) of `schema` compiled in \
-         `root`; `None` when there is no such type.\npub fn visit<V: crate::TypeVisitor>(root: &str, schema: &str, ty: &str, visitor: V) -> Option<V::Output> {{\n    match (root, schema) {{\n{visit_arms}        _ => None,\n    }}\n}}\n\n/// Every compiled schema: `(root, schema, module, types)`.\npub const SCHEMAS: &[crate::SchemaInfo] = &[\n{schema_list}];"
+         `root`; `None` when there is no such type.\npub fn visit<V: crate::TypeVisitor>(root: &str, schema: &str, ty: &str, visitor: V) -> Option<V::Output> {{\n    match (root, schema) {{\n{visit_arms}        _ => None,\n    }}\n}}\n\n/// Like [`visit`], for types with a borrowed view; `None` for the others.\npub fn visit_view<V: crate::ViewVisitor>(root: &str, schema: &str, ty: &str, visitor: V) -> Option<V::Output> {{\n    match (root, schema) {{\n{view_visit_arms}        _ => None,\n    }}\n}}\n\n/// Every compiled schema: `(root, schema, module, types)`.\npub const SCHEMAS: &[crate::SchemaInfo] = &[\n{schema_list}];"
     );
     std::fs::write(out.join("roots.rs"), roots_rs).unwrap();
 }
@@ -140,6 +168,7 @@ fn emit_module(
     root_dir: &Path,
     roots_rs: &mut String,
     visit_arms: &mut String,
+    view_visit_arms: &mut String,
     schema_list: &mut String,
 ) {
     let generated = match builder.generate() {
@@ -153,8 +182,16 @@ fn emit_module(
     };
     builder.build();
     let mut arms = String::new();
+    let mut view_arms = String::new();
     let mut types = String::new();
     for t in generated.types.iter().filter(|t| t.kind != "enum") {
+        if t.view_path.is_some() {
+            let _ = writeln!(
+                view_arms,
+                "                {:?} => Some(visitor.visit::<super::{}>()),",
+                t.clad_name, t.rust_path
+            );
+        }
         let _ = writeln!(
             arms,
             "                {:?} => Some(visitor.visit::<super::{}>()),",
@@ -175,11 +212,15 @@ fn emit_module(
     }
     let _ = writeln!(
         roots_rs,
-        "pub mod {module} {{\n    include!(concat!(env!(\"OUT_DIR\"), \"/{module}.rs\"));\n    /// The generated messages, structures and unions by CLAD name.\n    pub mod registry {{\n        /// Calls `visitor` with the generated type named `ty`.\n        #[allow(unused_variables, clippy::match_single_binding)]\n        pub fn visit<V: crate::TypeVisitor>(ty: &str, visitor: V) -> Option<V::Output> {{\n            match ty {{\n{arms}                _ => None,\n            }}\n        }}\n    }}\n}}"
+        "pub mod {module} {{\n    include!(concat!(env!(\"OUT_DIR\"), \"/{module}.rs\"));\n    /// The generated messages, structures and unions by CLAD name.\n    pub mod registry {{\n        /// Calls `visitor` with the generated type named `ty`.\n        #[allow(unused_variables, clippy::match_single_binding)]\n        pub fn visit<V: crate::TypeVisitor>(ty: &str, visitor: V) -> Option<V::Output> {{\n            match ty {{\n{arms}                _ => None,\n            }}\n        }}\n        /// Calls `visitor` with the generated type named `ty` if it has a borrowed view.\n        #[allow(unused_variables, clippy::match_single_binding)]\n        pub fn visit_view<V: crate::ViewVisitor>(ty: &str, visitor: V) -> Option<V::Output> {{\n            match ty {{\n{view_arms}                _ => None,\n            }}\n        }}\n    }}\n}}"
     );
     let _ = writeln!(
         visit_arms,
         "        ({root:?}, {schema:?}) => {module}::registry::visit(ty, visitor),"
+    );
+    let _ = writeln!(
+        view_visit_arms,
+        "        ({root:?}, {schema:?}) => {module}::registry::visit_view(ty, visitor),"
     );
     let _ = writeln!(
         schema_list,

@@ -15,6 +15,10 @@ fn main() {
         .file("cloud.clad")
         .file("userIntent.clad")
         .file("bench.clad")
+        // Borrowed views (`MessageView<'a>`, `EventView<'a>`, ...): the cloud messages are
+        // decoded without copying their strings on the robot's tick thread.
+        .view("CloudMic::Message")
+        .view("Bench")
         .intent_map_with(
             "user_intent_map.json",
             IntentMapOptions::new("Anki::Vector::UserIntent")

@@ -49,6 +49,9 @@ pub struct GeneratedType {
     pub clad_name: String,
     /// Path relative to the generated file's module (`cat::MyMessage`).
     pub rust_path: String,
+    /// Path of its borrowed view (`cat::MyMessageView`), when the build generates one
+    /// ([`Builder::view`]).
+    pub view_path: Option<String>,
     /// `enum`, `message`, `structure` or `union`.
     pub kind: &'static str,
     /// The schema file that declares it.
@@ -148,6 +151,26 @@ impl Builder {
         self
     }
 
+    /// Also generates a borrowed view `<Name>View<'a>` for the types matching `path` (`.`, a
+    /// namespace or a fully qualified type name, as for [`Builder::type_attribute`]): the
+    /// same members, with `string`s as `&'a str` and `uint_8` variable arrays as `&'a [u8]`
+    /// pointing into the packed bytes, so decoding allocates nothing for them
+    /// (`robot_runtime::wire::WireView`). Only types holding strings or byte arrays get a
+    /// view; every such type they contain gets one too. Views come with `into_owned()`,
+    /// `From<View> for Owned` and `Owned::view()`.
+    ///
+    /// ```no_run
+    /// clad_codegen::Builder::new()
+    ///     .include_dir("schemas")
+    ///     .file("cloud.clad")
+    ///     .view("CloudMic::Message") // MessageView<'a>, IntentResultView<'a>, ...
+    ///     .build();
+    /// ```
+    pub fn view(mut self, path: impl Into<String>) -> Self {
+        self.options.views.push(path.into());
+        self
+    }
+
     /// Path of the runtime crate in generated code (default `::robot_runtime`).
     pub fn runtime_path(mut self, path: impl Into<String>) -> Self {
         self.options.runtime_path = path.into();
@@ -198,7 +221,7 @@ impl Builder {
             code.push('\n');
             code.push_str(&intent_map::format_tokens(tokens).map_err(error_from)?);
         }
-        let types = rust::generated_types(&units);
+        let types = rust::generated_types_with(&units, &self.options);
         Ok(Generated {
             code,
             files_read,

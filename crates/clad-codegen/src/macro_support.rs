@@ -5,7 +5,8 @@
 //! nothing but macros). Not a stable API.
 //!
 //! ```text
-//! include_clad!("path/to/file.clad", include_dirs = ["dir", ...], runtime = "::path")
+//! include_clad!("path/to/file.clad", include_dirs = ["dir", ...], runtime = "::path",
+//!               views = ["Ns::Type", ...])
 //! ```
 //!
 //! * The file path and the include directories are relative to the calling crate's
@@ -15,6 +16,7 @@
 //!   builder would search the current directory, which is not the crate's inside a macro).
 //!   As everywhere in CLAD, the directory of the including file is not searched.
 //! * `runtime` is the path of the runtime crate in generated code (default `::robot_runtime`).
+//! * `views` lists the CLAD paths that get borrowed views, as [`Builder::view`].
 //!
 //! The expansion is exactly [`Builder::generate_tokens`] of a builder configured with
 //! [`Builder::base_dir`]`(CARGO_MANIFEST_DIR)`, followed by one
@@ -39,10 +41,12 @@ pub struct Args {
     pub include_dirs: Vec<LitStr>,
     /// `runtime = "..."`.
     pub runtime: Option<LitStr>,
+    /// `views = [...]`: CLAD paths that get borrowed views ([`Builder::view`]).
+    pub views: Vec<LitStr>,
 }
 
 const USAGE: &str =
-    "usage: include_clad!(\"path/to/file.clad\", include_dirs = [\"dir\", ...], runtime = \"::path\")";
+    "usage: include_clad!(\"path/to/file.clad\", include_dirs = [\"dir\", ...], runtime = \"::path\", views = [\"Ns::Type\", ...])";
 
 impl Parse for Args {
     fn parse(input: ParseStream) -> syn::Result<Self> {
@@ -55,6 +59,7 @@ impl Parse for Args {
         let file = string(input, "the schema file path")?;
         let mut include_dirs: Option<Vec<LitStr>> = None;
         let mut runtime: Option<LitStr> = None;
+        let mut views: Option<Vec<LitStr>> = None;
         while !input.is_empty() {
             if !input.peek(Token![,]) {
                 return Err(input.error("expected `,`"));
@@ -66,7 +71,7 @@ impl Parse for Args {
             let key: syn::Ident = input.parse().map_err(|e| {
                 syn::Error::new(
                     e.span(),
-                    "expected an argument name: `include_dirs` or `runtime`",
+                    "expected an argument name: `include_dirs`, `runtime` or `views`",
                 )
             })?;
             if !input.peek(Token![=]) {
@@ -83,10 +88,17 @@ impl Parse for Args {
                     return Err(syn::Error::new(key.span(), "`runtime` given twice"));
                 }
                 runtime = Some(string(input, "the runtime crate path")?);
+            } else if key == "views" {
+                if views.is_some() {
+                    return Err(syn::Error::new(key.span(), "`views` given twice"));
+                }
+                views = Some(string_list(input)?);
             } else {
                 return Err(syn::Error::new(
                     key.span(),
-                    format!("unknown argument `{key}`: expected `include_dirs` or `runtime`"),
+                    format!(
+                        "unknown argument `{key}`: expected `include_dirs`, `runtime` or `views`"
+                    ),
                 ));
             }
         }
@@ -94,6 +106,7 @@ impl Parse for Args {
             file,
             include_dirs: include_dirs.unwrap_or_default(),
             runtime,
+            views: views.unwrap_or_default(),
         })
     }
 }
@@ -244,6 +257,9 @@ pub fn builder(args: &Args, manifest_dir: &Path) -> syn::Result<Builder> {
             ));
         }
         builder = builder.runtime_path(value);
+    }
+    for view in &args.views {
+        builder = builder.view(view.value());
     }
     match errors {
         Some(e) => Err(e),

@@ -258,3 +258,21 @@ fn describe_prints_json() {
     assert_eq!(o.status.code(), Some(1));
     assert!(stderr(&o).contains("bad.clad:1:13"), "{}", stderr(&o));
 }
+
+#[test]
+fn rust_with_views_prints_the_view_types() {
+    let t = TempDir::new("views");
+    t.write("robot.clad", VALID);
+    let plain = cladc(t.path(), &["rust", "-o", "-", "robot.clad"]);
+    assert!(plain.status.success(), "{}", stderr(&plain));
+    assert!(!stdout(&plain).contains("View<'a>"));
+    let o = cladc(t.path(), &["rust", "--view", "U", "-o", "-", "robot.clad"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let code = stdout(&o);
+    assert!(code.contains("pub struct PxView<'a>"), "{code}");
+    assert!(code.contains("pub enum UView<'a>"), "{code}");
+    assert!(code.contains("pub s: &'a str"), "{code}");
+    let o = cladc(t.path(), &["rust", "-o", "-", "robot.clad", "--view"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("--view needs a CLAD path"));
+}

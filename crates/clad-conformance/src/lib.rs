@@ -7,7 +7,7 @@
 //! [`check_vector`]) runs on every type. [`SCHEMAS`] lists every compiled schema and its
 //! messages, structures and unions.
 
-use robot_runtime::wire::{PackErrorKind, UnpackError, Wire};
+use robot_runtime::wire::{HasView, PackErrorKind, UnpackError, Wire, WireView};
 use serde::{de::DeserializeOwned, Serialize};
 use std::fmt::Debug;
 
@@ -30,6 +30,15 @@ pub trait TypeVisitor {
     type Output;
     /// Runs the operation on `T`.
     fn visit<T: Generated>(self) -> Self::Output;
+}
+
+/// A generic operation on one generated type that has a borrowed view, chosen at run time
+/// by [`visit_view`].
+pub trait ViewVisitor {
+    /// What the operation returns.
+    type Output;
+    /// Runs the operation on `T` (and its view `T::View`).
+    fn visit<T: Generated + HasView>(self) -> Self::Output;
 }
 
 /// One compiled schema file.
@@ -64,7 +73,7 @@ pub const EDGE_ROOT: &str = "@edge";
 // ----- golden vectors ----------------------------------------------------------------------
 
 /// Runs one vector through the generated type `ty` of `schema` (compiled in `root`): see
-/// [`check_vector`]. `None` when the type does not exist.
+/// [`check_vector`]; for a type with a borrowed view, also [`check_view_agrees`]. `None` when the type does not exist.
 pub fn check(
     root: &str,
     schema: &str,
@@ -79,7 +88,13 @@ pub fn check(
             check_vector::<T>(self.0, self.1)
         }
     }
-    visit(root, schema, ty, CheckVector(value, hex))
+    let owned = visit(root, schema, ty, CheckVector(value, hex))?;
+    Some(
+        owned.and_then(|()| match check_view(root, schema, ty, hex) {
+            Some(Err(e)) => Err(format!("view: {e}")),
+            _ => Ok(()),
+        }),
+    )
 }
 
 /// One golden vector: CLAD-JSON `value` must pack to `hex`; `hex` must unpack to an equal
@@ -117,6 +132,72 @@ pub fn check_vector<T: Generated>(value: &serde_json::Value, hex: &[u8]) -> Resu
     Ok(())
 }
 
+// ----- borrowed views ------------------------------------------------------------------------
+
+/// Decodes `bytes` as the view of the generated type `ty` of `schema` and checks it against
+/// the owned decode ([`check_view_agrees`]). `None` when the type has no view.
+pub fn check_view(root: &str, schema: &str, ty: &str, bytes: &[u8]) -> Option<Result<(), String>> {
+    struct Check<'a>(&'a [u8]);
+    impl ViewVisitor for Check<'_> {
+        type Output = Result<(), String>;
+        fn visit<T: Generated + HasView>(self) -> Self::Output {
+            check_view_agrees::<T>(self.0)
+        }
+    }
+    visit_view(root, schema, ty, Check(bytes))
+}
+
+/// The view decode of any `bytes` agrees with the owned decode: both fail with the same
+/// error (kind, offset and field path), or both succeed, `view.into_owned()` packs to the
+/// same bytes as the owned value, the owned value's `view()` equals the decoded view (unless
+/// it holds a NaN, which is compared through the bytes), and `unpack_view_prefix` reads the
+/// same bytes back when junk follows.
+pub fn check_view_agrees<T: Generated + HasView>(bytes: &[u8]) -> Result<(), String> {
+    let owned = T::unpack(bytes);
+    let view = <T::View<'_> as WireView>::unpack_view(bytes);
+    let (owned, view) = match (owned, view) {
+        (Err(a), Err(b)) if a == b => return Ok(()),
+        (Err(a), Err(b)) => return Err(format!("errors differ: owned \"{a}\", view \"{b}\"")),
+        (Ok(o), Err(e)) => return Err(format!("only the view fails ({e}); owned {o:?}")),
+        (Err(e), Ok(_)) => return Err(format!("only the owned decode fails ({e})")),
+        (Ok(o), Ok(v)) => (o, v),
+    };
+    let own_bytes = owned.pack().map_err(|e| format!("owned pack: {e}"))?;
+    let view_bytes = view
+        .into_owned()
+        .pack()
+        .map_err(|e| format!("into_owned pack: {e}"))?;
+    if view_bytes != own_bytes {
+        return Err(format!(
+            "into_owned packs to {}, owned to {}",
+            to_hex(&view_bytes),
+            to_hex(&own_bytes)
+        ));
+    }
+    // `==` is exact unless a NaN is inside (then `owned != owned`).
+    #[allow(clippy::eq_op)]
+    let no_nan = owned == owned;
+    if no_nan {
+        let again = <T::View<'_> as WireView>::unpack_view(bytes).map_err(|e| e.to_string())?;
+        if owned.view() != again {
+            return Err(format!(
+                "owned.view() {:?} differs from the decoded view {again:?}",
+                owned.view()
+            ));
+        }
+        if owned.view().into_owned() != owned {
+            return Err(format!("view().into_owned() of {owned:?} differs"));
+        }
+    }
+    let mut longer = bytes.to_vec();
+    longer.extend_from_slice(&[0x5A, 0xFF]);
+    let read = <T::View<'_> as WireView>::unpack_view_prefix(&longer).map(|(_, n)| n);
+    match read {
+        Ok(n) if n == bytes.len() => Ok(()),
+        other => Err(format!("unpack_view_prefix: {other:?}")),
+    }
+}
+
 // ----- round trips of arbitrary values -----------------------------------------------------
 
 /// Which round-trip properties to check (see [`roundtrip`]).
@@ -130,7 +211,8 @@ pub enum RoundTrip {
 }
 
 /// Reads the CLAD-JSON `value` as the generated type `ty` of `schema` and checks its wire
-/// and JSON round trips. `None` when the type does not exist.
+/// and JSON round trips (and, for a type with a borrowed view, [`check_view_agrees`] on its
+/// bytes). `None` when the type does not exist.
 pub fn roundtrip(
     root: &str,
     schema: &str,
@@ -148,7 +230,15 @@ pub fn roundtrip(
             }
         }
     }
-    visit(root, schema, ty, Check(value, mode))
+    let owned = visit(root, schema, ty, Check(value, mode))?;
+    Some(owned.and_then(|()| {
+        // The same bytes through the borrowed view, for types that have one.
+        let bytes = pack_json(root, schema, ty, value).unwrap_or_else(|| Ok(Vec::new()))?;
+        match check_view(root, schema, ty, &bytes) {
+            Some(Err(e)) => Err(format!("view: {e}")),
+            _ => Ok(()),
+        }
+    }))
 }
 
 /// Packs `x` every way the runtime offers and checks that they agree with `pack`, with
@@ -277,7 +367,11 @@ pub fn fuzz(root: &str, schema: &str, ty: &str, bytes: &[u8]) -> Option<Result<(
             fuzz_unpack::<T>(self.0)
         }
     }
-    visit(root, schema, ty, Fuzz(bytes))
+    let result = visit(root, schema, ty, Fuzz(bytes))?;
+    if let Some(Err(e)) = check_view(root, schema, ty, bytes) {
+        panic!("borrowed view of {ty} from {}: {e}", to_hex(bytes));
+    }
+    Some(result)
 }
 
 /// Unpacks arbitrary bytes; an error is fine, a panic is not. A successful unpack must

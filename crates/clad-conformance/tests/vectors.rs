@@ -26,6 +26,7 @@ fn every_vector_packs_unpacks_and_round_trips() {
     )
     .unwrap();
     let mut passed = 0;
+    let mut through_views = 0;
     let mut failures = Vec::new();
     for f in manifest["files"].as_array().unwrap() {
         if f["status"] != "ok" {
@@ -45,6 +46,9 @@ fn every_vector_packs_unpacks_and_round_trips() {
             let v: serde_json::Value = serde_json::from_str(line).unwrap();
             let ty = v["type"].as_str().unwrap();
             let hex = clad_conformance::from_hex(v["hex"].as_str().unwrap()).unwrap();
+            if clad_conformance::check_view(root, schema, ty, &hex).is_some() {
+                through_views += 1;
+            }
             match clad_conformance::check(root, schema, ty, &v["value"], &hex) {
                 Some(Ok(())) => passed += 1,
                 Some(Err(e)) => {
@@ -59,7 +63,7 @@ fn every_vector_packs_unpacks_and_round_trips() {
         }
     }
     println!(
-        "conformance vectors: {passed} passed, {} failed",
+        "conformance vectors: {passed} passed, {} failed; {through_views} also decoded as borrowed views",
         failures.len()
     );
     assert!(
@@ -69,4 +73,9 @@ fn every_vector_packs_unpacks_and_round_trips() {
         failures.join("\n")
     );
     assert_eq!(passed, 718, "the suite has 718 vectors");
+    // Every type with a string or a byte array has a view (`Builder::view(".")` in build.rs).
+    assert!(
+        through_views > 100,
+        "only {through_views} vectors had a view"
+    );
 }

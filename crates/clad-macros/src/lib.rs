@@ -28,7 +28,7 @@ use proc_macro::TokenStream;
 /// assert_eq!(Message::unpack(&bytes).unwrap(), msg);
 /// ```
 ///
-/// `include_clad!("path/to/file.clad", include_dirs = ["dir", ...], runtime = "::path")`:
+/// `include_clad!("path/to/file.clad", include_dirs = ["dir", ...], runtime = "::path", views = [...])`:
 ///
 /// * Paths (the file and `include_dirs`) are relative to the calling crate's
 ///   `CARGO_MANIFEST_DIR`. The file is looked up as a path first, then in each include
@@ -37,6 +37,8 @@ use proc_macro::TokenStream;
 ///   searched.
 /// * `runtime = "::path"`: the runtime crate as seen from the generated code (default
 ///   `::robot_runtime`).
+/// * `views = ["Ns::Type", ...]`: types that also get a borrowed view `<Name>View<'a>`
+///   (strings as `&'a str` into the packed bytes; see `clad_codegen::Builder::view`).
 /// * The crate is rebuilt when any schema file read changes (the expansion ends with one
 ///   `include_bytes!` per file).
 /// * Schema errors are reported at the path literal, with the same rendered diagnostics

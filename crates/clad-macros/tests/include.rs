@@ -42,3 +42,34 @@ fn same_values_and_hashes_as_the_schema_says() {
     assert_eq!(clad::ROBOT_FILE_HASH.len(), 32);
     assert_ne!(clad::ROBOT_FILE_HASH, clad::SHARED_FILE_HASH);
 }
+
+mod clad_views {
+    clad_macros::include_clad!(
+        "robot.clad",
+        include_dirs = ["tests/schemas"],
+        views = ["Robot::Command"],
+    );
+}
+
+#[test]
+fn views_decode_without_copying_the_strings() {
+    use clad_views::robot::{Command, CommandView, SayText, SayTextView};
+    use robot_runtime::wire::WireView;
+
+    let cmd = Command::Say(SayText {
+        text: "beep".to_owned(),
+        durations: vec![1, 2],
+        ..Default::default()
+    });
+    let bytes = cmd.pack().unwrap();
+    let view = CommandView::unpack_view(&bytes).unwrap();
+    let CommandView::Say(SayTextView { text, .. }) = view else {
+        panic!("{view:?}");
+    };
+    // The string points into the packed bytes.
+    let at = bytes.windows(4).position(|w| w == b"beep").unwrap();
+    assert_eq!(text.as_ptr(), bytes[at..].as_ptr());
+    assert_eq!(view, cmd.view());
+    assert_eq!(view.tag(), cmd.tag());
+    assert_eq!(view.into_owned(), cmd);
+}

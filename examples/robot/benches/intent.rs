@@ -12,25 +12,32 @@
 //! JSON encoder writes, like the real cloud's.
 //!
 //! Per workload:
-//! * `pipeline`: `Message::unpack` → `CloudEvent` → `IntentComponent::handle_cloud`: lookup,
-//!   feature gate, parameter parsing, substitution, numeric conversion, building the typed
-//!   payload, replacing the pending intent, recording the events (drained every iteration,
-//!   as a tick does);
+//! * `pipeline`: `intents::handle_datagram`, what the robot's tick does with a datagram: the
+//!   message decoded as a borrowed `MessageView` (strict, strings not copied), then
+//!   `IntentComponent::handle_cloud_result`: lookup, feature gate, parameter parsing,
+//!   substitution, numeric conversion, building the typed payload, replacing the pending
+//!   intent, recording the events (drained every iteration, as a tick does);
+//! * `pipeline_owned`: the same through the owned decode and the channel's event type:
+//!   `Message::unpack` → `CloudEvent` → `IntentComponent::handle_cloud` (what a datagram
+//!   received on another thread costs);
 //! * `naive`: the same unpack, then the straightforward port of the original: parse the
 //!   parameters into a `serde_json::Value`, rename keys, convert numerics, insert `"type"`,
 //!   `serde_json::from_value::<UserIntent>`, store it as the pending intent;
-//! * `unpack_only`: `Message::unpack` alone, the part both share.
+//! * `handle_only`: `IntentComponent::handle_cloud_result` on strings decoded once outside
+//!   the loop (events drained every iteration): the post-unpack part of `pipeline`;
+//! * `unpack_only`: `Message::unpack` alone, the part `pipeline_owned` and `naive` share;
+//!   `unpack_view_only`: `MessageView::unpack_view` alone, the decode `pipeline` does.
 
 use std::hint::black_box;
 use std::time::Duration;
 
 use criterion::{criterion_group, criterion_main, Criterion};
 use robot_example::clad::anki::vector::{UserIntentTimeInSeconds, UserIntentWeatherResponse};
-use robot_example::clad::cloud_mic::{IntentResult, Message};
+use robot_example::clad::cloud_mic::{IntentResult, Message, MessageView};
 use robot_example::intents::{self, Tag, UserIntent, USER_INTENT_MAP};
 use robot_runtime::intent::{CloudEvent, CloudOutcome, StaticIntentMap};
 use robot_runtime::union::CladUnion;
-use robot_runtime::wire::Wire;
+use robot_runtime::wire::{Wire, WireView};
 use serde_json::Value;
 
 const WEATHER_PARAMS: &str = "{\"condition\":\"Cloudy\",\"day_or_night\":\"day\",\
@@ -124,6 +131,13 @@ fn bench(c: &mut Criterion) {
             "{name}: {outcome:?}"
         );
         assert_eq!(component.pending().unwrap().intent(), expected);
+        component.drain_events();
+        let outcome = intents::handle_datagram(&mut component, &bytes).unwrap();
+        assert!(
+            matches!(outcome, CloudOutcome::Pending { tag, .. } if tag == expected.tag()),
+            "{name}: {outcome:?}"
+        );
+        assert_eq!(component.pending().unwrap().intent(), expected);
         assert_eq!(
             naive(&USER_INTENT_MAP, intent, params).as_ref(),
             Some(expected)
@@ -141,6 +155,13 @@ fn bench(c: &mut Criterion) {
             .sample_size(30);
         g.bench_function("pipeline", |b| {
             b.iter(|| {
+                let outcome = intents::handle_datagram(&mut component, black_box(&bytes));
+                black_box((&outcome, component.pending()));
+                component.drain_events();
+            })
+        });
+        g.bench_function("pipeline_owned", |b| {
+            b.iter(|| {
                 let event = intents::receive(black_box(&bytes)).unwrap();
                 let outcome = component.handle_cloud(event);
                 black_box((&outcome, component.pending()));
@@ -155,6 +176,26 @@ fn bench(c: &mut Criterion) {
                 };
                 pending = naive(&USER_INTENT_MAP, &r.intent, &r.parameters);
                 black_box(&pending);
+            })
+        });
+        // The post-unpack part alone: the strings are decoded once, outside the loop.
+        let Ok(Message::Result(decoded)) = Message::unpack(&bytes) else {
+            unreachable!()
+        };
+        g.bench_function("handle_only", |b| {
+            b.iter(|| {
+                let outcome = component.handle_cloud_result(
+                    black_box(&decoded.intent),
+                    black_box(&decoded.parameters),
+                );
+                black_box((&outcome, component.pending()));
+                component.drain_events();
+            })
+        });
+        g.bench_function("unpack_view_only", |b| {
+            b.iter(|| {
+                let view = MessageView::unpack_view(black_box(&bytes)).unwrap();
+                black_box(&view);
             })
         });
         g.bench_function("unpack_only", |b| {

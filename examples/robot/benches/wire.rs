@@ -12,17 +12,42 @@
 //!
 //! Per shape: `pack_into` (into a reused buffer, no allocation), `pack` (allocates the
 //! output `Vec`), `unpack` (from a byte slice, the value is dropped inside the timing loop),
+//! `unpack_view` for the shapes with strings (the borrowed view `EventView`: same checks,
+//! strings borrowed from the input instead of copied),
 //! `memcpy` (copy the packed bytes into a reused buffer: the floor for moving that many
 //! bytes) and `clone` (copy the value in memory, allocating what it owns: the floor for an
 //! `unpack` that must build the same value).
 
-use criterion::{criterion_group, criterion_main, Criterion, Throughput};
+use criterion::measurement::WallTime;
+use criterion::{criterion_group, criterion_main, BenchmarkGroup, Criterion, Throughput};
+use robot_example::clad::bench::Event;
 use robot_example::samples;
-use robot_runtime::wire::Wire;
+use robot_runtime::wire::{HasView, Wire, WireView};
 use std::hint::black_box;
 use std::time::Duration;
 
+/// `unpack_view`: decoding the borrowed view of `T` (for `shape`'s `extra`).
+fn unpack_view<T: HasView>(group: &mut BenchmarkGroup<'_, WallTime>, bytes: &[u8]) {
+    let owned = T::unpack(bytes).expect("sample unpacks");
+    assert!(T::View::unpack_view(bytes).expect("view decodes") == owned.view());
+    group.bench_function("unpack_view", |b| {
+        b.iter(|| {
+            let view = T::View::unpack_view(black_box(bytes));
+            black_box(&view);
+        })
+    });
+}
+
 fn shape<T: Wire + Clone>(c: &mut Criterion, name: &str, value: &T) {
+    shape_with(c, name, value, |_, _| {});
+}
+
+fn shape_with<T: Wire + Clone>(
+    c: &mut Criterion,
+    name: &str,
+    value: &T,
+    extra: impl FnOnce(&mut BenchmarkGroup<'_, WallTime>, &[u8]),
+) {
     let bytes = value.pack().expect("sample packs");
     assert!(T::unpack(&bytes).is_ok(), "sample unpacks");
     let n = bytes.len();
@@ -42,6 +67,7 @@ fn shape<T: Wire + Clone>(c: &mut Criterion, name: &str, value: &T) {
             black_box(&value);
         })
     });
+    extra(&mut group, &bytes);
     group.bench_function("memcpy", |b| {
         b.iter(|| {
             let dst = black_box(&mut buf[..n]);
@@ -59,8 +85,13 @@ fn shape<T: Wire + Clone>(c: &mut Criterion, name: &str, value: &T) {
 
 fn wire(c: &mut Criterion) {
     shape(c, "numbers_32B", &samples::numbers());
-    shape(c, "union_5B", &samples::ping());
-    shape(c, "union_strings_70B", &samples::device_info());
+    shape_with(c, "union_5B", &samples::ping(), unpack_view::<Event>);
+    shape_with(
+        c,
+        "union_strings_70B",
+        &samples::device_info(),
+        unpack_view::<Event>,
+    );
     shape(c, "robot_state_218B", &samples::robot_state());
 }
 

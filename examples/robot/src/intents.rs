@@ -33,10 +33,10 @@
 //! );
 //! ```
 
-use robot_runtime::intent::{CloudEvent, IntentComponent, IntentConfig};
-use robot_runtime::wire::{UnpackError, Wire};
+use robot_runtime::intent::{CloudEvent, CloudOutcome, IntentComponent, IntentConfig};
+use robot_runtime::wire::{UnpackError, Wire, WireView};
 
-use crate::clad::cloud_mic::Message;
+use crate::clad::cloud_mic::{Message, MessageView};
 
 pub use crate::clad::anki::vector::{UserIntent, UserIntentTag as Tag};
 pub use crate::clad::USER_INTENT_MAP;
@@ -67,6 +67,25 @@ impl From<Message> for CloudEvent {
 /// unknown tags and bad UTF-8 are errors) into a [`CloudEvent`].
 pub fn receive(bytes: &[u8]) -> Result<CloudEvent, UnpackError> {
     Message::unpack(bytes).map(CloudEvent::from)
+}
+
+/// Handles one datagram from the cloud process right away, on the thread that owns the
+/// component (the robot's tick), without copying its strings: the message is decoded as a
+/// borrowed [`MessageView`] (same strict checks as [`receive`]) and a `result`'s intent and
+/// parameters go to [`IntentComponent::handle_cloud_result`] as `&str`s into `bytes`. Other
+/// messages are copied out and handled like [`receive`]d ones. A void intent allocates
+/// nothing on this path (`tests/alloc.rs`).
+///
+/// Use [`receive`] and the component's channel instead when datagrams arrive on another
+/// thread.
+pub fn handle_datagram(
+    component: &mut IntentComponent<UserIntent>,
+    bytes: &[u8],
+) -> Result<CloudOutcome<Tag>, UnpackError> {
+    Ok(match MessageView::unpack_view(bytes)? {
+        MessageView::Result(r) => component.handle_cloud_result(r.intent, r.parameters),
+        other => component.handle_cloud(CloudEvent::from(other.into_owned())),
+    })
 }
 
 /// Parses a `CloudMic::Message` in CLAD-JSON, or a bare intent name, as the dev tools send

@@ -6,10 +6,13 @@
 //!   array. Errors carry no allocation until they happen, and the success path builds no
 //!   field path.
 //! * `pack` allocates its output exactly once.
+//! * Borrowed views (`unpack_view`) allocate nothing for strings, and a void cloud intent
+//!   handled from the datagram through the view allocates nothing at all.
 
+use robot_example::clad::bench::EventView;
 use robot_example::clad::cloud_mic::{IntentResult, Message};
 use robot_example::samples;
-use robot_runtime::wire::Wire;
+use robot_runtime::wire::{Wire, WireView};
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::hint::black_box;
 use std::sync::atomic::{AtomicUsize, Ordering::Relaxed};
@@ -122,6 +125,27 @@ fn hot_paths_allocate_only_the_values() {
     assert_eq!(
         intents.pending().unwrap().tag(),
         robot_example::intents::Tag::ImperativeCome
+    );
+    // The same datagram decoded as a borrowed view on the tick thread: nothing at all.
+    assert_eq!(
+        allocations(|| {
+            robot_example::intents::handle_datagram(&mut intents, black_box(&void)).unwrap();
+            intents.drain_events();
+        }),
+        0,
+        "void intent: datagram through the borrowed view"
+    );
+    assert_eq!(
+        intents.pending().unwrap().tag(),
+        robot_example::intents::Tag::ImperativeCome
+    );
+
+    // Borrowed views decode strings without allocating.
+    let bytes = samples::device_info().pack().unwrap();
+    assert_eq!(
+        allocations(|| EventView::unpack_view(black_box(&bytes)).unwrap()),
+        0,
+        "EventView::DeviceInfo (70 bytes): unpack_view"
     );
 
     // Errors allocate only when they happen (the boxed details and the field path).

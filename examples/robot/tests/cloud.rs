@@ -227,3 +227,63 @@ fn strict_unpacking() {
          9 is not a member of CloudMic::ErrorType"
     );
 }
+
+#[test]
+fn every_member_decodes_as_a_borrowed_view() {
+    use robot_runtime::wire::WireView;
+    for (msg, bytes, _) in cases() {
+        let view = MessageView::unpack_view(&bytes).unwrap();
+        assert_eq!(view, msg.view(), "{msg:?}");
+        assert_eq!(view.tag(), msg.tag());
+        assert_eq!(view.into_owned(), msg);
+        // Truncated input fails the same way through the view.
+        for cut in 0..bytes.len() {
+            assert_eq!(
+                MessageView::unpack_view(&bytes[..cut]).unwrap_err(),
+                Message::unpack(&bytes[..cut]).unwrap_err(),
+                "{msg:?} cut at {cut}"
+            );
+        }
+    }
+}
+
+#[test]
+fn datagrams_through_the_view_reach_the_component_like_received_ones() {
+    use robot_example::intents;
+    let datagrams: Vec<Vec<u8>> = cases()
+        .into_iter()
+        .map(|(_, bytes, _)| bytes)
+        .chain([
+            Message::Result(IntentResult {
+                intent: "intent_clock_settimer_extend".into(),
+                parameters: "{\"timer_duration\":\"300\"}\n".into(),
+                metadata: "m".into(),
+            })
+            .pack()
+            .unwrap(),
+            Message::Result(IntentResult {
+                intent: "intent_nobody_knows".into(),
+                ..Default::default()
+            })
+            .pack()
+            .unwrap(),
+            vec![9, 200],     // truncated
+            vec![0xEE, 1, 2], // unknown tag
+        ])
+        .collect();
+    let mut by_view = intents::component();
+    let mut by_receive = intents::component();
+    for bytes in &datagrams {
+        let a = intents::handle_datagram(&mut by_view, bytes);
+        let b = intents::receive(bytes).map(|event| by_receive.handle_cloud(event));
+        assert_eq!(a, b, "{bytes:?}");
+        assert_eq!(
+            by_view.drain_events().collect::<Vec<_>>(),
+            by_receive.drain_events().collect::<Vec<_>>()
+        );
+        assert_eq!(
+            by_view.pending().map(|p| p.intent()),
+            by_receive.pending().map(|p| p.intent())
+        );
+    }
+}

@@ -11,7 +11,8 @@ USAGE:
     cladc check    [-I DIR]... FILE...          validate schemas; diagnostics on stderr
     cladc describe [-I DIR]... FILE...          the semantic model (hashes, values, tags, sizes)
                                                 as JSON; several files: an object keyed by file
-    cladc rust     [-I DIR]... -o DIR FILE...   generate Rust into DIR/clad.rs (`-o -`: stdout)
+    cladc rust     [-I DIR]... [--view PATH]... -o DIR FILE...
+                                                generate Rust into DIR/clad.rs (`-o -`: stdout)
     cladc encode   [-I DIR]... FILE             stdin lines {"type": T, "value": V} -> hex lines
     cladc decode   [-I DIR]... FILE             stdin lines {"type": T, "hex": H} -> CLAD-JSON lines
     cladc explain  [-I DIR]... FILE TYPE HEX    annotated dump: offset, bytes, field, value
@@ -21,6 +22,8 @@ OPTIONS:
                                 the first one plays the role of the original's -C directory).
                                 With no -I, the current directory is searched.
     -o DIR, --out-dir DIR       output directory of `cladc rust`
+    --view PATH                 `cladc rust`: also generate borrowed views (`<Name>View<'a>`)
+                                for the types at PATH (`.`, a namespace or Ns::Type; repeatable)
     -h, --help                  print this help
     -V, --version               print the version
 
@@ -32,6 +35,7 @@ struct Args {
     command: String,
     out_dir: Option<String>,
     include_dirs: Vec<String>,
+    views: Vec<String>,
     files: Vec<String>,
 }
 
@@ -40,6 +44,7 @@ fn parse_args(mut argv: impl Iterator<Item = String>) -> Result<Option<Args>, St
     let mut include_dirs = Vec::new();
     let mut files = Vec::new();
     let mut out_dir = None;
+    let mut views = Vec::new();
     while let Some(arg) = argv.next() {
         match arg.as_str() {
             "-h" | "--help" => return Ok(None),
@@ -51,6 +56,7 @@ fn parse_args(mut argv: impl Iterator<Item = String>) -> Result<Option<Args>, St
                 include_dirs.push(argv.next().ok_or("-I needs a directory")?);
             }
             "-o" | "--out-dir" => out_dir = Some(argv.next().ok_or("-o needs a directory")?),
+            "--view" => views.push(argv.next().ok_or("--view needs a CLAD path")?),
             s if s.starts_with("-I") && s.len() > 2 => include_dirs.push(s[2..].to_owned()),
             s if s.starts_with('-') && s != "-" => return Err(format!("unknown option `{s}`")),
             _ if command.is_none() => command = Some(arg),
@@ -62,6 +68,7 @@ fn parse_args(mut argv: impl Iterator<Item = String>) -> Result<Option<Args>, St
         command,
         out_dir,
         include_dirs,
+        views,
         files,
     }))
 }
@@ -216,6 +223,9 @@ fn main() -> ExitCode {
             let mut builder = clad_codegen::Builder::new().emit_cargo_directives(false);
             for dir in &args.include_dirs {
                 builder = builder.include_dir(dir);
+            }
+            for view in &args.views {
+                builder = builder.view(view);
             }
             builder = builder.files(args.files.iter().cloned());
             if out_dir == "-" {

@@ -20,7 +20,7 @@ pub(super) fn decl(cx: &Context<'_>, unit: usize, id: DeclId, module: &[String])
 
 // ----- shared helpers ------------------------------------------------------------------------
 
-fn docs(text: Option<&str>) -> TokenStream {
+pub(super) fn docs(text: Option<&str>) -> TokenStream {
     let Some(text) = text else {
         return TokenStream::new();
     };
@@ -31,7 +31,7 @@ fn docs(text: Option<&str>) -> TokenStream {
     quote!(#(#lines)*)
 }
 
-fn user_attrs(list: &[(String, String)], matches: impl Fn(&str) -> bool) -> TokenStream {
+pub(super) fn user_attrs(list: &[(String, String)], matches: impl Fn(&str) -> bool) -> TokenStream {
     let attrs = list
         .iter()
         .filter(|(path, _)| matches(path))
@@ -39,7 +39,7 @@ fn user_attrs(list: &[(String, String)], matches: impl Fn(&str) -> bool) -> Toke
     quote!(#(#attrs)*)
 }
 
-fn type_matches(path: &str, fqn: &str) -> bool {
+pub(super) fn type_matches(path: &str, fqn: &str) -> bool {
     let path = path.trim_start_matches("::");
     path.is_empty()
         || path == "."
@@ -51,7 +51,7 @@ fn type_matches(path: &str, fqn: &str) -> bool {
 
 /// `#[allow(non_camel_case_types)]` when a clash suffix (`ShapeTag_2`, `MyFoo_2`) leaves an
 /// underscore inside a type or variant identifier, which rustc's lint rejects.
-fn camel_case_allow<'a>(idents: impl IntoIterator<Item = &'a str>) -> TokenStream {
+pub(super) fn camel_case_allow<'a>(idents: impl IntoIterator<Item = &'a str>) -> TokenStream {
     let needed = idents
         .into_iter()
         .any(|i| i.trim_start_matches("r#").trim_matches('_').contains('_'));
@@ -62,7 +62,7 @@ fn camel_case_allow<'a>(idents: impl IntoIterator<Item = &'a str>) -> TokenStrea
     }
 }
 
-fn hash_consts(d: &Decl) -> TokenStream {
+pub(super) fn hash_consts(d: &Decl) -> TokenStream {
     let fqn = d.fqn();
     let name_doc = " The schema's fully qualified name.";
     let Some(hash) = &d.hash else {
@@ -155,13 +155,13 @@ fn repr_ty(b: Builtin) -> TokenStream {
     }
 }
 
-fn usize_lit(v: u128) -> TokenStream {
+pub(super) fn usize_lit(v: u128) -> TokenStream {
     let v = usize::try_from(v).unwrap_or(usize::MAX);
     let lit = Literal::usize_unsuffixed(v);
     quote!(#lit)
 }
 
-fn rust_type(cx: &Context<'_>, unit: usize, from: &[String], ty: &Type) -> TokenStream {
+pub(super) fn rust_type(cx: &Context<'_>, unit: usize, from: &[String], ty: &Type) -> TokenStream {
     match ty {
         Type::Builtin(b) => builtin_ty(*b),
         Type::Enum(id) | Type::Struct(id) | Type::Union(id) => cx.type_path(from, unit, *id),
@@ -179,7 +179,7 @@ fn rust_type(cx: &Context<'_>, unit: usize, from: &[String], ty: &Type) -> Token
 }
 
 /// `(is Copy, is Eq + Hash)` for a type.
-fn traits(cx: &Context<'_>, unit: usize, ty: &Type) -> (bool, bool) {
+pub(super) fn traits(cx: &Context<'_>, unit: usize, ty: &Type) -> (bool, bool) {
     match ty {
         Type::Builtin(b) => (true, !b.is_float()),
         Type::Enum(_) => (true, true),
@@ -201,7 +201,7 @@ fn traits(cx: &Context<'_>, unit: usize, ty: &Type) -> (bool, bool) {
     }
 }
 
-fn derives(copy: bool, eq: bool, default: bool) -> TokenStream {
+pub(super) fn derives(copy: bool, eq: bool, default: bool) -> TokenStream {
     let mut list = vec![quote!(Clone)];
     if copy {
         list.push(quote!(Copy));
@@ -218,11 +218,11 @@ fn derives(copy: bool, eq: bool, default: bool) -> TokenStream {
     quote!(#[derive(#(#list),*)])
 }
 
-fn len_ty(b: Builtin) -> TokenStream {
+pub(super) fn len_ty(b: Builtin) -> TokenStream {
     builtin_ty(b)
 }
 
-fn max_tok(cx: &Context<'_>, max: u64, declared: bool) -> TokenStream {
+pub(super) fn max_tok(cx: &Context<'_>, max: u64, declared: bool) -> TokenStream {
     let rt = &cx.rt;
     if declared {
         let lit = Literal::u64_unsuffixed(max);
@@ -251,7 +251,7 @@ fn is_long_array(ty: &Type) -> bool {
 
 /// `(size expression, write expression, read expression)` for one value on the wire.
 /// `value` is a place (`self.x`) or a reference binding (`v`); `by_ref` is a reference to it.
-fn wire_parts(
+pub(super) fn wire_parts(
     cx: &Context<'_>,
     unit: usize,
     from: &[String],
@@ -691,11 +691,11 @@ fn enum_variant_path(
 
 // ----- structs -----------------------------------------------------------------------------
 
-struct FieldNames {
-    idents: Vec<String>,
+pub(super) struct FieldNames {
+    pub idents: Vec<String>,
 }
 
-fn field_names(s: &Struct) -> FieldNames {
+pub(super) fn field_names(s: &Struct) -> FieldNames {
     let mut scope = Scope::new();
     FieldNames {
         idents: s
@@ -930,7 +930,7 @@ fn struct_items(
 /// a writer/reader of constant length, so the compiler drops the members' own checks after
 /// inlining. Members are read into `f_<field>` locals (a run as a tuple), then `end` runs,
 /// then the value is assembled in place (see `Wire::read_then`).
-fn struct_wire_bodies(
+pub(super) fn struct_wire_bodies(
     idents: &[String],
     sizes: &[Option<u128>],
     writes: &[TokenStream],

@@ -9,6 +9,7 @@
 
 mod items;
 pub mod names;
+mod views;
 
 use crate::diagnostics::Diagnostic;
 use crate::ir::{Decl, DeclId, DeclKind, Schema, Type};
@@ -28,6 +29,11 @@ pub struct RustOptions {
     /// Extra attributes on generated fields: `(CLAD path, attribute)` with the path
     /// `Ns::Type.field` (or `Ns::Type` for every field of the type).
     pub field_attributes: Vec<(String, String)>,
+    /// Types that also get a borrowed view (`<Name>View<'a>`, decoded without copying
+    /// strings and byte arrays): CLAD paths as for `type_attributes` (`.`, a namespace or a
+    /// type). Only types that hold strings or `uint_8` variable arrays get one, and every
+    /// such type they contain gets one too.
+    pub views: Vec<String>,
 }
 
 impl Default for RustOptions {
@@ -36,6 +42,7 @@ impl Default for RustOptions {
             runtime_path: "::robot_runtime".to_owned(),
             type_attributes: Vec::new(),
             field_attributes: Vec::new(),
+            views: Vec::new(),
         }
     }
 }
@@ -49,6 +56,8 @@ pub(crate) struct Placement {
     pub ident: String,
     /// For unions: the tag enum's identifier.
     pub tag_ident: Option<String>,
+    /// For types with a borrowed view: the view's identifier.
+    pub view_ident: Option<String>,
 }
 
 /// Everything the item emitters need to know about the whole output.
@@ -223,6 +232,7 @@ fn context<'a>(units: &'a [Schema], opts: &'a RustOptions) -> Result<Context<'a>
                 module,
                 ident,
                 tag_ident: None,
+                view_ident: None,
             },
         );
     }
@@ -231,6 +241,33 @@ fn context<'a>(units: &'a [Schema], opts: &'a RustOptions) -> Result<Context<'a>
         let scope = type_scopes.entry(p.module.clone()).or_default();
         let base = p.ident.trim_start_matches("r#").trim_end_matches('_');
         p.tag_ident = Some(scope.assign(&format!("{base}Tag"), Case::Camel));
+    }
+    // Borrowed views: the selected types that borrow, and every borrowing type inside them.
+    // Named after the tags, so adding views never renames anything else.
+    if !opts.views.is_empty() {
+        let mut with_view = std::collections::BTreeSet::new();
+        for &(u, id) in &owners {
+            let decl = units[u].decl(id);
+            if opts
+                .views
+                .iter()
+                .any(|p| items::type_matches(p, &decl.fqn()))
+            {
+                views::collect(&units[u], decl, &mut with_view);
+            }
+        }
+        for &(u, id) in &owners {
+            let fqn = units[u].decl(id).fqn();
+            if !with_view.contains(&fqn) {
+                continue;
+            }
+            let Some(p) = placements.get_mut(&fqn) else {
+                continue; // not emitted: reported as a missing type below
+            };
+            let scope = type_scopes.entry(p.module.clone()).or_default();
+            let base = p.ident.trim_start_matches("r#").trim_end_matches('_');
+            p.view_ident = Some(scope.assign(&format!("{base}View"), Case::Camel));
+        }
     }
 
     // 3. Every referenced type must be emitted by some unit.
@@ -297,7 +334,11 @@ fn emit(cx: &Context<'_>) -> TokenStream {
         }
         let module = cx.placements[&decl.fqn()].module.clone();
         let tokens = items::decl(cx, u, id, &module);
-        root.child(&module).items.push(tokens);
+        let tree = root.child(&module);
+        tree.items.push(tokens);
+        if cx.placements[&decl.fqn()].view_ident.is_some() {
+            tree.items.push(views::view_items(cx, u, id, decl, &module));
+        }
     }
     let mut hash_scope = Scope::new();
     let mut file_consts = Vec::new();
@@ -371,8 +412,15 @@ fn referenced_types(decl: &Decl) -> Vec<&Type> {
 /// file's module, kind and declaring file, in output order. Computed with the same naming
 /// rules as the code itself.
 pub fn generated_types(units: &[Schema]) -> Vec<crate::builder::GeneratedType> {
-    let opts = RustOptions::default();
-    let Ok(cx) = context(units, &opts) else {
+    generated_types_with(units, &RustOptions::default())
+}
+
+/// [`generated_types`] for a build with these options (which decide the borrowed views).
+pub fn generated_types_with(
+    units: &[Schema],
+    opts: &RustOptions,
+) -> Vec<crate::builder::GeneratedType> {
+    let Ok(cx) = context(units, opts) else {
         return Vec::new();
     };
     cx.owners
@@ -383,11 +431,16 @@ pub fn generated_types(units: &[Schema]) -> Vec<crate::builder::GeneratedType> {
             if matches!(d.kind, DeclKind::EnumConcept(_)) {
                 return None;
             }
-            let mut path: Vec<&str> = p.module.iter().map(String::as_str).collect();
-            path.push(&p.ident);
+            let module: Vec<&str> = p.module.iter().map(String::as_str).collect();
+            let in_module = |ident: &str| {
+                let mut path = module.clone();
+                path.push(ident);
+                path.join("::")
+            };
             Some(crate::builder::GeneratedType {
                 clad_name: d.fqn(),
-                rust_path: path.join("::"),
+                rust_path: in_module(&p.ident),
+                view_path: p.view_ident.as_deref().map(in_module),
                 kind: d.kind_name(),
                 file: units[u].sources.get(units[u].main_file()).name.clone(),
             })

@@ -25,7 +25,7 @@ pub const MAX_ZERO_SIZED_ELEMENTS: u64 = 1 << 16;
 const MAX_PREALLOC_BYTES: usize = 1 << 20;
 
 #[inline]
-fn prealloc<T>(count: usize) -> Vec<T> {
+pub(super) fn prealloc<T>(count: usize) -> Vec<T> {
     let limit = MAX_PREALLOC_BYTES / core::mem::size_of::<T>().max(1);
     Vec::with_capacity(count.min(limit))
 }
@@ -112,7 +112,7 @@ pub fn check_count(
 }
 
 #[inline]
-fn read_bytes_u64<'a>(r: &mut Reader<'a>, n: u64) -> Result<&'a [u8], UnpackError> {
+pub(super) fn read_bytes_u64<'a>(r: &mut Reader<'a>, n: u64) -> Result<&'a [u8], UnpackError> {
     if n > r.remaining() as u64 {
         return Err(r.truncated(n));
     }
@@ -260,9 +260,9 @@ pub fn read_byte_vec<L: LengthPrefix>(
 /// Reads `N` elements with `read_one` into an array, without requiring `T: Default` and
 /// without allocating. Element errors get the element index in their path.
 #[inline]
-pub fn read_fixed_with<T, const N: usize>(
-    r: &mut Reader<'_>,
-    mut read_one: impl FnMut(&mut Reader<'_>) -> Result<T, UnpackError>,
+pub fn read_fixed_with<'a, T, const N: usize>(
+    r: &mut Reader<'a>,
+    mut read_one: impl FnMut(&mut Reader<'a>) -> Result<T, UnpackError>,
 ) -> Result<[T; N], UnpackError> {
     let mut error = None;
     let items: [Option<T>; N] = core::array::from_fn(|i| {

@@ -204,6 +204,7 @@ mod error;
 mod helpers;
 mod reader;
 mod traits;
+mod view;
 mod writer;
 
 pub use error::{
@@ -219,10 +220,14 @@ pub use helpers::{
 };
 pub use reader::{Reader, INVALID_TAG};
 pub use traits::{LengthPrefix, Wire};
+pub use view::{
+    read_byte_slice, read_str_array, read_str_vec, read_view, read_view_array, read_view_vec,
+    HasView, WireView,
+};
 pub use writer::Writer;
 
 /// `use robot_runtime::wire::prelude::*;` brings the traits generated code calls methods
 /// of ([`Wire`], [`FieldContext`]) and the cursor and error types into scope.
 pub mod prelude {
-    pub use super::{FieldContext, PackError, Reader, UnpackError, Wire, Writer};
+    pub use super::{FieldContext, PackError, Reader, UnpackError, Wire, WireView, Writer};
 }

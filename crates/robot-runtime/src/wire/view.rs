@@ -1,0 +1,146 @@
+//! Borrowed views: decoding without copying strings and byte arrays.
+//!
+//! For the types a build selects (`Builder::view`), the code generator also emits a
+//! `<Name>View<'a>` type: the same members, but `string` members are `&'a str` and
+//! `uint_8` variable arrays are `&'a [u8]`, both pointing into the packed bytes. Decoding a
+//! view checks exactly what [`Wire::unpack`] checks (lengths, declared maxima, UTF-8, enum
+//! values, union tags, trailing bytes) and reports the same [`UnpackError`]s, but it does not
+//! allocate for those members: a message of seven strings decodes without a single
+//! allocation. Arrays of strings or of views are a `Vec` of borrowed items (one allocation
+//! for the `Vec`, none per item).
+//!
+//! ```ignore
+//! use robot_runtime::wire::WireView;
+//! let msg = MessageView::unpack_view(&datagram)?;   // borrows `datagram`
+//! if let MessageView::Result(r) = msg {
+//!     handle(r.intent, r.parameters);              // &str, no copy
+//! }
+//! let owned: Message = msg.into_owned();           // when it must outlive the datagram
+//! ```
+//!
+//! Every view has `into_owned()` (and `From<View> for Owned`); every owned type with a view
+//! has `view()`, so `Owned::unpack(b)?.view() == View::unpack_view(b)?` for all input.
+
+use super::error::{FieldContext, SeqKind, UnpackError};
+use super::helpers::{check_count, prealloc, read_bytes_u64, read_fixed_with, read_len, read_str};
+use super::reader::Reader;
+use super::traits::{LengthPrefix, Wire};
+
+/// A borrowed view of a generated type, decoded from bytes that outlive it (`'a`).
+///
+/// Generated views implement [`WireView::read_view_then`] and [`WireView::into_owned`];
+/// the rest is provided.
+pub trait WireView<'a>: Sized {
+    /// The owned type this is a view of.
+    type Owned: Wire;
+
+    /// Reads one view from `r` (like [`Wire::read_then`]: `end` runs after the last byte is
+    /// read and before the value is assembled).
+    fn read_view_then<F>(r: &mut Reader<'a>, end: F) -> Result<Self, UnpackError>
+    where
+        F: FnOnce(&Reader<'a>) -> Result<(), UnpackError>;
+
+    /// Copies the borrowed members into an owned value.
+    fn into_owned(self) -> Self::Owned;
+
+    /// Reads one view from `r`, leaving `r` after it.
+    #[inline]
+    fn read_view(r: &mut Reader<'a>) -> Result<Self, UnpackError> {
+        Self::read_view_then(r, |_| Ok(()))
+    }
+
+    /// Decodes a view that must span all of `bytes` (trailing bytes are an error), with
+    /// exactly the checks of [`Wire::unpack`].
+    #[inline]
+    fn unpack_view(bytes: &'a [u8]) -> Result<Self, UnpackError> {
+        let mut r = Reader::new(bytes);
+        Self::read_view_then(&mut r, |r| r.finish(<Self::Owned as Wire>::TYPE_NAME))
+    }
+
+    /// Decodes a view from the start of `bytes` and returns it with the number of bytes it
+    /// took (for streams and framing).
+    #[inline]
+    fn unpack_view_prefix(bytes: &'a [u8]) -> Result<(Self, usize), UnpackError> {
+        let mut r = Reader::new(bytes);
+        let view = Self::read_view(&mut r)?;
+        Ok((view, r.position()))
+    }
+}
+
+/// An owned generated type that has a borrowed view: links the two for generic code (what
+/// `Owned::view()` and `View::into_owned()` do for one type).
+pub trait HasView: Wire {
+    /// The view type.
+    type View<'a>: WireView<'a, Owned = Self> + Clone + core::fmt::Debug + PartialEq
+    where
+        Self: 'a;
+
+    /// A view borrowing this value's strings and byte arrays.
+    fn view(&self) -> Self::View<'_>;
+}
+
+/// Reads the variable array `uint_8 name[L:max]` as a slice of the input.
+#[inline]
+pub fn read_byte_slice<'a, L: LengthPrefix>(
+    r: &mut Reader<'a>,
+    max: u64,
+) -> Result<&'a [u8], UnpackError> {
+    let len = read_len::<L>(r, SeqKind::Array, max)?;
+    read_bytes_u64(r, len)
+}
+
+/// Reads the variable array `string[SL:string_max] name[L:max]` as borrowed strings (the
+/// count is checked against the remaining input before the `Vec` is allocated).
+#[inline]
+pub fn read_str_vec<'a, L: LengthPrefix, SL: LengthPrefix>(
+    r: &mut Reader<'a>,
+    max: u64,
+    string_max: u64,
+) -> Result<Vec<&'a str>, UnpackError> {
+    let len = read_len::<L>(r, SeqKind::Array, max)?;
+    let count = check_count(r, len, SL::SIZE)?;
+    let mut items = prealloc(count);
+    for i in 0..count {
+        items.push(read_str::<SL>(r, string_max).in_index(i)?);
+    }
+    Ok(items)
+}
+
+/// Reads the fixed array `string[SL:string_max] name[N]` as borrowed strings.
+#[inline]
+pub fn read_str_array<'a, SL: LengthPrefix, const N: usize>(
+    r: &mut Reader<'a>,
+    string_max: u64,
+) -> Result<[&'a str; N], UnpackError> {
+    read_fixed_with(r, |r| read_str::<SL>(r, string_max))
+}
+
+/// Reads one view (the generated code's spelling of [`WireView::read_view`]).
+#[inline]
+pub fn read_view<'a, V: WireView<'a>>(r: &mut Reader<'a>) -> Result<V, UnpackError> {
+    V::read_view(r)
+}
+
+/// Reads the variable array `T name[L:max]` of a type with a view, as views (count checked
+/// before allocating, against the owned type's minimum size).
+#[inline]
+pub fn read_view_vec<'a, L: LengthPrefix, V: WireView<'a>>(
+    r: &mut Reader<'a>,
+    max: u64,
+) -> Result<Vec<V>, UnpackError> {
+    let len = read_len::<L>(r, SeqKind::Array, max)?;
+    let count = check_count(r, len, <V::Owned as Wire>::MIN_SIZE)?;
+    let mut items = prealloc(count);
+    for i in 0..count {
+        items.push(V::read_view(r).in_index(i)?);
+    }
+    Ok(items)
+}
+
+/// Reads the fixed array `T name[N]` of a type with a view, as views.
+#[inline]
+pub fn read_view_array<'a, V: WireView<'a>, const N: usize>(
+    r: &mut Reader<'a>,
+) -> Result<[V; N], UnpackError> {
+    read_fixed_with(r, |r| V::read_view(r))
+}
