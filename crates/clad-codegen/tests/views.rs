@@ -39,6 +39,9 @@ fn views_are_generated_for_borrowing_types_in_and_under_the_selection() {
             ("Shapes::Blob", Some("shapes::BlobView")),
             ("Shapes::Lists", Some("shapes::ListsView")),
             ("Shapes::Any", Some("shapes::AnyView")),
+            ("Shapes::Samples", Some("shapes::SamplesView")),
+            ("Shapes::Small", None),
+            ("Shapes::Mixed", None),
             ("Shapes::NamedView", None),
             ("Other::Note", Some("other::NoteView")),
             ("Shapes::WithNote", Some("shapes::WithNoteView")),
@@ -57,7 +60,7 @@ fn no_views_unless_asked_and_every_path_form_selects() {
             .count()
     };
     assert_eq!(count(&[]), 0);
-    assert_eq!(count(&["."]), 7); // every borrowing type, `Top` included
+    assert_eq!(count(&["."]), 8); // every borrowing type, `Top` included
     assert_eq!(count(&["Shapes::Blob"]), 1);
     assert_eq!(count(&["Shapes::Lists"]), 2); // Lists and Named
     assert_eq!(count(&["::Top"]), 1);

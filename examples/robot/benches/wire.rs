@@ -12,15 +12,16 @@
 //!
 //! Per shape: `pack_into` (into a reused buffer, no allocation), `pack` (allocates the
 //! output `Vec`), `unpack` (from a byte slice, the value is dropped inside the timing loop),
-//! `unpack_view` for the shapes with strings (the borrowed view `EventView`: same checks,
-//! strings borrowed from the input instead of copied),
+//! `unpack_view` for the shapes with strings or variable arrays (the borrowed views
+//! `EventView` and `RobotStateView`: same checks, strings borrowed from the input and the
+//! sightings left packed in it instead of copied),
 //! `memcpy` (copy the packed bytes into a reused buffer: the floor for moving that many
 //! bytes) and `clone` (copy the value in memory, allocating what it owns: the floor for an
 //! `unpack` that must build the same value).
 
 use criterion::measurement::WallTime;
 use criterion::{criterion_group, criterion_main, BenchmarkGroup, Criterion, Throughput};
-use robot_example::clad::bench::Event;
+use robot_example::clad::bench::{Event, RobotState};
 use robot_example::samples;
 use robot_runtime::wire::{HasView, Wire, WireView};
 use std::hint::black_box;
@@ -92,7 +93,12 @@ fn wire(c: &mut Criterion) {
         &samples::device_info(),
         unpack_view::<Event>,
     );
-    shape(c, "robot_state_218B", &samples::robot_state());
+    shape_with(
+        c,
+        "robot_state_218B",
+        &samples::robot_state(),
+        unpack_view::<RobotState>,
+    );
 }
 
 criterion_group! {

@@ -9,7 +9,7 @@
 //! * Borrowed views (`unpack_view`) allocate nothing for strings, and a void cloud intent
 //!   handled from the datagram through the view allocates nothing at all.
 
-use robot_example::clad::bench::EventView;
+use robot_example::clad::bench::{EventView, RobotStateView};
 use robot_example::clad::cloud_mic::{IntentResult, Message};
 use robot_example::samples;
 use robot_runtime::wire::{Wire, WireView};
@@ -147,6 +147,16 @@ fn hot_paths_allocate_only_the_values() {
         0,
         "EventView::DeviceInfo (70 bytes): unpack_view"
     );
+    // The six sightings stay packed in the input (`ArrayView`).
+    let bytes = samples::robot_state().pack().unwrap();
+    let mut view = None;
+    assert_eq!(
+        allocations(|| view = Some(RobotStateView::unpack_view(black_box(&bytes)).unwrap())),
+        0,
+        "RobotStateView (218 bytes): unpack_view"
+    );
+    assert_eq!(view.unwrap().sightings.len(), 6);
+    assert_eq!(view.unwrap(), samples::robot_state().view());
 
     // Errors allocate only when they happen (the boxed details and the field path).
     let bytes = samples::numbers().pack().unwrap();

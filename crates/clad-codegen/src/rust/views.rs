@@ -3,7 +3,10 @@
 //! pointing into the packed bytes (see `robot_runtime::wire::WireView`).
 //!
 //! Views are opt-in (`RustOptions::views`, `Builder::view`). A selected type gets a view when
-//! it *borrows*: it holds a string or a `uint_8` variable array, directly or in a member. Every
+//! it *borrows*: it holds a string or a variable array, directly or in a member. Inside a
+//! view, a string is `&'a str`, a `uint_8` variable array `&'a [u8]`, a variable array of
+//! other fixed-size elements a `robot_runtime::wire::ArrayView<'a, T>` (elements decoded on
+//! access), and an array of borrowing elements a `Vec` (or array) of their views. Every
 //! borrowing type a selected type contains gets a view too; members that borrow nothing keep
 //! their owned type inside a view.
 
@@ -21,7 +24,9 @@ pub(super) fn borrows(schema: &Schema, ty: &Type) -> bool {
     match ty {
         Type::String { .. } => true,
         Type::VarArray { elem, .. } => {
-            matches!(elem.as_ref(), Type::Builtin(Builtin::Uint8)) || borrows(schema, elem)
+            matches!(elem.as_ref(), Type::Builtin(Builtin::Uint8))
+                || borrows(schema, elem)
+                || schema.type_metrics(elem).is_fixed_size
         }
         Type::FixedArray { elem, .. } => borrows(schema, elem),
         Type::Struct(id) | Type::Union(id) => decl_borrows(schema, schema.decl(*id)),
@@ -82,6 +87,11 @@ fn view_type(cx: &Context<'_>, unit: usize, from: &[String], ty: &Type) -> Token
         Type::VarArray { elem, .. } if matches!(elem.as_ref(), Type::Builtin(Builtin::Uint8)) => {
             quote!(&'a [u8])
         }
+        Type::VarArray { elem, .. } if !borrows(schema, elem) => {
+            let e = rust_type(cx, unit, from, elem);
+            let rt = &cx.rt;
+            quote!(#rt::wire::ArrayView<'a, #e>)
+        }
         Type::VarArray { elem, .. } => {
             let e = view_type(cx, unit, from, elem);
             quote!(::std::vec::Vec<#e>)
@@ -107,6 +117,7 @@ fn view_traits(cx: &Context<'_>, unit: usize, ty: &Type) -> (bool, bool) {
         Type::VarArray { elem, .. } if matches!(elem.as_ref(), Type::Builtin(Builtin::Uint8)) => {
             (true, true)
         }
+        Type::VarArray { elem, .. } if !borrows(schema, elem) => (true, traits(cx, unit, elem).1),
         Type::VarArray { elem, .. } => (false, view_traits(cx, unit, elem).1),
         Type::FixedArray { elem, .. } => view_traits(cx, unit, elem),
         Type::Struct(id) | Type::Union(id) => {
@@ -160,6 +171,10 @@ fn view_read(cx: &Context<'_>, unit: usize, from: &[String], ty: &Type) -> Token
                     let sl = len_ty(*sl);
                     let sm = max_tok(cx, *smax, *sdecl);
                     quote!(#rt::wire::read_str_vec::<#l, #sl>(r, #m, #sm))
+                }
+                other if !borrows(schema, other) => {
+                    let t = rust_type(cx, unit, from, other);
+                    quote!(#rt::wire::read_array_view::<#l, #t>(r, #m))
                 }
                 other => {
                     let v = view_type(cx, unit, from, other);
@@ -216,6 +231,10 @@ fn to_view(
         Type::VarArray { elem, .. } if matches!(elem.as_ref(), Type::Builtin(Builtin::Uint8)) => {
             quote!(#recv.as_slice())
         }
+        Type::VarArray { elem, .. } if !borrows(schema, elem) => {
+            let rt = &cx.rt;
+            quote!(#rt::wire::ArrayView::from(#recv.as_slice()))
+        }
         Type::VarArray { elem, .. } => {
             let f = elem_to_view(cx, unit, elem);
             quote!(#recv.iter().map(#f).collect())
@@ -247,6 +266,7 @@ fn to_owned(cx: &Context<'_>, unit: usize, ty: &Type, value: &TokenStream) -> To
         Type::VarArray { elem, .. } if matches!(elem.as_ref(), Type::Builtin(Builtin::Uint8)) => {
             quote!(#value.to_vec())
         }
+        Type::VarArray { elem, .. } if !borrows(schema, elem) => quote!(#value.to_vec()),
         Type::VarArray { elem, .. } => {
             let f = elem_to_owned(cx, unit, elem);
             quote!(#value.into_iter().map(#f).collect())

@@ -221,8 +221,8 @@ pub use helpers::{
 pub use reader::{Reader, INVALID_TAG};
 pub use traits::{LengthPrefix, Wire};
 pub use view::{
-    read_byte_slice, read_str_array, read_str_vec, read_view, read_view_array, read_view_vec,
-    HasView, WireView,
+    read_array_view, read_byte_slice, read_str_array, read_str_vec, read_view, read_view_array,
+    read_view_vec, ArrayView, ArrayViewIter, HasView, WireView,
 };
 pub use writer::Writer;
 

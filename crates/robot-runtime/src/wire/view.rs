@@ -144,3 +144,188 @@ pub fn read_view_array<'a, V: WireView<'a>, const N: usize>(
 ) -> Result<[V; N], UnpackError> {
     read_fixed_with(r, |r| V::read_view(r))
 }
+
+/// A variable array of fixed-size elements (`int_16 samples[uint_16]`, `Pose poses[uint_8]`)
+/// inside a view: the elements stay packed in the input and are decoded when read, so
+/// decoding the view allocates and copies nothing for them.
+///
+/// Decoding validates every element exactly as the owned decode does (same errors at the
+/// same offsets: an enum value that is not a member is rejected up front), so reading an
+/// element afterwards cannot fail. A view made from an owned value ([`HasView::view`])
+/// borrows the owned elements instead; both kinds compare equal when their elements do.
+pub struct ArrayView<'a, T> {
+    repr: ArrayRepr<'a, T>,
+}
+
+enum ArrayRepr<'a, T> {
+    /// `len` validated encodings of `T::FIXED_SIZE` bytes each.
+    Packed { bytes: &'a [u8], len: usize },
+    /// Elements of an owned value.
+    Items(&'a [T]),
+}
+
+impl<T> Clone for ArrayView<'_, T> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+
+impl<T> Copy for ArrayView<'_, T> {}
+
+impl<T> Clone for ArrayRepr<'_, T> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+
+impl<T> Copy for ArrayRepr<'_, T> {}
+
+impl<'a, T> From<&'a [T]> for ArrayView<'a, T> {
+    fn from(items: &'a [T]) -> Self {
+        ArrayView {
+            repr: ArrayRepr::Items(items),
+        }
+    }
+}
+
+impl<'a, T: Wire + Clone> ArrayView<'a, T> {
+    /// Number of elements.
+    #[inline]
+    pub fn len(&self) -> usize {
+        match self.repr {
+            ArrayRepr::Packed { len, .. } => len,
+            ArrayRepr::Items(items) => items.len(),
+        }
+    }
+
+    /// `true` when there are no elements.
+    #[inline]
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// The element at `index`, decoded (or cloned from the owned value).
+    #[inline]
+    pub fn get(&self, index: usize) -> Option<T> {
+        match self.repr {
+            ArrayRepr::Packed { bytes, len } => (index < len).then(|| decode_at(bytes, index)),
+            ArrayRepr::Items(items) => items.get(index).cloned(),
+        }
+    }
+
+    /// The elements in order.
+    #[inline]
+    pub fn iter(&self) -> ArrayViewIter<'a, T> {
+        ArrayViewIter {
+            view: *self,
+            next: 0,
+        }
+    }
+
+    /// The elements as a `Vec` (what the owned type holds).
+    pub fn to_vec(&self) -> Vec<T> {
+        match self.repr {
+            ArrayRepr::Packed { .. } => self.iter().collect(),
+            ArrayRepr::Items(items) => items.to_vec(),
+        }
+    }
+}
+
+/// Decodes element `index` of validated packed elements.
+#[inline]
+fn decode_at<T: Wire>(bytes: &[u8], index: usize) -> T {
+    let size = T::FIXED_SIZE.unwrap_or(0);
+    let start = index * size;
+    let mut r = Reader::new(&bytes[start..start + size]);
+    match T::read_from(&mut r) {
+        Ok(v) => v,
+        // Every element was decoded successfully when the view was made.
+        Err(e) => unreachable!("element {index} was validated: {e}"),
+    }
+}
+
+/// Iterator over an [`ArrayView`]'s elements.
+pub struct ArrayViewIter<'a, T> {
+    view: ArrayView<'a, T>,
+    next: usize,
+}
+
+impl<T: Wire + Clone> Iterator for ArrayViewIter<'_, T> {
+    type Item = T;
+
+    #[inline]
+    fn next(&mut self) -> Option<T> {
+        let item = self.view.get(self.next)?;
+        self.next += 1;
+        Some(item)
+    }
+
+    #[inline]
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        let left = self.view.len() - self.next;
+        (left, Some(left))
+    }
+}
+
+impl<T: Wire + Clone> ExactSizeIterator for ArrayViewIter<'_, T> {}
+
+impl<'a, T: Wire + Clone> IntoIterator for ArrayView<'a, T> {
+    type Item = T;
+    type IntoIter = ArrayViewIter<'a, T>;
+
+    fn into_iter(self) -> Self::IntoIter {
+        self.iter()
+    }
+}
+
+impl<T: Wire + Clone + core::fmt::Debug> core::fmt::Debug for ArrayView<'_, T> {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_list().entries(self.iter()).finish()
+    }
+}
+
+impl<T: Wire + Clone + PartialEq> PartialEq for ArrayView<'_, T> {
+    fn eq(&self, other: &Self) -> bool {
+        self.len() == other.len() && self.iter().eq(other.iter())
+    }
+}
+
+impl<T: Wire + Clone + Eq> Eq for ArrayView<'_, T> {}
+
+impl<T: Wire + Clone + core::hash::Hash> core::hash::Hash for ArrayView<'_, T> {
+    fn hash<H: core::hash::Hasher>(&self, state: &mut H) {
+        self.len().hash(state);
+        for item in self.iter() {
+            item.hash(state);
+        }
+    }
+}
+
+/// Reads the variable array `T name[L:max]` of fixed-size elements as an [`ArrayView`]:
+/// the same checks and errors as [`read_vec`](super::read_vec) (count against `max` and
+/// the remaining input, every element decoded once to validate it), without allocating.
+#[inline]
+pub fn read_array_view<'a, L: LengthPrefix, T: Wire>(
+    r: &mut Reader<'a>,
+    max: u64,
+) -> Result<ArrayView<'a, T>, UnpackError> {
+    const {
+        assert!(
+            T::FIXED_SIZE.is_some(),
+            "ArrayView holds fixed-size elements only"
+        )
+    };
+    let size = T::FIXED_SIZE.unwrap_or(0);
+    let len = read_len::<L>(r, SeqKind::Array, max)?;
+    let count = check_count(r, len, size)?;
+    let start = r.remaining_bytes();
+    for i in 0..count {
+        T::read_from(r).in_index(i)?;
+    }
+    Ok(ArrayView {
+        repr: ArrayRepr::Packed {
+            bytes: &start[..count * size],
+            len: count,
+        },
+    })
+}
