@@ -1152,8 +1152,19 @@ fn union_items(
         let tag = Literal::u8_unsuffixed(m.tag);
         let (size, write, read) = wire_parts(cx, unit, module, &m.ty, &quote!(v), &quote!(v));
         size_arms.push(quote!(Self::#v(v) => #size));
-        // A fixed-size member and its tag: one bounds check (see `struct_wire_bodies`).
         let m_metrics = cx.units[unit].type_metrics(&m.ty);
+        // Structures and unions of variable size are written and read out of line, so the
+        // union's own code stays small enough to inline (see `wire::write_outlined`).
+        let outlined = matches!(m.ty, Type::Struct(_) | Type::Union(_)) && !m_metrics.is_fixed_size;
+        let (write, read) = if outlined {
+            (
+                quote!(#rt::wire::write_outlined(v, w)),
+                quote!(#rt::wire::read_outlined(r)),
+            )
+        } else {
+            (write, read)
+        };
+        // A fixed-size member and its tag: one bounds check (see `struct_wire_bodies`).
         let split = (m_metrics.is_fixed_size && m_metrics.max_size.value() > 0).then(|| {
             let n = usize_lit(m_metrics.max_size.value().saturating_add(1));
             quote!(let w = &mut w.split_off(#n)?;)

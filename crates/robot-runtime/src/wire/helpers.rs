@@ -357,6 +357,26 @@ pub fn read_string_array<SL: LengthPrefix, const N: usize>(
 }
 
 // ---------------------------------------------------------------------------------------
+// Union members of variable size
+// ---------------------------------------------------------------------------------------
+
+/// `value.write_to(w)` through a call that is never inlined. Generated unions write their
+/// members of variable size (structures with strings or arrays) this way, so that the
+/// union's own `write_to` stays small: inlined where it is called, a fixed-size member
+/// (the common small command) is a handful of stores instead of a call into one large
+/// function that saves every register first.
+#[inline(never)]
+pub fn write_outlined<T: Wire>(value: &T, w: &mut Writer<'_>) -> Result<(), PackError> {
+    value.write_to(w)
+}
+
+/// `T::read_from(r)` through a call that is never inlined (see [`write_outlined`]).
+#[inline(never)]
+pub fn read_outlined<T: Wire>(r: &mut Reader<'_>) -> Result<T, UnpackError> {
+    T::read_from(r)
+}
+
+// ---------------------------------------------------------------------------------------
 // Enums
 // ---------------------------------------------------------------------------------------
 

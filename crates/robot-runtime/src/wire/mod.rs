@@ -213,8 +213,9 @@ pub use error::{
 };
 pub use helpers::{
     check_count, elements_size, read_byte_vec, read_enum, read_fixed_with, read_len, read_str,
-    read_string, read_string_array, read_string_vec, read_vec, string_size, string_vec_size,
+    read_outlined, read_string, read_string_array, read_string_vec, read_vec, string_size, string_vec_size,
     strings_size, struct_fixed_size, union_fixed_size, union_min_size, vec_size, write_byte_vec,
+    write_outlined,
     write_len, write_string, write_string_vec, write_strings, write_vec, MAX_ZERO_SIZED_ELEMENTS,
     NO_MAX,
 };
