@@ -153,11 +153,12 @@ impl Builder {
 
     /// Also generates a borrowed view `<Name>View<'a>` for the types matching `path` (`.`, a
     /// namespace or a fully qualified type name, as for [`Builder::type_attribute`]): the
-    /// same members, with `string`s as `&'a str` and `uint_8` variable arrays as `&'a [u8]`
+    /// same members, with `string`s as `&'a str`, `uint_8` variable arrays as `&'a [u8]` and
+    /// other variable arrays of fixed-size elements as `robot_runtime::wire::ArrayView`, all
     /// pointing into the packed bytes, so decoding allocates nothing for them
-    /// (`robot_runtime::wire::WireView`). Only types holding strings or byte arrays get a
-    /// view; every such type they contain gets one too. Views come with `into_owned()`,
-    /// `From<View> for Owned` and `Owned::view()`.
+    /// (`robot_runtime::wire::WireView`: same checks and errors as `unpack`). Only types
+    /// holding strings or variable arrays get a view; every such type they contain gets one
+    /// too. Views come with `into_owned()`, `From<View> for Owned` and `Owned::view()`.
     ///
     /// ```no_run
     /// clad_codegen::Builder::new()

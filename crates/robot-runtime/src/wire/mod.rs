@@ -19,6 +19,12 @@
 //! | message / structure | generated `struct` | members in order | [`Wire`] |
 //! | union | generated `enum` | tag byte, member | [`Writer::write_tag`], [`Reader::read_tag`], [`Reader::unknown_tag`] |
 //!
+//! Borrowed views (`<Name>View<'a>`, [`WireView`]) decode the same bytes without copying:
+//! `string` as `&'a str` ([`read_str`]), `uint_8 x[L]` as `&'a [u8]` ([`read_byte_slice`]),
+//! other arrays of fixed-size elements as [`ArrayView`] ([`read_array_view`]), arrays of
+//! strings and views with [`read_str_vec`], [`read_str_array`], [`read_view_vec`],
+//! [`read_view_array`], nested views with [`read_view`].
+//!
 //! The length type `L` is given as a type parameter: `u8`, `u16`, `u32` or `u64`
 //! ([`LengthPrefix`]). `max` is the declared maximum or [`NO_MAX`].
 //! `uint_8 name[L:max]` held as `Vec<u8>` may use the faster [`write_byte_vec`] /
@@ -212,12 +218,11 @@ pub use error::{
     UnpackErrorKind,
 };
 pub use helpers::{
-    check_count, elements_size, read_byte_vec, read_enum, read_fixed_with, read_len, read_str,
-    read_outlined, read_string, read_string_array, read_string_vec, read_vec, string_size, string_vec_size,
-    strings_size, struct_fixed_size, union_fixed_size, union_min_size, vec_size, write_byte_vec,
-    write_outlined,
-    write_len, write_string, write_string_vec, write_strings, write_vec, MAX_ZERO_SIZED_ELEMENTS,
-    NO_MAX,
+    check_count, elements_size, read_byte_vec, read_enum, read_fixed_with, read_len, read_outlined,
+    read_str, read_string, read_string_array, read_string_vec, read_vec, string_size,
+    string_vec_size, strings_size, struct_fixed_size, union_fixed_size, union_min_size, vec_size,
+    write_byte_vec, write_len, write_outlined, write_string, write_string_vec, write_strings,
+    write_vec, MAX_ZERO_SIZED_ELEMENTS, NO_MAX,
 };
 pub use reader::{Reader, INVALID_TAG};
 pub use traits::{LengthPrefix, Wire};

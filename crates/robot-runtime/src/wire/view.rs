@@ -1,13 +1,14 @@
 //! Borrowed views: decoding without copying strings and byte arrays.
 //!
 //! For the types a build selects (`Builder::view`), the code generator also emits a
-//! `<Name>View<'a>` type: the same members, but `string` members are `&'a str` and
-//! `uint_8` variable arrays are `&'a [u8]`, both pointing into the packed bytes. Decoding a
-//! view checks exactly what [`Wire::unpack`] checks (lengths, declared maxima, UTF-8, enum
-//! values, union tags, trailing bytes) and reports the same [`UnpackError`]s, but it does not
-//! allocate for those members: a message of seven strings decodes without a single
-//! allocation. Arrays of strings or of views are a `Vec` of borrowed items (one allocation
-//! for the `Vec`, none per item).
+//! `<Name>View<'a>` type: the same members, but `string` members are `&'a str`, `uint_8`
+//! variable arrays are `&'a [u8]` and other variable arrays of fixed-size elements are
+//! [`ArrayView`]s, all pointing into the packed bytes. Decoding a view checks exactly what
+//! [`Wire::unpack`] checks (lengths, declared maxima, UTF-8, enum values, union tags,
+//! trailing bytes) and reports the same [`UnpackError`]s, but it does not allocate for those
+//! members: a message of seven strings decodes without a single allocation. Arrays of
+//! strings or of borrowing structures are a `Vec` of borrowed items (one allocation for the
+//! `Vec`, none per item).
 //!
 //! ```ignore
 //! use robot_runtime::wire::WireView;
