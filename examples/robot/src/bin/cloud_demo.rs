@@ -7,10 +7,10 @@
 //! cargo run -q -p robot-example --bin cloud_demo
 //! ```
 
-use robot_example::clad::cloud_mic::{IntentResult, Message};
+use robot_example::clad::cloud_mic::{IntentResult, Message, MessageView};
 use robot_example::intents::{self, Tag};
 use robot_runtime::intent::IntentComponent;
-use robot_runtime::wire::Wire;
+use robot_runtime::wire::{Wire, WireView};
 
 fn hex(bytes: &[u8]) -> String {
     bytes
@@ -52,6 +52,18 @@ fn main() {
     let err = Message::unpack(&bytes[..10]).unwrap_err();
     println!("first 10 bytes only: {err}");
 
+    // The same bytes as a borrowed view: the strings point into `bytes`, nothing is copied.
+    let view = MessageView::unpack_view(&bytes).expect("valid bytes");
+    if let MessageView::Result(r) = view {
+        println!(
+            "viewed {}: intent {:?} at byte {} of the datagram",
+            view.name(),
+            r.intent,
+            r.intent.as_ptr() as usize - bytes.as_ptr() as usize
+        );
+    }
+    assert_eq!(view, msg.view());
+
     // --- Intents -------------------------------------------------------------------------
     let mut component = intents::component();
     println!("\nintent component over our map (stock features)");
@@ -63,7 +75,8 @@ fn main() {
     )
     .pack()
     .unwrap();
-    let outcome = component.handle_cloud(intents::receive(&timer).expect("valid bytes"));
+    // On the tick thread: decoded as a borrowed view, strings handed over as `&str`.
+    let outcome = intents::handle_datagram(&mut component, &timer).expect("valid bytes");
     println!("  set a timer -> {outcome:?}");
     let pending = component.pending().expect("pending");
     println!(
