@@ -690,6 +690,79 @@ fn reaction_is_configurable() {
     assert!(!c.was_error());
 }
 
+/// A data intent that fails — while its parameters are read, or only when its payload is
+/// built — leaves the pending intent as it was when the reaction does nothing.
+#[test]
+fn failed_data_intent_keeps_the_pending_intent() {
+    let mut c = IntentComponent::<UserIntent>::with_config(
+        &MAP,
+        IntentConfig {
+            reaction: |_| Reaction::Drop,
+            ..IntentConfig::default()
+        },
+    );
+    let params = |v: &str| format!("{{\"timer_duration\":\"{v}\"}}");
+    assert!(matches!(
+        c.handle_cloud(result("intent_clock_settimer", &params("60"))),
+        CloudOutcome::Pending { .. }
+    ));
+    let before = c.pending().unwrap().intent().clone();
+    assert_eq!(before, UserIntent::SetTimer(TimeInSeconds { time_s: 60 }));
+    c.drain_events();
+    // Rejected while reading parameters (strict numeric conversion) and when building the
+    // payload (a negative number for an unsigned field).
+    for (v, field_blamed) in [("abc", None), ("-5", Some("time_s"))] {
+        let out = c.handle_cloud(result("intent_clock_settimer", &params(v)));
+        match (&out, field_blamed) {
+            (
+                CloudOutcome::Failed {
+                    error: TranslateError::BadNumber { .. },
+                    reaction: Reaction::Drop,
+                },
+                None,
+            ) => {}
+            (
+                CloudOutcome::Failed {
+                    error: TranslateError::BadPayload { field, .. },
+                    reaction: Reaction::Drop,
+                },
+                Some(f),
+            ) => assert_eq!(field.as_deref(), Some(f)),
+            _ => panic!("{v}: {out:?}"),
+        }
+        assert_eq!(c.pending().unwrap().intent(), &before, "{v}");
+        let events: Vec<_> = c.drain_events().collect();
+        assert!(
+            matches!(&events[..], [IntentEvent::TranslateFailed { .. }]),
+            "{v}: {events:?}"
+        );
+    }
+    // And a success replaces it.
+    c.handle_cloud(result("intent_clock_settimer", &params("7")));
+    assert_eq!(
+        c.pending().unwrap().intent(),
+        &UserIntent::SetTimer(TimeInSeconds { time_s: 7 })
+    );
+    let events: Vec<_> = c.drain_events().collect();
+    assert!(
+        matches!(
+            &events[..],
+            [
+                IntentEvent::Replaced {
+                    old: Tag::SetTimer,
+                    new: Tag::SetTimer,
+                    ..
+                },
+                IntentEvent::Pending {
+                    tag: Tag::SetTimer,
+                    ..
+                }
+            ]
+        ),
+        "{events:?}"
+    );
+}
+
 #[test]
 fn original_prefix_numeric_mode() {
     let c = comp_with(TranslateConfig {

@@ -616,9 +616,36 @@ impl Harness {
             CloudEvent::Result { intent, .. } => Some(intent.clone()),
             _ => None,
         };
+        // The component takes fast paths for void and data intents; whatever the path, the
+        // result must be the translator's (no whitelist is set here).
+        let translated = match &ev {
+            CloudEvent::Result {
+                intent, parameters, ..
+            } => Some(self.c.translator().translate_cloud(intent, parameters)),
+            _ => None,
+        };
         let kind = ev.clone();
         let out = self.c.handle_cloud(ev);
         let events = self.new_events()?;
+        match translated {
+            Some(Ok(t)) => {
+                prop_assert_eq!(
+                    &out,
+                    &CloudOutcome::Pending {
+                        tag: t.intent.tag(),
+                        matched: t.matched.clone()
+                    }
+                );
+                prop_assert_eq!(self.c.pending().map(|p| p.intent()), Some(&t.intent));
+            }
+            Some(Err(e)) => prop_assert!(
+                matches!(&out, CloudOutcome::Failed { error, .. } if *error == e),
+                "{:?} vs {:?}",
+                out,
+                e
+            ),
+            None => {}
+        }
         match result {
             Some(intent) => {
                 self.check_outcome(&out, IntentSource::Voice, &intent, before, &events)?

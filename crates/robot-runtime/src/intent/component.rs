@@ -17,7 +17,11 @@ use super::event::{
 };
 use super::map::StaticIntentMap;
 use super::matcher::IntentMatcher;
-use super::translate::{FeatureGate, IntentTranslator, Raw, TranslateConfig, TranslateError};
+use super::params;
+use super::translate::{
+    CloudFast, FeatureGate, IntentTranslator, Note, Raw, TranslateConfig, TranslateError,
+    Translation,
+};
 use crate::union::CladUnion;
 
 /// Settings of an [`IntentComponent`]. All deadlines are in ticks (`update` calls).
@@ -649,17 +653,19 @@ where
 
     #[inline(always)]
     fn set_pending_inner(&mut self, intent: U, source: IntentSource, matched: Match<U::Tag>) {
-        self.set_pending_with(move || intent, source, matched);
+        let tag = intent.tag();
+        self.set_pending_with(move || intent, tag, source, matched);
     }
 
-    /// Sets pending the intent `make` returns. The old one is dropped first and the new
-    /// one is built in the assignment itself, so the compiler can construct it in the slot:
-    /// the union can be large (its biggest payload) and copying it costs more than
-    /// building a void member.
+    /// Sets pending the intent `make` returns, of member `tag`. The old one is dropped
+    /// first and the new one is built in the assignment itself, so the compiler can
+    /// construct it in the slot: the union can be large (its biggest payload) and copying
+    /// it costs more than building a void member.
     #[inline(always)]
     fn set_pending_with(
         &mut self,
         make: impl FnOnce() -> U,
+        tag: U::Tag,
         source: IntentSource,
         matched: Match<U::Tag>,
     ) {
@@ -673,10 +679,24 @@ where
             window_start: self.tick,
             warned: false,
         });
-        let tag = self
-            .pending
-            .as_ref()
-            .map_or(self.translator.map().unmatched, |p| p.tag());
+        debug_assert!(self.pending.as_ref().is_some_and(|p| p.tag() == tag));
+        self.report_pending(old, tag, source, matched);
+    }
+
+    /// The events of a new pending intent of member `tag`: `Replaced` (if `old`, the tag
+    /// and source of the one it replaced), then `Pending`.
+    ///
+    /// The caller passes the tag it already knows: reading it back from the slot just
+    /// written costs a store-forwarding stall when the union was written with wider
+    /// stores than the load.
+    #[inline(always)]
+    fn report_pending(
+        &mut self,
+        old: Option<(U::Tag, IntentSource)>,
+        tag: U::Tag,
+        source: IntentSource,
+        matched: Match<U::Tag>,
+    ) {
         if let Some((old, old_source)) = old {
             self.emit(IntentEvent::Replaced {
                 old,
@@ -1102,19 +1122,140 @@ where
         self.sync_active();
         self.close_stream();
         self.clear_error();
-        if let Some((tag, map_intent, params_ignored)) =
-            self.translator.cloud_void(intent, parameters)
-        {
-            // Void intents (most voice commands): no translation result to carry around.
-            if self.is_whitelisted(tag) {
+        match self.translator.cloud_fast(intent, parameters) {
+            CloudFast::Void {
+                tag,
+                intent: map_intent,
+                params_ignored,
+            } if self.is_whitelisted(tag) => {
+                // Void intents (most voice commands): no translation result to carry around.
                 self.log_ignored_params(intent, params_ignored);
                 let matched = Match::Cloud { intent: map_intent };
-                self.set_pending_with(|| U::default_for(tag), IntentSource::Voice, matched.clone());
-                return CloudOutcome::Pending { tag, matched };
+                self.set_pending_with(
+                    || U::default_for(tag),
+                    tag,
+                    IntentSource::Voice,
+                    matched.clone(),
+                );
+                CloudOutcome::Pending { tag, matched }
+            }
+            CloudFast::Data { tag, entry } if self.is_whitelisted(tag) => {
+                self.handle_cloud_data(intent, parameters, tag, entry)
+            }
+            // Everything else, and intents the whitelist excludes (reported once the
+            // translation succeeded, as the full path does).
+            _ => {
+                let result = self.translator.translate_cloud_raw(intent, parameters);
+                self.apply(IntentSource::Voice, intent, result)
             }
         }
-        let result = self.translator.translate_cloud_raw(intent, parameters);
+    }
+
+    /// The data-intent path of [`handle_cloud_result`](Self::handle_cloud_result) for a
+    /// whitelisted [`CloudFast::Data`] entry. Same result as `translate_cloud_raw` +
+    /// `apply`, but the payload is built in this frame and moved from the build's result
+    /// into the pending slot: the union is as large as its largest member, and moving it
+    /// through the translator's `Result`s and `Translation` cost more than building a
+    /// small payload (each move reads bytes just written: store-forwarding stalls).
+    ///
+    /// Out of line: its frame (slot storage, the built union) would otherwise be set up
+    /// for void intents too.
+    #[inline(never)]
+    fn handle_cloud_data(
+        &mut self,
+        intent: &str,
+        parameters: &str,
+        tag: U::Tag,
+        entry: usize,
+    ) -> CloudOutcome<U::Tag> {
+        // `Match::Cloud` is built where needed: cloning a `Match` is a match over all its
+        // variants.
+        let map_intent = self.translator.map().cloud[entry].intent;
+        let mut storage = params::SlotStorage::new();
+        let mut c = self.translator.data_collector(entry, &mut storage);
+        if let Err(error) = self.translator.collect_data(tag, &mut c, parameters) {
+            return self.apply(IntentSource::Voice, intent, Err(error));
+        }
+        let notes = std::mem::take(&mut c.notes);
+        let slots = c.slots;
+        let Some(shape) = self.translator.data_shape(tag) else {
+            unreachable!("CloudFast::Data has a shape")
+        };
+        // The built union goes from the build's result straight into the pending slot,
+        // with no `Result`/`Translation` layers to move it through. The old intent is
+        // taken out of the slot first and put back if the build fails (a failed
+        // translation leaves it pending). The notes are logged afterwards: logging does
+        // not observe the slot, so the order of what anyone sees is unchanged.
+        let old = self.pending.take();
+        match params::build_direct::<U>(tag, shape, slots) {
+            Some(Ok(built)) => {
+                self.pending = Some(PendingIntent {
+                    intent: built,
+                    source: IntentSource::Voice,
+                    matched: Match::Cloud { intent: map_intent },
+                    since_tick: self.tick,
+                    window_start: self.tick,
+                    warned: false,
+                });
+            }
+            _ => {
+                self.pending = old;
+                return self.handle_cloud_data_slow(intent, tag, entry, slots, notes);
+            }
+        }
+        // Read and dropped in place: mapping `old` by value would move it again. (Dropped
+        // after the new intent is in place, where `set_pending_with` drops it before: no
+        // one can tell.)
+        let replaced = old.as_ref().map(|p| (p.tag(), p.source));
+        drop(old);
+        // `deserialize_struct_member(tag, ..)` builds member `tag`.
+        debug_assert!(self.pending.as_ref().is_some_and(|p| p.tag() == tag));
+        self.log_notes(intent, &notes);
+        self.report_pending(
+            replaced,
+            tag,
+            IntentSource::Voice,
+            Match::Cloud { intent: map_intent },
+        );
+        CloudOutcome::Pending {
+            tag,
+            matched: Match::Cloud { intent: map_intent },
+        }
+    }
+
+    /// [`handle_cloud_data`](Self::handle_cloud_data) when the direct build does not apply
+    /// or fails: the general build (other routes, the field to blame), then `apply`.
+    #[cold]
+    #[inline(never)]
+    fn handle_cloud_data_slow(
+        &mut self,
+        intent: &str,
+        tag: U::Tag,
+        entry: usize,
+        slots: &[Option<params::Slot<'_>>],
+        notes: Vec<Note>,
+    ) -> CloudOutcome<U::Tag> {
+        let result = match self.translator.data_shape(tag) {
+            Some(shape) => IntentTranslator::<U>::build_from_slots(tag, shape, slots),
+            None => unreachable!("CloudFast::Data has a shape"),
+        };
+        let result = result.map(|built| {
+            Raw::Built(Translation {
+                intent: built,
+                matched: Match::Cloud {
+                    intent: self.translator.map().cloud[entry].intent,
+                },
+                params_ignored: false,
+                notes,
+            })
+        });
         self.apply(IntentSource::Voice, intent, result)
+    }
+
+    fn log_notes(&self, intent: &str, notes: &[Note]) {
+        for note in notes {
+            tracing::debug!(intent, ?note, "UserIntentComponent.Translate.Note");
+        }
     }
 
     /// Handles an app intent (`AppIntent { intent, param }`) now, with source `App`.
@@ -1162,7 +1303,12 @@ where
         tracing::info!(tag = U::tag_name(tag), "UserIntentComponent.NotWhitelisted");
         let matched = Match::Unmatched(UnmatchedReason::NotWhitelisted { tag });
         let unmatched = self.translator.map().unmatched;
-        self.set_pending_with(|| U::default_for(unmatched), source, matched.clone());
+        self.set_pending_with(
+            || U::default_for(unmatched),
+            unmatched,
+            source,
+            matched.clone(),
+        );
         CloudOutcome::Pending {
             tag: unmatched,
             matched,
@@ -1187,17 +1333,11 @@ where
                     return self.not_whitelisted(tag, source);
                 }
                 // Void members are built in the pending slot itself.
-                self.set_pending_with(|| U::default_for(tag), source, matched.clone());
+                self.set_pending_with(|| U::default_for(tag), tag, source, matched.clone());
                 CloudOutcome::Pending { tag, matched }
             }
             Ok(Raw::Built(t)) => {
-                for note in &t.notes {
-                    tracing::debug!(
-                        intent = intent_str,
-                        ?note,
-                        "UserIntentComponent.Translate.Note"
-                    );
-                }
+                self.log_notes(intent_str, &t.notes);
                 self.log_ignored_params(intent_str, t.params_ignored);
                 let tag = t.intent.tag();
                 if !self.is_whitelisted(tag) {

@@ -256,16 +256,21 @@ impl<'de> SlotStorage<'de> {
     }
 }
 
-/// An empty [`SlotStorage`] (a macro so it is built in place, not moved).
-macro_rules! slot_storage {
-    () => {
-        $crate::intent::params::SlotStorage {
-            inline: [const { None }; 8],
+impl SlotStorage<'_> {
+    /// Empty storage.
+    ///
+    /// Built element by element: from `[const { None }; 8]` the compiler materialises the
+    /// 256-byte array in a temporary and copies it into place (a `memcpy` reading bytes
+    /// just written, a store-forwarding stall on every translation); `from_fn` writes each
+    /// `None` where it belongs.
+    #[inline(always)]
+    pub fn new() -> Self {
+        SlotStorage {
+            inline: std::array::from_fn(|_| None),
             heap: Vec::new(),
         }
-    };
+    }
 }
-pub(crate) use slot_storage;
 
 /// What the sanitizer needs to know about the target member.
 pub(crate) struct Ctx<'a> {
@@ -303,7 +308,7 @@ impl Routes {
     pub(crate) fn get(&self, key: &str) -> Option<&Route> {
         self.entries
             .iter()
-            .find(|(name, _)| name.len() == key.len() && *name == key)
+            .find(|(name, _)| same_bytes(name.as_bytes(), key.as_bytes()))
             .map(|(_, route)| route)
     }
 
@@ -311,6 +316,34 @@ impl Routes {
     fn add(&mut self, name: &'static str, route: Route) {
         if self.get(name).is_none() {
             self.entries.push((name, route));
+        }
+    }
+}
+
+/// `a == b` for byte slices, inline. Parameter names are a few bytes
+/// to a few words long; `==` on slices calls the C library's `bcmp`, which costs more
+/// than the comparison itself here.
+#[inline]
+fn same_bytes(a: &[u8], b: &[u8]) -> bool {
+    if a.len() != b.len() {
+        return false;
+    }
+    let n = a.len();
+    let w8 = |s: &[u8], i: usize| u64::from_le_bytes(s[i..i + 8].try_into().expect("8 bytes"));
+    let w4 = |s: &[u8], i: usize| u32::from_le_bytes(s[i..i + 4].try_into().expect("4 bytes"));
+    match n {
+        0..=3 => a[..n].iter().zip(&b[..n]).all(|(x, y)| x == y),
+        // Two overlapping words cover the whole slice.
+        4..=8 => w4(a, 0) == w4(b, 0) && w4(a, n - 4) == w4(b, n - 4),
+        _ => {
+            let mut i = 0;
+            while i + 8 < n {
+                if w8(a, i) != w8(b, i) {
+                    return false;
+                }
+                i += 8;
+            }
+            w8(a, n - 8) == w8(b, n - 8)
         }
     }
 }
@@ -657,7 +690,7 @@ impl<'a, 's, 'de> Collector<'a, 's, 'de> {
 
 /// Index of the first `"`, `\\` or control byte at or after `j` (or `b.len()`), eight
 /// bytes at a time.
-#[inline]
+#[inline(always)]
 fn string_end(b: &[u8], mut j: usize) -> usize {
     const LO: u64 = 0x0101_0101_0101_0101;
     const HI: u64 = 0x8080_8080_8080_8080;
@@ -668,8 +701,12 @@ fn string_end(b: &[u8], mut j: usize) -> usize {
         let special = (q.wrapping_sub(LO) & !q)
             | (s.wrapping_sub(LO) & !s)
             | (x.wrapping_sub(LO * 0x20) & !x);
-        if special & HI != 0 {
-            break;
+        let hit = special & HI;
+        if hit != 0 {
+            // Each of the three tests flags its first matching byte exactly (a borrow
+            // only starts at a matching byte, so only bytes above it can be flagged
+            // wrongly): the lowest flag is the first special byte.
+            return j + (hit.trailing_zeros() / 8) as usize;
         }
         j += 8;
     }
@@ -687,6 +724,27 @@ fn scan_flat_object<'a>(text: &'a str, mut pair: impl FnMut(&'a str, &'a str) ->
     scan(text, &mut pair).is_some()
 }
 
+/// A string without escapes at `*i` (which must be `"`): returns its content and moves
+/// `*i` past its closing quote.
+///
+/// Always inlined: it runs twice per pair, and a call costs about as much as scanning a
+/// short string.
+#[inline(always)]
+fn scan_string<'a>(text: &'a str, i: &mut usize) -> Option<&'a str> {
+    let b = text.as_bytes();
+    if b.get(*i) != Some(&b'"') {
+        return None;
+    }
+    let start = *i + 1;
+    let j = string_end(b, start);
+    if b.get(j) == Some(&b'"') {
+        *i = j + 1;
+        // Both ends are ASCII quotes: char boundaries.
+        return Some(&text[start..j]);
+    }
+    None
+}
+
 fn scan<'a>(text: &'a str, pair: &mut impl FnMut(&'a str, &'a str) -> bool) -> Option<()> {
     let b = text.as_bytes();
     let mut i = 0;
@@ -695,20 +753,7 @@ fn scan<'a>(text: &'a str, pair: &mut impl FnMut(&'a str, &'a str) -> bool) -> O
             *i += 1;
         }
     };
-    // A string at `i` (which must be `"`); returns its content.
-    let string = |i: &mut usize| -> Option<&'a str> {
-        if b.get(*i) != Some(&b'"') {
-            return None;
-        }
-        let start = *i + 1;
-        let j = string_end(b, start);
-        if b.get(j) == Some(&b'"') {
-            *i = j + 1;
-            // Both ends are ASCII quotes: char boundaries.
-            return Some(&text[start..j]);
-        }
-        None
-    };
+    let string = |i: &mut usize| scan_string(text, i);
     ws(&mut i);
     if b.get(i) != Some(&b'{') {
         return None;
@@ -995,6 +1040,121 @@ pub(crate) fn build_seq<'de, U: Deserialize<'de>>(
     })
 }
 
+/// Every field in declaration order: the slot's value when it is filled (and `keep` is
+/// `None` or its index), else the field's default.
+#[inline(always)]
+fn positional_items<'a>(
+    slots: &'a [Option<Slot<'_>>],
+    defaults: impl Iterator<Item = &'a serde_json::Value>,
+    keep: Option<usize>,
+) -> impl Iterator<Item = ParamValue<'a>> {
+    slots
+        .iter()
+        .zip(defaults)
+        .enumerate()
+        .map(move |(i, (s, d))| match s {
+            Some(s) if keep.map_or(true, |k| k == i) => s.value.view(),
+            _ => ParamValue::JsonRef(d),
+        })
+}
+
+/// The fast build for the common case: member `tag` built positionally through the
+/// generated [`CladUnion::deserialize_struct_member`], returned as that function returns
+/// it, so a caller that keeps the value (the component's pending slot) moves the union
+/// from there into place, not through layers of results.
+///
+/// `None` when this route does not apply (shape not positional, or the union does not
+/// provide `deserialize_struct_member`); then, and on `Some(Err(_))`, use
+/// [`build_slots`], which tries the other routes and names the field to blame. On
+/// success the value is the one `build_slots` returns: it takes this route first, with
+/// the same sequence of values.
+#[inline(always)]
+pub(crate) fn build_direct<U: CladUnion + serde::de::DeserializeOwned>(
+    tag: U::Tag,
+    shape: &Shape,
+    slots: &[Option<Slot<'_>>],
+) -> Option<Result<U, Error>> {
+    if !shape.positional {
+        return None;
+    }
+    let defaults = shape.defaults.as_ref()?;
+    let fields = SlotFields { slots, defaults };
+    U::deserialize_struct_member(tag, &fields)
+}
+
+/// The payload structure's fields as a sequence, every field in declaration order: the
+/// slot's value when filled, else the field's default (what [`PayloadSeq`] over
+/// [`positional_items`] presents, with `tag: None` and `keep: None`).
+///
+/// Handed to the payload's `Deserialize` by reference, and its sequence access is two
+/// words: the deserializer state is passed in registers and read field by field. The
+/// iterator-based [`PayloadSeq`] is a dozen words passed through memory, and the derived
+/// code copies it with wide loads just after it was written (a store-forwarding stall per
+/// payload).
+struct SlotFields<'a, 'p> {
+    slots: &'a [Option<Slot<'p>>],
+    defaults: &'a [serde_json::Value],
+}
+
+// The deserializer lifetime is the borrow of the `SlotFields`: values are presented as
+// views into it (`ParamValue::view`), like `build_slots` does.
+impl<'de, 'p> Deserializer<'de> for &'de SlotFields<'de, 'p> {
+    type Error = Error;
+
+    #[inline]
+    fn deserialize_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Error> {
+        visitor.visit_seq(SlotFieldsAccess {
+            fields: self,
+            next: 0,
+        })
+    }
+
+    forward_to_deserialize_any! {
+        bool i8 i16 i32 i64 i128 u8 u16 u32 u64 u128 f32 f64 char str string
+        bytes byte_buf option unit unit_struct newtype_struct seq tuple
+        tuple_struct map struct enum identifier ignored_any
+    }
+}
+
+struct SlotFieldsAccess<'a, 'p> {
+    fields: &'a SlotFields<'a, 'p>,
+    /// Index of the next field.
+    next: usize,
+}
+
+impl SlotFieldsAccess<'_, '_> {
+    /// Number of fields presented (as many as `zip` over slots and defaults gives).
+    #[inline]
+    fn len(&self) -> usize {
+        self.fields.slots.len().min(self.fields.defaults.len())
+    }
+}
+
+impl<'de> de::SeqAccess<'de> for SlotFieldsAccess<'de, '_> {
+    type Error = Error;
+
+    #[inline]
+    fn next_element_seed<T: DeserializeSeed<'de>>(
+        &mut self,
+        seed: T,
+    ) -> Result<Option<T::Value>, Error> {
+        let i = self.next;
+        if i >= self.len() {
+            return Ok(None);
+        }
+        self.next += 1;
+        let value = match &self.fields.slots[i] {
+            Some(s) => s.value.view(),
+            None => ParamValue::JsonRef(&self.fields.defaults[i]),
+        };
+        seed.deserialize(value).map(Some)
+    }
+
+    fn size_hint(&self) -> Option<usize> {
+        Some(self.len() - self.next)
+    }
+}
+
 /// Builds a member of known shape from its slots: positionally (missing fields get their
 /// default values) when the shape allows it, else as an object of the filled fields. On
 /// failure, blames the first filled field that fails on its own.
@@ -1011,16 +1171,7 @@ pub(crate) fn build_slots<U: CladUnion + serde::de::DeserializeOwned>(
     let tag_name = U::tag_name(tag);
     let only = |keep: Option<usize>| -> Result<U, Error> {
         let filled = |i: usize| keep.map_or(true, |k| k == i);
-        let seq = || {
-            slots
-                .iter()
-                .zip(shape.defaults.iter().flatten())
-                .enumerate()
-                .map(move |(i, (s, d))| match s {
-                    Some(s) if filled(i) => s.value.view(),
-                    _ => ParamValue::JsonRef(d),
-                })
-        };
+        let seq = || positional_items(slots, shape.defaults.iter().flatten(), keep);
         let map = || {
             slots
                 .iter()
@@ -1078,4 +1229,67 @@ pub(crate) fn build_entries<U: serde::de::DeserializeOwned>(
             .map(|e| e.field.to_string());
         (field, err)
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{same_bytes, string_end};
+
+    #[test]
+    fn string_end_finds_the_first_special_byte() {
+        // Every position of the special byte, in and after the 8-byte chunks, with other
+        // special bytes after it (a word-at-a-time test may flag those too).
+        for special in [b'"', b'\\', 0x00, 0x1f, b'\n'] {
+            for len in 0..24 {
+                for at in 0..=len {
+                    let mut b = vec![b'a'; len];
+                    if at < len {
+                        b[at] = special;
+                        for later in b.iter_mut().skip(at + 1).step_by(3) {
+                            *later = b'"';
+                        }
+                    }
+                    assert_eq!(string_end(&b, 0), at, "{special:#x} at {at} of {len}");
+                }
+            }
+        }
+        // Bytes that look special to a careless test: 0x20, 0x7f, 0x80, 0xa2, 0xdc.
+        let b = [
+            0x20, 0x7f, 0x80, 0xa2, 0xdc, 0x21, 0x5b, 0x5d, 0x23, 0xe9, b'"',
+        ];
+        assert_eq!(string_end(&b, 0), 10);
+        assert_eq!(string_end(b"ab\"cdefghij", 3), 11);
+    }
+
+    #[test]
+    fn same_bytes_is_slice_equality() {
+        let words = [
+            "",
+            "a",
+            "ab",
+            "abc",
+            "abcd",
+            "abcde",
+            "abcdefgh",
+            "abcdefghi",
+        ];
+        for len in 0..40 {
+            let a: Vec<u8> = (0..len).map(|i| b'a' + (i % 26) as u8).collect();
+            assert!(same_bytes(&a, &a.clone()));
+            for i in 0..len {
+                let mut b = a.clone();
+                b[i] ^= 1;
+                assert!(!same_bytes(&a, &b), "differs at {i} of {len}");
+            }
+        }
+        for w in words {
+            for v in words {
+                assert_eq!(
+                    same_bytes(w.as_bytes(), v.as_bytes()),
+                    w == v,
+                    "{w:?} {v:?}"
+                );
+            }
+        }
+    }
 }

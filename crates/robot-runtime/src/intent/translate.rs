@@ -24,7 +24,7 @@ use serde::Serialize;
 use super::event::{Match, Reaction, UnmatchedReason};
 use super::map::{MapEntry, SimpleVoiceResponse, StaticIntentMap};
 use super::numeric::{NumberError, NumericMode};
-use super::params::{self, Collector, Ctx, ParamValue, Routes};
+use super::params::{self, Collector, Ctx, ParamValue, Routes, Slot, SlotStorage};
 use super::shape::{self, Shape};
 use crate::union::CladUnion;
 
@@ -266,6 +266,27 @@ impl<U: CladUnion> Raw<U> {
     }
 }
 
+/// What one lookup of a cloud intent found, for the component's fast paths. Holds no
+/// borrow of the translator (the data case names its map entry by index), so the component
+/// can go on to change its own state.
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum CloudFast<T> {
+    /// Mapped, enabled, to a void member: the tag, the map's own copy of the intent string,
+    /// and whether parameters were present (and ignored).
+    Void {
+        tag: T,
+        intent: &'static str,
+        params_ignored: bool,
+    },
+    /// Mapped, enabled, to a member with payload fields and a known shape: `entry` indexes
+    /// the map's cloud table. Continue with [`IntentTranslator::data_collector`],
+    /// [`IntentTranslator::collect_data`] and [`params::build_direct`].
+    Data { tag: T, entry: usize },
+    /// Anything else (empty, unknown, gated off, simple voice response, unknown shape):
+    /// use [`IntentTranslator::translate_cloud_raw`].
+    Other,
+}
+
 /// Decides whether a feature is enabled, at lookup time.
 ///
 /// Implemented for every `Fn(&str) -> bool + Send + Sync` closure, so a robot whose
@@ -490,23 +511,78 @@ where
             .map(Raw::into_translation)
     }
 
-    /// The fast path for the most common result: `intent` maps, enabled, to a void member.
-    /// Returns its tag, the map's own copy of the intent string and whether parameters were
-    /// present (and ignored); `None` for everything else (then use
-    /// [`translate_cloud_raw`](Self::translate_cloud_raw)). Gives the same answer as the
-    /// full path for the intents it accepts.
+    /// One lookup for the component's fast paths (see [`CloudFast`]). Gives the same
+    /// answer as the full path ([`translate_cloud_raw`](Self::translate_cloud_raw)) for the
+    /// intents it accepts: an empty intent, an unknown or gated-off one, and every
+    /// non-cloud-table case are left to the full path.
     #[inline]
-    pub(crate) fn cloud_void(
-        &self,
-        intent: &str,
-        parameters: &str,
-    ) -> Option<(U::Tag, &'static str, bool)> {
-        let (e, _) = self.cloud_entry(intent)?;
-        self.enabled(e.feature_gate).ok()?;
-        if !self.shape(e.tag).is_some_and(|s| s.fields.is_empty()) {
-            return None;
+    pub(crate) fn cloud_fast(&self, intent: &str, parameters: &str) -> CloudFast<U::Tag> {
+        if intent.is_empty() {
+            return CloudFast::Other;
         }
-        Some((e.tag, e.intent, Params::Json(parameters).present()))
+        let Some(&i) = self.cloud.get(intent) else {
+            return CloudFast::Other;
+        };
+        let e = &self.map.cloud[i];
+        if self.enabled(e.feature_gate).is_err() {
+            return CloudFast::Other;
+        }
+        match self.shape(e.tag) {
+            Some(s) if s.fields.is_empty() => CloudFast::Void {
+                tag: e.tag,
+                intent: e.intent,
+                params_ignored: Params::Json(parameters).present(),
+            },
+            Some(_) => CloudFast::Data {
+                tag: e.tag,
+                entry: i,
+            },
+            None => CloudFast::Other,
+        }
+    }
+
+    /// The collector for cloud table entry `entry` (a [`CloudFast::Data`] one), built in
+    /// the caller's frame over the caller's slot storage.
+    #[inline(always)]
+    pub(crate) fn data_collector<'s, 'de>(
+        &self,
+        entry: usize,
+        storage: &'s mut SlotStorage<'de>,
+    ) -> Collector<'_, 's, 'de> {
+        let e = &self.map.cloud[entry];
+        Collector::new(
+            Ctx {
+                tag: U::tag_name(e.tag),
+                sanitation: e.sanitation,
+                fields: self.shape(e.tag).map(|s| s.fields.as_slice()),
+                routes: self.cloud_routes[entry].as_ref(),
+                numeric: self.config.numeric,
+                extra: self.config.extra_params,
+            },
+            storage,
+        )
+    }
+
+    /// Everything a data translation does before the payload is built, for a
+    /// [`CloudFast::Data`] entry: size limit, parameter parsing, substitutions, numeric
+    /// conversion, missing-field policy (same checks, same order as
+    /// [`translate_cloud_raw`](Self::translate_cloud_raw)). The caller builds the payload
+    /// itself ([`params::build_direct`]), where it is going to keep it.
+    #[inline(always)]
+    pub(crate) fn collect_data<'de>(
+        &self,
+        tag: U::Tag,
+        c: &mut Collector<'_, '_, 'de>,
+        text: &'de str,
+    ) -> Result<(), TranslateError> {
+        self.collect_json_params(U::tag_name(tag), c, text)?;
+        self.check_missing(tag, self.shape(tag), c, self.config.missing_fields)
+    }
+
+    /// The payload shape of a member with payload fields (`None` when unknown).
+    #[inline]
+    pub(crate) fn data_shape(&self, tag: U::Tag) -> Option<&Shape> {
+        self.shape(tag)
     }
 
     #[inline(always)]
@@ -605,7 +681,7 @@ where
             });
         }
         let tag_name = U::tag_name(tag);
-        let mut storage = params::slot_storage!();
+        let mut storage = params::SlotStorage::new();
         let mut c = Collector::new(
             Ctx {
                 tag: tag_name,
@@ -618,21 +694,7 @@ where
             &mut storage,
         );
         match params {
-            Params::Json(text) => {
-                if text.len() > self.config.max_parameters_len {
-                    return Err(TranslateError::ParametersTooLarge {
-                        len: text.len(),
-                        limit: self.config.max_parameters_len,
-                    });
-                }
-                if text.trim().is_empty() {
-                    return Err(TranslateError::MissingParameters { tag: tag_name });
-                }
-                c.collect_json(text)?;
-                if c.keys == 0 {
-                    return Err(TranslateError::MissingParameters { tag: tag_name });
-                }
-            }
+            Params::Json(text) => self.collect_json_params(tag_name, &mut c, text)?,
             Params::App(param) => {
                 c.push_value(
                     Cow::Borrowed("param"),
@@ -649,6 +711,60 @@ where
         }))
     }
 
+    /// A cloud result's `parameters` text into `c`: size limit, "no parameters" checks,
+    /// then the parse with substitutions and numeric conversion.
+    #[inline(always)]
+    fn collect_json_params<'de>(
+        &self,
+        tag_name: &'static str,
+        c: &mut Collector<'_, '_, 'de>,
+        text: &'de str,
+    ) -> Result<(), TranslateError> {
+        if text.len() > self.config.max_parameters_len {
+            return Err(TranslateError::ParametersTooLarge {
+                len: text.len(),
+                limit: self.config.max_parameters_len,
+            });
+        }
+        // `text.trim().is_empty()`, stopping at the first non-space character (the first,
+        // for every real parameter text) instead of trimming both ends.
+        if text.chars().all(char::is_whitespace) {
+            return Err(TranslateError::MissingParameters { tag: tag_name });
+        }
+        c.collect_json(text)?;
+        if c.keys == 0 {
+            return Err(TranslateError::MissingParameters { tag: tag_name });
+        }
+        Ok(())
+    }
+
+    /// The missing-field policy: with a known shape, every field no parameter filled is
+    /// either an error or noted as defaulted.
+    #[inline(always)]
+    fn check_missing(
+        &self,
+        tag: U::Tag,
+        shape: Option<&Shape>,
+        c: &mut Collector<'_, '_, '_>,
+        missing: MissingFields,
+    ) -> Result<(), TranslateError> {
+        let Some(shape) = shape else {
+            return Ok(());
+        };
+        for (i, &field) in shape.fields.iter().enumerate() {
+            if !c.has_field(i) {
+                if missing == MissingFields::Reject {
+                    return Err(TranslateError::MissingField {
+                        tag: U::tag_name(tag),
+                        field,
+                    });
+                }
+                c.note(Note::FieldDefaulted { field });
+            }
+        }
+        Ok(())
+    }
+
     /// Missing-field policy, then the build.
     #[inline(always)]
     fn finish(
@@ -658,28 +774,35 @@ where
         c: &mut Collector<'_, '_, '_>,
         missing: MissingFields,
     ) -> Result<U, TranslateError> {
-        let tag_name = U::tag_name(tag);
-        let built = match shape {
-            Some(shape) => {
-                for (i, &field) in shape.fields.iter().enumerate() {
-                    if !c.has_field(i) {
-                        if missing == MissingFields::Reject {
-                            return Err(TranslateError::MissingField {
-                                tag: tag_name,
-                                field,
-                            });
-                        }
-                        c.note(Note::FieldDefaulted { field });
+        self.check_missing(tag, shape, c, missing)?;
+        match shape {
+            Some(shape) => Self::build_from_slots(tag, shape, c.slots),
+            None => {
+                params::build_entries::<U>(U::tag_name(tag), &c.entries).map_err(|(field, e)| {
+                    TranslateError::BadPayload {
+                        tag: U::tag_name(tag),
+                        field,
+                        reason: e.to_string(),
                     }
-                }
-                params::build_slots::<U>(tag, shape, c.slots)
+                })
             }
-            None => params::build_entries::<U>(tag_name, &c.entries),
-        };
-        built.map_err(|(field, e)| TranslateError::BadPayload {
-            tag: tag_name,
-            field,
-            reason: e.to_string(),
+        }
+    }
+
+    /// Builds member `tag` of known `shape` from collected slots; a failure names the
+    /// field to blame.
+    #[inline(always)]
+    pub(crate) fn build_from_slots(
+        tag: U::Tag,
+        shape: &Shape,
+        slots: &[Option<Slot<'_>>],
+    ) -> Result<U, TranslateError> {
+        params::build_slots::<U>(tag, shape, slots).map_err(|(field, e)| {
+            TranslateError::BadPayload {
+                tag: U::tag_name(tag),
+                field,
+                reason: e.to_string(),
+            }
         })
     }
 
@@ -699,7 +822,7 @@ where
         let tag_name = U::tag_name(tag);
         let shape = self.shape(tag);
         let fields = shape.map(|s| s.fields.as_slice());
-        let mut storage = params::slot_storage!();
+        let mut storage = params::SlotStorage::new();
         let mut c = Collector::new(
             Ctx {
                 tag: tag_name,
