@@ -609,15 +609,47 @@ where
         self.listeners.len() != before
     }
 
+    #[inline(always)]
     fn emit(&mut self, ev: IntentEvent<U::Tag>) {
+        self.emit_with(move || ev);
+    }
+
+    /// Records and announces the event `make` builds. Stored first, built straight into
+    /// the buffer (room is made before it is built): copying an event that was just
+    /// written field by field reads it back with wider loads than the stores, a
+    /// store-forwarding stall per event. Logging and the listeners then see the stored
+    /// event; they cannot observe the buffer, so the order is invisible.
+    #[inline(always)]
+    fn emit_with(&mut self, make: impl FnOnce() -> IntentEvent<U::Tag>) {
+        if self.events.len() < self.config.max_buffered_events {
+            self.events.reserve(1);
+            self.events.push(make());
+            self.announce_last();
+        } else {
+            let ev = make();
+            Self::announce(&mut self.listeners, &ev);
+            self.lost_events += 1;
+        }
+    }
+
+    /// [`announce`](Self::announce) for the event just stored.
+    #[inline(never)]
+    fn announce_last(&mut self) {
+        if let Some(ev) = self.events.last() {
+            Self::announce(&mut self.listeners, ev);
+        }
+    }
+
+    /// Logs `ev` with `tracing` at its level and hands it to every listener.
+    fn announce(listeners: &mut [(SubscriptionId, Listener<U::Tag>)], ev: &IntentEvent<U::Tag>) {
         // A macro, not a local: `tracing` evaluates field values only when the level is
         // enabled, so the tag name costs nothing when nobody listens.
         macro_rules! tag {
             () => {
-                event_tag(&ev).map_or("", U::tag_name)
+                event_tag(ev).map_or("", U::tag_name)
             };
         }
-        match &ev {
+        match ev {
             IntentEvent::Dropped {
                 reason: DropReason::Expired { .. },
                 ..
@@ -639,13 +671,8 @@ where
             | IntentEvent::TriggerWordSuppressed => log_at!(info, ev, tag!()),
             _ => log_at!(debug, ev, tag!()),
         }
-        for (_, l) in &mut self.listeners {
-            l(&ev);
-        }
-        if self.events.len() < self.config.max_buffered_events {
-            self.events.push(ev);
-        } else {
-            self.lost_events += 1;
+        for (_, l) in listeners {
+            l(ev);
         }
     }
 
@@ -698,13 +725,13 @@ where
         matched: Match<U::Tag>,
     ) {
         if let Some((old, old_source)) = old {
-            self.emit(IntentEvent::Replaced {
+            self.emit_with(|| IntentEvent::Replaced {
                 old,
                 old_source,
                 new: tag,
             });
         }
-        self.emit(IntentEvent::Pending {
+        self.emit_with(|| IntentEvent::Pending {
             tag,
             source,
             matched,
