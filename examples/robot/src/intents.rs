@@ -73,19 +73,22 @@ pub fn receive(bytes: &[u8]) -> Result<CloudEvent, UnpackError> {
 /// component (the robot's tick), without copying its strings: the message is decoded as a
 /// borrowed [`MessageView`] (same strict checks as [`receive`]) and a `result`'s intent and
 /// parameters go to [`IntentComponent::handle_cloud_result`] as `&str`s into `bytes`. Other
-/// messages are copied out and handled like [`receive`]d ones. A void intent allocates
-/// nothing on this path (`tests/alloc.rs`).
+/// messages are copied out and handled like [`receive`]d ones. A datagram that does not
+/// decode goes to [`IntentComponent::handle_undecodable`] (error flag set, the
+/// [`UnpackError`] in the event). A void intent allocates nothing on this path
+/// (`tests/alloc.rs`).
 ///
 /// Use [`receive`] and the component's channel instead when datagrams arrive on another
 /// thread.
 pub fn handle_datagram(
     component: &mut IntentComponent<UserIntent>,
     bytes: &[u8],
-) -> Result<CloudOutcome<Tag>, UnpackError> {
-    Ok(match MessageView::unpack_view(bytes)? {
-        MessageView::Result(r) => component.handle_cloud_result(r.intent, r.parameters),
-        other => component.handle_cloud(CloudEvent::from(other.into_owned())),
-    })
+) -> CloudOutcome<Tag> {
+    match MessageView::unpack_view(bytes) {
+        Ok(MessageView::Result(r)) => component.handle_cloud_result(r.intent, r.parameters),
+        Ok(other) => component.handle_cloud(CloudEvent::from(other.into_owned())),
+        Err(error) => component.handle_undecodable(error),
+    }
 }
 
 /// Parses a `CloudMic::Message` in CLAD-JSON, or a bare intent name, as the dev tools send

@@ -275,7 +275,10 @@ fn datagrams_through_the_view_reach_the_component_like_received_ones() {
     let mut by_receive = intents::component();
     for bytes in &datagrams {
         let a = intents::handle_datagram(&mut by_view, bytes);
-        let b = intents::receive(bytes).map(|event| by_receive.handle_cloud(event));
+        let b = match intents::receive(bytes) {
+            Ok(event) => by_receive.handle_cloud(event),
+            Err(error) => by_receive.handle_undecodable(error),
+        };
         assert_eq!(a, b, "{bytes:?}");
         assert_eq!(
             by_view.drain_events().collect::<Vec<_>>(),
@@ -286,4 +289,25 @@ fn datagrams_through_the_view_reach_the_component_like_received_ones() {
             by_receive.pending().map(|p| p.intent())
         );
     }
+}
+
+#[test]
+fn an_undecodable_datagram_sets_the_error_flag_with_the_reason() {
+    use robot_example::intents;
+    use robot_runtime::intent::{CloudErrorCause, CloudOutcome, IntentEvent};
+    let mut component = intents::component();
+    let outcome = intents::handle_datagram(&mut component, &[9, 14, b'x']);
+    assert_eq!(outcome, CloudOutcome::ErrorFlagSet);
+    assert!(component.was_error());
+    let events: Vec<_> = component.drain_events().collect();
+    let [IntentEvent::CloudError {
+        cause: CloudErrorCause::Undecodable { error },
+    }] = &events[..]
+    else {
+        panic!("{events:?}");
+    };
+    assert_eq!(
+        error.to_string(),
+        "truncated input at byte 2 while reading CloudMic::Message.result.intent: need 14 bytes, 1 left"
+    );
 }

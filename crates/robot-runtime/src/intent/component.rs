@@ -1285,6 +1285,19 @@ where
         }
     }
 
+    /// Handles a datagram from the cloud process that does not decode (the robot's decode
+    /// of `CloudMic::Message` failed): like a cloud `error`, the stream is closed and the
+    /// intent-error flag set (so the robot can react), with
+    /// [`CloudErrorCause::Undecodable`] in the [`IntentEvent::CloudError`] event (logged).
+    /// The original could not receive such a message at all; dropping it silently would
+    /// leave the user without an answer.
+    pub fn handle_undecodable(&mut self, error: crate::wire::UnpackError) -> CloudOutcome<U::Tag> {
+        self.sync_active();
+        self.close_stream();
+        self.set_error(CloudErrorCause::Undecodable { error });
+        CloudOutcome::ErrorFlagSet
+    }
+
     /// Handles an app intent (`AppIntent { intent, param }`) now, with source `App`.
     pub fn handle_app_intent(&mut self, intent: &str, param: &str) -> CloudOutcome<U::Tag> {
         self.sync_active();

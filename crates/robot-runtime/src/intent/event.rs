@@ -168,6 +168,13 @@ pub enum CloudErrorCause {
     /// A `result` that could not be translated, with reaction [`Reaction::ErrorFlag`] (the
     /// error is in the preceding [`IntentEvent::TranslateFailed`]).
     BadResult,
+    /// A datagram from the cloud process that is not a valid message (truncated, unknown
+    /// tag, bad UTF-8, ...): see
+    /// [`IntentComponent::handle_undecodable`](super::IntentComponent::handle_undecodable).
+    Undecodable {
+        /// Why it does not decode.
+        error: crate::wire::UnpackError,
+    },
 }
 
 impl CloudErrorCause {

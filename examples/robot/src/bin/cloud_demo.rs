@@ -76,7 +76,7 @@ fn main() {
     .pack()
     .unwrap();
     // On the tick thread: decoded as a borrowed view, strings handed over as `&str`.
-    let outcome = intents::handle_datagram(&mut component, &timer).expect("valid bytes");
+    let outcome = intents::handle_datagram(&mut component, &timer);
     println!("  set a timer -> {outcome:?}");
     let pending = component.pending().expect("pending");
     println!(
