@@ -338,7 +338,6 @@ fn struct_view(
     s: &Struct,
     module: &[String],
 ) -> TokenStream {
-    let rt = &cx.rt;
     let fqn = d.fqn();
     let Names {
         owned,
@@ -391,6 +390,14 @@ fn struct_view(
         .collect();
     let no_writes = vec![TokenStream::new(); s.fields.len()];
     let (_, read_body) = struct_wire_bodies(&fnames.idents, &field_sizes, &no_writes, &reads);
+    let links = view_links(
+        cx,
+        &fqn,
+        &owned,
+        &view,
+        quote!(#view { #(#to_views,)* }),
+        read_body,
+    );
 
     quote! {
         #[doc = #doc]
@@ -407,44 +414,7 @@ fn struct_view(
             }
         }
 
-        impl ::core::convert::From<#view<'_>> for #owned {
-            fn from(view: #view<'_>) -> Self {
-                view.into_owned()
-            }
-        }
-
-        impl #owned {
-            /// A borrowed view of this value (what decoding its packed bytes as a view gives).
-            pub fn view(&self) -> #view<'_> {
-                #view { #(#to_views,)* }
-            }
-        }
-
-        const _: () = {
-            use #rt::wire::FieldContext as _;
-            const TYPE_NAME: &str = #fqn;
-            impl<'a> #rt::wire::WireView<'a> for #view<'a> {
-                type Owned = #owned;
-                #[inline]
-                fn read_view_then<F>(r: &mut #rt::wire::Reader<'a>, end: F) -> ::core::result::Result<Self, #rt::wire::UnpackError>
-                where
-                    F: ::core::ops::FnOnce(&#rt::wire::Reader<'a>) -> ::core::result::Result<(), #rt::wire::UnpackError>,
-                {
-                    #read_body
-                }
-                #[inline]
-                fn into_owned(self) -> #owned {
-                    #view::into_owned(self)
-                }
-            }
-            impl #rt::wire::HasView for #owned {
-                type View<'a> = #view<'a>;
-                #[inline]
-                fn view(&self) -> #view<'_> {
-                    #owned::view(self)
-                }
-            }
-        };
+        #links
     }
 }
 
@@ -456,7 +426,6 @@ fn union_view(
     u: &Union,
     module: &[String],
 ) -> TokenStream {
-    let rt = &cx.rt;
     let fqn = d.fqn();
     let Names {
         owned,
@@ -510,6 +479,19 @@ fn union_view(
             }
         }
     });
+    let links = view_links(
+        cx,
+        &fqn,
+        &owned,
+        &view,
+        quote!(match self { #(#view_arms,)* }),
+        quote! {
+            match r.read_tag(TYPE_NAME)? {
+                #(#read_arms)*
+                tag => ::core::result::Result::Err(r.unknown_tag(TYPE_NAME, tag)),
+            }
+        },
+    );
     quote! {
         #[doc = #doc]
         #derive
@@ -540,6 +522,23 @@ fn union_view(
             }
         }
 
+        #links
+    }
+}
+
+/// What links a view to its owned type, for structures and unions alike: `From<View>`,
+/// `Owned::view()` (with `view_body`), and the `WireView` (reading with `read_body`, which
+/// may use `TYPE_NAME`) and `HasView` impls.
+fn view_links(
+    cx: &Context<'_>,
+    fqn: &str,
+    owned: &TokenStream,
+    view: &TokenStream,
+    view_body: TokenStream,
+    read_body: TokenStream,
+) -> TokenStream {
+    let rt = &cx.rt;
+    quote! {
         impl ::core::convert::From<#view<'_>> for #owned {
             fn from(view: #view<'_>) -> Self {
                 view.into_owned()
@@ -549,9 +548,7 @@ fn union_view(
         impl #owned {
             /// A borrowed view of this value (what decoding its packed bytes as a view gives).
             pub fn view(&self) -> #view<'_> {
-                match self {
-                    #(#view_arms,)*
-                }
+                #view_body
             }
         }
 
@@ -565,10 +562,7 @@ fn union_view(
                 where
                     F: ::core::ops::FnOnce(&#rt::wire::Reader<'a>) -> ::core::result::Result<(), #rt::wire::UnpackError>,
                 {
-                    match r.read_tag(TYPE_NAME)? {
-                        #(#read_arms)*
-                        tag => ::core::result::Result::Err(r.unknown_tag(TYPE_NAME, tag)),
-                    }
+                    #read_body
                 }
                 #[inline]
                 fn into_owned(self) -> #owned {
