@@ -9,7 +9,11 @@
 //!   gates). Nothing is parsed on the robot.
 //! * [`CloudEvent`] (`cloud`): a cloud message as the component sees it. The robot converts
 //!   its generated `CloudMic::Message` with a `From` impl; [`CloudSender`] is the bounded
-//!   channel the transport thread feeds, drained in order at every tick.
+//!   channel the transport thread feeds, drained in order at every tick. On the tick
+//!   thread itself, a datagram can skip the channel: decode it as the generated borrowed
+//!   view (`MessageView`, no string copied) and pass a `result`'s strings to
+//!   [`IntentComponent::handle_cloud_result`]; a datagram that does not decode goes to
+//!   [`IntentComponent::handle_undecodable`] (the error flag, with the reason in the event).
 //! * [`IntentTranslator`] (`translate`, `params`, `numeric`, `shape`): parameters text →
 //!   payload. Expands the stringified parameters, applies substitutions, then numeric
 //!   conversion ([`NumericMode::Strict`] by default, the original's prefix parsing as
