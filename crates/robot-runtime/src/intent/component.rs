@@ -614,16 +614,15 @@ where
         self.emit_with(move || ev);
     }
 
-    /// Records and announces the event `make` builds. Stored first, built straight into
-    /// the buffer (room is made before it is built): copying an event that was just
+    /// Records and announces the event `make` builds. Stored first, built by the buffer's
+    /// own extend (which writes the item where it goes): copying an event that was just
     /// written field by field reads it back with wider loads than the stores, a
     /// store-forwarding stall per event. Logging and the listeners then see the stored
     /// event; they cannot observe the buffer, so the order is invisible.
     #[inline(always)]
     fn emit_with(&mut self, make: impl FnOnce() -> IntentEvent<U::Tag>) {
         if self.events.len() < self.config.max_buffered_events {
-            self.events.reserve(1);
-            self.events.push(make());
+            self.events.extend(core::iter::once_with(make));
             self.announce_last();
         } else {
             let ev = make();
