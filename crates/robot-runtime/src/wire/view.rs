@@ -1,4 +1,4 @@
-//! Borrowed views: decoding without copying strings and byte arrays.
+//! Borrowed views: decoding without copying strings and arrays.
 //!
 //! For the types a build selects (`Builder::view`), the code generator also emits a
 //! `<Name>View<'a>` type: the same members, but `string` members are `&'a str`, `uint_8`
@@ -20,7 +20,8 @@
 //! ```
 //!
 //! Every view has `into_owned()` (and `From<View> for Owned`); every owned type with a view
-//! has `view()`, so `Owned::unpack(b)?.view() == View::unpack_view(b)?` for all input.
+//! has `view()`, so `Owned::unpack(b)?.view() == View::unpack_view(b)?` for all input (a
+//! NaN aside, which is not equal to itself).
 
 use super::error::{FieldContext, SeqKind, UnpackError};
 use super::helpers::{check_count, prealloc, read_bytes_u64, read_fixed_with, read_len, read_str};
