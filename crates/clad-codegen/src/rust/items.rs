@@ -875,11 +875,18 @@ fn struct_items(
     };
     let consts = size_consts(cx, &s.metrics);
     let imports = wire_imports(cx, !s.fields.is_empty());
+    // `repr(C)`: fields in memory in schema order, which is wire order (and the original
+    // C++ struct's layout). Rust's own reordering groups fields by alignment, so a decoded
+    // `u32` and `f32` can land side by side in one 8-byte word; moving such a value into a
+    // `Vec` then reads the word right after two 4-byte stores from different register
+    // files, a store-forwarding stall per element (measured: `robot_state_218B` unpack
+    // 58 -> 38.5 ns).
     quote! {
         #doc
         #derive
         #[derive(#rt::serde::Serialize, #rt::serde::Deserialize)]
         #[serde(crate = #serde_crate, default)]
+        #[repr(C)]
         #camel_allow
         #attrs
         pub struct #ident {

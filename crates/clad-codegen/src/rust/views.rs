@@ -402,6 +402,7 @@ fn struct_view(
     quote! {
         #[doc = #doc]
         #derive
+        #[repr(C)]
         #camel_allow
         pub struct #view<'a> {
             #(#fields,)*
