@@ -1205,7 +1205,10 @@ where
         let notes = std::mem::take(&mut c.notes);
         let slots = c.slots;
         let Some(shape) = self.translator.data_shape(tag) else {
-            unreachable!("CloudFast::Data has a shape")
+            // `cloud_fast` only answers `Data` for members with a shape; should that ever
+            // change, the full path gives the same answer.
+            let result = self.translator.translate_cloud_raw(intent, parameters);
+            return self.apply(IntentSource::Voice, intent, result);
         };
         // The built union goes from the build's result straight into the pending slot,
         // with no `Result`/`Translation` layers to move it through. The old intent is
@@ -1226,7 +1229,7 @@ where
             }
             _ => {
                 self.pending = old;
-                return self.handle_cloud_data_slow(intent, tag, entry, slots, notes);
+                return self.handle_cloud_data_slow(intent, parameters, tag, entry, slots, notes);
             }
         }
         // Read and dropped in place: mapping `old` by value would move it again. (Dropped
@@ -1256,15 +1259,18 @@ where
     fn handle_cloud_data_slow(
         &mut self,
         intent: &str,
+        parameters: &str,
         tag: U::Tag,
         entry: usize,
         slots: &[Option<params::Slot<'_>>],
         notes: Vec<Note>,
     ) -> CloudOutcome<U::Tag> {
-        let result = match self.translator.data_shape(tag) {
-            Some(shape) => IntentTranslator::<U>::build_from_slots(tag, shape, slots),
-            None => unreachable!("CloudFast::Data has a shape"),
+        let Some(shape) = self.translator.data_shape(tag) else {
+            // Not reached (`handle_cloud_data` checked the shape); the full path answers.
+            let result = self.translator.translate_cloud_raw(intent, parameters);
+            return self.apply(IntentSource::Voice, intent, result);
         };
+        let result = IntentTranslator::<U>::build_from_slots(tag, shape, slots);
         let result = result.map(|built| {
             Raw::Built(Translation {
                 intent: built,

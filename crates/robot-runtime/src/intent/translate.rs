@@ -775,18 +775,11 @@ where
         missing: MissingFields,
     ) -> Result<U, TranslateError> {
         self.check_missing(tag, shape, c, missing)?;
-        match shape {
-            Some(shape) => Self::build_from_slots(tag, shape, c.slots),
-            None => {
-                params::build_entries::<U>(U::tag_name(tag), &c.entries).map_err(|(field, e)| {
-                    TranslateError::BadPayload {
-                        tag: U::tag_name(tag),
-                        field,
-                        reason: e.to_string(),
-                    }
-                })
-            }
-        }
+        let built = match shape {
+            Some(shape) => params::build_slots::<U>(tag, shape, c.slots),
+            None => params::build_entries::<U>(U::tag_name(tag), &c.entries),
+        };
+        built.map_err(|failure| bad_payload(U::tag_name(tag), failure))
     }
 
     /// Builds member `tag` of known `shape` from collected slots; a failure names the
@@ -797,13 +790,8 @@ where
         shape: &Shape,
         slots: &[Option<Slot<'_>>],
     ) -> Result<U, TranslateError> {
-        params::build_slots::<U>(tag, shape, slots).map_err(|(field, e)| {
-            TranslateError::BadPayload {
-                tag: U::tag_name(tag),
-                field,
-                reason: e.to_string(),
-            }
-        })
+        params::build_slots::<U>(tag, shape, slots)
+            .map_err(|failure| bad_payload(U::tag_name(tag), failure))
     }
 
     fn simple_voice(
@@ -863,5 +851,18 @@ where
             params_ignored: params.present(),
             notes: Vec::new(),
         }))
+    }
+}
+
+/// [`TranslateError::BadPayload`] for a failed build of member `tag` (the field to blame,
+/// when one alone fails, and serde's error).
+fn bad_payload(
+    tag: &'static str,
+    (field, e): (Option<String>, serde_json::Error),
+) -> TranslateError {
+    TranslateError::BadPayload {
+        tag,
+        field,
+        reason: e.to_string(),
     }
 }

@@ -24,7 +24,9 @@
 //! NaN aside, which is not equal to itself).
 
 use super::error::{FieldContext, SeqKind, UnpackError};
-use super::helpers::{check_count, prealloc, read_bytes_u64, read_fixed_with, read_len, read_str};
+use super::helpers::{
+    check_count, read_bytes_u64, read_counted, read_fixed_with, read_len, read_str,
+};
 use super::reader::Reader;
 use super::traits::{LengthPrefix, Wire};
 
@@ -99,13 +101,7 @@ pub fn read_str_vec<'a, L: LengthPrefix, SL: LengthPrefix>(
     max: u64,
     string_max: u64,
 ) -> Result<Vec<&'a str>, UnpackError> {
-    let len = read_len::<L>(r, SeqKind::Array, max)?;
-    let count = check_count(r, len, SL::SIZE)?;
-    let mut items = prealloc(count);
-    for i in 0..count {
-        items.push(read_str::<SL>(r, string_max).in_index(i)?);
-    }
-    Ok(items)
+    read_counted::<L, _>(r, max, SL::SIZE, |r| read_str::<SL>(r, string_max))
 }
 
 /// Reads the fixed array `string[SL:string_max] name[N]` as borrowed strings.
@@ -130,13 +126,7 @@ pub fn read_view_vec<'a, L: LengthPrefix, V: WireView<'a>>(
     r: &mut Reader<'a>,
     max: u64,
 ) -> Result<Vec<V>, UnpackError> {
-    let len = read_len::<L>(r, SeqKind::Array, max)?;
-    let count = check_count(r, len, <V::Owned as Wire>::MIN_SIZE)?;
-    let mut items = prealloc(count);
-    for i in 0..count {
-        items.push(V::read_view(r).in_index(i)?);
-    }
-    Ok(items)
+    read_counted::<L, _>(r, max, <V::Owned as Wire>::MIN_SIZE, V::read_view)
 }
 
 /// Reads the fixed array `T name[N]` of a type with a view, as views.
