@@ -218,9 +218,9 @@ impl Builder {
         let (units, mut files_read) = self.compile_units()?;
         let mut code = rust::generate(&units, &self.options).map_err(error_from)?;
         let maps = self.compile_intent_maps(&units, &mut files_read)?;
-        for tokens in maps.tokens {
+        for map in maps.code {
             code.push('\n');
-            code.push_str(&intent_map::format_tokens(tokens).map_err(error_from)?);
+            code.push_str(&map);
         }
         let types = rust::generated_types_with(&units, &self.options);
         Ok(Generated {
@@ -231,13 +231,20 @@ impl Builder {
         })
     }
 
-    /// Like [`Builder::generate`], but returns the unformatted tokens (what `include_clad!`
+    /// Like [`Builder::generate`], but returns the code as tokens (what `include_clad!`
     /// expands to) and the files read.
     pub fn generate_tokens(&self) -> Result<(proc_macro2::TokenStream, Vec<PathBuf>), BuildError> {
         let (units, mut files_read) = self.compile_units()?;
         let mut tokens = rust::generate_tokens(&units, &self.options).map_err(error_from)?;
         let maps = self.compile_intent_maps(&units, &mut files_read)?;
-        tokens.extend(maps.tokens);
+        for map in maps.code {
+            let map: proc_macro2::TokenStream = map.parse().map_err(|e| {
+                error_from(vec![Diagnostic::error_global(format!(
+                    "internal error: the generated intent map does not lex: {e}"
+                ))])
+            })?;
+            tokens.extend(map);
+        }
         Ok((tokens, files_read))
     }
 
@@ -286,8 +293,8 @@ impl Builder {
                 continue;
             };
             out.warnings.push_str(&rendered);
-            match intent_map::generate_tokens(model, units, &self.options) {
-                Ok(tokens) => out.tokens.push(tokens),
+            match intent_map::generate_code(model, units, &self.options) {
+                Ok(code) => out.code.push(code),
                 Err(d) => {
                     let rendered = diagnostics::render(&d, &SourceDb::new(), false);
                     fail(d, rendered);
@@ -451,8 +458,8 @@ impl Builder {
 /// What [`Builder::compile_intent_maps`] produces.
 #[derive(Default)]
 struct IntentMaps {
-    /// One static per map.
-    tokens: Vec<proc_macro2::TokenStream>,
+    /// One static per map, as Rust code.
+    code: Vec<String>,
     /// Rendered warnings.
     warnings: String,
 }

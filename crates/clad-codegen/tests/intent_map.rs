@@ -506,7 +506,7 @@ fn builder_runtime_path_and_static_name() {
         .unwrap_or_else(|e| panic!("{e}"));
     let code: String = generated.code.split_whitespace().collect();
     assert!(
-        code.contains("pubstaticINTENTS:crate::rt::intent::StaticIntentMap<self::anki::vector::UserIntentTag,>"),
+        code.contains("pubstaticINTENTS:crate::rt::intent::StaticIntentMap<self::anki::vector::UserIntentTag>"),
         "{}",
         generated.code
     );

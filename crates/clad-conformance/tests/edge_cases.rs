@@ -783,9 +783,11 @@ fn builder_type_and_field_attributes() {
     ));
     // The namespace-wide doc attribute and the field attributes are in the generated code.
     assert!(GENERATED.contains("#[derive(PartialOrd)]\n    pub struct Circle"));
-    assert!(GENERATED.contains("///(type attribute on namespace a_b)\n    pub struct M"));
+    assert!(
+        GENERATED.contains("#[doc = \"(type attribute on namespace a_b)\"]\n    pub struct M {")
+    );
     assert!(GENERATED.contains(
-        "///(field attribute on Attrs.rank)\n        #[allow(clippy::struct_field_names)]\n        pub rank: i32"
+        "#[doc = \"(field attribute on Attrs.rank)\"]\n        #[allow(clippy::struct_field_names)]\n        pub rank: i32"
     ));
     assert_eq!(
         GENERATED
@@ -796,7 +798,7 @@ fn builder_type_and_field_attributes() {
     );
     assert_eq!(
         GENERATED
-            .matches("///(type attribute on namespace a_b)")
+            .matches("#[doc = \"(type attribute on namespace a_b)\"]")
             .count(),
         1
     );

@@ -8,123 +8,154 @@
 use super::{IntentEntry, IntentMapModel, SanitationStep, SimpleVoiceEntry};
 use crate::diagnostics::Diagnostic;
 use crate::ir::{DeclKind, Schema};
-use crate::rust::names::{self, Case, Scope};
+use crate::rust::code::{emit, str_lit, Code};
+use crate::rust::names::{Case, Scope};
 use crate::rust::{self, RustOptions};
 use proc_macro2::TokenStream;
-use quote::quote;
 
-/// The Rust tokens of the static `model.static_name`, for a file that also holds the code
+/// The Rust code of the static `model.static_name`, for a file that also holds the code
 /// [`crate::rust::generate`] emits for `units`: the union's unit and every unit it includes,
 /// as the builder compiles them (the same units [`crate::rust::generate`] needs).
-pub fn generate_tokens(
+pub fn generate_code(
     model: &IntentMapModel,
     units: &[Schema],
     opts: &RustOptions,
-) -> Result<TokenStream, Vec<Diagnostic>> {
-    let rt: syn::Path = syn::parse_str(&opts.runtime_path).map_err(|e| {
-        vec![Diagnostic::error_global(format!(
-            "invalid runtime path `{}`: {e}",
+) -> Result<String, Vec<Diagnostic>> {
+    if syn::parse_str::<syn::Path>(&opts.runtime_path).is_err() {
+        return Err(vec![Diagnostic::error_global(format!(
+            "invalid runtime path `{}`",
             opts.runtime_path
-        ))]
-    })?;
-    let static_ident: syn::Ident = syn::parse_str(&model.static_name).map_err(|_| {
-        vec![Diagnostic::error_global(format!(
+        ))]);
+    }
+    let rt: String = opts
+        .runtime_path
+        .chars()
+        .filter(|c| !c.is_whitespace())
+        .collect();
+    if syn::parse_str::<syn::Ident>(&model.static_name).is_err() {
+        return Err(vec![Diagnostic::error_global(format!(
             "invalid name for the intent map static: `{}`",
             model.static_name
-        ))]
-    })?;
+        ))]);
+    }
     let tags = TagPaths::new(units, &model.union)?;
     let tag_path = &tags.path;
 
-    let entry = |e: &IntentEntry| -> Result<TokenStream, Vec<Diagnostic>> {
-        let intent = &e.intent;
-        let tag = tags.variant(&e.tag.name)?;
-        let steps = e.sanitation.iter().map(step);
-        let gate = option_str(e.feature_gate.as_deref());
-        Ok(quote! {
-            MapEntry {
-                intent: #intent,
-                tag: Tag::#tag,
-                sanitation: &[#(#steps),*],
-                feature_gate: #gate,
-            }
-        })
-    };
-    let cloud = model
-        .cloud
-        .iter()
-        .map(entry)
-        .collect::<Result<Vec<_>, _>>()?;
-    let app = model.app.iter().map(entry).collect::<Result<Vec<_>, _>>()?;
-    let simple = model.simple_voice.iter().map(simple_voice);
-    let simple_tag = match &model.simple_voice_tag {
-        Some(t) => {
-            let v = tags.variant(&t.name)?;
-            quote!(Some(Tag::#v))
-        }
-        None => quote!(None),
-    };
-    let unmatched = tags.variant(&model.unmatched.name)?;
-
-    let doc = format!(
-        " The user-intent map compiled from `{}` for `{}`: {}, {}, {}.",
+    let mut c = Code::new();
+    c.doc(&format!(
+        "The user-intent map compiled from `{}` for `{}`: {}, {}, {}.",
         model.file,
         model.union,
         count(model.cloud.len(), "cloud intent"),
         count(model.app.len(), "app intent"),
         count(model.simple_voice.len(), "simple voice response"),
+    ));
+    emit!(
+        c,
+        "
+        ///
+        /// Tables are sorted by intent string (byte order); look entries up with
+        /// `cloud()`, `app()` and `simple_voice_response()`.
+        pub static {}: {rt}::intent::StaticIntentMap<{tag_path}> = {{
+            #[allow(unused_imports)]
+            use {rt}::intent::{{MapEntry, Sanitation, SimpleVoiceResponse, StaticIntentMap}};
+            #[allow(unused_imports)]
+            use ::core::option::Option::{{None, Some}};
+            use {tag_path} as Tag;
+            StaticIntentMap {{",
+        model.static_name
     );
-    Ok(quote! {
-        #[doc = #doc]
-        #[doc = ""]
-        #[doc = " Tables are sorted by intent string (byte order); look entries up with"]
-        #[doc = " `cloud()`, `app()` and `simple_voice_response()`."]
-        pub static #static_ident: #rt::intent::StaticIntentMap<#tag_path> = {
-            #[allow(unused_imports)]
-            use #rt::intent::{MapEntry, Sanitation, SimpleVoiceResponse, StaticIntentMap};
-            #[allow(unused_imports)]
-            use ::core::option::Option::{None, Some};
-            use #tag_path as Tag;
-            StaticIntentMap {
-                cloud: &[#(#cloud),*],
-                app: &[#(#app),*],
-                simple_voice: &[#(#simple),*],
-                simple_voice_tag: #simple_tag,
-                unmatched: Tag::#unmatched,
-            }
-        };
+    for (field, entries) in [("cloud", &model.cloud), ("app", &model.app)] {
+        emit!(c, "{field}: &[");
+        for e in entries {
+            entry(&mut c, &tags, e)?;
+        }
+        c.line("],");
+    }
+    c.line("simple_voice: &[");
+    for s in &model.simple_voice {
+        simple_voice(&mut c, s);
+    }
+    c.line("],");
+    let simple_tag = match &model.simple_voice_tag {
+        Some(t) => format!("Some(Tag::{})", tags.variant(&t.name)?),
+        None => "None".to_owned(),
+    };
+    emit!(
+        c,
+        "
+                simple_voice_tag: {simple_tag},
+                unmatched: Tag::{},
+            }}
+        }};",
+        tags.variant(&model.unmatched.name)?
+    );
+    Ok(c.finish())
+}
+
+/// [`generate_code`] as tokens (what `include_clad!` expands to).
+pub fn generate_tokens(
+    model: &IntentMapModel,
+    units: &[Schema],
+    opts: &RustOptions,
+) -> Result<TokenStream, Vec<Diagnostic>> {
+    generate_code(model, units, opts)?.parse().map_err(|e| {
+        vec![Diagnostic::error_global(format!(
+            "internal error: the generated intent map does not lex: {e}"
+        ))]
     })
 }
 
-/// A formatted Rust file holding only the static (for review and tests; the builder emits it
-/// into the union's file).
+/// A Rust file holding only the static (for review and tests; the builder emits it into the
+/// union's file).
 pub fn generate(
     model: &IntentMapModel,
     units: &[Schema],
     opts: &RustOptions,
 ) -> Result<String, Vec<Diagnostic>> {
-    let tokens = generate_tokens(model, units, opts)?;
-    format_tokens(tokens)
+    generate_code(model, units, opts)
 }
 
-/// Formats tokens as a file with prettyplease.
-pub(crate) fn format_tokens(tokens: TokenStream) -> Result<String, Vec<Diagnostic>> {
-    let file: syn::File = syn::parse2(tokens).map_err(|e| {
-        vec![Diagnostic::error_global(format!(
-            "internal error: generated intent map does not parse: {e}"
-        ))]
-    })?;
-    Ok(prettyplease::unparse(&file))
+fn entry(c: &mut Code, tags: &TagPaths, e: &IntentEntry) -> Result<(), Vec<Diagnostic>> {
+    emit!(
+        c,
+        "
+        MapEntry {{
+            intent: {},
+            tag: Tag::{},",
+        str_lit(&e.intent),
+        tags.variant(&e.tag.name)?
+    );
+    if e.sanitation.is_empty() {
+        c.line("sanitation: &[],");
+    } else {
+        c.line("sanitation: &[");
+        for s in &e.sanitation {
+            step(c, s);
+        }
+        c.line("],");
+    }
+    emit!(
+        c,
+        "
+            feature_gate: {},
+        }},",
+        option_str(e.feature_gate.as_deref())
+    );
+    Ok(())
 }
 
-fn step(s: &SanitationStep) -> TokenStream {
-    let from = &s.from;
-    let to = option_str(s.to.as_deref());
-    let numeric = s.numeric;
-    quote!(Sanitation { from: #from, to: #to, numeric: #numeric })
+fn step(c: &mut Code, s: &SanitationStep) {
+    emit!(
+        c,
+        "Sanitation {{ from: {}, to: {}, numeric: {} }},",
+        str_lit(&s.from),
+        option_str(s.to.as_deref()),
+        s.numeric
+    );
 }
 
-fn simple_voice(s: &SimpleVoiceEntry) -> TokenStream {
+fn simple_voice(c: &mut Code, s: &SimpleVoiceEntry) {
     let SimpleVoiceEntry {
         cloud_intent,
         anim_group,
@@ -133,17 +164,23 @@ fn simple_voice(s: &SimpleVoiceEntry) -> TokenStream {
         disable_wakeword_turn,
         feature_gate,
     } = s;
-    let gate = option_str(feature_gate.as_deref());
-    quote! {
-        SimpleVoiceResponse {
-            cloud_intent: #cloud_intent,
-            anim_group: #anim_group,
-            emotion_event: #emotion_event,
-            active_feature: #active_feature,
-            disable_wakeword_turn: #disable_wakeword_turn,
-            feature_gate: #gate,
-        }
-    }
+    emit!(
+        c,
+        "
+        SimpleVoiceResponse {{
+            cloud_intent: {},
+            anim_group: {},
+            emotion_event: {},
+            active_feature: {},
+            disable_wakeword_turn: {disable_wakeword_turn},
+            feature_gate: {},
+        }},",
+        str_lit(cloud_intent),
+        str_lit(anim_group),
+        str_lit(emotion_event),
+        str_lit(active_feature),
+        option_str(feature_gate.as_deref())
+    );
 }
 
 /// `1 app intent`, `3 app intents`.
@@ -151,17 +188,17 @@ fn count(n: usize, what: &str) -> String {
     format!("{n} {what}{}", if n == 1 { "" } else { "s" })
 }
 
-fn option_str(s: Option<&str>) -> TokenStream {
+fn option_str(s: Option<&str>) -> String {
     match s {
-        Some(s) => quote!(Some(#s)),
-        None => quote!(None),
+        Some(s) => format!("Some({})", str_lit(s)),
+        None => "None".to_owned(),
     }
 }
 
 /// The union's tag enum path and variant names, as the Rust emitter assigns them.
 struct TagPaths {
     /// `self::anki::vector::UserIntentTag`.
-    path: TokenStream,
+    path: String,
     /// Member name → variant identifier text, in member order.
     variants: Vec<(String, String)>,
 }
@@ -204,12 +241,12 @@ impl TagPaths {
             }
         }
         let tag_ident = tag_ident.ok_or_else(not_emitted)?;
-        let segments = module
-            .split("::")
-            .filter(|s| !s.is_empty())
-            .map(names::ident);
-        let tag = names::ident(&tag_ident);
-        let path = quote!(self :: #(#segments ::)* #tag);
+        let mut path = String::from("self::");
+        for segment in module.split("::").filter(|s| !s.is_empty()) {
+            path.push_str(segment);
+            path.push_str("::");
+        }
+        path.push_str(&tag_ident);
 
         let members = units
             .iter()
@@ -230,11 +267,11 @@ impl TagPaths {
         Ok(TagPaths { path, variants })
     }
 
-    fn variant(&self, member: &str) -> Result<syn::Ident, Vec<Diagnostic>> {
+    fn variant(&self, member: &str) -> Result<&str, Vec<Diagnostic>> {
         self.variants
             .iter()
             .find(|(m, _)| m == member)
-            .map(|(_, v)| names::ident(v))
+            .map(|(_, v)| v.as_str())
             .ok_or_else(|| {
                 vec![Diagnostic::error_global(format!(
                     "internal error: no tag variant for union member `{member}`"

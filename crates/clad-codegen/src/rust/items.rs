@@ -1,42 +1,32 @@
 //! Rust items for one declaration: the type, its constants and methods, its `Wire` impl
 //! (pack/unpack) and its serde derives (CLAD-JSON).
+//!
+//! Items are written as text into a [`Code`] (see `code.rs` for why and how it indents).
+//! Helpers that produce a fragment (a type, an expression) return it as a `String`.
 
-use super::names::{self, Case, Scope};
+use super::code::{comma, emit, int_lit, str_lit, usize_lit, Code};
+use super::names::{Case, Scope};
 use super::Context;
 use crate::ir::*;
-use proc_macro2::{Literal, TokenStream};
-use quote::quote;
 
-/// Items for declaration `id` of `unit`, placed in `module`.
-pub(super) fn decl(cx: &Context<'_>, unit: usize, id: DeclId, module: &[String]) -> TokenStream {
+/// Writes the items for declaration `id` of `unit`, placed in `module`.
+pub(super) fn decl(c: &mut Code, cx: &Context<'_>, unit: usize, id: DeclId, module: &[String]) {
     let d = cx.units[unit].decl(id);
     match &d.kind {
-        DeclKind::Enum(e) => enum_items(cx, unit, id, d, e, module),
-        DeclKind::Struct(s) => struct_items(cx, unit, d, s, module),
-        DeclKind::Union(u) => union_items(cx, unit, id, d, u, module),
-        DeclKind::EnumConcept(_) => TokenStream::new(),
+        DeclKind::Enum(e) => enum_items(c, cx, unit, id, d, e, module),
+        DeclKind::Struct(s) => struct_items(c, cx, unit, d, s, module),
+        DeclKind::Union(u) => union_items(c, cx, unit, id, d, u, module),
+        DeclKind::EnumConcept(_) => {}
     }
 }
 
 // ----- shared helpers ------------------------------------------------------------------------
 
-pub(super) fn docs(text: Option<&str>) -> TokenStream {
-    let Some(text) = text else {
-        return TokenStream::new();
-    };
-    let lines = text.lines().map(|l| {
-        let l = format!(" {l}");
-        quote!(#[doc = #l])
-    });
-    quote!(#(#lines)*)
-}
-
-pub(super) fn user_attrs(list: &[(String, String)], matches: impl Fn(&str) -> bool) -> TokenStream {
-    let attrs = list
-        .iter()
-        .filter(|(path, _)| matches(path))
-        .filter_map(|(_, a)| syn::parse_str::<TokenStream>(a).ok());
-    quote!(#(#attrs)*)
+/// Writes the user attributes whose path `matches`, as given (validated in `context`).
+pub(super) fn user_attrs(c: &mut Code, list: &[(String, String)], matches: impl Fn(&str) -> bool) {
+    for (_, a) in list.iter().filter(|(path, _)| matches(path)) {
+        c.lines(a);
+    }
 }
 
 pub(super) fn type_matches(path: &str, fqn: &str) -> bool {
@@ -51,130 +41,105 @@ pub(super) fn type_matches(path: &str, fqn: &str) -> bool {
 
 /// `#[allow(non_camel_case_types)]` when a clash suffix (`ShapeTag_2`, `MyFoo_2`) leaves an
 /// underscore inside a type or variant identifier, which rustc's lint rejects.
-pub(super) fn camel_case_allow<'a>(idents: impl IntoIterator<Item = &'a str>) -> TokenStream {
+pub(super) fn camel_case_allow<'a>(c: &mut Code, idents: impl IntoIterator<Item = &'a str>) {
     let needed = idents
         .into_iter()
         .any(|i| i.trim_start_matches("r#").trim_matches('_').contains('_'));
     if needed {
-        quote!(#[allow(non_camel_case_types)])
-    } else {
-        TokenStream::new()
+        c.line("#[allow(non_camel_case_types)]");
     }
 }
 
-pub(super) fn hash_consts(d: &Decl) -> TokenStream {
-    let fqn = d.fqn();
-    let name_doc = " The schema's fully qualified name.";
+pub(super) fn hash_consts(c: &mut Code, d: &Decl) {
+    c.line("/// The schema's fully qualified name.");
+    emit!(c, "pub const NAME: &'static str = {};", str_lit(&d.fqn()));
     let Some(hash) = &d.hash else {
-        return quote! {
-            #[doc = #name_doc]
-            pub const NAME: &'static str = #fqn;
-        };
+        return;
     };
-    let bytes: Vec<Literal> = (0..hash.len() / 2)
-        .filter_map(|i| format!("0x{}", &hash[2 * i..2 * i + 2]).parse().ok())
-        .collect();
-    quote! {
-        #[doc = #name_doc]
-        pub const NAME: &'static str = #fqn;
+    let bytes = comma(
+        (0..hash.len() / 2)
+            .filter_map(|i| hash.get(2 * i..2 * i + 2))
+            .map(|b| format!("0x{b}")),
+    );
+    emit!(
+        c,
+        "
         /// Version hash of the declaration (MD5, as the original compiler computes it).
-        pub const VERSION_HASH_STR: &'static str = #hash;
+        pub const VERSION_HASH_STR: &'static str = {hash};
         /// [`Self::VERSION_HASH_STR`] as bytes, in hex-string order.
-        pub const VERSION_HASH: [u8; 16] = [#(#bytes),*];
-    }
+        pub const VERSION_HASH: [u8; 16] = [
+            {bytes},
+        ];",
+        hash = str_lit(hash),
+    );
 }
 
-fn int_lit(v: i128) -> TokenStream {
-    let lit = Literal::u128_unsuffixed(v.unsigned_abs());
-    if v < 0 {
-        quote!(-#lit)
-    } else {
-        quote!(#lit)
-    }
-}
-
-fn float_lit(v: f64, b: Builtin) -> TokenStream {
+fn float_lit(v: f64, b: Builtin) -> String {
     // A float_32 constant is the value narrowed to f32: one beyond the f32 range (CLAD does not
     // range-check floats) becomes an infinity instead of an invalid literal.
-    let v = if b == Builtin::Float32 {
-        f64::from(v as f32)
-    } else {
-        v
-    };
-    let ty = if b == Builtin::Float32 {
-        quote!(f32)
-    } else {
-        quote!(f64)
-    };
+    let f32 = b == Builtin::Float32;
+    let v = if f32 { f64::from(v as f32) } else { v };
+    let ty = if f32 { "f32" } else { "f64" };
     if v.is_nan() {
-        quote!(#ty::NAN)
+        format!("{ty}::NAN")
     } else if v.is_infinite() {
         if v > 0.0 {
-            quote!(#ty::INFINITY)
+            format!("{ty}::INFINITY")
         } else {
-            quote!(#ty::NEG_INFINITY)
-        }
-    } else if b == Builtin::Float32 {
-        let lit = Literal::f32_unsuffixed((v as f32).abs());
-        if v < 0.0 {
-            quote!(-#lit)
-        } else {
-            quote!(#lit)
+            format!("{ty}::NEG_INFINITY")
         }
     } else {
-        let lit = Literal::f64_unsuffixed(v.abs());
-        if v < 0.0 {
-            quote!(-#lit)
+        // Shortest text that reads back as the same value, always with a `.` or exponent
+        // so it is a float literal.
+        let mut s = if f32 {
+            (v as f32).to_string()
         } else {
-            quote!(#lit)
+            v.to_string()
+        };
+        if !s.contains(['.', 'e', 'E']) {
+            s.push_str(".0");
         }
+        s
     }
 }
 
-fn builtin_ty(b: Builtin) -> TokenStream {
+fn builtin_ty(b: Builtin) -> &'static str {
     match b {
-        Builtin::Bool => quote!(bool),
-        Builtin::Int8 => quote!(i8),
-        Builtin::Int16 => quote!(i16),
-        Builtin::Int32 => quote!(i32),
-        Builtin::Int64 => quote!(i64),
-        Builtin::Uint8 => quote!(u8),
-        Builtin::Uint16 => quote!(u16),
-        Builtin::Uint32 => quote!(u32),
-        Builtin::Uint64 => quote!(u64),
-        Builtin::Float32 => quote!(f32),
-        Builtin::Float64 => quote!(f64),
+        Builtin::Bool => "bool",
+        Builtin::Int8 => "i8",
+        Builtin::Int16 => "i16",
+        Builtin::Int32 => "i32",
+        Builtin::Int64 => "i64",
+        Builtin::Uint8 => "u8",
+        Builtin::Uint16 => "u16",
+        Builtin::Uint32 => "u32",
+        Builtin::Uint64 => "u64",
+        Builtin::Float32 => "f32",
+        Builtin::Float64 => "f64",
     }
 }
 
 /// Rust representation of an enum's storage (bool storage is held as `u8`).
-fn repr_ty(b: Builtin) -> TokenStream {
+fn repr_ty(b: Builtin) -> &'static str {
     match b {
-        Builtin::Bool => quote!(u8),
+        Builtin::Bool => "u8",
         other => builtin_ty(other),
     }
 }
 
-pub(super) fn usize_lit(v: u128) -> TokenStream {
-    let v = usize::try_from(v).unwrap_or(usize::MAX);
-    let lit = Literal::usize_unsuffixed(v);
-    quote!(#lit)
-}
-
-pub(super) fn rust_type(cx: &Context<'_>, unit: usize, from: &[String], ty: &Type) -> TokenStream {
+pub(super) fn rust_type(cx: &Context<'_>, unit: usize, from: &[String], ty: &Type) -> String {
     match ty {
-        Type::Builtin(b) => builtin_ty(*b),
+        Type::Builtin(b) => builtin_ty(*b).to_owned(),
         Type::Enum(id) | Type::Struct(id) | Type::Union(id) => cx.type_path(from, unit, *id),
-        Type::String { .. } => quote!(::std::string::String),
+        Type::String { .. } => "::std::string::String".to_owned(),
         Type::VarArray { elem, .. } => {
-            let e = rust_type(cx, unit, from, elem);
-            quote!(::std::vec::Vec<#e>)
+            format!("::std::vec::Vec<{}>", rust_type(cx, unit, from, elem))
         }
-        Type::FixedArray { elem, len } => {
-            let e = rust_type(cx, unit, from, elem);
-            let n = usize_lit(len.value().into());
-            quote!([#e; #n])
-        }
+        Type::FixedArray { elem, len } => format!(
+            "[{}; {}]",
+            rust_type(cx, unit, from, elem),
+            usize_lit(len.value().into())
+        ),
     }
 }
 
@@ -201,34 +166,33 @@ pub(super) fn traits(cx: &Context<'_>, unit: usize, ty: &Type) -> (bool, bool) {
     }
 }
 
-pub(super) fn derives(copy: bool, eq: bool, default: bool) -> TokenStream {
-    let mut list = vec![quote!(Clone)];
+/// The `#[derive(..)]` line of the standard traits a type can have.
+pub(super) fn derives(copy: bool, eq: bool, default: bool) -> String {
+    let mut list = vec!["Clone"];
     if copy {
-        list.push(quote!(Copy));
+        list.push("Copy");
     }
-    list.push(quote!(Debug));
-    list.push(quote!(PartialEq));
+    list.push("Debug");
+    list.push("PartialEq");
     if eq {
-        list.push(quote!(Eq));
-        list.push(quote!(Hash));
+        list.push("Eq");
+        list.push("Hash");
     }
     if default {
-        list.push(quote!(Default));
+        list.push("Default");
     }
-    quote!(#[derive(#(#list),*)])
+    format!("#[derive({})]", list.join(", "))
 }
 
-pub(super) fn len_ty(b: Builtin) -> TokenStream {
+pub(super) fn len_ty(b: Builtin) -> &'static str {
     builtin_ty(b)
 }
 
-pub(super) fn max_tok(cx: &Context<'_>, max: u64, declared: bool) -> TokenStream {
-    let rt = &cx.rt;
+pub(super) fn max_tok(cx: &Context<'_>, max: u64, declared: bool) -> String {
     if declared {
-        let lit = Literal::u64_unsuffixed(max);
-        quote!(#lit)
+        max.to_string()
     } else {
-        quote!(#rt::wire::NO_MAX)
+        format!("{}::wire::NO_MAX", cx.rt)
     }
 }
 
@@ -256,9 +220,9 @@ pub(super) fn wire_parts(
     unit: usize,
     from: &[String],
     ty: &Type,
-    value: &TokenStream,
-    by_ref: &TokenStream,
-) -> (TokenStream, TokenStream, TokenStream) {
+    value: &str,
+    by_ref: &str,
+) -> (String, String, String) {
     let rt = &cx.rt;
     match ty {
         Type::String {
@@ -269,9 +233,9 @@ pub(super) fn wire_parts(
             let l = len_ty(*length);
             let m = max_tok(cx, *max, *max_declared);
             (
-                quote!(#rt::wire::string_size::<#l>(#by_ref)),
-                quote!(#rt::wire::write_string::<#l>(w, #by_ref, #m)),
-                quote!(#rt::wire::read_string::<#l>(r, #m)),
+                format!("{rt}::wire::string_size::<{l}>({by_ref})"),
+                format!("{rt}::wire::write_string::<{l}>(w, {by_ref}, {m})"),
+                format!("{rt}::wire::read_string::<{l}>(r, {m})"),
             )
         }
         Type::VarArray {
@@ -291,80 +255,105 @@ pub(super) fn wire_parts(
                     let sl = len_ty(*sl);
                     let sm = max_tok(cx, *smax, *sdecl);
                     (
-                        quote!(#rt::wire::string_vec_size::<#l, #sl>(#by_ref)),
-                        quote!(#rt::wire::write_string_vec::<#l, #sl>(w, #by_ref, #m, #sm)),
-                        quote!(#rt::wire::read_string_vec::<#l, #sl>(r, #m, #sm)),
+                        format!("{rt}::wire::string_vec_size::<{l}, {sl}>({by_ref})"),
+                        format!(
+                            "{rt}::wire::write_string_vec::<{l}, {sl}>(w, {by_ref}, {m}, {sm})"
+                        ),
+                        format!("{rt}::wire::read_string_vec::<{l}, {sl}>(r, {m}, {sm})"),
                     )
                 }
                 Type::Builtin(Builtin::Uint8) => (
-                    quote!(#rt::wire::vec_size::<#l, u8>(#by_ref)),
-                    quote!(#rt::wire::write_byte_vec::<#l>(w, #by_ref, #m)),
-                    quote!(#rt::wire::read_byte_vec::<#l>(r, #m)),
+                    format!("{rt}::wire::vec_size::<{l}, u8>({by_ref})"),
+                    format!("{rt}::wire::write_byte_vec::<{l}>(w, {by_ref}, {m})"),
+                    format!("{rt}::wire::read_byte_vec::<{l}>(r, {m})"),
                 ),
                 other => {
                     let t = rust_type(cx, unit, from, other);
                     (
-                        quote!(#rt::wire::vec_size::<#l, #t>(#by_ref)),
-                        quote!(#rt::wire::write_vec::<#l, #t>(w, #by_ref, #m)),
-                        quote!(#rt::wire::read_vec::<#l, #t>(r, #m)),
+                        format!("{rt}::wire::vec_size::<{l}, {t}>({by_ref})"),
+                        format!("{rt}::wire::write_vec::<{l}, {t}>(w, {by_ref}, {m})"),
+                        format!("{rt}::wire::read_vec::<{l}, {t}>(r, {m})"),
                     )
                 }
             }
         }
-        Type::FixedArray { elem, len } => match elem.as_ref() {
-            Type::String {
+        Type::FixedArray { elem, len } if matches!(elem.as_ref(), Type::String { .. }) => {
+            let Type::String {
                 length: sl,
                 max: smax,
                 max_declared: sdecl,
-            } => {
-                let sl = len_ty(*sl);
-                let sm = max_tok(cx, *smax, *sdecl);
-                let n = usize_lit(len.value().into());
-                (
-                    quote!(#rt::wire::strings_size::<#sl>(#by_ref)),
-                    quote!(#rt::wire::write_strings::<#sl>(w, #by_ref, #sm)),
-                    quote!(#rt::wire::read_string_array::<#sl, #n>(r, #sm)),
-                )
-            }
-            _ => (
-                quote!(#value.packed_size()),
-                quote!(#value.write_to(w)),
-                quote!(r.read()),
-            ),
-        },
+            } = elem.as_ref()
+            else {
+                unreachable!("matched above")
+            };
+            let sl = len_ty(*sl);
+            let sm = max_tok(cx, *smax, *sdecl);
+            let n = usize_lit(len.value().into());
+            (
+                format!("{rt}::wire::strings_size::<{sl}>({by_ref})"),
+                format!("{rt}::wire::write_strings::<{sl}>(w, {by_ref}, {sm})"),
+                format!("{rt}::wire::read_string_array::<{sl}, {n}>(r, {sm})"),
+            )
+        }
         _ => (
-            quote!(#value.packed_size()),
-            quote!(#value.write_to(w)),
-            quote!(r.read()),
+            format!("{value}.packed_size()"),
+            format!("{value}.write_to(w)"),
+            "r.read()".to_owned(),
         ),
     }
 }
 
-fn size_consts(cx: &Context<'_>, m: &Metrics) -> TokenStream {
-    let _ = cx;
-    let min = usize_lit(m.min_size.value());
+/// The `FIXED_SIZE` and `MIN_SIZE` constants of a `Wire` impl.
+fn size_consts(c: &mut Code, m: &Metrics) {
     let fixed = if m.is_fixed_size {
-        let n = usize_lit(m.max_size.value());
-        quote!(::core::option::Option::Some(#n))
+        format!(
+            "::core::option::Option::Some({})",
+            usize_lit(m.max_size.value())
+        )
     } else {
-        quote!(::core::option::Option::None)
+        "::core::option::Option::None".to_owned()
     };
-    quote! {
-        const FIXED_SIZE: ::core::option::Option<usize> = #fixed;
-        const MIN_SIZE: usize = #min;
-    }
+    emit!(
+        c,
+        "
+        const FIXED_SIZE: ::core::option::Option<usize> = {fixed};
+        const MIN_SIZE: usize = {};",
+        usize_lit(m.min_size.value())
+    );
 }
 
-/// The anonymous import of `FieldContext` (for `.in_field(..)`), scoped to the impl's
-/// `const _` block so nothing leaks into the user's namespace. (`Wire` itself is in scope
-/// inside its own impl.)
-fn wire_imports(cx: &Context<'_>, needed: bool) -> TokenStream {
-    let rt = &cx.rt;
-    if needed {
-        quote!(use #rt::wire::FieldContext as _;)
-    } else {
-        TokenStream::new()
-    }
+/// The signatures of `Wire::write_to`, `read_from` (which calls `read_then`) and the
+/// opening of `read_then`, whose body the caller writes and closes.
+fn wire_method_heads(rt: &str, w: &str) -> (String, String) {
+    (
+        format!(
+            "
+            #[inline]
+            fn write_to(
+                &self,
+                {w}: &mut {rt}::wire::Writer<'_>,
+            ) -> ::core::result::Result<(), {rt}::wire::PackError> {{"
+        ),
+        format!(
+            "
+            #[inline]
+            fn read_from(
+                r: &mut {rt}::wire::Reader<'_>,
+            ) -> ::core::result::Result<Self, {rt}::wire::UnpackError> {{
+                Self::read_then(r, |_| ::core::result::Result::Ok(()))
+            }}
+            #[inline]
+            fn read_then<F>(
+                r: &mut {rt}::wire::Reader<'_>,
+                end: F,
+            ) -> ::core::result::Result<Self, {rt}::wire::UnpackError>
+            where
+                F: ::core::ops::FnOnce(
+                    &{rt}::wire::Reader<'_>,
+                ) -> ::core::result::Result<(), {rt}::wire::UnpackError>,
+            {{"
+        ),
+    )
 }
 
 // ----- enums -------------------------------------------------------------------------------
@@ -397,75 +386,109 @@ fn enum_shape(e: &Enum) -> EnumShape {
 }
 
 fn enum_items(
+    c: &mut Code,
     cx: &Context<'_>,
     unit: usize,
     id: DeclId,
     d: &Decl,
     e: &Enum,
     module: &[String],
-) -> TokenStream {
+) {
     let rt = &cx.rt;
-    let serde_crate = format!("{}::serde", cx.opts.runtime_path);
-    let ident = names::ident(&cx.placement(unit, id).ident);
+    let ident = &cx.placement(unit, id).ident;
     let repr = repr_ty(e.storage);
     let shape = enum_shape(e);
     let fqn = d.fqn();
-    let doc = docs(d.docs.as_deref());
-    let attrs = user_attrs(&cx.opts.type_attributes, |p| type_matches(p, &fqn));
-    let camel_allow = camel_case_allow(
-        std::iter::once(cx.placement(unit, id).ident.as_str())
-            .chain(shape.variants.iter().map(|(_, v)| v.as_str())),
-    );
+    let fqn_lit = str_lit(&fqn);
 
-    let variants = shape.variants.iter().enumerate().map(|(pos, (i, v))| {
+    c.blank();
+    c.docs(d.docs.as_deref());
+    emit!(
+        c,
+        "
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
+        #[derive({rt}::serde::Serialize, {rt}::serde::Deserialize)]
+        #[serde(crate = {})]
+        #[repr({repr})]",
+        str_lit(&format!("{rt}::serde"))
+    );
+    camel_case_allow(
+        c,
+        std::iter::once(ident.as_str()).chain(shape.variants.iter().map(|(_, v)| v.as_str())),
+    );
+    user_attrs(c, &cx.opts.type_attributes, |p| type_matches(p, &fqn));
+    emit!(c, "pub enum {ident} {{");
+    for (pos, (i, v)) in shape.variants.iter().enumerate() {
         let m = &e.members[*i];
-        let vid = names::ident(v);
-        let vdoc = docs(m.docs.as_deref());
-        let name = &m.name;
-        let value = int_lit(m.value);
-        let default = (pos == 0).then(|| quote!(#[default]));
-        let aliases: Vec<&str> = shape
+        c.docs(m.docs.as_deref());
+        if pos == 0 {
+            c.line("#[default]");
+        }
+        let aliases: Vec<String> = shape
             .aliases
             .iter()
             .filter(|(_, _, p)| *p == pos)
-            .map(|(j, _, _)| e.members[*j].name.as_str())
+            .map(|(j, _, _)| format!(", alias = {}", str_lit(&e.members[*j].name)))
             .collect();
-        let serde = if vid == name && aliases.is_empty() {
-            TokenStream::new()
-        } else {
-            quote!(#[serde(rename = #name #(, alias = #aliases)*)])
-        };
-        quote! {
-            #vdoc
-            #default
-            #serde
-            #vid = #value
+        if *v != m.name || !aliases.is_empty() {
+            emit!(
+                c,
+                "#[serde(rename = {}{})]",
+                str_lit(&m.name),
+                aliases.concat()
+            );
         }
-    });
-    let all = shape.variants.iter().map(|(_, v)| {
-        let v = names::ident(v);
-        quote!(Self::#v)
-    });
-    let count = usize_lit(shape.variants.len() as u128);
-    let alias_consts = shape.aliases.iter().map(|(i, a, pos)| {
-        let a = names::ident(a);
-        let target = names::ident(&shape.variants[*pos].1);
-        let doc = format!(
-            " `{}` has the same value as `{}`.",
-            e.members[*i].name, e.members[shape.variants[*pos].0].name
-        );
-        quote! {
-            #[doc = #doc]
+        emit!(c, "{v} = {},", int_lit(m.value));
+    }
+    c.line("}");
+
+    let count = shape.variants.len();
+    c.blank();
+    emit!(c, "impl {ident} {{");
+    hash_consts(c, d);
+    c.line("/// Every member, in declaration order (aliases excluded).");
+    emit!(c, "pub const ALL: [Self; {count}] = [");
+    for (_, v) in &shape.variants {
+        emit!(c, "Self::{v},");
+    }
+    emit!(
+        c,
+        "
+        ];
+        /// Number of distinct members.
+        pub const COUNT: usize = {count};"
+    );
+    for (i, a, pos) in &shape.aliases {
+        emit!(
+            c,
+            "
+            /// `{}` has the same value as `{}`.
             #[allow(non_upper_case_globals)]
-            pub const #a: Self = Self::#target;
+            pub const {a}: Self = Self::{};",
+            e.members[*i].name,
+            e.members[shape.variants[*pos].0].name,
+            shape.variants[*pos].1
+        );
+    }
+    c.lines(
+        "
+        /// The member's name as written in the schema.
+        pub const fn name(self) -> &'static str {
+            match self {",
+    );
+    for (i, v) in &shape.variants {
+        emit!(c, "Self::{v} => {},", str_lit(&e.members[*i].name));
+    }
+    c.lines(
+        "
+            }
         }
-    });
-    let name_arms = shape.variants.iter().map(|(i, v)| {
-        let v = names::ident(v);
-        let n = &e.members[*i].name;
-        quote!(Self::#v => #n)
-    });
-    let from_name_arms = e.members.iter().enumerate().map(|(i, m)| {
+
+        /// The member with this schema name (aliases included).
+        pub fn from_name(name: &str) -> ::core::option::Option<Self> {
+            match name {",
+    );
+    for (i, m) in e.members.iter().enumerate() {
         let target = shape
             .variants
             .iter()
@@ -479,167 +502,160 @@ fn enum_items(
                     .map(|(_, _, p)| &shape.variants[*p].1)
             })
             .expect("every member is a variant or an alias");
-        let target = names::ident(target);
-        let n = &m.name;
-        quote!(#n => ::core::option::Option::Some(Self::#target))
-    });
-    let from_value_arms = shape.variants.iter().map(|(i, v)| {
-        let vid = names::ident(v);
-        let value = int_lit(e.members[*i].value);
-        quote!(#value => ::core::option::Option::Some(Self::#vid))
-    });
-    let hashes = hash_consts(d);
-    let size = usize_lit(e.storage.size().into());
-    let concepts = concept_methods(cx, &fqn, &ident, &shape, module);
-    let storage_name = e.storage.name();
-    let value_doc = format!(" The value as its storage type (`{storage_name}`).");
-    quote! {
-        #doc
-        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default, #rt::serde::Serialize, #rt::serde::Deserialize)]
-        #[serde(crate = #serde_crate)]
-        #[repr(#repr)]
-        #camel_allow
-        #attrs
-        pub enum #ident {
-            #(#variants,)*
-        }
-
-        impl #ident {
-            #hashes
-            /// Every member, in declaration order (aliases excluded).
-            pub const ALL: [Self; #count] = [#(#all),*];
-            /// Number of distinct members.
-            pub const COUNT: usize = #count;
-            #(#alias_consts)*
-
-            /// The member's name as written in the schema.
-            pub const fn name(self) -> &'static str {
-                match self {
-                    #(#name_arms,)*
-                }
-            }
-
-            /// The member with this schema name (aliases included).
-            pub fn from_name(name: &str) -> ::core::option::Option<Self> {
-                match name {
-                    #(#from_name_arms,)*
-                    _ => ::core::option::Option::None,
-                }
-            }
-
-            #[doc = #value_doc]
-            pub const fn value(self) -> #repr {
-                self as #repr
-            }
-
-            /// The member with this value.
-            pub const fn from_value(value: #repr) -> ::core::option::Option<Self> {
-                match value {
-                    #(#from_value_arms,)*
-                    _ => ::core::option::Option::None,
-                }
-            }
-        }
-
-        #concepts
-
-        impl ::core::convert::From<#ident> for #repr {
-            fn from(value: #ident) -> Self {
-                value as #repr
-            }
-        }
-
-        impl ::core::convert::TryFrom<#repr> for #ident {
-            type Error = #rt::enums::InvalidEnumValue;
-            // Fully qualified: an enum member may be called `Error`.
-            fn try_from(value: #repr) -> ::core::result::Result<Self, <Self as ::core::convert::TryFrom<#repr>>::Error> {
-                Self::from_value(value).ok_or(#rt::enums::InvalidEnumValue::new(Self::NAME, value as i128))
-            }
-        }
-
-        impl ::core::fmt::Display for #ident {
-            fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-                f.write_str(self.name())
-            }
-        }
-
-        impl ::core::str::FromStr for #ident {
-            type Err = #rt::enums::UnknownEnumName;
-            // Fully qualified: an enum member may be called `Err`.
-            fn from_str(s: &str) -> ::core::result::Result<Self, <Self as ::core::str::FromStr>::Err> {
-                Self::from_name(s).ok_or_else(|| #rt::enums::UnknownEnumName::new(Self::NAME, s))
-            }
-        }
-
-        impl #rt::wire::Wire for #ident {
-                const TYPE_NAME: &'static str = #fqn;
-                const FIXED_SIZE: ::core::option::Option<usize> = ::core::option::Option::Some(#size);
-                const MIN_SIZE: usize = #size;
-                #[inline]
-                fn packed_size(&self) -> usize {
-                    #size
-                }
-                #[inline]
-                fn write_to(&self, w: &mut #rt::wire::Writer<'_>) -> ::core::result::Result<(), #rt::wire::PackError> {
-                    (*self as #repr).write_to(w)
-                }
-                #[inline]
-                fn read_from(r: &mut #rt::wire::Reader<'_>) -> ::core::result::Result<Self, #rt::wire::UnpackError> {
-                    #rt::wire::read_enum(r, Self::TYPE_NAME, Self::from_value)
-                }
-        }
+        emit!(
+            c,
+            "{} => ::core::option::Option::Some(Self::{target}),",
+            str_lit(&m.name)
+        );
     }
+    emit!(
+        c,
+        "
+                _ => ::core::option::Option::None,
+            }}
+        }}
+
+        /// The value as its storage type (`{}`).
+        pub const fn value(self) -> {repr} {{
+            self as {repr}
+        }}
+
+        /// The member with this value.
+        pub const fn from_value(value: {repr}) -> ::core::option::Option<Self> {{
+            match value {{",
+        e.storage.name()
+    );
+    for (i, v) in &shape.variants {
+        emit!(
+            c,
+            "{} => ::core::option::Option::Some(Self::{v}),",
+            int_lit(e.members[*i].value)
+        );
+    }
+    c.lines(
+        "
+                _ => ::core::option::Option::None,
+            }
+        }
+        }",
+    );
+
+    concept_methods(c, cx, &fqn, ident, &shape, module);
+
+    let size = e.storage.size();
+    c.blank();
+    emit!(
+        c,
+        r#"
+        impl ::core::convert::From<{ident}> for {repr} {{
+            fn from(value: {ident}) -> Self {{
+                value as {repr}
+            }}
+        }}
+
+        impl ::core::convert::TryFrom<{repr}> for {ident} {{
+            type Error = {rt}::enums::InvalidEnumValue;
+            // Fully qualified: an enum member may be called `Error`.
+            fn try_from(
+                value: {repr},
+            ) -> ::core::result::Result<Self, <Self as ::core::convert::TryFrom<{repr}>>::Error> {{
+                Self::from_value(value)
+                    .ok_or({rt}::enums::InvalidEnumValue::new(Self::NAME, value as i128))
+            }}
+        }}
+
+        impl ::core::fmt::Display for {ident} {{
+            fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {{
+                f.write_str(self.name())
+            }}
+        }}
+
+        impl ::core::str::FromStr for {ident} {{
+            type Err = {rt}::enums::UnknownEnumName;
+            // Fully qualified: an enum member may be called `Err`.
+            fn from_str(s: &str) -> ::core::result::Result<Self, <Self as ::core::str::FromStr>::Err> {{
+                Self::from_name(s).ok_or_else(|| {rt}::enums::UnknownEnumName::new(Self::NAME, s))
+            }}
+        }}
+
+        impl {rt}::wire::Wire for {ident} {{
+            const TYPE_NAME: &'static str = {fqn_lit};
+            const FIXED_SIZE: ::core::option::Option<usize> = ::core::option::Option::Some({size});
+            const MIN_SIZE: usize = {size};
+            #[inline]
+            fn packed_size(&self) -> usize {{
+                {size}
+            }}
+            #[inline]
+            fn write_to(
+                &self,
+                w: &mut {rt}::wire::Writer<'_>,
+            ) -> ::core::result::Result<(), {rt}::wire::PackError> {{
+                (*self as {repr}).write_to(w)
+            }}
+            #[inline]
+            fn read_from(
+                r: &mut {rt}::wire::Reader<'_>,
+            ) -> ::core::result::Result<Self, {rt}::wire::UnpackError> {{
+                {rt}::wire::read_enum(r, Self::TYPE_NAME, Self::from_value)
+            }}
+        }}"#
+    );
 }
 
 /// Enum concepts become `const fn` methods on their enum.
 fn concept_methods(
+    c: &mut Code,
     cx: &Context<'_>,
     enum_fqn: &str,
-    ident: &proc_macro2::Ident,
+    ident: &str,
     shape: &EnumShape,
     module: &[String],
-) -> TokenStream {
+) {
     let Some(list) = cx.concepts.get(enum_fqn) else {
-        return TokenStream::new();
+        return;
     };
     let mut scope = Scope::with_reserved(&["name", "from_name", "value", "from_value"]);
-    let methods = list.iter().map(|&(u, cid)| {
-        let d = cx.units[u].decl(cid);
-        let DeclKind::EnumConcept(c) = &d.kind else {
-            return TokenStream::new();
-        };
-        let method = names::ident(&scope.assign(&d.name, Case::Snake));
-        let doc = docs(d.docs.as_deref());
-        let cdoc = format!(" Enum concept `{}`.", d.fqn());
-        let ret = match &c.return_type {
-            Type::String { .. } => quote!(&'static str),
-            other => rust_type(cx, u, module, other),
-        };
-        let arms = shape.variants.iter().filter_map(|(i, v)| {
-            let m = c.members.iter().find(|m| m.enum_member == *i)?;
-            let vid = names::ident(v);
-            let value = concept_value(cx, u, module, &c.return_type, &m.value.value);
-            Some(quote!(Self::#vid => #value))
-        });
-        let sep = d.docs.is_some().then(|| quote!(#[doc = ""]));
-        quote! {
-            #[doc = #cdoc]
-            #sep
-            #doc
-            pub const fn #method(self) -> #ret {
-                match self {
-                    #(#arms,)*
-                }
-            }
-        }
-    });
-    quote! {
+    c.blank();
+    emit!(
+        c,
+        "
         // The values are the schema's literals (`3.14159` stays as written).
         #[allow(clippy::approx_constant)]
-        impl #ident {
-            #(#methods)*
+        impl {ident} {{"
+    );
+    for &(u, cid) in list {
+        let d = cx.units[u].decl(cid);
+        let DeclKind::EnumConcept(concept) = &d.kind else {
+            continue;
+        };
+        let method = scope.assign(&d.name, Case::Snake);
+        let ret = match &concept.return_type {
+            Type::String { .. } => "&'static str".to_owned(),
+            other => rust_type(cx, u, module, other),
+        };
+        c.blank();
+        c.doc(&format!("Enum concept `{}`.", d.fqn()));
+        if d.docs.is_some() {
+            c.line("///");
         }
+        c.docs(d.docs.as_deref());
+        emit!(
+            c,
+            "
+            pub const fn {method}(self) -> {ret} {{
+                match self {{"
+        );
+        for (i, v) in &shape.variants {
+            let Some(m) = concept.members.iter().find(|m| m.enum_member == *i) else {
+                continue;
+            };
+            let value = concept_value(cx, u, module, &concept.return_type, &m.value.value);
+            emit!(c, "Self::{v} => {value},");
+        }
+        c.lines("}\n}");
     }
+    c.line("}");
 }
 
 fn concept_value(
@@ -648,19 +664,16 @@ fn concept_value(
     module: &[String],
     ty: &Type,
     v: &ConstValue,
-) -> TokenStream {
+) -> String {
     match (ty, v) {
-        (Type::Builtin(Builtin::Bool), ConstValue::Bool(b)) => quote!(#b),
-        (Type::Builtin(Builtin::Bool), ConstValue::Int(i)) => {
-            let b = *i != 0;
-            quote!(#b)
-        }
+        (Type::Builtin(Builtin::Bool), ConstValue::Bool(b)) => b.to_string(),
+        (Type::Builtin(Builtin::Bool), ConstValue::Int(i)) => (*i != 0).to_string(),
         (Type::Builtin(b), ConstValue::Float(f)) => float_lit(*f, *b),
         (Type::Builtin(b), ConstValue::Int(i)) if b.is_float() => float_lit(*i as f64, *b),
         (Type::Builtin(_), ConstValue::Int(i)) => int_lit(*i),
         (Type::Enum(id), ConstValue::Int(i)) => enum_variant_path(cx, unit, module, *id, *i),
-        (_, ConstValue::Str(s)) => quote!(#s),
-        _ => quote!(::core::default::Default::default()),
+        (_, ConstValue::Str(s)) => str_lit(s),
+        _ => "::core::default::Default::default()".to_owned(),
     }
 }
 
@@ -670,10 +683,9 @@ fn enum_variant_path(
     module: &[String],
     id: DeclId,
     value: i128,
-) -> TokenStream {
-    let path = cx.type_path(module, unit, id);
+) -> String {
     let DeclKind::Enum(e) = &cx.units[unit].decl(id).kind else {
-        return quote!(::core::default::Default::default());
+        return "::core::default::Default::default()".to_owned();
     };
     let shape = enum_shape(e);
     match shape
@@ -681,11 +693,8 @@ fn enum_variant_path(
         .iter()
         .find(|(i, _)| e.members[*i].value == value)
     {
-        Some((_, v)) => {
-            let v = names::ident(v);
-            quote!(#path::#v)
-        }
-        None => quote!(::core::default::Default::default()),
+        Some((_, v)) => format!("{}::{v}", cx.type_path(module, unit, id)),
+        None => "::core::default::Default::default()".to_owned(),
     }
 }
 
@@ -707,7 +716,7 @@ pub(super) fn field_names(s: &Struct) -> FieldNames {
 }
 
 fn serde_with(cx: &Context<'_>, ty: &Type, in_union_value: bool) -> Option<String> {
-    let rt = &cx.opts.runtime_path;
+    let rt = &cx.rt;
     if in_union_value {
         return Some(match float_kind(ty) {
             Some(_) if is_long_array(ty) => format!("{rt}::json::float_array_value"),
@@ -724,10 +733,10 @@ fn serde_with(cx: &Context<'_>, ty: &Type, in_union_value: bool) -> Option<Strin
     }
 }
 
-fn default_expr(cx: &Context<'_>, unit: usize, module: &[String], f: &Field) -> TokenStream {
+fn default_expr(cx: &Context<'_>, unit: usize, module: &[String], f: &Field) -> String {
     if let Some(c) = &f.default {
         match (&f.ty, &c.value) {
-            (Type::Builtin(Builtin::Bool), ConstValue::Bool(b)) => return quote!(#b),
+            (Type::Builtin(Builtin::Bool), ConstValue::Bool(b)) => return b.to_string(),
             (Type::Builtin(b), ConstValue::Float(v)) => return float_lit(*v, *b),
             (Type::Builtin(b), ConstValue::Int(v)) if b.is_float() => {
                 return float_lit(*v as f64, *b)
@@ -737,38 +746,35 @@ fn default_expr(cx: &Context<'_>, unit: usize, module: &[String], f: &Field) -> 
                 return enum_variant_path(cx, unit, module, *id, *v)
             }
             (Type::String { .. }, ConstValue::Str(s)) => {
-                return quote!(::std::string::String::from(#s))
+                return format!("::std::string::String::from({})", str_lit(s))
             }
             _ => {}
         }
     }
-    zero_value(&f.ty)
+    zero_value(&f.ty).to_owned()
 }
 
 /// The default value of a type without a declared default: `Default::default()`, or
 /// `core::array::from_fn` for fixed arrays longer than 32 elements (no `Default` impl).
-fn zero_value(ty: &Type) -> TokenStream {
+fn zero_value(ty: &Type) -> &'static str {
     if is_long_array(ty) {
-        return quote!(::core::array::from_fn(|_| {
-            ::core::default::Default::default()
-        }));
+        "::core::array::from_fn(|_| ::core::default::Default::default())"
+    } else {
+        "::core::default::Default::default()"
     }
-    quote!(::core::default::Default::default())
 }
 
 fn struct_items(
+    c: &mut Code,
     cx: &Context<'_>,
     unit: usize,
     d: &Decl,
     s: &Struct,
     module: &[String],
-) -> TokenStream {
+) {
     let rt = &cx.rt;
-    let serde_crate = format!("{}::serde", cx.opts.runtime_path);
     let fqn = d.fqn();
-    let ident = names::ident(&cx.placements[&fqn].ident);
-    let doc = docs(d.docs.as_deref());
-    let attrs = user_attrs(&cx.opts.type_attributes, |p| type_matches(p, &fqn));
+    let ident = &cx.placements[&fqn].ident;
     let fnames = field_names(s);
     let (mut copy, mut eq) = (true, true);
     for f in &s.fields {
@@ -780,79 +786,97 @@ fn struct_items(
         .fields
         .iter()
         .any(|f| f.default.is_some() || is_long_array(&f.ty));
-    let derive = derives(copy, eq, !manual_default);
-    let camel_allow = camel_case_allow([cx.placements[&fqn].ident.as_str()]);
 
-    let fields = s.fields.iter().zip(&fnames.idents).map(|(f, fid)| {
-        let fid = names::ident(fid);
-        let ty = rust_type(cx, unit, module, &f.ty);
-        let fdoc = docs(f.docs.as_deref());
-        let name = &f.name;
-        let serde = match serde_with(cx, &f.ty, false) {
-            Some(w) => quote!(#[serde(rename = #name, with = #w)]),
-            None => quote!(#[serde(rename = #name)]),
-        };
-        let fattrs = user_attrs(&cx.opts.field_attributes, |p| {
-            p == format!("{fqn}.{name}") || p == fqn
-        });
-        let serde =
-            if serde.to_string() == quote!(#[serde(rename = #name)]).to_string() && fid == name {
-                TokenStream::new()
-            } else {
-                serde
-            };
-        quote! {
-            #fdoc
-            #serde
-            #fattrs
-            pub #fid: #ty
-        }
-    });
-
-    let default_impl = manual_default.then(|| {
-        let inits = s.fields.iter().zip(&fnames.idents).map(|(f, fid)| {
-            let fid = names::ident(fid);
-            let v = default_expr(cx, unit, module, f);
-            quote!(#fid: #v)
-        });
-        // Spelled out even when every schema default happens to be the zero value.
-        quote! {
-            #[allow(clippy::derivable_impls, clippy::approx_constant)]
-            impl ::core::default::Default for #ident {
-                fn default() -> Self {
-                    Self { #(#inits,)* }
-                }
+    // `repr(C)`: fields in memory in schema order, which is wire order (and the original
+    // C++ struct's layout). Rust's own reordering groups fields by alignment, so a decoded
+    // `u32` and `f32` can land side by side in one 8-byte word; moving such a value into a
+    // `Vec` then reads the word right after two 4-byte stores from different register
+    // files, a store-forwarding stall per element (measured: `robot_state_218B` unpack
+    // 58 -> 38.5 ns).
+    c.blank();
+    c.docs(d.docs.as_deref());
+    emit!(
+        c,
+        "
+        {}
+        #[derive({rt}::serde::Serialize, {rt}::serde::Deserialize)]
+        #[serde(crate = {}, default)]
+        #[repr(C)]",
+        derives(copy, eq, !manual_default),
+        str_lit(&format!("{rt}::serde"))
+    );
+    camel_case_allow(c, [ident.as_str()]);
+    user_attrs(c, &cx.opts.type_attributes, |p| type_matches(p, &fqn));
+    if s.fields.is_empty() {
+        emit!(c, "pub struct {ident} {{}}");
+    } else {
+        emit!(c, "pub struct {ident} {{");
+        for (f, fid) in s.fields.iter().zip(&fnames.idents) {
+            c.docs(f.docs.as_deref());
+            let name = str_lit(&f.name);
+            match serde_with(cx, &f.ty, false) {
+                Some(w) => emit!(c, "#[serde(rename = {name}, with = {})]", str_lit(&w)),
+                None if *fid != f.name => emit!(c, "#[serde(rename = {name})]"),
+                None => {}
             }
+            let field_path = format!("{fqn}.{}", f.name);
+            user_attrs(c, &cx.opts.field_attributes, |p| {
+                p == field_path || p == fqn
+            });
+            emit!(c, "pub {fid}: {},", rust_type(cx, unit, module, &f.ty));
         }
-    });
+        c.line("}");
+    }
 
-    let hashes = hash_consts(d);
-    let packed_const = s.metrics.is_fixed_size.then(|| {
-        let n = usize_lit(s.metrics.max_size.value());
-        quote! {
+    c.blank();
+    emit!(c, "impl {ident} {{");
+    hash_consts(c, d);
+    if s.metrics.is_fixed_size {
+        emit!(
+            c,
+            "
             /// Every value packs to exactly this many bytes.
-            pub const PACKED_SIZE: usize = #n;
+            pub const PACKED_SIZE: usize = {};",
+            usize_lit(s.metrics.max_size.value())
+        );
+    }
+    c.line("}");
+
+    if manual_default {
+        // Spelled out even when every schema default happens to be the zero value.
+        c.blank();
+        emit!(
+            c,
+            "
+            #[allow(clippy::derivable_impls, clippy::approx_constant)]
+            impl ::core::default::Default for {ident} {{
+                fn default() -> Self {{
+                    Self {{"
+        );
+        for (f, fid) in s.fields.iter().zip(&fnames.idents) {
+            emit!(c, "{fid}: {},", default_expr(cx, unit, module, f));
         }
-    });
+        c.lines("}\n}\n}");
+    }
 
     // Wire.
     let mut sizes = Vec::new();
     let mut writes = Vec::new();
     let mut reads = Vec::new();
     for (f, fid) in s.fields.iter().zip(&fnames.idents) {
-        let fid = names::ident(fid);
-        let name = &f.name;
+        let name = str_lit(&f.name);
         let (size, write, read) = wire_parts(
             cx,
             unit,
             module,
             &f.ty,
-            &quote!(self.#fid),
-            &quote!(&self.#fid),
+            &format!("self.{fid}"),
+            &format!("&self.{fid}"),
         );
         sizes.push(size);
-        writes.push(quote!(#write.in_field(Self::TYPE_NAME, #name)?;));
-        reads.push(quote!(#read.in_field(Self::TYPE_NAME, #name)?));
+        let in_field = format!(".in_field(Self::TYPE_NAME, {name})?");
+        writes.push(format!("{};", chain(&write, &in_field)));
+        reads.push(chain(&read, &in_field));
     }
     let field_sizes: Vec<Option<u128>> = s
         .fields
@@ -866,67 +890,53 @@ fn struct_items(
     let size_body = if s.metrics.is_fixed_size {
         usize_lit(s.metrics.max_size.value())
     } else {
-        quote!(#(#sizes)+*)
+        sizes.join("\n+ ")
     };
-    let w = if s.fields.is_empty() {
-        quote!(_w)
-    } else {
-        quote!(w)
-    };
-    let consts = size_consts(cx, &s.metrics);
-    let imports = wire_imports(cx, !s.fields.is_empty());
-    // `repr(C)`: fields in memory in schema order, which is wire order (and the original
-    // C++ struct's layout). Rust's own reordering groups fields by alignment, so a decoded
-    // `u32` and `f32` can land side by side in one 8-byte word; moving such a value into a
-    // `Vec` then reads the word right after two 4-byte stores from different register
-    // files, a store-forwarding stall per element (measured: `robot_state_218B` unpack
-    // 58 -> 38.5 ns).
-    quote! {
-        #doc
-        #derive
-        #[derive(#rt::serde::Serialize, #rt::serde::Deserialize)]
-        #[serde(crate = #serde_crate, default)]
-        #[repr(C)]
-        #camel_allow
-        #attrs
-        pub struct #ident {
-            #(#fields,)*
-        }
-
-        impl #ident {
-            #hashes
-            #packed_const
-        }
-
-        #default_impl
-
-        const _: () = {
-            #imports
-            impl #rt::wire::Wire for #ident {
-                const TYPE_NAME: &'static str = #fqn;
-                #consts
-                #[inline]
-                fn packed_size(&self) -> usize {
-                    #size_body
-                }
-                #[inline]
-                fn write_to(&self, #w: &mut #rt::wire::Writer<'_>) -> ::core::result::Result<(), #rt::wire::PackError> {
-                    #write_body
-                }
-                #[inline]
-                fn read_from(r: &mut #rt::wire::Reader<'_>) -> ::core::result::Result<Self, #rt::wire::UnpackError> {
-                    Self::read_then(r, |_| ::core::result::Result::Ok(()))
-                }
-                #[inline]
-                fn read_then<F>(r: &mut #rt::wire::Reader<'_>, end: F) -> ::core::result::Result<Self, #rt::wire::UnpackError>
-                where
-                    F: ::core::ops::FnOnce(&#rt::wire::Reader<'_>) -> ::core::result::Result<(), #rt::wire::UnpackError>,
-                {
-                    #read_body
-                }
-            }
-        };
+    let w = if s.fields.is_empty() { "_w" } else { "w" };
+    let (write_head, read_heads) = wire_method_heads(rt, w);
+    c.blank();
+    c.line("const _: () = {");
+    if !s.fields.is_empty() {
+        wire_imports(c, cx);
     }
+    emit!(
+        c,
+        "
+        impl {rt}::wire::Wire for {ident} {{
+            const TYPE_NAME: &'static str = {};",
+        str_lit(&fqn)
+    );
+    size_consts(c, &s.metrics);
+    emit!(
+        c,
+        "
+        #[inline]
+        fn packed_size(&self) -> usize {{
+            {size_body}
+        }}"
+    );
+    c.lines(&write_head);
+    c.lines(&write_body);
+    c.line("}");
+    c.lines(&read_heads);
+    c.lines(&read_body);
+    c.lines("}\n}\n};");
+}
+
+/// `expr.call` on one line, or with `.call` on a continuation line when that is long.
+pub(super) fn chain(expr: &str, call: &str) -> String {
+    if expr.len() + call.len() <= 84 {
+        format!("{expr}{call}")
+    } else {
+        format!("{expr}\n{call}")
+    }
+}
+
+/// The anonymous import of `FieldContext` (for `.in_field(..)`), scoped to the impl's
+/// `const _` block so nothing leaks into the user's namespace. (`Wire` itself is in scope
+/// inside its own impl.)
+fn wire_imports(c: &mut Code, cx: &Context<'_>) {
+    emit!(c, "use {}::wire::FieldContext as _;", cx.rt);
 }
 
 /// The bodies of a structure's `write_to` and `read_then` from its members' write
@@ -940,9 +950,9 @@ fn struct_items(
 pub(super) fn struct_wire_bodies(
     idents: &[String],
     sizes: &[Option<u128>],
-    writes: &[TokenStream],
-    reads: &[TokenStream],
-) -> (TokenStream, TokenStream) {
+    writes: &[String],
+    reads: &[String],
+) -> (String, String) {
     // (first member, end, bytes of the run or None for a single member).
     let mut segments: Vec<(usize, usize, Option<u128>)> = Vec::new();
     let mut i = 0;
@@ -961,82 +971,69 @@ pub(super) fn struct_wire_bodies(
             i += 1;
         }
     }
-    let fids: Vec<_> = idents.iter().map(|f| names::ident(f)).collect();
-    let locals: Vec<_> = idents
+    let locals: Vec<String> = idents
         .iter()
-        .map(|f| names::ident(&format!("f_{}", f.trim_start_matches("r#"))))
+        .map(|f| format!("f_{}", f.trim_start_matches("r#")))
         .collect();
-    let ok = quote!(::core::result::Result::Ok);
-    let mut write_body = TokenStream::new();
-    let mut read_body = TokenStream::new();
+    let mut write_body = String::new();
+    let mut read_body = String::new();
     for (start, end, bytes) in segments {
-        let ws = &writes[start..end];
-        let rs = &reads[start..end];
+        let ws = writes[start..end].join("\n");
         let ls = &locals[start..end];
         match bytes {
-            // The whole structure is one run: split once, at the top.
-            Some(bytes) if start == 0 && end == idents.len() => {
-                let n = usize_lit(bytes);
-                write_body.extend(quote! {
-                    let w = &mut w.split_off(#n)?;
-                    #(#ws)*
-                });
-                read_body.extend(quote! {
-                    let (#(#ls,)*) = {
-                        let r = &mut r.split_off(#n)?;
-                        (#(#rs,)*)
-                    };
-                });
-            }
             Some(bytes) => {
                 let n = usize_lit(bytes);
-                write_body.extend(quote! {
-                    {
-                        let w = &mut w.split_off(#n)?;
-                        #(#ws)*
-                    }
-                });
-                read_body.extend(quote! {
-                    let (#(#ls,)*) = {
-                        let r = &mut r.split_off(#n)?;
-                        (#(#rs,)*)
-                    };
-                });
+                // The whole structure is one run: split once, at the top.
+                if start == 0 && end == idents.len() {
+                    write_body.push_str(&format!("let w = &mut w.split_off({n})?;\n{ws}\n"));
+                } else {
+                    write_body
+                        .push_str(&format!("{{\nlet w = &mut w.split_off({n})?;\n{ws}\n}}\n"));
+                }
+                let rs: String = reads[start..end]
+                    .iter()
+                    .map(|r| format!("{r},\n"))
+                    .collect();
+                read_body.push_str(&format!(
+                    "let ({}) = {{\nlet r = &mut r.split_off({n})?;\n(\n{rs})\n}};\n",
+                    comma(ls)
+                ));
             }
             None => {
-                write_body.extend(quote!(#(#ws)*));
-                read_body.extend(quote!(#(let #ls = #rs;)*));
+                write_body.push_str(&ws);
+                write_body.push('\n');
+                for (l, r) in ls.iter().zip(&reads[start..end]) {
+                    read_body.push_str(&format!("let {l} = {r};\n"));
+                }
             }
         }
     }
-    (
-        quote! { #write_body #ok(()) },
-        quote! {
-            #read_body
-            end(r)?;
-            #ok(Self { #(#fids: #locals,)* })
-        },
-    )
+    write_body.push_str("::core::result::Result::Ok(())");
+    read_body.push_str("end(r)?;\n::core::result::Result::Ok(Self {\n");
+    for (f, l) in idents.iter().zip(&locals) {
+        read_body.push_str(&format!("{f}: {l},\n"));
+    }
+    read_body.push_str("})");
+    (write_body, read_body)
 }
 
 // ----- unions ------------------------------------------------------------------------------
 
 fn union_items(
+    c: &mut Code,
     cx: &Context<'_>,
     unit: usize,
     id: DeclId,
     d: &Decl,
     u: &Union,
     module: &[String],
-) -> TokenStream {
+) {
     let rt = &cx.rt;
-    let serde_crate = format!("{}::serde", cx.opts.runtime_path);
     let fqn = d.fqn();
+    let fqn_lit = str_lit(&fqn);
     let p = cx.placement(unit, id);
-    let ident = names::ident(&p.ident);
-    let tag_ident = names::ident(p.tag_ident.as_deref().unwrap_or("Tag"));
-    let doc = docs(d.docs.as_deref());
-    let attrs = user_attrs(&cx.opts.type_attributes, |p| type_matches(p, &fqn));
+    let ident = &p.ident;
+    let tag_ident = p.tag_ident.as_deref().unwrap_or("Tag");
     let mut scope = Scope::new();
     let vids: Vec<String> = u
         .members
@@ -1049,287 +1046,130 @@ fn union_items(
         copy &= c;
         eq &= e;
     }
-    let derive = derives(copy, eq, false);
-    let camel_allow =
-        camel_case_allow(std::iter::once(p.ident.as_str()).chain(vids.iter().map(String::as_str)));
-    let tag_camel_allow = camel_case_allow(
-        std::iter::once(p.tag_ident.as_deref().unwrap_or("Tag"))
-            .chain(vids.iter().map(String::as_str)),
-    );
-    let tys: Vec<TokenStream> = u
+    let tys: Vec<String> = u
         .members
         .iter()
         .map(|m| rust_type(cx, unit, module, &m.ty))
         .collect();
+    let empty = u.members.is_empty();
+    let serde_crate = str_lit(&format!("{rt}::serde"));
 
-    let variants = u.members.iter().zip(&vids).zip(&tys).map(|((m, v), ty)| {
-        let v = names::ident(v);
-        let name = &m.name;
-        let flattened = matches!(m.ty, Type::Struct(_));
-        let serde = if flattened {
-            quote!(#[serde(rename = #name)])
+    // The union.
+    c.blank();
+    c.docs(d.docs.as_deref());
+    emit!(
+        c,
+        "
+        {}
+        #[derive({rt}::serde::Serialize, {rt}::serde::Deserialize)]",
+        derives(copy, eq, false)
+    );
+    if empty {
+        emit!(c, "#[serde(crate = {serde_crate})]");
+    } else {
+        emit!(c, "#[serde(crate = {serde_crate}, tag = \"type\")]");
+    }
+    c.line("#[allow(clippy::large_enum_variant, clippy::enum_variant_names)]");
+    camel_case_allow(
+        c,
+        std::iter::once(ident.as_str()).chain(vids.iter().map(String::as_str)),
+    );
+    user_attrs(c, &cx.opts.type_attributes, |p| type_matches(p, &fqn));
+    emit!(c, "pub enum {ident} {{");
+    for ((m, v), ty) in u.members.iter().zip(&vids).zip(&tys) {
+        c.doc(&format!("`{}`, tag {}.", m.name, m.tag));
+        if m.docs.is_some() {
+            c.line("///");
+        }
+        c.docs(m.docs.as_deref());
+        let name = str_lit(&m.name);
+        if matches!(m.ty, Type::Struct(_)) {
+            // Flattened next to `"type"`.
+            emit!(c, "#[serde(rename = {name})]");
         } else {
             let w = serde_with(cx, &m.ty, true).expect("value helper");
-            quote!(#[serde(rename = #name, with = #w)])
-        };
-        let mdoc = docs(m.docs.as_deref());
-        let tagdoc = format!(" `{}`, tag {}.", m.name, m.tag);
-        let sep = m.docs.is_some().then(|| quote!(#[doc = ""]));
-        quote! {
-            #[doc = #tagdoc]
-            #sep
-            #mdoc
-            #serde
-            #v(#ty)
+            emit!(c, "#[serde(rename = {name}, with = {})]", str_lit(&w));
         }
-    });
-    let tag_variants = u.members.iter().zip(&vids).map(|(m, v)| {
-        let v = names::ident(v);
-        let tag = Literal::u8_unsuffixed(m.tag);
-        let doc = format!(" `{}`", m.name);
-        quote!(#[doc = #doc] #v = #tag)
-    });
-    let count = usize_lit(u.members.len() as u128);
-    let all_tags = vids.iter().map(|v| {
-        let v = names::ident(v);
-        quote!(Self::#v)
-    });
-    let tag_name_arms = u.members.iter().zip(&vids).map(|(m, v)| {
-        let v = names::ident(v);
-        let n = &m.name;
-        quote!(Self::#v => #n)
-    });
-    let tag_from_name_arms = u.members.iter().zip(&vids).map(|(m, v)| {
-        let v = names::ident(v);
-        let n = &m.name;
-        quote!(#n => ::core::option::Option::Some(Self::#v))
-    });
-    let tag_from_value_arms = u.members.iter().zip(&vids).map(|(m, v)| {
-        let v = names::ident(v);
-        let t = Literal::u8_unsuffixed(m.tag);
-        quote!(#t => ::core::option::Option::Some(Self::#v))
-    });
-    let tag_of_arms = vids.iter().map(|v| {
-        let v = names::ident(v);
-        quote!(Self::#v(_) => #tag_ident::#v)
-    });
-    let hashes = hash_consts(d);
-    let default_impl = vids.first().map(|v| {
-        let v = names::ident(v);
-        let zero = zero_value(&u.members[0].ty);
-        quote! {
-            impl ::core::default::Default for #ident {
-                /// The first member, holding its default value.
-                fn default() -> Self {
-                    Self::#v(#zero)
-                }
-            }
-        }
-    });
-    // `From<Payload>` where the payload type is unique in the union.
-    let from_impls = (!u.dupes_allowed).then(|| {
-        let keys: Vec<String> = tys.iter().map(|t| t.to_string()).collect();
-        let impls = tys
-            .iter()
-            .zip(&vids)
-            .enumerate()
-            .filter_map(|(i, (ty, v))| {
-                if keys.iter().filter(|k| **k == keys[i]).count() > 1 {
-                    return None;
-                }
-                let v = names::ident(v);
-                Some(quote! {
-                    impl ::core::convert::From<#ty> for #ident {
-                        fn from(value: #ty) -> Self {
-                            Self::#v(value)
-                        }
-                    }
-                })
-            });
-        quote!(#(#impls)*)
-    });
-
-    // Wire.
-    let mut size_arms = Vec::new();
-    let mut write_arms = Vec::new();
-    let mut read_arms = Vec::new();
-    for (m, v) in u.members.iter().zip(&vids) {
-        let v = names::ident(v);
-        let name = &m.name;
-        let tag = Literal::u8_unsuffixed(m.tag);
-        let (size, write, read) = wire_parts(cx, unit, module, &m.ty, &quote!(v), &quote!(v));
-        size_arms.push(quote!(Self::#v(v) => #size));
-        let m_metrics = cx.units[unit].type_metrics(&m.ty);
-        // Structures and unions of variable size are written and read out of line, so the
-        // union's own code stays small enough to inline (see `wire::write_outlined`).
-        let outlined = matches!(m.ty, Type::Struct(_) | Type::Union(_)) && !m_metrics.is_fixed_size;
-        let (write, read) = if outlined {
-            (
-                quote!(#rt::wire::write_outlined(v, w)),
-                quote!(#rt::wire::read_outlined(r)),
-            )
-        } else {
-            (write, read)
-        };
-        // A fixed-size member and its tag: one bounds check (see `struct_wire_bodies`).
-        let split = (m_metrics.is_fixed_size && m_metrics.max_size.value() > 0).then(|| {
-            let n = usize_lit(m_metrics.max_size.value().saturating_add(1));
-            quote!(let w = &mut w.split_off(#n)?;)
-        });
-        write_arms.push(quote! {
-            Self::#v(v) => {
-                #split
-                w.write_tag(#tag)?;
-                #write.in_field(Self::TYPE_NAME, #name)
-            }
-        });
-        read_arms.push(quote! {
-            #tag => {
-                let v = #read.in_field(Self::TYPE_NAME, #name)?;
-                end(r)?;
-                ::core::result::Result::Ok(Self::#v(v))
-            }
-        });
+        emit!(c, "{v}({ty}),");
     }
-    let unused_end = u.members.is_empty().then(|| quote!(let _ = end;));
-    let size_body = if u.metrics.is_fixed_size {
-        usize_lit(u.metrics.max_size.value())
-    } else {
-        quote!(1 + match self { #(#size_arms,)* })
-    };
-    let consts = size_consts(cx, &u.metrics);
-    let imports = wire_imports(cx, !u.members.is_empty());
-    let clad_union = (!u.members.is_empty()).then(|| {
-        let default_arms = u.members.iter().zip(&vids).map(|(m, v)| {
-            let v = names::ident(v);
-            let zero = zero_value(&m.ty);
-            quote!(#tag_ident::#v => Self::#v(#zero))
-        });
-        let struct_arms = u.members.iter().zip(&vids).map(|(m, v)| {
-            let v = names::ident(v);
-            let is_struct = matches!(m.ty, Type::Struct(_));
-            quote!(#tag_ident::#v => #is_struct)
-        });
-        // Structure members deserialize straight from their structure's fields.
-        let direct_arms: Vec<TokenStream> = u
-            .members
-            .iter()
-            .zip(&vids)
-            .filter(|(m, _)| matches!(m.ty, Type::Struct(_)))
-            .map(|(_, v)| {
-                let v = names::ident(v);
-                quote!(#tag_ident::#v => #rt::union::struct_member(fields, Self::#v),)
-            })
-            .collect();
-        let direct = (!direct_arms.is_empty()).then(|| {
-            let rest = (direct_arms.len() < u.members.len())
-                .then(|| quote!(_ => return ::core::option::Option::None,));
-            quote! {
-                fn deserialize_struct_member<'de, D>(
-                    tag: #tag_ident,
-                    fields: D,
-                ) -> ::core::option::Option<::core::result::Result<Self, D::Error>>
-                where
-                    D: #rt::serde::Deserializer<'de>,
-                {
-                    ::core::option::Option::Some(match tag {
-                        #(#direct_arms)*
-                        #rest
-                    })
-                }
-            }
-        });
-        quote! {
-            impl #rt::union::CladUnion for #ident {
-                type Tag = #tag_ident;
-                const NAME: &'static str = #fqn;
-                const TAGS: &'static [#tag_ident] = &#tag_ident::ALL;
-                fn tag(&self) -> #tag_ident {
-                    #ident::tag(self)
-                }
-                fn tag_name(tag: #tag_ident) -> &'static str {
-                    tag.name()
-                }
-                fn tag_from_name(name: &str) -> ::core::option::Option<#tag_ident> {
-                    #tag_ident::from_name(name)
-                }
-                fn tag_value(tag: #tag_ident) -> u8 {
-                    tag as u8
-                }
-                fn default_for(tag: #tag_ident) -> Self {
-                    match tag {
-                        #(#default_arms,)*
-                    }
-                }
-                fn payload_is_struct(tag: #tag_ident) -> bool {
-                    match tag {
-                        #(#struct_arms,)*
-                    }
-                }
-                #direct
-            }
-        }
-    });
+    c.line("}");
+
+    // The tag enum.
+    c.blank();
+    c.doc(&format!(
+        "The tags of [`{}`], with their wire values.",
+        ident.trim_start_matches("r#")
+    ));
+    c.line("#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]");
     // An empty autounion is an enum without variants: `repr(u8)` is rejected on it, and a
     // `match` must be on the (uninhabited) value, not on a reference to it.
-    let tag_repr = (!u.members.is_empty()).then(|| quote!(#[repr(u8)]));
-    let (scrutinee, name_body, empty_allow) = if u.members.is_empty() {
-        (
-            quote!(*self),
-            quote!(match *self {}),
-            quote!(#[allow(unused_variables, clippy::match_single_binding)]),
-        )
-    } else {
-        (quote!(self), quote!(self.tag().name()), TokenStream::new())
-    };
-    let tag_doc = format!(
-        " The tags of [`{}`], with their wire values.",
-        p.ident.trim_start_matches("r#")
+    if !empty {
+        c.line("#[repr(u8)]");
+    }
+    c.line("#[allow(clippy::enum_variant_names)]");
+    camel_case_allow(
+        c,
+        std::iter::once(tag_ident).chain(vids.iter().map(String::as_str)),
     );
-    let serde_attr = if u.members.is_empty() {
-        quote!(#[serde(crate = #serde_crate)])
+    emit!(c, "pub enum {tag_ident} {{");
+    for (m, v) in u.members.iter().zip(&vids) {
+        c.doc(&format!("`{}`", m.name));
+        emit!(c, "{v} = {},", m.tag);
+    }
+    c.line("}");
+
+    let empty_allow = if empty {
+        "#[allow(unused_variables, clippy::match_single_binding)]"
     } else {
-        quote!(#[serde(crate = #serde_crate, tag = "type")])
+        ""
     };
-    quote! {
-        #doc
-        #derive
-        #[derive(#rt::serde::Serialize, #rt::serde::Deserialize)]
-        #serde_attr
-        #[allow(clippy::large_enum_variant, clippy::enum_variant_names)]
-        #camel_allow
-        #attrs
-        pub enum #ident {
-            #(#variants,)*
-        }
-
-        #[doc = #tag_doc]
-        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-        #tag_repr
-        #[allow(clippy::enum_variant_names)]
-        #tag_camel_allow
-        pub enum #tag_ident {
-            #(#tag_variants,)*
-        }
-
-        #empty_allow
-        impl #tag_ident {
+    let count = u.members.len();
+    c.blank();
+    if empty {
+        c.line(empty_allow);
+    }
+    emit!(
+        c,
+        "
+        impl {tag_ident} {{
             /// Every tag, in member order.
-            pub const ALL: [Self; #count] = [#(#all_tags),*];
+            pub const ALL: [Self; {count}] = ["
+    );
+    for v in &vids {
+        emit!(c, "Self::{v},");
+    }
+    emit!(
+        c,
+        "
+            ];
             /// Number of members.
-            pub const COUNT: usize = #count;
+            pub const COUNT: usize = {count};
 
             /// The member's name as written in the schema.
-            pub const fn name(self) -> &'static str {
-                match self {
-                    #(#tag_name_arms,)*
+            pub const fn name(self) -> &'static str {{
+                match self {{"
+    );
+    for (m, v) in u.members.iter().zip(&vids) {
+        emit!(c, "Self::{v} => {},", str_lit(&m.name));
+    }
+    c.lines(
+        "
                 }
             }
 
             /// The tag of the member with this schema name.
             pub fn from_name(name: &str) -> ::core::option::Option<Self> {
-                match name {
-                    #(#tag_from_name_arms,)*
+                match name {",
+    );
+    for (m, v) in u.members.iter().zip(&vids) {
+        emit!(
+            c,
+            "{} => ::core::option::Option::Some(Self::{v}),",
+            str_lit(&m.name)
+        );
+    }
+    c.lines(
+        "
                     _ => ::core::option::Option::None,
                 }
             }
@@ -1341,65 +1181,258 @@ fn union_items(
 
             /// The tag with this wire value.
             pub const fn from_value(value: u8) -> ::core::option::Option<Self> {
-                match value {
-                    #(#tag_from_value_arms,)*
+                match value {",
+    );
+    for (m, v) in u.members.iter().zip(&vids) {
+        emit!(c, "{} => ::core::option::Option::Some(Self::{v}),", m.tag);
+    }
+    c.lines(
+        "
                     _ => ::core::option::Option::None,
                 }
             }
-        }
+        }",
+    );
 
-        impl #ident {
-            #hashes
-
-            /// Which member this value holds.
-            pub const fn tag(&self) -> #tag_ident {
-                match #scrutinee {
-                    #(#tag_of_arms,)*
-                }
-            }
-
-            /// The schema name of the member this value holds.
-            pub const fn name(&self) -> &'static str {
-                #name_body
-            }
-        }
-
-        #default_impl
-        #from_impls
-        #clad_union
-
-        const _: () = {
-            #imports
-            #empty_allow
-            impl #rt::wire::Wire for #ident {
-                const TYPE_NAME: &'static str = #fqn;
-                #consts
-                #[inline]
-                fn packed_size(&self) -> usize {
-                    #size_body
-                }
-                #[inline]
-                fn write_to(&self, w: &mut #rt::wire::Writer<'_>) -> ::core::result::Result<(), #rt::wire::PackError> {
-                    match #scrutinee {
-                        #(#write_arms)*
-                    }
-                }
-                #[inline]
-                fn read_from(r: &mut #rt::wire::Reader<'_>) -> ::core::result::Result<Self, #rt::wire::UnpackError> {
-                    Self::read_then(r, |_| ::core::result::Result::Ok(()))
-                }
-                #[inline]
-                fn read_then<F>(r: &mut #rt::wire::Reader<'_>, end: F) -> ::core::result::Result<Self, #rt::wire::UnpackError>
-                where
-                    F: ::core::ops::FnOnce(&#rt::wire::Reader<'_>) -> ::core::result::Result<(), #rt::wire::UnpackError>,
-                {
-                    #unused_end
-                    match r.read_tag(Self::TYPE_NAME)? {
-                        #(#read_arms)*
-                        tag => ::core::result::Result::Err(r.unknown_tag(Self::TYPE_NAME, tag)),
-                    }
-                }
-            }
-        };
+    // Inherent methods.
+    let scrutinee = if empty { "*self" } else { "self" };
+    c.blank();
+    emit!(c, "impl {ident} {{");
+    hash_consts(c, d);
+    c.blank();
+    emit!(
+        c,
+        "
+        /// Which member this value holds.
+        pub const fn tag(&self) -> {tag_ident} {{
+            match {scrutinee} {{"
+    );
+    for v in &vids {
+        emit!(c, "Self::{v}(_) => {tag_ident}::{v},");
     }
+    c.lines(
+        "
+            }
+        }
+
+        /// The schema name of the member this value holds.
+        pub const fn name(&self) -> &'static str {",
+    );
+    c.line(if empty {
+        "match *self {}"
+    } else {
+        "self.tag().name()"
+    });
+    c.lines("}\n}");
+
+    if let (Some(v), Some(m)) = (vids.first(), u.members.first()) {
+        c.blank();
+        emit!(
+            c,
+            "
+            impl ::core::default::Default for {ident} {{
+                /// The first member, holding its default value.
+                fn default() -> Self {{
+                    Self::{v}({})
+                }}
+            }}",
+            zero_value(&m.ty)
+        );
+    }
+
+    // `From<Payload>` where the payload type is unique in the union.
+    if !u.dupes_allowed {
+        for (i, (ty, v)) in tys.iter().zip(&vids).enumerate() {
+            if tys.iter().filter(|t| *t == &tys[i]).count() > 1 {
+                continue;
+            }
+            c.blank();
+            emit!(
+                c,
+                "
+                impl ::core::convert::From<{ty}> for {ident} {{
+                    fn from(value: {ty}) -> Self {{
+                        Self::{v}(value)
+                    }}
+                }}"
+            );
+        }
+    }
+
+    if !empty {
+        clad_union_impl(c, cx, u, &vids, ident, tag_ident, &fqn_lit);
+    }
+
+    // Wire.
+    let mut size_arms = Vec::new();
+    let mut write_arms = String::new();
+    let mut read_arms = String::new();
+    for (m, v) in u.members.iter().zip(&vids) {
+        let name = str_lit(&m.name);
+        let tag = m.tag;
+        let (size, write, read) = wire_parts(cx, unit, module, &m.ty, "v", "v");
+        size_arms.push(format!("Self::{v}(v) => {size},"));
+        let m_metrics = cx.units[unit].type_metrics(&m.ty);
+        // Structures and unions of variable size are written and read out of line, so the
+        // union's own code stays small enough to inline (see `wire::write_outlined`).
+        let outlined = matches!(m.ty, Type::Struct(_) | Type::Union(_)) && !m_metrics.is_fixed_size;
+        let (write, read) = if outlined {
+            (
+                format!("{rt}::wire::write_outlined(v, w)"),
+                format!("{rt}::wire::read_outlined(r)"),
+            )
+        } else {
+            (write, read)
+        };
+        let in_field = format!(".in_field(Self::TYPE_NAME, {name})");
+        write_arms.push_str(&format!("Self::{v}(v) => {{\n"));
+        // A fixed-size member and its tag: one bounds check (see `struct_wire_bodies`).
+        if m_metrics.is_fixed_size && m_metrics.max_size.value() > 0 {
+            let n = usize_lit(m_metrics.max_size.value().saturating_add(1));
+            write_arms.push_str(&format!("let w = &mut w.split_off({n})?;\n"));
+        }
+        write_arms.push_str(&format!(
+            "w.write_tag({tag})?;\n{}\n}}\n",
+            chain(&write, &in_field)
+        ));
+        read_arms.push_str(&format!(
+            "{tag} => {{\nlet v = {};\nend(r)?;\n::core::result::Result::Ok(Self::{v}(v))\n}}\n",
+            chain(&read, &format!("{in_field}?"))
+        ));
+    }
+    let size_body = if u.metrics.is_fixed_size {
+        usize_lit(u.metrics.max_size.value())
+    } else {
+        format!("1 + match self {{\n{}\n}}", size_arms.join("\n"))
+    };
+    let (write_head, read_heads) = wire_method_heads(rt, "w");
+    c.blank();
+    c.line("const _: () = {");
+    if !empty {
+        wire_imports(c, cx);
+    }
+    if empty {
+        c.line(empty_allow);
+    }
+    emit!(
+        c,
+        "
+        impl {rt}::wire::Wire for {ident} {{
+            const TYPE_NAME: &'static str = {fqn_lit};"
+    );
+    size_consts(c, &u.metrics);
+    emit!(
+        c,
+        "
+        #[inline]
+        fn packed_size(&self) -> usize {{
+            {size_body}
+        }}"
+    );
+    c.lines(&write_head);
+    emit!(c, "match {scrutinee} {{");
+    c.lines(&write_arms);
+    c.lines("}\n}");
+    c.lines(&read_heads);
+    if empty {
+        c.line("let _ = end;");
+    }
+    c.line("match r.read_tag(Self::TYPE_NAME)? {");
+    c.lines(&read_arms);
+    c.lines(
+        "
+                tag => ::core::result::Result::Err(r.unknown_tag(Self::TYPE_NAME, tag)),
+            }
+        }
+        }
+        };",
+    );
+}
+
+/// The `robot_runtime::union::CladUnion` impl (what the CLAD-JSON union code uses).
+fn clad_union_impl(
+    c: &mut Code,
+    cx: &Context<'_>,
+    u: &Union,
+    vids: &[String],
+    ident: &str,
+    tag_ident: &str,
+    fqn_lit: &str,
+) {
+    let rt = &cx.rt;
+    c.blank();
+    emit!(
+        c,
+        "
+        impl {rt}::union::CladUnion for {ident} {{
+            type Tag = {tag_ident};
+            const NAME: &'static str = {fqn_lit};
+            const TAGS: &'static [{tag_ident}] = &{tag_ident}::ALL;
+            fn tag(&self) -> {tag_ident} {{
+                {ident}::tag(self)
+            }}
+            fn tag_name(tag: {tag_ident}) -> &'static str {{
+                tag.name()
+            }}
+            fn tag_from_name(name: &str) -> ::core::option::Option<{tag_ident}> {{
+                {tag_ident}::from_name(name)
+            }}
+            fn tag_value(tag: {tag_ident}) -> u8 {{
+                tag as u8
+            }}
+            fn default_for(tag: {tag_ident}) -> Self {{
+                match tag {{"
+    );
+    for (m, v) in u.members.iter().zip(vids) {
+        emit!(c, "{tag_ident}::{v} => Self::{v}({}),", zero_value(&m.ty));
+    }
+    emit!(
+        c,
+        "
+                }}
+            }}
+            fn payload_is_struct(tag: {tag_ident}) -> bool {{
+                match tag {{"
+    );
+    for (m, v) in u.members.iter().zip(vids) {
+        emit!(
+            c,
+            "{tag_ident}::{v} => {},",
+            matches!(m.ty, Type::Struct(_))
+        );
+    }
+    c.lines("}\n}");
+    // Structure members deserialize straight from their structure's fields.
+    let direct: Vec<&String> = u
+        .members
+        .iter()
+        .zip(vids)
+        .filter(|(m, _)| matches!(m.ty, Type::Struct(_)))
+        .map(|(_, v)| v)
+        .collect();
+    if !direct.is_empty() {
+        emit!(
+            c,
+            "
+            fn deserialize_struct_member<'de, D>(
+                tag: {tag_ident},
+                fields: D,
+            ) -> ::core::option::Option<::core::result::Result<Self, D::Error>>
+            where
+                D: {rt}::serde::Deserializer<'de>,
+            {{
+                ::core::option::Option::Some(match tag {{"
+        );
+        for v in &direct {
+            emit!(
+                c,
+                "{tag_ident}::{v} => {rt}::union::struct_member(fields, Self::{v}),"
+            );
+        }
+        if direct.len() < u.members.len() {
+            c.line("_ => return ::core::option::Option::None,");
+        }
+        c.lines("})\n}");
+    }
+    c.line("}");
 }

@@ -7,15 +7,16 @@
 //! `include!`d in any module. Support code lives in the runtime crate (`robot_runtime` by
 //! default): `wire` for packing and `json` plus a re-exported `serde` for CLAD-JSON.
 
+pub(crate) mod code;
 mod items;
 pub mod names;
 mod views;
 
 use crate::diagnostics::Diagnostic;
 use crate::ir::{Decl, DeclId, DeclKind, Schema, Type};
+use code::{str_lit, Code};
 use names::{Case, Scope};
 use proc_macro2::TokenStream;
-use quote::quote;
 use std::collections::HashMap;
 
 /// Options of the Rust emitter.
@@ -64,7 +65,8 @@ pub(crate) struct Placement {
 pub(crate) struct Context<'a> {
     pub units: &'a [Schema],
     pub opts: &'a RustOptions,
-    pub rt: TokenStream,
+    /// The runtime crate's path, as written in the generated code (`::robot_runtime`).
+    pub rt: String,
     /// fqn → placement of every emitted type.
     pub placements: HashMap<String, Placement>,
     /// Enum concepts grouped by the enum they belong to (fqn of the enum).
@@ -83,25 +85,32 @@ impl Context<'_> {
     }
 
     /// A relative path from module `from` to the type `id` of `unit`.
-    pub fn type_path(&self, from: &[String], unit: usize, id: DeclId) -> TokenStream {
+    pub fn type_path(&self, from: &[String], unit: usize, id: DeclId) -> String {
         let p = self.placement(unit, id);
         relative_path(from, &p.module, &p.ident)
     }
 }
 
 /// `super::super::a::b::Name` from module `from` to `to::name`.
-fn relative_path(from: &[String], to: &[String], name: &str) -> TokenStream {
+fn relative_path(from: &[String], to: &[String], name: &str) -> String {
     let common = from.iter().zip(to).take_while(|(a, b)| a == b).count();
-    let supers = (common..from.len()).map(|_| quote!(super));
-    let downs = to[common..].iter().map(|m| names::ident(m));
-    let name = names::ident(name);
-    quote!(#(#supers ::)* #(#downs ::)* #name)
+    let mut path = String::new();
+    for _ in common..from.len() {
+        path.push_str("super::");
+    }
+    for m in &to[common..] {
+        path.push_str(m);
+        path.push_str("::");
+    }
+    path.push_str(name);
+    path
 }
 
-/// A module being assembled.
+/// A module being assembled: its items as text (already indented for the module's depth)
+/// and its child modules.
 #[derive(Default)]
 struct ModuleTree {
-    items: Vec<TokenStream>,
+    items: Vec<String>,
     children: Vec<(String, ModuleTree)>,
 }
 
@@ -120,19 +129,29 @@ impl ModuleTree {
         self.children[idx].1.child(rest)
     }
 
-    fn render(&self) -> TokenStream {
-        let items = &self.items;
-        let children = self.children.iter().map(|(name, tree)| {
-            let ident = names::ident(name);
-            let body = tree.render();
-            quote! {
-                #[allow(clippy::module_inception)]
-                pub mod #ident {
-                    #body
-                }
+    /// Appends the module's items, then its child modules, `depth` levels deep. Items are
+    /// separated by blank lines.
+    fn render(&self, out: &mut String, depth: usize) {
+        let indent = code::indent(depth);
+        let mut first = true;
+        for item in &self.items {
+            if !first {
+                out.push('\n');
             }
-        });
-        quote! { #(#items)* #(#children)* }
+            first = false;
+            out.push_str(item);
+        }
+        for (name, tree) in &self.children {
+            if !first {
+                out.push('\n');
+            }
+            first = false;
+            out.push_str(&format!(
+                "{indent}#[allow(clippy::module_inception)]\n{indent}pub mod {name} {{\n"
+            ));
+            tree.render(out, depth + 1);
+            out.push_str(&format!("{indent}}}\n"));
+        }
     }
 }
 
@@ -143,14 +162,29 @@ pub fn generate_tokens(
     units: &[Schema],
     opts: &RustOptions,
 ) -> Result<TokenStream, Vec<Diagnostic>> {
+    let code = generate_code(units, opts)?;
+    code.parse().map_err(|e| {
+        vec![Diagnostic::error_global(format!(
+            "internal error: generated code does not lex: {e}"
+        ))]
+    })
+}
+
+/// The generated items as formatted text (no header).
+fn generate_code(units: &[Schema], opts: &RustOptions) -> Result<String, Vec<Diagnostic>> {
     let cx = context(units, opts)?;
     Ok(emit(&cx))
 }
 
 fn context<'a>(units: &'a [Schema], opts: &'a RustOptions) -> Result<Context<'a>, Vec<Diagnostic>> {
     let mut errors = Vec::new();
-    let rt: TokenStream = match syn::parse_str::<syn::Path>(&opts.runtime_path) {
-        Ok(p) => quote!(#p),
+    let rt: String = match syn::parse_str::<syn::Path>(&opts.runtime_path) {
+        // A path holds no meaningful whitespace.
+        Ok(_) => opts
+            .runtime_path
+            .chars()
+            .filter(|c| !c.is_whitespace())
+            .collect(),
         Err(e) => {
             return Err(vec![Diagnostic::error_global(format!(
                 "invalid runtime path `{}`: {e}",
@@ -322,7 +356,7 @@ fn context<'a>(units: &'a [Schema], opts: &'a RustOptions) -> Result<Context<'a>
     })
 }
 
-fn emit(cx: &Context<'_>) -> TokenStream {
+fn emit(cx: &Context<'_>) -> String {
     let units = cx.units;
     let owners = &cx.owners;
     // 4. Items.
@@ -333,31 +367,36 @@ fn emit(cx: &Context<'_>) -> TokenStream {
             continue; // emitted with their enum
         }
         let module = cx.placements[&decl.fqn()].module.clone();
-        let tokens = items::decl(cx, u, id, &module);
+        let mut c = Code::with_depth(module.len());
+        items::decl(&mut c, cx, u, id, &module);
         let tree = root.child(&module);
-        tree.items.push(tokens);
+        tree.items.push(c.finish());
         if cx.placements[&decl.fqn()].view_ident.is_some() {
-            tree.items.push(views::view_items(cx, u, id, decl, &module));
+            let mut c = Code::with_depth(module.len());
+            views::view_items(&mut c, cx, u, id, decl, &module);
+            tree.items.push(c.finish());
         }
     }
     let mut hash_scope = Scope::new();
-    let mut file_consts = Vec::new();
+    let mut file_consts = Code::new();
     for unit in units {
         let file = &unit.input;
         let stem = file.strip_suffix(".clad").unwrap_or(file);
         let name = hash_scope
             .assign(&format!("{stem}_file_hash"), Case::Snake)
             .to_uppercase();
-        let ident = names::ident(&name);
-        let doc = format!(" File-level version hash of `{file}` (the original's `ASTHash`).");
-        let hash = &unit.file_hash;
-        file_consts.push(quote! {
-            #[doc = #doc]
-            pub const #ident: &str = #hash;
-        });
+        file_consts.doc(&format!(
+            "File-level version hash of `{file}` (the original's `ASTHash`)."
+        ));
+        file_consts.line(&format!(
+            "pub const {name}: &str = {};",
+            str_lit(&unit.file_hash)
+        ));
     }
-    root.items.extend(file_consts);
-    root.render()
+    root.items.push(file_consts.finish());
+    let mut out = String::new();
+    root.render(&mut out, 0);
+    out
 }
 
 /// A comma-separated list of outer attributes, for validating user attributes.
@@ -375,19 +414,14 @@ pub const HEADER: &str = "// @generated by clad-codegen. Do not edit: changes ar
 
 /// Generates a formatted Rust file (with the `@generated` header).
 pub fn generate(units: &[Schema], opts: &RustOptions) -> Result<String, Vec<Diagnostic>> {
-    let tokens = generate_tokens(units, opts)?;
-    let file: syn::File = syn::parse2(tokens).map_err(|e| {
-        vec![Diagnostic::error_global(format!(
-            "internal error: generated code does not parse: {e}"
-        ))]
-    })?;
+    let code = generate_code(units, opts)?;
     // Input names (relative to the include directories), so the header is the same on every
     // machine.
     let mut sources: Vec<String> = units.iter().map(|u| u.input.clone()).collect();
     sources.dedup();
     let mut out = String::from(HEADER);
     out.push_str(&format!("// Sources: {}\n\n", sources.join(", ")));
-    out.push_str(&prettyplease::unparse(&file));
+    out.push_str(&code);
     Ok(out)
 }
 

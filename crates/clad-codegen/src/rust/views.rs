@@ -10,14 +10,13 @@
 //! borrowing type a selected type contains gets a view too; members that borrow nothing keep
 //! their owned type inside a view.
 
+use super::code::{emit, str_lit, usize_lit, Code};
 use super::items::{
-    camel_case_allow, derives, docs, field_names, len_ty, max_tok, rust_type, struct_wire_bodies,
-    traits, usize_lit, wire_parts,
+    camel_case_allow, chain, derives, field_names, len_ty, max_tok, rust_type, struct_wire_bodies,
+    traits, wire_parts,
 };
 use super::{names, relative_path, Context};
 use crate::ir::*;
-use proc_macro2::{Literal, TokenStream};
-use quote::{quote, ToTokens as _};
 
 /// Whether values of `ty` hold bytes a view borrows instead of copying.
 pub(super) fn borrows(schema: &Schema, ty: &Type) -> bool {
@@ -66,41 +65,39 @@ pub(super) fn collect(schema: &Schema, decl: &Decl, out: &mut std::collections::
 }
 
 /// Path of the view of the borrowing type `id`, with the `'a` lifetime.
-fn view_path(cx: &Context<'_>, unit: usize, from: &[String], id: DeclId) -> TokenStream {
+fn view_path(cx: &Context<'_>, unit: usize, from: &[String], id: DeclId) -> String {
     let p = cx.placement(unit, id);
     let ident = p
         .view_ident
         .as_deref()
         .expect("every borrowing type inside a view has a view (collect)");
-    let path = relative_path(from, &p.module, ident);
-    quote!(#path<'a>)
+    format!("{}<'a>", relative_path(from, &p.module, ident))
 }
 
 /// The type of a member inside a view.
-fn view_type(cx: &Context<'_>, unit: usize, from: &[String], ty: &Type) -> TokenStream {
+fn view_type(cx: &Context<'_>, unit: usize, from: &[String], ty: &Type) -> String {
     let schema = &cx.units[unit];
     if !borrows(schema, ty) {
         return rust_type(cx, unit, from, ty);
     }
     match ty {
-        Type::String { .. } => quote!(&'a str),
+        Type::String { .. } => "&'a str".to_owned(),
         Type::VarArray { elem, .. } if matches!(elem.as_ref(), Type::Builtin(Builtin::Uint8)) => {
-            quote!(&'a [u8])
+            "&'a [u8]".to_owned()
         }
-        Type::VarArray { elem, .. } if !borrows(schema, elem) => {
-            let e = rust_type(cx, unit, from, elem);
-            let rt = &cx.rt;
-            quote!(#rt::wire::ArrayView<'a, #e>)
-        }
+        Type::VarArray { elem, .. } if !borrows(schema, elem) => format!(
+            "{}::wire::ArrayView<'a, {}>",
+            cx.rt,
+            rust_type(cx, unit, from, elem)
+        ),
         Type::VarArray { elem, .. } => {
-            let e = view_type(cx, unit, from, elem);
-            quote!(::std::vec::Vec<#e>)
+            format!("::std::vec::Vec<{}>", view_type(cx, unit, from, elem))
         }
-        Type::FixedArray { elem, len } => {
-            let e = view_type(cx, unit, from, elem);
-            let n = usize_lit(len.value().into());
-            quote!([#e; #n])
-        }
+        Type::FixedArray { elem, len } => format!(
+            "[{}; {}]",
+            view_type(cx, unit, from, elem),
+            usize_lit(len.value().into())
+        ),
         Type::Struct(id) | Type::Union(id) => view_path(cx, unit, from, *id),
         Type::Builtin(_) | Type::Enum(_) => unreachable!("scalars never borrow"),
     }
@@ -136,12 +133,11 @@ fn view_traits(cx: &Context<'_>, unit: usize, ty: &Type) -> (bool, bool) {
 }
 
 /// The expression that reads a member's view from `r: &mut Reader<'a>`.
-fn view_read(cx: &Context<'_>, unit: usize, from: &[String], ty: &Type) -> TokenStream {
+fn view_read(cx: &Context<'_>, unit: usize, from: &[String], ty: &Type) -> String {
     let rt = &cx.rt;
     let schema = &cx.units[unit];
     if !borrows(schema, ty) {
-        let dummy = TokenStream::new();
-        return wire_parts(cx, unit, from, ty, &dummy, &dummy).2;
+        return wire_parts(cx, unit, from, ty, "", "").2;
     }
     match ty {
         Type::String {
@@ -151,7 +147,7 @@ fn view_read(cx: &Context<'_>, unit: usize, from: &[String], ty: &Type) -> Token
         } => {
             let l = len_ty(*length);
             let m = max_tok(cx, *max, *max_declared);
-            quote!(#rt::wire::read_str::<#l>(r, #m))
+            format!("{rt}::wire::read_str::<{l}>(r, {m})")
         }
         Type::VarArray {
             elem,
@@ -162,7 +158,9 @@ fn view_read(cx: &Context<'_>, unit: usize, from: &[String], ty: &Type) -> Token
             let l = len_ty(*length);
             let m = max_tok(cx, *max, *max_declared);
             match elem.as_ref() {
-                Type::Builtin(Builtin::Uint8) => quote!(#rt::wire::read_byte_slice::<#l>(r, #m)),
+                Type::Builtin(Builtin::Uint8) => {
+                    format!("{rt}::wire::read_byte_slice::<{l}>(r, {m})")
+                }
                 Type::String {
                     length: sl,
                     max: smax,
@@ -170,15 +168,15 @@ fn view_read(cx: &Context<'_>, unit: usize, from: &[String], ty: &Type) -> Token
                 } => {
                     let sl = len_ty(*sl);
                     let sm = max_tok(cx, *smax, *sdecl);
-                    quote!(#rt::wire::read_str_vec::<#l, #sl>(r, #m, #sm))
+                    format!("{rt}::wire::read_str_vec::<{l}, {sl}>(r, {m}, {sm})")
                 }
                 other if !borrows(schema, other) => {
                     let t = rust_type(cx, unit, from, other);
-                    quote!(#rt::wire::read_array_view::<#l, #t>(r, #m))
+                    format!("{rt}::wire::read_array_view::<{l}, {t}>(r, {m})")
                 }
                 other => {
                     let v = view_type(cx, unit, from, other);
-                    quote!(#rt::wire::read_view_vec::<#l, #v>(r, #m))
+                    format!("{rt}::wire::read_view_vec::<{l}, {v}>(r, {m})")
                 }
             }
         }
@@ -192,17 +190,19 @@ fn view_read(cx: &Context<'_>, unit: usize, from: &[String], ty: &Type) -> Token
                 } => {
                     let sl = len_ty(*sl);
                     let sm = max_tok(cx, *smax, *sdecl);
-                    quote!(#rt::wire::read_str_array::<#sl, #n>(r, #sm))
+                    format!("{rt}::wire::read_str_array::<{sl}, {n}>(r, {sm})")
                 }
                 other => {
                     let v = view_type(cx, unit, from, other);
-                    quote!(#rt::wire::read_view_array::<#v, #n>(r))
+                    format!("{rt}::wire::read_view_array::<{v}, {n}>(r)")
                 }
             }
         }
         Type::Struct(id) | Type::Union(id) => {
-            let v = view_path(cx, unit, from, *id);
-            quote!(#rt::wire::read_view::<#v>(r))
+            format!(
+                "{rt}::wire::read_view::<{}>(r)",
+                view_path(cx, unit, from, *id)
+            )
         }
         Type::Builtin(_) | Type::Enum(_) => unreachable!("scalars never borrow"),
     }
@@ -211,173 +211,173 @@ fn view_read(cx: &Context<'_>, unit: usize, from: &[String], ty: &Type) -> Token
 /// A member's view from the owned member. `recv` is the member as a method receiver
 /// (`self.name` or a reference binding `v`); `copied` is it as a value, for `Copy` members
 /// (`self.name` or `*v`).
-fn to_view(
-    cx: &Context<'_>,
-    unit: usize,
-    ty: &Type,
-    recv: &TokenStream,
-    copied: &TokenStream,
-) -> TokenStream {
+fn to_view(cx: &Context<'_>, unit: usize, ty: &Type, recv: &str, copied: &str) -> String {
     let schema = &cx.units[unit];
     if !borrows(schema, ty) {
         return if traits(cx, unit, ty).0 {
-            copied.clone()
+            copied.to_owned()
         } else {
-            quote!(#recv.clone())
+            format!("{recv}.clone()")
         };
     }
     match ty {
-        Type::String { .. } => quote!(#recv.as_str()),
+        Type::String { .. } => format!("{recv}.as_str()"),
         Type::VarArray { elem, .. } if matches!(elem.as_ref(), Type::Builtin(Builtin::Uint8)) => {
-            quote!(#recv.as_slice())
+            format!("{recv}.as_slice()")
         }
         Type::VarArray { elem, .. } if !borrows(schema, elem) => {
-            let rt = &cx.rt;
-            quote!(#rt::wire::ArrayView::from(#recv.as_slice()))
+            format!("{}::wire::ArrayView::from({recv}.as_slice())", cx.rt)
         }
         Type::VarArray { elem, .. } => {
-            let f = elem_to_view(cx, unit, elem);
-            quote!(#recv.iter().map(#f).collect())
+            format!(
+                "{recv}.iter().map({}).collect()",
+                elem_to_view(cx, unit, elem)
+            )
         }
         Type::FixedArray { elem, .. } => {
-            let f = elem_to_view(cx, unit, elem);
-            quote!(#recv.each_ref().map(#f))
+            format!("{recv}.each_ref().map({})", elem_to_view(cx, unit, elem))
         }
-        Type::Struct(_) | Type::Union(_) => quote!(#recv.view()),
+        Type::Struct(_) | Type::Union(_) => format!("{recv}.view()"),
         Type::Builtin(_) | Type::Enum(_) => unreachable!("scalars never borrow"),
     }
 }
 
 /// A closure from `&Elem` to the element's view (arrays of borrowing elements).
-fn elem_to_view(cx: &Context<'_>, unit: usize, elem: &Type) -> TokenStream {
-    let x = quote!(x);
-    let body = to_view(cx, unit, elem, &x, &quote!(*x));
-    quote!(|x| #body)
+fn elem_to_view(cx: &Context<'_>, unit: usize, elem: &Type) -> String {
+    format!("|x| {}", to_view(cx, unit, elem, "x", "*x"))
 }
 
 /// The owned member from its view `value` (moved).
-fn to_owned(cx: &Context<'_>, unit: usize, ty: &Type, value: &TokenStream) -> TokenStream {
+fn to_owned(cx: &Context<'_>, unit: usize, ty: &Type, value: &str) -> String {
     let schema = &cx.units[unit];
     if !borrows(schema, ty) {
-        return value.clone();
+        return value.to_owned();
     }
     match ty {
-        Type::String { .. } => quote!(::std::string::String::from(#value)),
+        Type::String { .. } => format!("::std::string::String::from({value})"),
         Type::VarArray { elem, .. } if matches!(elem.as_ref(), Type::Builtin(Builtin::Uint8)) => {
-            quote!(#value.to_vec())
+            format!("{value}.to_vec()")
         }
-        Type::VarArray { elem, .. } if !borrows(schema, elem) => quote!(#value.to_vec()),
+        Type::VarArray { elem, .. } if !borrows(schema, elem) => format!("{value}.to_vec()"),
         Type::VarArray { elem, .. } => {
-            let f = elem_to_owned(cx, unit, elem);
-            quote!(#value.into_iter().map(#f).collect())
+            format!(
+                "{value}.into_iter().map({}).collect()",
+                elem_to_owned(cx, unit, elem)
+            )
         }
         Type::FixedArray { elem, .. } => {
-            let f = elem_to_owned(cx, unit, elem);
-            quote!(#value.map(#f))
+            format!("{value}.map({})", elem_to_owned(cx, unit, elem))
         }
-        Type::Struct(_) | Type::Union(_) => quote!(#value.into_owned()),
+        Type::Struct(_) | Type::Union(_) => format!("{value}.into_owned()"),
         Type::Builtin(_) | Type::Enum(_) => unreachable!("scalars never borrow"),
     }
 }
 
 /// A function from an element's view to the owned element (arrays of borrowing elements).
-fn elem_to_owned(cx: &Context<'_>, unit: usize, elem: &Type) -> TokenStream {
+fn elem_to_owned(cx: &Context<'_>, unit: usize, elem: &Type) -> String {
     match elem {
-        Type::String { .. } => quote!(::std::string::String::from),
-        _ => {
-            let body = to_owned(cx, unit, elem, &quote!(x));
-            quote!(|x| #body)
-        }
+        Type::String { .. } => "::std::string::String::from".to_owned(),
+        _ => format!("|x| {}", to_owned(cx, unit, elem, "x")),
     }
 }
 
-/// The view of declaration `id` of `unit` (which has a `view_ident`), placed in `module`.
+/// Writes the view of declaration `id` of `unit` (which has a `view_ident`), placed in
+/// `module`.
 pub(super) fn view_items(
+    c: &mut Code,
     cx: &Context<'_>,
     unit: usize,
     id: DeclId,
     d: &Decl,
     module: &[String],
-) -> TokenStream {
+) {
     match &d.kind {
-        DeclKind::Struct(s) => struct_view(cx, unit, id, d, s, module),
-        DeclKind::Union(u) => union_view(cx, unit, id, d, u, module),
-        DeclKind::Enum(_) | DeclKind::EnumConcept(_) => TokenStream::new(),
+        DeclKind::Struct(s) => struct_view(c, cx, unit, id, d, s, module),
+        DeclKind::Union(u) => union_view(c, cx, unit, id, d, u, module),
+        DeclKind::Enum(_) | DeclKind::EnumConcept(_) => {}
     }
 }
 
 struct Names {
-    owned: TokenStream,
-    view: TokenStream,
-    view_ident: String,
+    owned: String,
+    view: String,
     doc: String,
 }
 
 fn names_of(cx: &Context<'_>, unit: usize, id: DeclId) -> Names {
     let p = cx.placement(unit, id);
-    let view_ident = p.view_ident.clone().expect("called for types with a view");
+    let view = p.view_ident.clone().expect("called for types with a view");
     let doc = format!(
-        " Borrowed view of [`{owned}`]: strings and byte arrays point into the packed bytes \
+        "Borrowed view of [`{owned}`]: strings and byte arrays point into the packed bytes \
          (decode with `WireView::unpack_view`, copy out with [`{view}::into_owned`]).",
         owned = p.ident.trim_start_matches("r#"),
-        view = view_ident.trim_start_matches("r#"),
+        view = view.trim_start_matches("r#"),
     );
     Names {
-        owned: names::ident(&p.ident).into_token_stream(),
-        view: names::ident(&view_ident).into_token_stream(),
-        view_ident,
+        owned: p.ident.clone(),
+        view,
         doc,
     }
 }
 
 fn struct_view(
+    c: &mut Code,
     cx: &Context<'_>,
     unit: usize,
     id: DeclId,
     d: &Decl,
     s: &Struct,
     module: &[String],
-) -> TokenStream {
+) {
     let fqn = d.fqn();
-    let Names {
-        owned,
-        view,
-        view_ident,
-        doc,
-    } = names_of(cx, unit, id);
+    let Names { owned, view, doc } = names_of(cx, unit, id);
     let fnames = field_names(s);
-    let fids: Vec<_> = fnames.idents.iter().map(|f| names::ident(f)).collect();
+    let fids = &fnames.idents;
     let (mut copy, mut eq) = (true, true);
     for f in &s.fields {
         let (c, e) = view_traits(cx, unit, &f.ty);
         copy &= c;
         eq &= e;
     }
-    let derive = derives(copy, eq, false);
-    let camel_allow = camel_case_allow([view_ident.as_str()]);
-    let fields = s.fields.iter().zip(&fids).map(|(f, fid)| {
-        let ty = view_type(cx, unit, module, &f.ty);
-        let fdoc = docs(f.docs.as_deref());
-        quote!(#fdoc pub #fid: #ty)
-    });
-    let to_views = s.fields.iter().zip(&fids).map(|(f, fid)| {
-        let place = quote!(self.#fid);
-        let v = to_view(cx, unit, &f.ty, &place, &place);
-        quote!(#fid: #v)
-    });
-    let to_owneds = s.fields.iter().zip(&fids).map(|(f, fid)| {
-        let v = to_owned(cx, unit, &f.ty, &quote!(self.#fid));
-        quote!(#fid: #v)
-    });
+    c.blank();
+    c.doc(&doc);
+    c.line(&derives(copy, eq, false));
+    c.line("#[repr(C)]");
+    camel_case_allow(c, [view.as_str()]);
+    emit!(c, "pub struct {view}<'a> {{");
+    for (f, fid) in s.fields.iter().zip(fids) {
+        c.docs(f.docs.as_deref());
+        emit!(c, "pub {fid}: {},", view_type(cx, unit, module, &f.ty));
+    }
+    emit!(
+        c,
+        "
+        }}
+
+        impl {view}<'_> {{
+            /// Copies the borrowed members into an owned value.
+            pub fn into_owned(self) -> {owned} {{
+                {owned} {{"
+    );
+    for (f, fid) in s.fields.iter().zip(fids) {
+        emit!(
+            c,
+            "{fid}: {},",
+            to_owned(cx, unit, &f.ty, &format!("self.{fid}"))
+        );
+    }
+    c.lines("}\n}\n}");
 
     // Reading: the owned type's member runs and checks, with view reads.
-    let reads: Vec<TokenStream> = s
+    let reads: Vec<String> = s
         .fields
         .iter()
         .map(|f| {
             let read = view_read(cx, unit, module, &f.ty);
-            let name = &f.name;
-            quote!(#read.in_field(TYPE_NAME, #name)?)
+            chain(
+                &read,
+                &format!(".in_field(TYPE_NAME, {})?", str_lit(&f.name)),
+            )
         })
         .collect();
     let field_sizes: Vec<Option<u128>> = s
@@ -388,54 +388,33 @@ fn struct_view(
             m.is_fixed_size.then(|| m.max_size.value())
         })
         .collect();
-    let no_writes = vec![TokenStream::new(); s.fields.len()];
-    let (_, read_body) = struct_wire_bodies(&fnames.idents, &field_sizes, &no_writes, &reads);
-    let links = view_links(
-        cx,
-        &fqn,
-        &owned,
-        &view,
-        quote!(#view { #(#to_views,)* }),
-        read_body,
-    );
-
-    quote! {
-        #[doc = #doc]
-        #derive
-        #[repr(C)]
-        #camel_allow
-        pub struct #view<'a> {
-            #(#fields,)*
-        }
-
-        impl #view<'_> {
-            /// Copies the borrowed members into an owned value.
-            pub fn into_owned(self) -> #owned {
-                #owned { #(#to_owneds,)* }
-            }
-        }
-
-        #links
+    let no_writes = vec![String::new(); s.fields.len()];
+    let (_, read_body) = struct_wire_bodies(fids, &field_sizes, &no_writes, &reads);
+    let mut view_body = format!("{view} {{\n");
+    for (f, fid) in s.fields.iter().zip(fids) {
+        let place = format!("self.{fid}");
+        view_body.push_str(&format!(
+            "{fid}: {},\n",
+            to_view(cx, unit, &f.ty, &place, &place)
+        ));
     }
+    view_body.push('}');
+    view_links(c, cx, &fqn, &owned, &view, &view_body, &read_body);
 }
 
 fn union_view(
+    c: &mut Code,
     cx: &Context<'_>,
     unit: usize,
     id: DeclId,
     d: &Decl,
     u: &Union,
     module: &[String],
-) -> TokenStream {
+) {
     let fqn = d.fqn();
-    let Names {
-        owned,
-        view,
-        view_ident,
-        doc,
-    } = names_of(cx, unit, id);
+    let Names { owned, view, doc } = names_of(cx, unit, id);
     let p = cx.placement(unit, id);
-    let tag_ident = names::ident(p.tag_ident.as_deref().unwrap_or("Tag"));
+    let tag_ident = p.tag_ident.as_deref().unwrap_or("Tag");
     // Variant identifiers: the owned union's, assigned by the same rules.
     let mut scope = names::Scope::new();
     let vids: Vec<String> = u
@@ -443,140 +422,152 @@ fn union_view(
         .iter()
         .map(|m| scope.assign(&m.name, names::Case::Camel))
         .collect();
-    let vs: Vec<_> = vids.iter().map(|v| names::ident(v)).collect();
     let (mut copy, mut eq) = (true, true);
     for m in &u.members {
         let (c, e) = view_traits(cx, unit, &m.ty);
         copy &= c;
         eq &= e;
     }
-    let derive = derives(copy, eq, false);
-    let camel_allow = camel_case_allow(
-        std::iter::once(view_ident.as_str()).chain(vids.iter().map(String::as_str)),
+    c.blank();
+    c.doc(&doc);
+    c.line(&derives(copy, eq, false));
+    c.line("#[allow(clippy::large_enum_variant, clippy::enum_variant_names)]");
+    camel_case_allow(
+        c,
+        std::iter::once(view.as_str()).chain(vids.iter().map(String::as_str)),
     );
-    let variants = u.members.iter().zip(&vs).map(|(m, v)| {
-        let ty = view_type(cx, unit, module, &m.ty);
-        let tagdoc = format!(" `{}`, tag {}.", m.name, m.tag);
-        quote!(#[doc = #tagdoc] #v(#ty))
-    });
-    let tag_arms = vs.iter().map(|v| quote!(Self::#v(_) => #tag_ident::#v));
-    let owned_arms = u.members.iter().zip(&vs).map(|(m, v)| {
-        let o = to_owned(cx, unit, &m.ty, &quote!(v));
-        quote!(Self::#v(v) => #owned::#v(#o))
-    });
-    let view_arms = u.members.iter().zip(&vs).map(|(m, v)| {
-        let w = to_view(cx, unit, &m.ty, &quote!(v), &quote!(*v));
-        quote!(Self::#v(v) => #view::#v(#w))
-    });
-    let read_arms = u.members.iter().zip(&vs).map(|(m, v)| {
-        let tag = Literal::u8_unsuffixed(m.tag);
-        let read = view_read(cx, unit, module, &m.ty);
-        let name = &m.name;
-        quote! {
-            #tag => {
-                let v = #read.in_field(TYPE_NAME, #name)?;
-                end(r)?;
-                ::core::result::Result::Ok(Self::#v(v))
-            }
-        }
-    });
-    let links = view_links(
-        cx,
-        &fqn,
-        &owned,
-        &view,
-        quote!(match self { #(#view_arms,)* }),
-        quote! {
-            match r.read_tag(TYPE_NAME)? {
-                #(#read_arms)*
-                tag => ::core::result::Result::Err(r.unknown_tag(TYPE_NAME, tag)),
-            }
-        },
-    );
-    quote! {
-        #[doc = #doc]
-        #derive
-        #[allow(clippy::large_enum_variant, clippy::enum_variant_names)]
-        #camel_allow
-        pub enum #view<'a> {
-            #(#variants,)*
-        }
+    emit!(c, "pub enum {view}<'a> {{");
+    for (m, v) in u.members.iter().zip(&vids) {
+        c.doc(&format!("`{}`, tag {}.", m.name, m.tag));
+        emit!(c, "{v}({}),", view_type(cx, unit, module, &m.ty));
+    }
+    emit!(
+        c,
+        "
+        }}
 
-        impl #view<'_> {
+        impl {view}<'_> {{
             /// Which member this view holds.
-            pub const fn tag(&self) -> #tag_ident {
-                match self {
-                    #(#tag_arms,)*
-                }
-            }
+            pub const fn tag(&self) -> {tag_ident} {{
+                match self {{"
+    );
+    for v in &vids {
+        emit!(c, "Self::{v}(_) => {tag_ident}::{v},");
+    }
+    emit!(
+        c,
+        "
+                }}
+            }}
 
             /// The schema name of the member this view holds.
-            pub const fn name(&self) -> &'static str {
+            pub const fn name(&self) -> &'static str {{
                 self.tag().name()
-            }
+            }}
 
             /// Copies the borrowed members into an owned value.
-            pub fn into_owned(self) -> #owned {
-                match self {
-                    #(#owned_arms,)*
-                }
-            }
-        }
-
-        #links
+            pub fn into_owned(self) -> {owned} {{
+                match self {{"
+    );
+    for (m, v) in u.members.iter().zip(&vids) {
+        emit!(
+            c,
+            "Self::{v}(v) => {owned}::{v}({}),",
+            to_owned(cx, unit, &m.ty, "v")
+        );
     }
+    c.lines("}\n}\n}");
+
+    let mut view_body = String::from("match self {\n");
+    let mut read_body = String::from("match r.read_tag(TYPE_NAME)? {\n");
+    for (m, v) in u.members.iter().zip(&vids) {
+        view_body.push_str(&format!(
+            "Self::{v}(v) => {view}::{v}({}),\n",
+            to_view(cx, unit, &m.ty, "v", "*v")
+        ));
+        let read = view_read(cx, unit, module, &m.ty);
+        read_body.push_str(&format!(
+            "{} => {{\nlet v = {};\nend(r)?;\n::core::result::Result::Ok(Self::{v}(v))\n}}\n",
+            m.tag,
+            chain(
+                &read,
+                &format!(".in_field(TYPE_NAME, {})?", str_lit(&m.name))
+            )
+        ));
+    }
+    view_body.push('}');
+    read_body.push_str("tag => ::core::result::Result::Err(r.unknown_tag(TYPE_NAME, tag)),\n}");
+    view_links(c, cx, &fqn, &owned, &view, &view_body, &read_body);
 }
 
 /// What links a view to its owned type, for structures and unions alike: `From<View>`,
 /// `Owned::view()` (with `view_body`), and the `WireView` (reading with `read_body`, which
 /// may use `TYPE_NAME`) and `HasView` impls.
 fn view_links(
+    c: &mut Code,
     cx: &Context<'_>,
     fqn: &str,
-    owned: &TokenStream,
-    view: &TokenStream,
-    view_body: TokenStream,
-    read_body: TokenStream,
-) -> TokenStream {
+    owned: &str,
+    view: &str,
+    view_body: &str,
+    read_body: &str,
+) {
     let rt = &cx.rt;
-    quote! {
-        impl ::core::convert::From<#view<'_>> for #owned {
-            fn from(view: #view<'_>) -> Self {
+    c.blank();
+    emit!(
+        c,
+        "
+        impl ::core::convert::From<{view}<'_>> for {owned} {{
+            fn from(view: {view}<'_>) -> Self {{
                 view.into_owned()
-            }
-        }
+            }}
+        }}
 
-        impl #owned {
+        impl {owned} {{
             /// A borrowed view of this value (what decoding its packed bytes as a view gives).
-            pub fn view(&self) -> #view<'_> {
-                #view_body
-            }
-        }
+            pub fn view(&self) -> {view}<'_> {{"
+    );
+    c.lines(view_body);
+    emit!(
+        c,
+        "
+            }}
+        }}
 
-        const _: () = {
-            use #rt::wire::FieldContext as _;
-            const TYPE_NAME: &str = #fqn;
-            impl<'a> #rt::wire::WireView<'a> for #view<'a> {
-                type Owned = #owned;
+        const _: () = {{
+            use {rt}::wire::FieldContext as _;
+            const TYPE_NAME: &str = {};
+            impl<'a> {rt}::wire::WireView<'a> for {view}<'a> {{
+                type Owned = {owned};
                 #[inline]
-                fn read_view_then<F>(r: &mut #rt::wire::Reader<'a>, end: F) -> ::core::result::Result<Self, #rt::wire::UnpackError>
+                fn read_view_then<F>(
+                    r: &mut {rt}::wire::Reader<'a>,
+                    end: F,
+                ) -> ::core::result::Result<Self, {rt}::wire::UnpackError>
                 where
-                    F: ::core::ops::FnOnce(&#rt::wire::Reader<'a>) -> ::core::result::Result<(), #rt::wire::UnpackError>,
-                {
-                    #read_body
-                }
+                    F: ::core::ops::FnOnce(
+                        &{rt}::wire::Reader<'a>,
+                    ) -> ::core::result::Result<(), {rt}::wire::UnpackError>,
+                {{",
+        str_lit(fqn)
+    );
+    c.lines(read_body);
+    emit!(
+        c,
+        "
+                }}
                 #[inline]
-                fn into_owned(self) -> #owned {
-                    #view::into_owned(self)
-                }
-            }
-            impl #rt::wire::HasView for #owned {
-                type View<'a> = #view<'a>;
+                fn into_owned(self) -> {owned} {{
+                    {view}::into_owned(self)
+                }}
+            }}
+            impl {rt}::wire::HasView for {owned} {{
+                type View<'a> = {view}<'a>;
                 #[inline]
-                fn view(&self) -> #view<'_> {
-                    #owned::view(self)
-                }
-            }
-        };
-    }
+                fn view(&self) -> {view}<'_> {{
+                    {owned}::view(self)
+                }}
+            }}
+        }};"
+    );
 }
