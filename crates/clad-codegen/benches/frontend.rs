@@ -11,9 +11,10 @@
 //! * `synthetic/all_files`: every file of the synthetic corpus (about 130), one after another,
 //!   each as its own translation unit (as the real build compiles them).
 //!
-//! * `codegen/synthetic_tree`: Rust generation (tokens, then prettyplease formatting) for every
-//!   file of the synthetic corpus at once, from already compiled schemas;
-//!   `codegen/synthetic_tree_tokens` stops before formatting.
+//! * `codegen/synthetic_tree`: Rust generation (the formatted file `build.rs` writes) for
+//!   every file of the synthetic corpus at once, from already compiled schemas;
+//!   `codegen/synthetic_tree_tokens` also lexes that text into a `proc_macro2::TokenStream`
+//!   (what `include_clad!` returns; outside a proc macro proc-macro2 lexes it itself).
 //!
 //! Run with `cargo bench -p clad-codegen --bench frontend`; see BENCHMARKS.md.
 
