@@ -303,8 +303,16 @@ pub(super) fn wire_parts(
     }
 }
 
-/// The `FIXED_SIZE` and `MIN_SIZE` constants of a `Wire` impl.
-fn size_consts(c: &mut Code, m: &Metrics) {
+/// Opens the `Wire` impl of a structure or union: `TYPE_NAME`, the `FIXED_SIZE` and
+/// `MIN_SIZE` constants and `packed_size` (returning `size_body`).
+fn wire_impl_open(
+    c: &mut Code,
+    rt: &str,
+    ident: &str,
+    fqn_lit: &str,
+    m: &Metrics,
+    size_body: &str,
+) {
     let fixed = if m.is_fixed_size {
         format!(
             "::core::option::Option::Some({})",
@@ -316,8 +324,14 @@ fn size_consts(c: &mut Code, m: &Metrics) {
     emit!(
         c,
         "
-        const FIXED_SIZE: ::core::option::Option<usize> = {fixed};
-        const MIN_SIZE: usize = {};",
+        impl {rt}::wire::Wire for {ident} {{
+            const TYPE_NAME: &'static str = {fqn_lit};
+            const FIXED_SIZE: ::core::option::Option<usize> = {fixed};
+            const MIN_SIZE: usize = {};
+            #[inline]
+            fn packed_size(&self) -> usize {{
+                {size_body}
+            }}",
         usize_lit(m.min_size.value())
     );
 }
@@ -899,22 +913,7 @@ fn struct_items(
     if !s.fields.is_empty() {
         wire_imports(c, cx);
     }
-    emit!(
-        c,
-        "
-        impl {rt}::wire::Wire for {ident} {{
-            const TYPE_NAME: &'static str = {};",
-        str_lit(&fqn)
-    );
-    size_consts(c, &s.metrics);
-    emit!(
-        c,
-        "
-        #[inline]
-        fn packed_size(&self) -> usize {{
-            {size_body}
-        }}"
-    );
+    wire_impl_open(c, rt, ident, &str_lit(&fqn), &s.metrics, &size_body);
     c.lines(&write_head);
     c.lines(&write_body);
     c.line("}");
@@ -1314,21 +1313,7 @@ fn union_items(
     if empty {
         c.line(empty_allow);
     }
-    emit!(
-        c,
-        "
-        impl {rt}::wire::Wire for {ident} {{
-            const TYPE_NAME: &'static str = {fqn_lit};"
-    );
-    size_consts(c, &u.metrics);
-    emit!(
-        c,
-        "
-        #[inline]
-        fn packed_size(&self) -> usize {{
-            {size_body}
-        }}"
-    );
+    wire_impl_open(c, rt, ident, &fqn_lit, &u.metrics, &size_body);
     c.lines(&write_head);
     emit!(c, "match {scrutinee} {{");
     c.lines(&write_arms);
