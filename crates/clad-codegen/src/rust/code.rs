@@ -15,7 +15,8 @@
 //!   `})`);
 //! - brackets inside string literals and comments do not count;
 //! - continuation lines (starting with `.`, `+ ` or `=>`) and the bounds after a lone
-//!   `where` get one extra level;
+//!   `where` get one extra level, except a `.method()` right after a line that closed a
+//!   bracket (`)` then `.in_field(..)?`, as rustfmt puts it);
 //! - blank lines separate items: runs of them collapse to one, and none is kept right after
 //!   an opening bracket or before a closing one.
 
@@ -37,6 +38,8 @@ pub(crate) struct Code {
     opened: bool,
     /// Inside a `where` clause (its bounds are indented one more level).
     in_where: bool,
+    /// The last written line started with a closing bracket.
+    after_closer: bool,
 }
 
 impl Code {
@@ -99,7 +102,7 @@ impl Code {
         }
         self.close(leading_closers);
         let mut depth = self.base + self.levels.len();
-        let continuation = line.starts_with('.')
+        let continuation = (line.starts_with('.') && !self.after_closer)
             || line.starts_with("+ ")
             || line.starts_with("=>")
             || (self.in_where && line != "where");
@@ -119,6 +122,7 @@ impl Code {
             self.close(rest.unsigned_abs());
         }
         self.opened = rest > 0;
+        self.after_closer = leading_closers > 0;
     }
 
     /// Asks for a blank line before the next line (see the module docs).
@@ -214,6 +218,35 @@ pub(crate) fn int_lit(v: i128) -> String {
 /// compiled schemas).
 pub(crate) fn usize_lit(v: u128) -> String {
     usize::try_from(v).unwrap_or(usize::MAX).to_string()
+}
+
+/// Calls longer than this (without indentation) put one argument per line.
+const CALL_WIDTH: usize = 64;
+/// Match arms longer than this (without indentation) put their value in a block.
+const ARM_WIDTH: usize = 88;
+
+/// `head(args)`: on one line when short, else one argument per line (as rustfmt does).
+pub(crate) fn call(head: &str, args: &[&str]) -> String {
+    let one_line = head.len() + 2 + args.iter().map(|a| a.len() + 2).sum::<usize>();
+    if one_line <= CALL_WIDTH {
+        return format!("{head}({})", args.join(", "));
+    }
+    let mut out = format!("{head}(\n");
+    for a in args {
+        out.push_str(a);
+        out.push_str(",\n");
+    }
+    out.push(')');
+    out
+}
+
+/// A match arm `pattern => value,`, with the value in a block when the arm is long.
+pub(crate) fn arm(pattern: &str, value: &str) -> String {
+    if pattern.len() + value.len() + 5 <= ARM_WIDTH {
+        format!("{pattern} => {value},")
+    } else {
+        format!("{pattern} => {{\n{value}\n}}")
+    }
 }
 
 /// `items` joined by `", "`.
@@ -328,6 +361,25 @@ mod tests {
                 .collect();
             proptest::prop_assert_eq!(got, want);
         }
+    }
+
+    #[test]
+    fn long_calls_and_arms_wrap() {
+        assert_eq!(call("f", &["a", "b"]), "f(a, b)");
+        let long = "x".repeat(60);
+        let wrapped = call("g", &[&long, &long]);
+        assert_eq!(wrapped, format!("g(\n{long},\n{long},\n)"));
+        let mut c = Code::new();
+        c.lines(&format!("let v = {wrapped}\n.in_field()?;"));
+        assert_eq!(
+            c.finish(),
+            format!("let v = g(\n    {long},\n    {long},\n)\n.in_field()?;\n")
+        );
+        assert_eq!(arm("A", "b"), "A => b,");
+        assert_eq!(
+            arm("A", &long.repeat(2)),
+            format!("A => {{\n{}\n}}", long.repeat(2))
+        );
     }
 
     #[test]

@@ -4,7 +4,7 @@
 //! Items are written as text into a [`Code`] (see `code.rs` for why and how it indents).
 //! Helpers that produce a fragment (a type, an expression) return it as a `String`.
 
-use super::code::{comma, emit, int_lit, str_lit, usize_lit, Code};
+use super::code::{arm, call, comma, emit, int_lit, str_lit, usize_lit, Code};
 use super::names::{Case, Scope};
 use super::Context;
 use crate::ir::*;
@@ -56,11 +56,16 @@ pub(super) fn hash_consts(c: &mut Code, d: &Decl) {
     let Some(hash) = &d.hash else {
         return;
     };
-    let bytes = comma(
-        (0..hash.len() / 2)
-            .filter_map(|i| hash.get(2 * i..2 * i + 2))
-            .map(|b| format!("0x{b}")),
-    );
+    // Two rows of eight bytes.
+    let bytes: Vec<String> = (0..hash.len() / 2)
+        .filter_map(|i| hash.get(2 * i..2 * i + 2))
+        .map(|b| format!("0x{b}"))
+        .collect();
+    let bytes = bytes
+        .chunks(8)
+        .map(|row| format!("{},", comma(row)))
+        .collect::<Vec<_>>()
+        .join("\n");
     emit!(
         c,
         "
@@ -68,7 +73,7 @@ pub(super) fn hash_consts(c: &mut Code, d: &Decl) {
         pub const VERSION_HASH_STR: &'static str = {hash};
         /// [`Self::VERSION_HASH_STR`] as bytes, in hex-string order.
         pub const VERSION_HASH: [u8; 16] = [
-            {bytes},
+            {bytes}
         ];",
         hash = str_lit(hash),
     );
@@ -234,8 +239,11 @@ pub(super) fn wire_parts(
             let m = max_tok(cx, *max, *max_declared);
             (
                 format!("{rt}::wire::string_size::<{l}>({by_ref})"),
-                format!("{rt}::wire::write_string::<{l}>(w, {by_ref}, {m})"),
-                format!("{rt}::wire::read_string::<{l}>(r, {m})"),
+                call(
+                    &format!("{rt}::wire::write_string::<{l}>"),
+                    &["w", by_ref, &m],
+                ),
+                call(&format!("{rt}::wire::read_string::<{l}>"), &["r", &m]),
             )
         }
         Type::VarArray {
@@ -256,23 +264,33 @@ pub(super) fn wire_parts(
                     let sm = max_tok(cx, *smax, *sdecl);
                     (
                         format!("{rt}::wire::string_vec_size::<{l}, {sl}>({by_ref})"),
-                        format!(
-                            "{rt}::wire::write_string_vec::<{l}, {sl}>(w, {by_ref}, {m}, {sm})"
+                        call(
+                            &format!("{rt}::wire::write_string_vec::<{l}, {sl}>"),
+                            &["w", by_ref, &m, &sm],
                         ),
-                        format!("{rt}::wire::read_string_vec::<{l}, {sl}>(r, {m}, {sm})"),
+                        call(
+                            &format!("{rt}::wire::read_string_vec::<{l}, {sl}>"),
+                            &["r", &m, &sm],
+                        ),
                     )
                 }
                 Type::Builtin(Builtin::Uint8) => (
                     format!("{rt}::wire::vec_size::<{l}, u8>({by_ref})"),
-                    format!("{rt}::wire::write_byte_vec::<{l}>(w, {by_ref}, {m})"),
-                    format!("{rt}::wire::read_byte_vec::<{l}>(r, {m})"),
+                    call(
+                        &format!("{rt}::wire::write_byte_vec::<{l}>"),
+                        &["w", by_ref, &m],
+                    ),
+                    call(&format!("{rt}::wire::read_byte_vec::<{l}>"), &["r", &m]),
                 ),
                 other => {
                     let t = rust_type(cx, unit, from, other);
                     (
                         format!("{rt}::wire::vec_size::<{l}, {t}>({by_ref})"),
-                        format!("{rt}::wire::write_vec::<{l}, {t}>(w, {by_ref}, {m})"),
-                        format!("{rt}::wire::read_vec::<{l}, {t}>(r, {m})"),
+                        call(
+                            &format!("{rt}::wire::write_vec::<{l}, {t}>"),
+                            &["w", by_ref, &m],
+                        ),
+                        call(&format!("{rt}::wire::read_vec::<{l}, {t}>"), &["r", &m]),
                     )
                 }
             }
@@ -291,8 +309,14 @@ pub(super) fn wire_parts(
             let n = usize_lit(len.value().into());
             (
                 format!("{rt}::wire::strings_size::<{sl}>({by_ref})"),
-                format!("{rt}::wire::write_strings::<{sl}>(w, {by_ref}, {sm})"),
-                format!("{rt}::wire::read_string_array::<{sl}, {n}>(r, {sm})"),
+                call(
+                    &format!("{rt}::wire::write_strings::<{sl}>"),
+                    &["w", by_ref, &sm],
+                ),
+                call(
+                    &format!("{rt}::wire::read_string_array::<{sl}, {n}>"),
+                    &["r", &sm],
+                ),
             )
         }
         _ => (
@@ -516,11 +540,10 @@ fn enum_items(
                     .map(|(_, _, p)| &shape.variants[*p].1)
             })
             .expect("every member is a variant or an alias");
-        emit!(
-            c,
-            "{} => ::core::option::Option::Some(Self::{target}),",
-            str_lit(&m.name)
-        );
+        c.lines(&arm(
+            &str_lit(&m.name),
+            &format!("::core::option::Option::Some(Self::{target})"),
+        ));
     }
     emit!(
         c,
@@ -588,7 +611,8 @@ fn enum_items(
             type Err = {rt}::enums::UnknownEnumName;
             // Fully qualified: an enum member may be called `Err`.
             fn from_str(s: &str) -> ::core::result::Result<Self, <Self as ::core::str::FromStr>::Err> {{
-                Self::from_name(s).ok_or_else(|| {rt}::enums::UnknownEnumName::new(Self::NAME, s))
+                Self::from_name(s)
+                    .ok_or_else(|| {rt}::enums::UnknownEnumName::new(Self::NAME, s))
             }}
         }}
 
@@ -924,7 +948,7 @@ fn struct_items(
 
 /// `expr.call` on one line, or with `.call` on a continuation line when that is long.
 pub(super) fn chain(expr: &str, call: &str) -> String {
-    if expr.len() + call.len() <= 84 {
+    if expr.len() + call.len() <= 84 && !expr.contains('\n') {
         format!("{expr}{call}")
     } else {
         format!("{expr}\n{call}")
@@ -1161,11 +1185,10 @@ fn union_items(
                 match name {",
     );
     for (m, v) in u.members.iter().zip(&vids) {
-        emit!(
-            c,
-            "{} => ::core::option::Option::Some(Self::{v}),",
-            str_lit(&m.name)
-        );
+        c.lines(&arm(
+            &str_lit(&m.name),
+            &format!("::core::option::Option::Some(Self::{v})"),
+        ));
     }
     c.lines(
         "
@@ -1369,7 +1392,10 @@ fn clad_union_impl(
                 match tag {{"
     );
     for (m, v) in u.members.iter().zip(vids) {
-        emit!(c, "{tag_ident}::{v} => Self::{v}({}),", zero_value(&m.ty));
+        c.lines(&arm(
+            &format!("{tag_ident}::{v}"),
+            &format!("Self::{v}({})", zero_value(&m.ty)),
+        ));
     }
     emit!(
         c,
@@ -1409,10 +1435,10 @@ fn clad_union_impl(
                 ::core::option::Option::Some(match tag {{"
         );
         for v in &direct {
-            emit!(
-                c,
-                "{tag_ident}::{v} => {rt}::union::struct_member(fields, Self::{v}),"
-            );
+            c.lines(&arm(
+                &format!("{tag_ident}::{v}"),
+                &format!("{rt}::union::struct_member(fields, Self::{v})"),
+            ));
         }
         if direct.len() < u.members.len() {
             c.line("_ => return ::core::option::Option::None,");

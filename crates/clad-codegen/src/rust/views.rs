@@ -10,7 +10,7 @@
 //! borrowing type a selected type contains gets a view too; members that borrow nothing keep
 //! their owned type inside a view.
 
-use super::code::{emit, str_lit, usize_lit, Code};
+use super::code::{call, emit, str_lit, usize_lit, Code};
 use super::items::{
     camel_case_allow, chain, derives, field_names, len_ty, max_tok, rust_type, struct_wire_bodies,
     traits, wire_parts,
@@ -147,7 +147,7 @@ fn view_read(cx: &Context<'_>, unit: usize, from: &[String], ty: &Type) -> Strin
         } => {
             let l = len_ty(*length);
             let m = max_tok(cx, *max, *max_declared);
-            format!("{rt}::wire::read_str::<{l}>(r, {m})")
+            call(&format!("{rt}::wire::read_str::<{l}>"), &["r", &m])
         }
         Type::VarArray {
             elem,
@@ -159,7 +159,7 @@ fn view_read(cx: &Context<'_>, unit: usize, from: &[String], ty: &Type) -> Strin
             let m = max_tok(cx, *max, *max_declared);
             match elem.as_ref() {
                 Type::Builtin(Builtin::Uint8) => {
-                    format!("{rt}::wire::read_byte_slice::<{l}>(r, {m})")
+                    call(&format!("{rt}::wire::read_byte_slice::<{l}>"), &["r", &m])
                 }
                 Type::String {
                     length: sl,
@@ -168,15 +168,24 @@ fn view_read(cx: &Context<'_>, unit: usize, from: &[String], ty: &Type) -> Strin
                 } => {
                     let sl = len_ty(*sl);
                     let sm = max_tok(cx, *smax, *sdecl);
-                    format!("{rt}::wire::read_str_vec::<{l}, {sl}>(r, {m}, {sm})")
+                    call(
+                        &format!("{rt}::wire::read_str_vec::<{l}, {sl}>"),
+                        &["r", &m, &sm],
+                    )
                 }
                 other if !borrows(schema, other) => {
                     let t = rust_type(cx, unit, from, other);
-                    format!("{rt}::wire::read_array_view::<{l}, {t}>(r, {m})")
+                    call(
+                        &format!("{rt}::wire::read_array_view::<{l}, {t}>"),
+                        &["r", &m],
+                    )
                 }
                 other => {
                     let v = view_type(cx, unit, from, other);
-                    format!("{rt}::wire::read_view_vec::<{l}, {v}>(r, {m})")
+                    call(
+                        &format!("{rt}::wire::read_view_vec::<{l}, {v}>"),
+                        &["r", &m],
+                    )
                 }
             }
         }
@@ -190,7 +199,10 @@ fn view_read(cx: &Context<'_>, unit: usize, from: &[String], ty: &Type) -> Strin
                 } => {
                     let sl = len_ty(*sl);
                     let sm = max_tok(cx, *smax, *sdecl);
-                    format!("{rt}::wire::read_str_array::<{sl}, {n}>(r, {sm})")
+                    call(
+                        &format!("{rt}::wire::read_str_array::<{sl}, {n}>"),
+                        &["r", &sm],
+                    )
                 }
                 other => {
                     let v = view_type(cx, unit, from, other);
