@@ -163,6 +163,8 @@ fn attributes_and_runtime_path_reach_the_code() {
     schemas(&t);
     let g = builder(&t)
         .type_attribute("Robot::Light", "#[derive(PartialOrd)]")
+        // A literal spanning lines reaches the code unchanged (not re-indented).
+        .type_attribute("Robot::Light", "#[doc = \"two\n   lines\"]")
         .type_attribute("Robot", "#[doc = \"in Robot\"]")
         .field_attribute("Robot::Light.level", "#[doc = \"brightness\"]")
         .runtime_path("crate::rt")
@@ -170,6 +172,7 @@ fn attributes_and_runtime_path_reach_the_code() {
         .unwrap();
     let light = &g.code[g.code.find("pub struct Light").unwrap() - 400..];
     assert!(light.contains("#[derive(PartialOrd)]"), "{light}");
+    assert!(light.contains("#[doc = \"two\n   lines\"]"), "{light}");
     // User attributes are written as given.
     assert_eq!(
         g.code.matches("#[doc = \"in Robot\"]").count(),

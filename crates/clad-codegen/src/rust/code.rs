@@ -125,6 +125,16 @@ impl Code {
         self.after_closer = leading_closers > 0;
     }
 
+    /// Appends `text` exactly as given (after this line's indentation), for user-written
+    /// code such as attributes: a string literal in it may span lines, so its lines are not
+    /// re-indented. `text` must be balanced (every bracket it opens, it closes).
+    pub fn verbatim(&mut self, text: &str) {
+        let text = text.trim();
+        if !text.is_empty() {
+            self.put(text, (0, 0));
+        }
+    }
+
     /// Asks for a blank line before the next line (see the module docs).
     pub fn blank(&mut self) {
         self.blank = true;
@@ -361,6 +371,14 @@ mod tests {
                 .collect();
             proptest::prop_assert_eq!(got, want);
         }
+    }
+
+    #[test]
+    fn verbatim_text_keeps_its_lines() {
+        let mut c = Code::with_depth(1);
+        c.verbatim("#[doc = \"a\n  b\"]");
+        c.line("struct S;");
+        assert_eq!(c.finish(), "    #[doc = \"a\n  b\"]\n    struct S;\n");
     }
 
     #[test]

@@ -22,10 +22,11 @@ pub(super) fn decl(c: &mut Code, cx: &Context<'_>, unit: usize, id: DeclId, modu
 
 // ----- shared helpers ------------------------------------------------------------------------
 
-/// Writes the user attributes whose path `matches`, as given (validated in `context`).
+/// Writes the user attributes whose path `matches`, exactly as given (validated as
+/// attributes in `context`).
 pub(super) fn user_attrs(c: &mut Code, list: &[(String, String)], matches: impl Fn(&str) -> bool) {
     for (_, a) in list.iter().filter(|(path, _)| matches(path)) {
-        c.lines(a);
+        c.verbatim(a);
     }
 }
 
