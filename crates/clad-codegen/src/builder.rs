@@ -293,7 +293,7 @@ impl Builder {
                 continue;
             };
             out.warnings.push_str(&rendered);
-            match intent_map::generate_code(model, units, &self.options) {
+            match intent_map::generate(model, units, &self.options) {
                 Ok(code) => out.code.push(code),
                 Err(d) => {
                     let rendered = diagnostics::render(&d, &SourceDb::new(), false);

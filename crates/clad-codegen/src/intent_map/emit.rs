@@ -15,23 +15,14 @@ use proc_macro2::TokenStream;
 
 /// The Rust code of the static `model.static_name`, for a file that also holds the code
 /// [`crate::rust::generate`] emits for `units`: the union's unit and every unit it includes,
-/// as the builder compiles them (the same units [`crate::rust::generate`] needs).
-pub fn generate_code(
+/// as the builder compiles them (the same units [`crate::rust::generate`] needs). The
+/// builder appends it to the union's file.
+pub fn generate(
     model: &IntentMapModel,
     units: &[Schema],
     opts: &RustOptions,
 ) -> Result<String, Vec<Diagnostic>> {
-    if syn::parse_str::<syn::Path>(&opts.runtime_path).is_err() {
-        return Err(vec![Diagnostic::error_global(format!(
-            "invalid runtime path `{}`",
-            opts.runtime_path
-        ))]);
-    }
-    let rt: String = opts
-        .runtime_path
-        .chars()
-        .filter(|c| !c.is_whitespace())
-        .collect();
+    let rt = rust::runtime_path(opts)?;
     if syn::parse_str::<syn::Ident>(&model.static_name).is_err() {
         return Err(vec![Diagnostic::error_global(format!(
             "invalid name for the intent map static: `{}`",
@@ -93,27 +84,17 @@ pub fn generate_code(
     Ok(c.finish())
 }
 
-/// [`generate_code`] as tokens (what `include_clad!` expands to).
+/// [`generate`] as tokens (what `include_clad!` expands to).
 pub fn generate_tokens(
     model: &IntentMapModel,
     units: &[Schema],
     opts: &RustOptions,
 ) -> Result<TokenStream, Vec<Diagnostic>> {
-    generate_code(model, units, opts)?.parse().map_err(|e| {
+    generate(model, units, opts)?.parse().map_err(|e| {
         vec![Diagnostic::error_global(format!(
             "internal error: the generated intent map does not lex: {e}"
         ))]
     })
-}
-
-/// A Rust file holding only the static (for review and tests; the builder emits it into the
-/// union's file).
-pub fn generate(
-    model: &IntentMapModel,
-    units: &[Schema],
-    opts: &RustOptions,
-) -> Result<String, Vec<Diagnostic>> {
-    generate_code(model, units, opts)
 }
 
 fn entry(c: &mut Code, tags: &TagPaths, e: &IntentEntry) -> Result<(), Vec<Diagnostic>> {

@@ -45,7 +45,7 @@ mod emit;
 mod json;
 mod validate;
 
-pub use emit::{generate, generate_code, generate_tokens};
+pub use emit::{generate, generate_tokens};
 
 use crate::diagnostics::{self, Diagnostic};
 use crate::ir::Schema;

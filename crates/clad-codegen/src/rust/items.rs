@@ -381,17 +381,26 @@ fn wire_method_heads(rt: &str, w: &str) -> (String, String) {
             ) -> ::core::result::Result<Self, {rt}::wire::UnpackError> {{
                 Self::read_then(r, |_| ::core::result::Result::Ok(()))
             }}
-            #[inline]
-            fn read_then<F>(
-                r: &mut {rt}::wire::Reader<'_>,
-                end: F,
-            ) -> ::core::result::Result<Self, {rt}::wire::UnpackError>
-            where
-                F: ::core::ops::FnOnce(
-                    &{rt}::wire::Reader<'_>,
-                ) -> ::core::result::Result<(), {rt}::wire::UnpackError>,
-            {{"
+            {}",
+            read_then_head(rt, "read_then", "'_")
         ),
+    )
+}
+
+/// `#[inline] fn <name><F>(r: &mut Reader<lifetime>, end: F) -> Result<Self, UnpackError>
+/// where F: FnOnce(..) {`: the opening of `Wire::read_then` and `WireView::read_view_then`.
+pub(super) fn read_then_head(rt: &str, name: &str, lifetime: &str) -> String {
+    format!(
+        "#[inline]
+        fn {name}<F>(
+            r: &mut {rt}::wire::Reader<{lifetime}>,
+            end: F,
+        ) -> ::core::result::Result<Self, {rt}::wire::UnpackError>
+        where
+            F: ::core::ops::FnOnce(
+                &{rt}::wire::Reader<{lifetime}>,
+            ) -> ::core::result::Result<(), {rt}::wire::UnpackError>,
+        {{"
     )
 }
 

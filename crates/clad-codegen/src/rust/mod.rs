@@ -91,6 +91,23 @@ impl Context<'_> {
     }
 }
 
+/// The runtime crate's path as the generated code spells it, after checking that
+/// `opts.runtime_path` is a Rust path.
+pub(crate) fn runtime_path(opts: &RustOptions) -> Result<String, Vec<Diagnostic>> {
+    match syn::parse_str::<syn::Path>(&opts.runtime_path) {
+        // A path holds no meaningful whitespace.
+        Ok(_) => Ok(opts
+            .runtime_path
+            .chars()
+            .filter(|c| !c.is_whitespace())
+            .collect()),
+        Err(e) => Err(vec![Diagnostic::error_global(format!(
+            "invalid runtime path `{}`: {e}",
+            opts.runtime_path
+        ))]),
+    }
+}
+
 /// `super::super::a::b::Name` from module `from` to `to::name`.
 fn relative_path(from: &[String], to: &[String], name: &str) -> String {
     let common = from.iter().zip(to).take_while(|(a, b)| a == b).count();
@@ -178,20 +195,7 @@ fn generate_code(units: &[Schema], opts: &RustOptions) -> Result<String, Vec<Dia
 
 fn context<'a>(units: &'a [Schema], opts: &'a RustOptions) -> Result<Context<'a>, Vec<Diagnostic>> {
     let mut errors = Vec::new();
-    let rt: String = match syn::parse_str::<syn::Path>(&opts.runtime_path) {
-        // A path holds no meaningful whitespace.
-        Ok(_) => opts
-            .runtime_path
-            .chars()
-            .filter(|c| !c.is_whitespace())
-            .collect(),
-        Err(e) => {
-            return Err(vec![Diagnostic::error_global(format!(
-                "invalid runtime path `{}`: {e}",
-                opts.runtime_path
-            ))])
-        }
-    };
+    let rt = runtime_path(opts)?;
 
     // 1. Which unit owns each fully qualified name.
     let mut owners: Vec<(usize, DeclId)> = Vec::new();

@@ -12,8 +12,8 @@
 
 use super::code::{call, emit, str_lit, usize_lit, Code};
 use super::items::{
-    camel_case_allow, chain, derives, field_names, len_ty, max_tok, rust_type, struct_wire_bodies,
-    traits, wire_parts,
+    camel_case_allow, chain, derives, field_names, len_ty, max_tok, read_then_head, rust_type,
+    struct_wire_bodies, traits, wire_parts,
 };
 use super::{names, relative_path, Context};
 use crate::ir::*;
@@ -550,19 +550,10 @@ fn view_links(
             use {rt}::wire::FieldContext as _;
             const TYPE_NAME: &str = {};
             impl<'a> {rt}::wire::WireView<'a> for {view}<'a> {{
-                type Owned = {owned};
-                #[inline]
-                fn read_view_then<F>(
-                    r: &mut {rt}::wire::Reader<'a>,
-                    end: F,
-                ) -> ::core::result::Result<Self, {rt}::wire::UnpackError>
-                where
-                    F: ::core::ops::FnOnce(
-                        &{rt}::wire::Reader<'a>,
-                    ) -> ::core::result::Result<(), {rt}::wire::UnpackError>,
-                {{",
+                type Owned = {owned};",
         str_lit(fqn)
     );
+    c.lines(&read_then_head(rt, "read_view_then", "'a"));
     c.lines(read_body);
     emit!(
         c,
