@@ -1,4 +1,4 @@
-//! `#[serde(with = "robot_runtime::json::f32")]` for `float_32` members: `f32`, `Vec<f32>`,
+//! `#[serde(with = "clad_runtime::json::f32")]` for `float_32` members: `f32`, `Vec<f32>`,
 //! `[f32; N]` and nestings of those. See [`JsonFloat`].
 
 use serde::{Deserializer, Serializer};

@@ -1,4 +1,4 @@
-//! `#[serde(with = "robot_runtime::json::f64")]` for `float_64` members: `f64`, `Vec<f64>`,
+//! `#[serde(with = "clad_runtime::json::f64")]` for `float_64` members: `f64`, `Vec<f64>`,
 //! `[f64; N]` and nestings of those. See [`JsonFloat`].
 
 use serde::{Deserializer, Serializer};
