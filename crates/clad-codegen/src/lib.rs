@@ -48,10 +48,11 @@ pub mod rust;
 mod sema;
 pub mod source;
 
-pub use builder::{BuildError, Builder, Generated, GeneratedType};
+pub use builder::{BuildError, Builder, Generated};
 pub use diagnostics::{Diagnostic, Severity};
 pub use intent_map::IntentMapOptions;
 pub use loader::{FsLoader, LoadError, LoadedSource, MemoryLoader, SourceLoader};
+pub use rust::GeneratedType;
 pub use source::{FileId, SourceDb, SourceFile, Span};
 
 /// The result of compiling one translation unit.
