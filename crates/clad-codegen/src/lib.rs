@@ -28,16 +28,16 @@
 
 #![warn(missing_docs)]
 
-pub mod ast;
+mod ast;
 pub mod builder;
 mod consteval;
 pub mod describe;
 pub mod diagnostics;
 pub mod dynamic;
-pub mod hash;
+mod hash;
 pub mod intent_map;
 pub mod ir;
-pub mod lexer;
+mod lexer;
 pub mod loader;
 #[doc(hidden)]
 pub mod macro_support;
