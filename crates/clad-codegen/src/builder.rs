@@ -191,10 +191,12 @@ impl Builder {
     /// Compiles an intent map (a `user_intent_map.json` in the original robot's format)
     /// against the union `union` (fully qualified, e.g. `Anki::Vector::UserIntent`) and emits it
     /// into the output as `pub static <UNION>_MAP` (e.g. `USER_INTENT_MAP`) at the root of the
-    /// generated file: a `robot_runtime::intent::StaticIntentMap<UserIntentTag>`. The JSON
-    /// file is found like a schema file (a plain path, or a path inside an include directory);
-    /// a schema of the build must declare the union. Map errors fail the build like schema
-    /// errors. See [`crate::intent_map`] for what is checked.
+    /// generated file: a `robot_runtime::intent::StaticIntentMap<UserIntentTag>` (the crate is
+    /// [`Builder::intent_map_runtime_path`]). The JSON file is found like a schema file (a
+    /// plain path, or a path inside an include directory); a schema of the build must declare
+    /// the union, and the enums the map is checked against may be declared by any file of the
+    /// build. Map errors fail the build like schema errors. See [`crate::intent_map`] for what
+    /// is checked.
     pub fn intent_map(self, json: impl Into<String>, union: impl Into<String>) -> Self {
         self.intent_map_with(json, IntentMapOptions::new(union))
     }

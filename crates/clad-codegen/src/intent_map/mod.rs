@@ -29,12 +29,16 @@
 //!   integer or float field; substitutions and numerics only where the entry has an intent of
 //!   that side; a rename to itself is a warning;
 //! - `feature_gate` names a member of the feature enum, when [`IntentMapOptions::feature_enum`]
-//!   is set;
+//!   is set; the enum is looked up in every file of the build (the union's file need not
+//!   include it), and when no file declares it the error points at the first `feature_gate`
+//!   (else at the map) and names the files searched and the enums of a close name;
 //! - simple voice responses: the union has `simple_voice_response`, `anim_group` is given,
 //!   values fit the payload fields, `active_feature` names a member of its enum;
 //! - optionally ([`IntentMapOptions::warn_unmapped`], a warning): union members no entry names,
-//!   except the unmatched intent, `simple_voice_response`, and `test_*` members (the original's
-//!   "every user intent found in clad must appear in json"); `"is_test": true` turns it off.
+//!   except the unmatched intent, `simple_voice_response`, `test_*` members and every member
+//!   declared after `test_SEPARATOR` (the original's "every user intent found in clad must
+//!   appear in json", and its convention that the members after the separator are test-only);
+//!   `"is_test": true` turns it off.
 //!
 //! Sanitation steps are compiled as the original does (§1.3 of the intent-runtime notes): one
 //! step per substitution, a numerics name marks the step with the same `from` as numeric or
@@ -58,7 +62,8 @@ pub struct IntentMapOptions {
     /// Fully qualified name of the user-intent union (`Anki::Vector::UserIntent`).
     pub union: String,
     /// Fully qualified name of an enum whose member names are the valid `feature_gate`
-    /// values (`Anki::Vector::FeatureType`). `None`: feature names are not checked.
+    /// values (`Anki::Vector::FeatureType`), declared by any file of the build. `None`:
+    /// feature names are not checked.
     pub feature_enum: Option<String>,
     /// Warn about union members that no entry maps (off by default).
     pub warn_unmapped: bool,
