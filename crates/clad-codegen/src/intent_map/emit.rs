@@ -1,5 +1,5 @@
 //! The validated map as Rust: one `pub static` of `robot_runtime::intent::StaticIntentMap`
-//! (the crate is [`RustOptions::intent_map_runtime_path`]).
+//! (the crate is [`RustOptions::intent_runtime_path`]).
 //!
 //! The static refers to the union's generated `<Name>Tag` enum by a path relative to the root
 //! of the generated file (`self::anki::vector::UserIntentTag`), so it must be emitted into the

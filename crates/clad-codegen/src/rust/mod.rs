@@ -4,7 +4,7 @@
 //! Several compiled files can be emitted together; each contributes the declarations it owns
 //! (not those it includes), and CLAD namespaces are merged into one tree of nested `pub mod`s.
 //! References between types are relative paths (`super::...`), so the generated file can be
-//! `include!`d in any module. Support code lives in the runtime crate (`robot_runtime` by
+//! `include!`d in any module. Support code lives in the runtime crate (`clad_runtime` by
 //! default): `wire` for packing and `json` plus a re-exported `serde` for CLAD-JSON.
 
 pub(crate) mod code;
@@ -23,11 +23,12 @@ use std::collections::HashMap;
 /// Options of the Rust emitter.
 #[derive(Clone, Debug)]
 pub struct RustOptions {
-    /// Path of the runtime crate as seen from the generated code (default `::robot_runtime`).
+    /// Path of the runtime crate as seen from the generated code (default `::clad_runtime`):
+    /// the wire format, CLAD-JSON and union support every generated type uses.
     pub runtime_path: String,
     /// Path of the crate whose `intent` module holds `StaticIntentMap`, as seen from the
     /// generated code: the type of the intent-map statics (default `::robot_runtime`).
-    pub intent_map_runtime_path: String,
+    pub intent_runtime_path: String,
     /// Extra attributes on generated types: `(CLAD path, attribute)`. The path is `.` (every
     /// type), a namespace (`Anki::Vector`, every type inside) or a fully qualified type name.
     pub type_attributes: Vec<(String, String)>,
@@ -44,8 +45,8 @@ pub struct RustOptions {
 impl Default for RustOptions {
     fn default() -> Self {
         RustOptions {
-            runtime_path: "::robot_runtime".to_owned(),
-            intent_map_runtime_path: "::robot_runtime".to_owned(),
+            runtime_path: "::clad_runtime".to_owned(),
+            intent_runtime_path: "::robot_runtime".to_owned(),
             type_attributes: Vec::new(),
             field_attributes: Vec::new(),
             views: Vec::new(),
@@ -57,7 +58,7 @@ impl Default for RustOptions {
 pub(crate) struct Context<'a> {
     pub units: &'a [Schema],
     pub opts: &'a RustOptions,
-    /// The runtime crate's path, as written in the generated code (`::robot_runtime`).
+    /// The runtime crate's path, as written in the generated code (`::clad_runtime`).
     pub rt: String,
     /// Every Rust name of the output, decided before any item is written.
     pub names: NameTable,
@@ -94,9 +95,9 @@ pub(crate) fn runtime_path(opts: &RustOptions) -> Result<String, Vec<Diagnostic>
 }
 
 /// The path of the crate holding `StaticIntentMap` as the generated code spells it, after
-/// checking that `opts.intent_map_runtime_path` is a Rust path.
+/// checking that `opts.intent_runtime_path` is a Rust path.
 pub(crate) fn intent_map_runtime_path(opts: &RustOptions) -> Result<String, Vec<Diagnostic>> {
-    checked_path("intent-map runtime path", &opts.intent_map_runtime_path)
+    checked_path("intent-map runtime path", &opts.intent_runtime_path)
 }
 
 fn checked_path(what: &str, path: &str) -> Result<String, Vec<Diagnostic>> {
