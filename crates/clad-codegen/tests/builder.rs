@@ -266,12 +266,7 @@ fn file_hash_name_clashes_get_suffixes_in_input_order() {
     );
     let line = |code: &str, name: &str| {
         let i = code.find(&format!("pub const {name}:")).expect("const");
-        code[..i]
-            .lines()
-            .rev()
-            .nth(0)
-            .unwrap_or_default()
-            .to_owned()
+        code[..i].lines().next_back().unwrap_or_default().to_owned()
     };
     assert!(line(&ab, "STATE_FILE_HASH").contains("`a/state.clad`"));
     assert!(line(&ab, "STATE_FILE_HASH_2").contains("`b/state.clad`"));
