@@ -1,9 +1,9 @@
 //! Generates Rust for every schema of the conformance tree (any tree described by a
 //! `vectors/MANIFEST.json`, see `src/corpus.rs`; `CLAD_CONFORMANCE_DIR` names it and
 //! `CLAD_CONFORMANCE_REQUIRE=1` makes its absence stop the build), one module per schema file,
-//! plus a registry that maps each CLAD type name to the generated type. Also generates our own edge-case
-//! schemas (`schemas/edge_cases.clad`, `schemas/empty_autounion.clad`), which exist even when
-//! the conformance data is absent.
+//! plus a registry that maps each CLAD type name to the generated type. Also generates our own
+//! schemas (`schemas/edge_cases.clad`, `views.clad`, `doc_example.clad`,
+//! `empty_autounion.clad`), which exist even when the conformance data is absent.
 
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
@@ -23,6 +23,7 @@ const EDGE_ROOT: &str = "@edge";
 const EDGE_SCHEMA: &str = "edge_cases.clad";
 const EMPTY_SCHEMA: &str = "empty_autounion.clad";
 const VIEWS_SCHEMA: &str = "views.clad";
+const DOC_SCHEMA: &str = "doc_example.clad";
 
 fn main() {
     let out = PathBuf::from(std::env::var_os("OUT_DIR").expect("OUT_DIR"));
@@ -99,6 +100,24 @@ fn main() {
         EDGE_ROOT,
         VIEWS_SCHEMA,
         "views",
+        &edge_dir,
+        &mut roots_rs,
+        &mut visit_arms,
+        &mut view_visit_arms,
+        &mut schema_list,
+    );
+
+    // The wire module documentation's example and the spec's Foo (`tests/doc_example.rs`).
+    let doc = clad_codegen::Builder::new()
+        .include_dir(&edge_dir)
+        .file(DOC_SCHEMA)
+        .out_dir(&out)
+        .output_file("doc_example.rs");
+    emit_module(
+        &doc,
+        EDGE_ROOT,
+        DOC_SCHEMA,
+        "doc_example",
         &edge_dir,
         &mut roots_rs,
         &mut visit_arms,
