@@ -148,7 +148,10 @@ fn main() {
                 "cargo:rerun-if-changed={}",
                 manifest.dir.join("vectors/MANIFEST.json").display()
             );
-            let dir = manifest.dir.canonicalize().unwrap_or(manifest.dir.clone());
+            let dir = manifest
+                .dir
+                .canonicalize()
+                .unwrap_or_else(|_| manifest.dir.clone());
             let _ = writeln!(
                 roots_rs,
                 "/// The conformance tree compiled here (`CLAD_CONFORMANCE_DIR` or the default).\n\

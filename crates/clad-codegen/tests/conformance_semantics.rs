@@ -29,7 +29,7 @@ fn describe_matches_semantics_json_for_every_schema() {
     );
     let mut failures = Vec::new();
     let mut checked = 0;
-    for f in &files {
+    for f in files {
         let expected = &semantics[&f.path];
         assert!(
             !expected.is_null(),

@@ -1,7 +1,7 @@
 //! Helpers shared by the integration tests: where the conformance tree is and its manifest.
 #![allow(dead_code)]
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 /// The one rule for finding the conformance data, shared with clad-conformance's build
 /// script and tests (`CLAD_CONFORMANCE_DIR`, `CLAD_CONFORMANCE_REQUIRE`).
