@@ -27,7 +27,8 @@ pub fn reference_suite(test: &str) -> Option<Manifest> {
         Some(m)
     } else {
         eprintln!(
-            "SKIPPED {test}: it names files of the reference corpus, and {} is another tree              (its manifest's `base` is {:?}, not {:?})",
+            "SKIPPED {test}: it names files of the reference corpus, and {} is another tree \
+             (its manifest's `base` is {:?}, not {:?})",
             m.dir.display(),
             m.base,
             corpus::REFERENCE_BASE
