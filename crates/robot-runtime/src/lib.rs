@@ -27,6 +27,7 @@
 //! ```
 #![warn(missing_docs)]
 
+pub mod behavior;
 pub mod enums;
 pub mod intent;
 pub mod json;
