@@ -82,6 +82,9 @@ impl Wait {
 }
 
 impl<U: IntentUnion, E: 'static> Behavior<U, E> for Wait {
+    fn updates_while_inactive(&self) -> bool {
+        false
+    }
     fn update(&mut self, ctx: &mut Ctx<'_, U, E>) {
         if let (Some(d), Some(t)) = (self.duration, ctx.view().active_for()) {
             if t >= d {
@@ -135,6 +138,9 @@ impl StrictPriorityDispatcher {
 }
 
 impl<U: IntentUnion, E: 'static> Behavior<U, E> for StrictPriorityDispatcher {
+    fn updates_while_inactive(&self) -> bool {
+        false
+    }
     fn delegates(&self) -> Vec<BehaviorId> {
         self.children.clone()
     }
@@ -156,18 +162,18 @@ impl<U: IntentUnion, E: 'static> Behavior<U, E> for StrictPriorityDispatcher {
         if current.is_some() && !self.interrupt {
             return;
         }
-        for &c in &self.children {
-            if Some(c) == current {
-                return;
-            }
-            if ctx.wants_to_activate(c) {
-                let _ = if current.is_some() {
-                    ctx.delegate_now(c, Continuation::None)
-                } else {
-                    ctx.delegate_if_in_control(c, Continuation::None)
-                };
-                return;
-            }
+        let chosen = {
+            let view = ctx.view();
+            self.children
+                .iter()
+                .copied()
+                .find(|&c| Some(c) == current || view.wants_to_activate(c))
+        };
+        match chosen {
+            Some(c) if Some(c) == current => {}
+            Some(c) if current.is_some() => drop(ctx.delegate_now(c, Continuation::None)),
+            Some(c) => drop(ctx.delegate_if_in_control(c, Continuation::None)),
+            None => {}
         }
     }
 }
@@ -198,6 +204,9 @@ impl QueueDispatcher {
 }
 
 impl<U: IntentUnion, E: 'static> Behavior<U, E> for QueueDispatcher {
+    fn updates_while_inactive(&self) -> bool {
+        false
+    }
     fn delegates(&self) -> Vec<BehaviorId> {
         self.children.clone()
     }
@@ -255,6 +264,9 @@ impl RerunDispatcher {
 }
 
 impl<U: IntentUnion, E: 'static> Behavior<U, E> for RerunDispatcher {
+    fn updates_while_inactive(&self) -> bool {
+        false
+    }
     fn delegates(&self) -> Vec<BehaviorId> {
         vec![self.child]
     }
@@ -308,6 +320,9 @@ impl PlayAnimationBehavior {
 }
 
 impl<U: IntentUnion, E: 'static> Behavior<U, E> for PlayAnimationBehavior {
+    fn updates_while_inactive(&self) -> bool {
+        false
+    }
     fn always_delegates(&self) -> bool {
         true
     }
@@ -347,6 +362,9 @@ impl Default for ReactToUnclaimedIntent {
 }
 
 impl<U: IntentUnion, E: 'static> Behavior<U, E> for ReactToUnclaimedIntent {
+    fn updates_while_inactive(&self) -> bool {
+        false
+    }
     fn always_delegates(&self) -> bool {
         true
     }
@@ -393,6 +411,9 @@ impl SimpleVoiceResponse {
 }
 
 impl<U: IntentUnion, E: 'static> Behavior<U, E> for SimpleVoiceResponse {
+    fn updates_while_inactive(&self) -> bool {
+        false
+    }
     fn always_delegates(&self) -> bool {
         true
     }

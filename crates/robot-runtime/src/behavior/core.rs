@@ -265,29 +265,35 @@ pub enum Invariant {
     ActivatedWithoutWants(BehaviorId),
 }
 
-/// A node of the arena: the static declaration plus the runner's bookkeeping.
+/// A node of the arena: the static declaration plus the runner's bookkeeping. `repr(C)`
+/// with the fields read every tick first, so a tick touches one cache line per node.
+#[repr(C)]
 pub(crate) struct Node<U: IntentUnion, E: 'static> {
+    // hot
+    pub state: LifecycleState,
+    pub event_scopes: EventScopes,
+    pub opaque: bool,
+    pub always_delegates: bool,
+    pub updates_inactive: bool,
+    /// No `respondToUserIntents` and no `wantsToBeActivatedCondition`.
+    pub plain: bool,
+    pub scope_count: u32,
+    pub scope_pos: u32,
+    pub last_update: u64,
+    pub wants_tick: std::cell::Cell<u64>,
+    pub activated_tick: u64,
+    pub activated_wants_tick: u64,
+    // cold
+    pub activated_at: Duration,
+    pub delegates: Box<[BehaviorId]>,
     pub name: BehaviorName,
     pub class: Box<str>,
     pub label: Box<str>,
-    pub delegates: Box<[BehaviorId]>,
     pub respond: Box<[IntentMatcher<U>]>,
     pub wants: Option<Condition<U, E>>,
     pub cancel_when: Option<Condition<U, E>>,
-    pub always_delegates: bool,
-    pub event_scopes: EventScopes,
     pub reset_timers: Box<[Box<str>]>,
-    pub opaque: bool,
     pub raw: Option<serde_json::Value>,
-    // dynamic
-    pub state: LifecycleState,
-    pub scope_count: u32,
-    pub scope_pos: u32,
-    pub wants_tick: std::cell::Cell<u64>,
-    pub last_update: u64,
-    pub activated_at: Duration,
-    pub activated_tick: u64,
-    pub activated_wants_tick: u64,
 }
 
 pub(crate) type Slot<U, E> = Option<Box<dyn Behavior<U, E>>>;
@@ -374,6 +380,14 @@ pub trait Behavior<U: IntentUnion, E: 'static = ()>: Send + 'static {
     /// the built-in dispatchers set it.
     fn always_delegates(&self) -> bool {
         false
+    }
+    /// Whether `update` is also called while the behavior is in scope but not active
+    /// (default **true**, the original's contract). A class whose `update` does nothing
+    /// unless active returns false: the runner then skips the call (the tick still counts
+    /// as its update for the invariants), which is most of a tick's cost in large trees.
+    /// All built-in classes return false.
+    fn updates_while_inactive(&self) -> bool {
+        true
     }
     /// The event scopes this behavior handles (default none).
     fn event_scopes(&self) -> EventScopes {
@@ -550,12 +564,13 @@ impl<'a, U: IntentUnion, E: 'static> View<'a, U, E> {
             ..*self
         };
         let ok = !n.opaque
-            && (n.respond.is_empty()
-                || self
-                    .intents
-                    .pending()
-                    .is_some_and(|p| n.respond.iter().any(|m| m.matches(p.intent()))))
-            && n.wants.as_ref().map_or(true, |c| c.eval(&v))
+            && (n.plain
+                || ((n.respond.is_empty()
+                    || self
+                        .intents
+                        .pending()
+                        .is_some_and(|p| n.respond.iter().any(|m| m.matches(p.intent()))))
+                    && n.wants.as_ref().map_or(true, |c| c.eval(&v))))
             && b.wants_to_be_activated(&v);
         if ok && n.state == LifecycleState::InScope {
             n.wants_tick.set(self.clock.tick());

@@ -717,6 +717,9 @@ struct Opaque {
 }
 
 impl<U: IntentUnion, E: 'static> super::Behavior<U, E> for Opaque {
+    fn updates_while_inactive(&self) -> bool {
+        false
+    }
     fn delegates(&self) -> Vec<BehaviorId> {
         self.delegates.clone()
     }

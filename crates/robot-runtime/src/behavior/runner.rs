@@ -293,10 +293,17 @@ impl<U: IntentUnion, E: 'static> Runner<U, E> {
         let mut j = 0;
         while j < self.core.in_scope.len() {
             let id = self.core.in_scope[j];
-            let n = &self.core.nodes[id.index()];
+            let n = &mut self.core.nodes[id.index()];
             if n.state == LifecycleState::InScope && n.last_update != tick {
-                self.deliver(id, false, events);
-                self.update(id, events);
+                if !n.updates_inactive {
+                    n.last_update = tick;
+                    if !n.event_scopes.is_empty() {
+                        self.deliver(id, false, events);
+                    }
+                } else {
+                    self.deliver(id, false, events);
+                    self.update(id, events);
+                }
             }
             j += 1;
         }
@@ -456,6 +463,7 @@ impl<U: IntentUnion, E: 'static> Runner<U, E> {
         self.apply(events);
     }
 
+    #[inline]
     fn deliver(&mut self, id: BehaviorId, active: bool, events: &[E]) {
         let scopes = self.core.nodes[id.index()].event_scopes;
         if scopes.is_empty() || (events.is_empty() && self.core.ievents.is_empty()) {
@@ -563,7 +571,14 @@ impl<U: IntentUnion, E: 'static> Runner<U, E> {
     }
 
     /// Applies queued requests in order (hooks they call may queue more).
+    #[inline]
     fn apply(&mut self, events: &[E]) {
+        if !self.core.cmds.is_empty() {
+            self.apply_queued(events);
+        }
+    }
+
+    fn apply_queued(&mut self, events: &[E]) {
         while let Some(cmd) = self.core.cmds.pop_front() {
             match cmd {
                 Command::Delegate { from, to, cont } => {

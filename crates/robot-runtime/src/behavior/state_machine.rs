@@ -248,6 +248,9 @@ impl<U: IntentUnion, E: 'static> StateMachine<U, E> {
 }
 
 impl<U: IntentUnion, E: 'static> Behavior<U, E> for StateMachine<U, E> {
+    fn updates_while_inactive(&self) -> bool {
+        false
+    }
     fn delegates(&self) -> Vec<BehaviorId> {
         self.states
             .iter()

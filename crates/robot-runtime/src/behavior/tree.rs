@@ -178,6 +178,7 @@ impl<U: IntentUnion, E: 'static> TreeBuilder<U, E> {
             }
             b.init(BehaviorId::from_index(nodes.len()));
             nodes.push(Node {
+                plain: spec.respond.is_empty() && spec.wants.is_none(),
                 label: spec.label.unwrap_or_else(|| name.to_string()).into(),
                 name,
                 class: spec.class.into(),
@@ -186,6 +187,7 @@ impl<U: IntentUnion, E: 'static> TreeBuilder<U, E> {
                 wants: spec.wants,
                 cancel_when: spec.cancel_when,
                 always_delegates: b.always_delegates(),
+                updates_inactive: b.updates_while_inactive(),
                 event_scopes: b.event_scopes(),
                 reset_timers: spec.reset_timers.into_iter().map(Into::into).collect(),
                 opaque: spec.opaque,
