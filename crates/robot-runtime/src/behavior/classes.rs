@@ -82,6 +82,9 @@ impl Wait {
 }
 
 impl<U: IntentUnion, E: 'static> Behavior<U, E> for Wait {
+    fn can_be_gently_interrupted(&self, _view: &View<'_, U, E>) -> bool {
+        true
+    }
     fn updates_while_inactive(&self) -> bool {
         false
     }

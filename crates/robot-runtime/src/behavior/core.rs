@@ -433,6 +433,12 @@ pub trait Behavior<U: IntentUnion, E: 'static = ()>: Send + 'static {
     /// For coverage: intent tags this behavior's own logic can claim, with the state (for
     /// state machines) in which it does. `respondToUserIntents` is reported by the runner.
     fn claim_sites(&self, _out: &mut Vec<ClaimSite<U::Tag>>) {}
+    /// Whether the behavior, while active, may be stopped at any moment without harm (the
+    /// original's `CanBeGentlyInterruptedNow`; default false). State machines evaluate
+    /// non-interrupting transitions while their delegate says so. `Wait` says yes.
+    fn can_be_gently_interrupted(&self, _view: &View<'_, U, E>) -> bool {
+        false
+    }
     /// A short description of the behavior's internal state for logs, tests and exports
     /// (a state machine's current state). Default none.
     fn debug_state(&self) -> Option<&str> {
@@ -536,6 +542,19 @@ impl<'a, U: IntentUnion, E: 'static> View<'a, U, E> {
     /// behavior only on a tick where this returned true.
     pub fn wants_to_activate(&self, id: BehaviorId) -> bool {
         self.wants_inner(id, false)
+    }
+
+    /// Whether `id` can be gently interrupted now
+    /// ([`Behavior::can_be_gently_interrupted`]); false for an unknown ID.
+    pub fn can_be_gently_interrupted(&self, id: BehaviorId) -> bool {
+        let Some(b) = self.behaviors.get(id.index()).and_then(|b| b.as_deref()) else {
+            return false;
+        };
+        b.can_be_gently_interrupted(&View {
+            me: id,
+            state_since: None,
+            ..*self
+        })
     }
 
     /// Like [`wants_to_activate`](Self::wants_to_activate), but also asks behaviors out of

@@ -24,7 +24,9 @@
 //! Every tick while active: the current state's **interrupting** transitions (from its
 //! `from` entries, in declaration order; the first whose condition holds wins) are checked
 //! first; while the state's get-in behavior runs nothing else is; when nothing is
-//! delegated, the **non-interrupting** then the **exit** transitions are checked; finally,
+//! delegated or the delegate [can be gently
+//! interrupted](super::Behavior::can_be_gently_interrupted), the **non-interrupting**
+//! transitions are checked, then, only when nothing is delegated, the **exit** ones; finally,
 //! when nothing is delegated, the state's behavior is delegated to again if it wants to be
 //! activated. A transition undoes the old state's intent activation, cancels its delegates
 //! (without continuations), enters the new state (`activateIntent`: the pending intent with
@@ -292,10 +294,24 @@ impl<U: IntentUnion, E: 'static> Behavior<U, E> for StateMachine<U, E> {
             self.enter(to, true, ctx);
             return;
         }
-        if self.in_get_in || ctx.is_control_delegated() {
+        if self.in_get_in {
             return;
         }
-        if let Some(to) = self.first_true(1, ctx).or_else(|| self.first_true(2, ctx)) {
+        let delegated = ctx.is_control_delegated();
+        let gentle = !delegated
+            || ctx
+                .current_delegate()
+                .is_some_and(|d| ctx.view().can_be_gently_interrupted(d));
+        if gentle {
+            if let Some(to) = self.first_true(1, ctx) {
+                self.enter(to, true, ctx);
+                return;
+            }
+        }
+        if delegated {
+            return;
+        }
+        if let Some(to) = self.first_true(2, ctx) {
             self.enter(to, true, ctx);
             return;
         }
