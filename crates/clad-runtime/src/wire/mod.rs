@@ -218,11 +218,10 @@ pub use error::{
     UnpackErrorKind,
 };
 pub use helpers::{
-    check_count, elements_size, read_byte_vec, read_enum, read_fixed_with, read_len, read_outlined,
-    read_str, read_string, read_string_array, read_string_vec, read_vec, string_size,
-    string_vec_size, strings_size, struct_fixed_size, union_fixed_size, union_min_size, vec_size,
-    write_byte_vec, write_len, write_outlined, write_string, write_string_vec, write_strings,
-    write_vec, MAX_ZERO_SIZED_ELEMENTS, NO_MAX,
+    read_byte_vec, read_enum, read_outlined, read_str, read_string, read_string_array,
+    read_string_vec, read_vec, string_size, string_vec_size, strings_size, struct_fixed_size,
+    union_fixed_size, union_min_size, vec_size, write_byte_vec, write_len, write_outlined,
+    write_string, write_string_vec, write_strings, write_vec, MAX_ZERO_SIZED_ELEMENTS, NO_MAX,
 };
 pub use reader::{Reader, INVALID_TAG};
 pub use traits::{LengthPrefix, Wire};
@@ -231,9 +230,3 @@ pub use view::{
     read_view_vec, ArrayView, ArrayViewIter, HasView, WireView,
 };
 pub use writer::Writer;
-
-/// `use clad_runtime::wire::prelude::*;` brings the traits generated code calls methods
-/// of ([`Wire`], [`FieldContext`]) and the cursor and error types into scope.
-pub mod prelude {
-    pub use super::{FieldContext, PackError, Reader, UnpackError, Wire, WireView, Writer};
-}
