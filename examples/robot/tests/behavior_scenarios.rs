@@ -91,7 +91,7 @@ fn a_cloud_fist_bump_is_claimed_by_its_behavior_and_released_when_it_ends() {
     );
     let active = r.intents().active().unwrap();
     assert_eq!(active.tag(), Tag::PlayFistbump);
-    assert_eq!(active.owner(), "FistBumpVoiceCommand");
+    assert_eq!(r.owner_name(active.owner()), Some("FistBumpVoiceCommand"));
     assert_eq!(active.source(), IntentSource::Voice);
     // The animation lasts 0.5 s; the intent is deactivated on the tick the behavior ends.
     let mut ended_at = None;
@@ -156,8 +156,8 @@ fn a_simple_voice_response_plays_its_animation_group() {
     assert_eq!(r.top(), r.id("SimpleVoiceResponses"));
     assert!(r.is_running_action(r.id("SimpleVoiceResponses").unwrap()));
     assert_eq!(
-        r.intents().active().unwrap().owner(),
-        "SimpleVoiceResponses"
+        r.owner_name(r.intents().active().unwrap().owner()),
+        Some("SimpleVoiceResponses")
     );
     tick(&mut r, 6);
     assert!(!r.intents().is_any_active());
@@ -222,7 +222,10 @@ fn high_level_ai_claims_explore_start_in_a_state_and_resumes_observing() {
     ticks_to_claim(&mut r);
     let hlai = r.id("HighLevelAI").unwrap();
     assert_eq!(r.debug_state(hlai), Some("ExploringVoiceCommand"));
-    assert_eq!(r.intents().active().unwrap().owner(), "HighLevelAI");
+    assert_eq!(
+        r.owner_name(r.intents().active().unwrap().owner()),
+        Some("HighLevelAI")
+    );
     assert_eq!(r.top(), r.id("HighLevelAI@Explore"));
     // Explore lasts 1 s, then the exit transition returns to Observing and the state's
     // intent is released.

@@ -870,7 +870,7 @@ impl<'a, U: IntentUnion, E: 'static> Ctx<'a, U, E> {
                 pending: self.intents.pending_tag(),
             });
         }
-        let owner = owner_of(self.my_name());
+        let owner = owner_of(self.me);
         let guard = self.intents.activate_matching(matcher, owner)?;
         Ok(self.add_effect(Effect::Intent(guard)))
     }
@@ -913,8 +913,8 @@ impl<'a, U: IntentUnion, E: 'static> Ctx<'a, U, E> {
     }
 }
 
-pub(crate) fn owner_of(name: &BehaviorName) -> crate::intent::Owner {
-    std::borrow::Cow::Owned(name.as_str().to_owned())
+pub(crate) fn owner_of(id: BehaviorId) -> crate::intent::Owner {
+    crate::intent::Owner::Behavior(id)
 }
 
 pub(crate) fn reset_timer(timers: &mut Vec<(Box<str>, Duration)>, name: &str, now: Duration) {

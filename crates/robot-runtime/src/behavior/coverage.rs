@@ -309,7 +309,10 @@ pub fn check_completed_intents<U: IntentUnion, E: 'static>(
                 break;
             }
         }
-        let owner = runner.intents().active().map(|a| a.owner().to_owned());
+        let owner = runner
+            .intents()
+            .active()
+            .map(|a| runner.owner_name(a.owner()).unwrap_or("?").to_owned());
         match expect {
             Some(e) => {
                 let Some(h) = runner.id(&e.handler) else {

@@ -45,13 +45,6 @@
 //! # }
 //! ```
 
-use std::fmt::Debug;
-
-use serde::de::DeserializeOwned;
-use serde::Serialize;
-
-use crate::union::CladUnion;
-
 mod action;
 mod classes;
 mod clock;
@@ -87,15 +80,4 @@ pub use runner::{ConditionPair, Runner};
 pub use state_machine::{StateMachine, StateMachineParams};
 pub use tree::{Spec, Tree, TreeBuilder, TreeError};
 
-/// What the behavior system needs of a union: a generated [`CladUnion`] with serde and
-/// equality (for full-data matchers). Implemented for every type that qualifies, so
-/// generic code writes one bound instead of the list.
-pub trait IntentUnion:
-    CladUnion + Serialize + DeserializeOwned + Debug + PartialEq + Send + Sync + 'static
-{
-}
-
-impl<U> IntentUnion for U where
-    U: CladUnion + Serialize + DeserializeOwned + Debug + PartialEq + Send + Sync + 'static
-{
-}
+pub use crate::intent::IntentUnion;

@@ -215,6 +215,17 @@ impl<U: IntentUnion, E: 'static> Runner<U, E> {
     pub fn behavior(&self, id: BehaviorId) -> Option<&dyn Behavior<U, E>> {
         self.behaviors.get(id.index()).and_then(|b| b.as_deref())
     }
+    /// The name of an intent's owner: the behavior's name for [`Owner::Behavior`] of this
+    /// tree, the name for [`Owner::Named`].
+    ///
+    /// [`Owner::Behavior`]: crate::intent::Owner::Behavior
+    /// [`Owner::Named`]: crate::intent::Owner::Named
+    pub fn owner_name<'a>(&'a self, owner: &'a crate::intent::Owner) -> Option<&'a str> {
+        match owner {
+            crate::intent::Owner::Behavior(id) => self.name(*id).map(BehaviorName::as_str),
+            crate::intent::Owner::Named(n) => Some(n),
+        }
+    }
     /// The behavior's [`debug_state`](Behavior::debug_state) (a state machine's state).
     pub fn debug_state(&self, id: BehaviorId) -> Option<&str> {
         self.behavior(id).and_then(|b| b.debug_state())
@@ -740,7 +751,7 @@ impl<U: IntentUnion, E: 'static> Runner<U, E> {
             tracing::warn!(behavior = %n.name, "Behavior.RespondToUserIntents.NothingPending");
             return;
         };
-        let owner = super::core::owner_of(&n.name);
+        let owner = super::core::owner_of(id);
         let guard = match c.intents.activate_matching(m, owner.clone()) {
             Ok(g) => Ok(g),
             Err(ClaimError::AlreadyActive { .. }) => {

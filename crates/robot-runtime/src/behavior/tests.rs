@@ -836,7 +836,8 @@ fn respond_to_user_intents_claims_on_activation_and_releases_on_deactivation() {
     assert_eq!(h.stack(), ["Base", "FistBump"]);
     let a = h.runner.intents().active().unwrap();
     assert_eq!(a.tag(), TiTag::Fistbump);
-    assert_eq!(a.owner(), "FistBump");
+    assert_eq!(a.owner(), &crate::intent::Owner::Behavior(h.id(1)));
+    assert_eq!(h.runner.owner_name(a.owner()), Some("FistBump"));
     assert!(h.runner.intents().pending().is_none());
     h.on_update(1, vec![Step::CancelSelf]);
     h.tick();
@@ -934,7 +935,10 @@ fn strict_priority_interrupts_for_a_pending_intent_and_falls_back() {
         .set_pending(Ti::Fistbump {}, IntentSource::Voice);
     tick(&mut r, 1);
     assert_eq!(r.stack_names(), ["Root", "FistBump"]);
-    assert_eq!(r.intents().active().unwrap().owner(), "FistBump");
+    assert_eq!(
+        r.owner_name(r.intents().active().unwrap().owner()),
+        Some("FistBump")
+    );
     tick(&mut r, 5); // 0.3 s animation at 60 ms ticks: ends on the 5th tick
     assert_eq!(r.stack_names(), ["Root"]);
     tick(&mut r, 1); // the dispatcher picks the next child on its next frame step
@@ -1039,7 +1043,10 @@ fn state_machine_transitions_activate_intents_and_resume() {
         .set_pending(Ti::Explore {}, IntentSource::Voice);
     tick(&mut r, 1);
     assert_eq!(r.stack_names(), ["Root", "HLAI", "HLAI@GetIn"]);
-    assert_eq!(r.intents().active().unwrap().owner(), "HLAI");
+    assert_eq!(
+        r.owner_name(r.intents().active().unwrap().owner()),
+        Some("HLAI")
+    );
     tick(&mut r, 3);
     assert_eq!(r.stack_names(), ["Root", "HLAI", "HLAI@Explore"]);
     tick(&mut r, 6);
@@ -1400,7 +1407,7 @@ mod prop {
                 prop_assert!(r.errors().iter().all(|e| !matches!(e, RunnerError::Invariant(_))), "{:?}", r.errors());
                 // Every active behavior holding an intent is its owner.
                 if let Some(a) = r.intents().active() {
-                    let owner = r.id(a.owner()).unwrap();
+                    let owner = a.owner().behavior().unwrap();
                     prop_assert!(r.is_on_stack(owner));
                 }
             }
