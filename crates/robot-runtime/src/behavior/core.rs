@@ -279,11 +279,20 @@ pub(crate) struct Node<U: IntentUnion, E: 'static> {
     pub plain: bool,
     pub scope_count: u32,
     pub scope_pos: u32,
+    /// Position in the runner's list of in-scope behaviors that need a call while inactive
+    /// (update or events); `u32::MAX` when not listed.
+    pub work_pos: u32,
     pub last_update: u64,
     pub wants_tick: std::cell::Cell<u64>,
     pub activated_tick: u64,
     pub activated_wants_tick: u64,
-    // cold
+    /// Everything else, out of line so the node array stays dense (reads go through
+    /// `Deref`).
+    pub cold: Box<Cold<U, E>>,
+}
+
+/// The parts of a node not read on every tick.
+pub(crate) struct Cold<U: IntentUnion, E: 'static> {
     pub activated_at: Duration,
     pub delegates: Box<[BehaviorId]>,
     pub name: BehaviorName,
@@ -294,6 +303,19 @@ pub(crate) struct Node<U: IntentUnion, E: 'static> {
     pub cancel_when: Option<Condition<U, E>>,
     pub reset_timers: Box<[Box<str>]>,
     pub raw: Option<serde_json::Value>,
+}
+
+impl<U: IntentUnion, E: 'static> std::ops::Deref for Node<U, E> {
+    type Target = Cold<U, E>;
+    fn deref(&self) -> &Cold<U, E> {
+        &self.cold
+    }
+}
+
+impl<U: IntentUnion, E: 'static> std::ops::DerefMut for Node<U, E> {
+    fn deref_mut(&mut self) -> &mut Cold<U, E> {
+        &mut self.cold
+    }
 }
 
 pub(crate) type Slot<U, E> = Option<Box<dyn Behavior<U, E>>>;

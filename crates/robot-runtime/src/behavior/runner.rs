@@ -16,14 +16,17 @@
 //!    delegating. Requests made by a hook are applied, in order, as soon as it returns.
 //! 4. Every behavior in scope but not active that has not been updated this tick is updated
 //!    (the scope set is maintained incrementally with reference counts; nothing is
-//!    recomputed per tick).
+//!    recomputed per tick). Classes that declare they need no update while inactive
+//!    ([`Behavior::updates_while_inactive`]) and handle no events are kept off the list this
+//!    pass walks, so they cost nothing here.
 //!
 //! # Guarantees (checked in release builds; a broken rule is a [`RunnerError`])
 //! * A behavior is activated only on a tick on which its `wants_to_be_activated` (with its
 //!   `respondToUserIntents` and condition) returned true.
 //! * Only active behaviors are deactivated; deactivation pops everything above first, runs
 //!   `on_deactivated`, then undoes the behavior's scoped effects in reverse order.
-//! * Exactly one `update` per tick for each behavior in scope or active. A behavior pushed
+//! * Exactly one `update` per tick for each active behavior and each behavior in scope
+//!   whose class [updates while inactive](Behavior::updates_while_inactive). A behavior pushed
 //!   on tick T gets its first `update` on tick T (unless it was already updated on T, e.g.
 //!   popped and re-pushed within the tick).
 //! * Only the top of the stack, not running an action, may delegate, and only to a declared
@@ -65,6 +68,9 @@ struct Core<U: IntentUnion, E: 'static> {
     clock: VirtualClock,
     stack: Vec<Frame>,
     in_scope: Vec<BehaviorId>,
+    /// The subset of `in_scope` that needs a call while inactive: classes that update while
+    /// inactive or handle events. The in-scope pass walks only this list.
+    in_scope_work: Vec<BehaviorId>,
     effects: Vec<Vec<(EffectId, Effect<U>)>>,
     next_effect: u64,
     cmds: VecDeque<Command>,
@@ -105,6 +111,7 @@ impl<U: IntentUnion, E: 'static> Runner<U, E> {
                 clock: VirtualClock::default(),
                 stack: Vec::with_capacity(16),
                 in_scope: Vec::with_capacity(n),
+                in_scope_work: Vec::with_capacity(n),
                 effects: (0..n).map(|_| Vec::new()).collect(),
                 next_effect: 0,
                 cmds: VecDeque::with_capacity(16),
@@ -302,8 +309,8 @@ impl<U: IntentUnion, E: 'static> Runner<U, E> {
             i += 1;
         }
         let mut j = 0;
-        while j < self.core.in_scope.len() {
-            let id = self.core.in_scope[j];
+        while j < self.core.in_scope_work.len() {
+            let id = self.core.in_scope_work[j];
             let n = &mut self.core.nodes[id.index()];
             if n.state == LifecycleState::InScope && n.last_update != tick {
                 if !n.updates_inactive {
@@ -399,8 +406,16 @@ impl<U: IntentUnion, E: 'static> Runner<U, E> {
             {
                 return Err(Invariant::ScopeCount(id));
             }
-            if tick > 0 && n.state != LifecycleState::OutOfScope && n.last_update != tick {
+            let needs_update = n.state == LifecycleState::Active
+                || (n.state == LifecycleState::InScope && n.updates_inactive);
+            if tick > 0 && needs_update && n.last_update != tick {
                 return Err(Invariant::MissedUpdate(id));
+            }
+            let worker = counts[i] > 0 && (n.updates_inactive || !n.event_scopes.is_empty());
+            let work_listed =
+                n.work_pos != u32::MAX && c.in_scope_work.get(n.work_pos as usize) == Some(&id);
+            if worker != work_listed {
+                return Err(Invariant::ScopeCount(id));
             }
         }
         if c.in_scope.len() != counts.iter().filter(|&&k| k > 0).count() {
@@ -815,6 +830,10 @@ impl<U: IntentUnion, E: 'static> Runner<U, E> {
         if n.scope_count == 1 {
             n.scope_pos = c.in_scope.len() as u32;
             c.in_scope.push(id);
+            if n.updates_inactive || !n.event_scopes.is_empty() {
+                n.work_pos = c.in_scope_work.len() as u32;
+                c.in_scope_work.push(id);
+            }
             if n.state == LifecycleState::OutOfScope {
                 n.state = LifecycleState::InScope;
             }
@@ -841,9 +860,17 @@ impl<U: IntentUnion, E: 'static> Runner<U, E> {
             }
             n.state = LifecycleState::OutOfScope;
             tracing::trace!(behavior = %n.name, "Behavior.LeftScope");
+            let wpos = std::mem::replace(&mut n.work_pos, u32::MAX);
             c.in_scope.swap_remove(pos);
             if let Some(&moved) = c.in_scope.get(pos) {
                 c.nodes[moved.index()].scope_pos = pos as u32;
+            }
+            if wpos != u32::MAX {
+                let wpos = wpos as usize;
+                c.in_scope_work.swap_remove(wpos);
+                if let Some(&moved) = c.in_scope_work.get(wpos) {
+                    c.nodes[moved.index()].work_pos = wpos as u32;
+                }
             }
             self.hook(id, Hook::LeftScope, events);
         }

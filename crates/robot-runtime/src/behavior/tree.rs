@@ -6,7 +6,7 @@ use std::collections::HashMap;
 use std::time::Duration;
 
 use super::condition::Condition;
-use super::core::{Behavior, LifecycleState, Node, Slot};
+use super::core::{Behavior, Cold, LifecycleState, Node, Slot};
 use super::ids::{BehaviorId, BehaviorName, NameError};
 use super::IntentUnion;
 use crate::intent::IntentMatcher;
@@ -179,27 +179,30 @@ impl<U: IntentUnion, E: 'static> TreeBuilder<U, E> {
             b.init(BehaviorId::from_index(nodes.len()));
             nodes.push(Node {
                 plain: spec.respond.is_empty() && spec.wants.is_none(),
-                label: spec.label.unwrap_or_else(|| name.to_string()).into(),
-                name,
-                class: spec.class.into(),
-                delegates: delegates.into(),
-                respond: spec.respond.into(),
-                wants: spec.wants,
-                cancel_when: spec.cancel_when,
                 always_delegates: b.always_delegates(),
                 updates_inactive: b.updates_while_inactive(),
                 event_scopes: b.event_scopes(),
-                reset_timers: spec.reset_timers.into_iter().map(Into::into).collect(),
                 opaque: spec.opaque,
-                raw: spec.raw,
                 state: LifecycleState::OutOfScope,
                 scope_count: 0,
                 scope_pos: u32::MAX,
+                work_pos: u32::MAX,
                 wants_tick: Cell::new(0),
                 last_update: 0,
-                activated_at: Duration::ZERO,
                 activated_tick: 0,
                 activated_wants_tick: 0,
+                cold: Box::new(Cold {
+                    label: spec.label.unwrap_or_else(|| name.to_string()).into(),
+                    name,
+                    class: spec.class.into(),
+                    delegates: delegates.into(),
+                    respond: spec.respond.into(),
+                    wants: spec.wants,
+                    cancel_when: spec.cancel_when,
+                    reset_timers: spec.reset_timers.into_iter().map(Into::into).collect(),
+                    raw: spec.raw,
+                    activated_at: Duration::ZERO,
+                }),
             });
             behaviors.push(Some(b));
         }
