@@ -28,8 +28,10 @@
 #![warn(missing_docs)]
 
 pub mod enums;
+pub mod hri;
 pub mod intent;
 pub mod json;
+pub mod mission;
 pub mod union;
 pub mod wire;
 

@@ -1,0 +1,1 @@
+//! Mission controller (in progress).
