@@ -192,6 +192,19 @@ impl HriIntake {
         self.admit(read, envelope, now)
     }
 
+    /// Reports a message whose transport could not decode it (a truncated datagram, bad
+    /// UTF-8): rejected as [`HriError::MalformedMessage`] with `reason`.
+    pub fn receive_undecodable(&mut self, reason: impl Into<String>) -> Admission {
+        let rejected = RejectedIntent {
+            intent: None,
+            errors: vec![HriError::MalformedMessage {
+                reason: reason.into(),
+            }],
+            notes: Vec::new(),
+        };
+        self.admit(Err(rejected), Envelope::new(), Timestamp(0))
+    }
+
     /// Takes the events reported since the last call, oldest first.
     pub fn drain_events(&mut self) -> Vec<HriEvent> {
         std::mem::take(&mut self.events)
