@@ -738,3 +738,147 @@ pub fn generate(
     );
     Ok(c.finish())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::MemoryLoader;
+
+    const SCHEMA: &str = "structure Void {}\n\
+        structure Goal { string agent, string goal }\n\
+        enum uint_8 Mode { IDLE, GROUP }\n\
+        structure Gaze { Mode gaze_mode, string target }\n\
+        structure Timed { uint_32 time_s }\n\
+        union dupes_allowed UserIntent { Void unmatched_intent, Goal move_to, Void charger,\n\
+          Gaze gaze, Timed timer, uint_8 raw }\n";
+
+    fn run(json: &str) -> HriMapCompilation {
+        let mut files = MemoryLoader::new().file("u.clad", SCHEMA);
+        let schema = crate::compile(&mut files, "u.clad").schema.expect("schema");
+        let source = LoadedSource {
+            name: "hri.json".into(),
+            path: None,
+            text: json.into(),
+        };
+        compile(&schema, source, &HriMapOptions::new("UserIntent"))
+    }
+
+    fn errors(json: &str) -> Vec<String> {
+        run(json)
+            .diagnostics
+            .iter()
+            .filter(|d| d.is_error())
+            .map(|d| d.message.clone())
+            .collect()
+    }
+
+    #[test]
+    fn a_valid_map_is_sorted_by_intent_in_file_order_within() {
+        let out = run(r#"{"hri_intent_map": [
+            {"intent": "MOVE_TO", "when": {"goal": "dock"}, "user_intent": "charger"},
+            {"intent": "__intent_move_to__", "user_intent": "move_to", "roles": {"goal": "goal", "agent": "agent"}},
+            {"intent": "GAZE", "user_intent": "gaze", "roles": {"gaze_mode": "gaze_mode", "target": "target"}},
+            {"intent": "make_coffee", "user_intent": "move_to", "roles": {"cup": "goal"}}
+        ]}"#);
+        assert!(!out.has_errors(), "{}", out.render());
+        let m = out.model.clone().unwrap();
+        let order: Vec<_> = m
+            .entries
+            .iter()
+            .map(|e| (e.intent.as_str(), e.tag.name.as_str()))
+            .collect();
+        assert_eq!(
+            order,
+            [
+                ("__intent_gaze__", "gaze"),
+                ("__intent_move_to__", "charger"),
+                ("__intent_move_to__", "move_to"),
+                ("make_coffee", "move_to"),
+            ]
+        );
+        // The charger entry drops nothing: `goal` is tested.
+        assert!(out.diagnostics.is_empty(), "{}", out.render());
+    }
+
+    #[test]
+    fn every_problem_is_reported() {
+        let e = errors(
+            r#"{"hri_intent_map": [
+            {"intent": "MOVE_TOO", "user_intent": "move_to"},
+            {"intent": "\"__intent_move_to__\"", "user_intent": "move_to"},
+            {"intent": "MOVE_TO", "user_intent": "move_too", "roles": {"goal": "goal"}},
+            {"intent": "MOVE_TO", "user_intent": "move_to", "roles": {"gaol": "goal", "agent": "gaol"}},
+            {"intent": "MOVE_TO", "user_intent": "timer", "roles": {"goal": "time_s"}},
+            {"intent": "MOVE_TO", "user_intent": "raw", "roles": {"goal": "x"}},
+            {"intent": "GREET", "user_intent": "move_to", "roles": {"recipient": "goal", "agent": "goal"}},
+            {"intent": "SAY", "user_intent": "move_to", "extra": 1, "roles": {"object": "goal"}}
+        ], "other": []}"#,
+        );
+        let expected = [
+            "unknown ROS4HRI intent \"MOVE_TOO\"",
+            "quoted intent value (the 0.3.x spelling)",
+            "unknown user intent \"move_too\"",
+            "`gaol` is not a thematic role of __intent_move_to__",
+            "`Goal` has no field `gaol`",
+            "field `time_s` is `uint_32`; roles are strings (a string or enum field, filled by member name)",
+            "user intent \"raw\" carries `uint_8`, not a structure",
+            "field `goal` is filled twice",
+            "unknown key \"extra\" in an HRI map entry",
+            "unknown key \"other\" in the HRI intent map",
+        ];
+        for x in expected {
+            assert!(e.iter().any(|m| m == x), "missing {x:?} in {e:#?}");
+        }
+    }
+
+    #[test]
+    fn unreachable_entries_and_dropped_roles() {
+        let e = errors(
+            r#"{"hri_intent_map": [
+            {"intent": "MOVE_TO", "user_intent": "move_to", "roles": {"goal": "goal"}},
+            {"intent": "MOVE_TO", "when": {"goal": "dock"}, "user_intent": "charger"}
+        ]}"#,
+        );
+        assert_eq!(e, ["this entry for __intent_move_to__ is never used"]);
+        let out = run(r#"{"hri_intent_map": [{"intent": "MOVE_TO", "user_intent": "charger"}]}"#);
+        assert!(!out.has_errors());
+        assert!(out
+            .render()
+            .contains("the required role `goal` of __intent_move_to__ is dropped"));
+    }
+
+    #[test]
+    fn syntax_errors_and_garbage_do_not_panic() {
+        assert!(!errors("{").is_empty());
+        assert!(!errors("[]").is_empty());
+        assert_eq!(errors("{}"), ["missing \"hri_intent_map\""]);
+        assert!(
+            !errors(r#"{"hri_intent_map": [1, {"intent": 2}, {"user_intent": "x"}]}"#).is_empty()
+        );
+    }
+
+    #[test]
+    fn emitted_static_parses() {
+        let mut files = MemoryLoader::new().file("u.clad", SCHEMA);
+        let schema = crate::compile(&mut files, "u.clad").schema.expect("schema");
+        let out = compile(
+            &schema,
+            LoadedSource {
+                name: "hri.json".into(),
+                path: None,
+                text: r#"{"hri_intent_map": [
+                  {"intent": "MOVE_TO", "when": {"goal": "dock"}, "user_intent": "charger"},
+                  {"intent": "MOVE_TO", "user_intent": "move_to", "roles": {"goal": "goal"}}]}"#
+                    .into(),
+            },
+            &HriMapOptions::new("UserIntent"),
+        );
+        let code = generate(&out.model.unwrap(), &[schema], &RustOptions::default()).unwrap();
+        syn::parse_file(&code).expect("valid Rust");
+        assert!(
+            code.contains("RoleCondition { role: \"goal\", value: \"dock\" }"),
+            "{code}"
+        );
+        assert!(code.contains("tag: Tag::Charger,"), "{code}");
+    }
+}
