@@ -30,8 +30,10 @@
 //! ```
 
 use robot_runtime::hri::{
-    Admission, Envelope, HriIntake, HriIntent, HriMapError, IntentFields, IntentId, Timestamp,
+    Admission, Envelope, HriIntake, HriIntent, HriMapError, IntentFields, IntentId, IntentRecord,
+    Timestamp,
 };
+use robot_runtime::intent::{IntentComponent, IntentMeta, IntentSource};
 use robot_runtime::wire::Wire;
 
 pub use crate::clad::hri::{Intent, IntentEnvelope, IntentsList};
@@ -110,4 +112,20 @@ pub fn to_envelope(intent: &HriIntent, id: u64, correlation: &str) -> IntentEnve
 /// The user intent `intent` maps to through `HRI_INTENT_MAP`.
 pub fn to_user_intent(intent: &HriIntent) -> Result<UserIntent, HriMapError> {
     HRI_INTENT_MAP.to_user_intent(intent)
+}
+
+/// Makes an admitted HRI intent the user-intent component's pending intent, with its
+/// metadata (source, modality, priority, confidence), under the component's pending-slot
+/// policy. `Ok(false)`: a higher-priority intent is pending and this one was dropped (an
+/// event says so); `Err`: the map has no user intent for it.
+pub fn to_pending(
+    component: &mut IntentComponent<UserIntent>,
+    record: &IntentRecord,
+) -> Result<bool, HriMapError> {
+    let user = to_user_intent(&record.intent)?;
+    Ok(component.set_pending_with_meta(
+        user,
+        IntentSource::Unknown,
+        IntentMeta::from_record(record),
+    ))
 }

@@ -159,3 +159,61 @@ fn the_map_compiler_and_the_runtime_share_one_vocabulary() {
         assert_eq!(spec.open, *open, "{name}");
     }
 }
+
+#[test]
+fn pending_and_active_intents_carry_metadata_and_the_slot_keeps_the_higher_priority() {
+    use robot_runtime::hri::{Confidence, Priority};
+    use robot_runtime::intent::{DropReason, IntentEvent};
+
+    let mut component = intents::component();
+    // A cloud intent: honest defaults.
+    component.handle_cloud_result("intent_system_sleep", "{}");
+    let meta = component.pending().unwrap().meta().clone();
+    assert_eq!(meta.source, Source::Unknown);
+    assert_eq!(meta.modality, Modality::Speech);
+    assert_eq!(meta.priority, Priority(128));
+    assert_eq!(meta.confidence, Confidence::Unstated);
+
+    // The supervisor's dock (255) replaces it ...
+    let mut intake = HriIntake::new(IntakeConfig::default());
+    let dock = move_to("poi_docking")
+        .with_source(Source::RemoteSupervisor)
+        .with_modality(Modality::Other)
+        .with_priority(255)
+        .with_confidence(1.0);
+    let Admission::Execute(record) = intake.receive_intent(&dock, Default::default(), Timestamp(0))
+    else {
+        panic!()
+    };
+    assert_eq!(hri::to_pending(&mut component, &record), Ok(true));
+    let events: Vec<_> = component.drain_events().collect();
+    assert!(events
+        .iter()
+        .any(|e| matches!(e, IntentEvent::Replaced { .. })));
+    // ... and a voice command (128) arriving now is dropped, with an event, not queued over it.
+    let outcome = component.handle_cloud_result("intent_imperative_dance", "{}");
+    assert_eq!(
+        outcome,
+        CloudOutcome::Outranked {
+            tag: Tag::ImperativeDance
+        }
+    );
+    assert!(component.drain_events().any(|e| matches!(
+        e,
+        IntentEvent::Dropped {
+            tag: Tag::ImperativeDance,
+            reason: DropReason::LowerPriority {
+                priority: Priority(128),
+                pending: Priority(255)
+            },
+            ..
+        }
+    )));
+    assert_eq!(component.pending_tag(), Some(Tag::SystemCharger));
+    // The behavior that claims it sees who asked, how, and how sure.
+    let guard = component.activate(Tag::SystemCharger, "Dock").unwrap();
+    let meta = guard.info().meta();
+    assert_eq!(meta.source, Source::RemoteSupervisor);
+    assert_eq!(meta.priority, Priority::MAX);
+    assert_eq!(meta.confidence, Confidence::Stated(1.0));
+}
