@@ -42,10 +42,20 @@ use crate::rust::{self, RustOptions};
 use crate::source::{FileId, SourceDb, SourceFile, Span};
 use std::ops::Range;
 
+/// One intent of [`VOCABULARY`]: `(constant, wire value, required roles, optional roles,
+/// open)`.
+pub type VocabularyEntry = (
+    &'static str,
+    &'static str,
+    &'static [&'static str],
+    &'static [&'static str],
+    bool,
+);
+
 /// The ROS4HRI vocabulary the map is checked against: `(constant, wire value, required
 /// roles, optional roles, open)`. The same table as `robot_runtime::hri::IntentKind::roles`
 /// (a test in `examples/robot` checks that the two agree).
-pub const VOCABULARY: &[(&str, &str, &[&str], &[&str], bool)] = &[
+pub const VOCABULARY: &[VocabularyEntry] = &[
     (
         "RAW_USER_INPUT",
         "__raw_user_input__",
