@@ -87,5 +87,6 @@ pub mod clad {
     include!(concat!(env!("OUT_DIR"), "/clad.rs"));
 }
 
+pub mod hri;
 pub mod intents;
 pub mod samples;

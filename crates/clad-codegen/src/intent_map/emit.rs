@@ -167,15 +167,15 @@ fn option_str(s: Option<&str>) -> String {
 }
 
 /// The union's tag enum path and variant names, read from the emitter's naming table.
-struct TagPaths<'a> {
+pub(super) struct TagPaths<'a> {
     /// `self::anki::vector::UserIntentTag`.
-    path: String,
+    pub(super) path: String,
     /// `(member name, variant identifier)`, in member order.
     variants: Vec<(&'a str, &'a str)>,
 }
 
 impl<'a> TagPaths<'a> {
-    fn new(emitter: &'a Emitter<'_>, union: &str) -> Result<Self, Vec<Diagnostic>> {
+    pub(super) fn new(emitter: &'a Emitter<'_>, union: &str) -> Result<Self, Vec<Diagnostic>> {
         let tag = emitter.union_tag(union).ok_or_else(|| {
             vec![Diagnostic::error_global(format!(
                 "the union `{union}` of the intent map is not emitted by this build"
@@ -188,7 +188,7 @@ impl<'a> TagPaths<'a> {
         })
     }
 
-    fn variant(&self, member: &str) -> Result<&'a str, Vec<Diagnostic>> {
+    pub(super) fn variant(&self, member: &str) -> Result<&'a str, Vec<Diagnostic>> {
         self.variants
             .iter()
             .find(|(m, _)| *m == member)

@@ -104,6 +104,8 @@ where
                 matched: p.matched,
                 owner: owner.clone(),
                 activated_tick: self.tick,
+                meta: p.meta,
+                arrived_tick: p.since_tick,
             },
             state: AtomicU8::new(ACTIVE),
         });
