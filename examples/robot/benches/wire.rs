@@ -15,8 +15,9 @@
 //!
 //! Per shape: `pack_into` (into a reused buffer, no allocation), `pack` (allocates the
 //! output `Vec`), `unpack` (from a byte slice, the value is dropped inside the timing loop),
+//! `unpack_into` (into a kept value, reusing its capacity),
 //! `unpack_view` for the shapes with strings or variable arrays (the borrowed views
-//! `EventView` and `RobotStateView`: same checks, strings borrowed from the input and the
+//! `EventView`, `RobotStateView`, `CloudAudioView`, `ObservationView`: same checks, strings borrowed from the input and the
 //! sightings left packed in it instead of copied),
 //! `memcpy` (copy the packed bytes into a reused buffer: the floor for moving that many
 //! bytes) and `clone` (copy the value in memory, allocating what it owns: the floor for an
@@ -69,6 +70,16 @@ fn shape_with<T: Wire + Clone>(
             // a copy of its whole in-memory size that real code does not make.
             let value = T::unpack(black_box(&bytes[..]));
             black_box(&value);
+        })
+    });
+    // Into a kept value (the same shape arrives again): its strings' and arrays' capacity
+    // is reused, so nothing is allocated.
+    let mut reused = value.clone();
+    group.bench_function("unpack_into", |b| {
+        b.iter(|| {
+            let result = reused.unpack_into(black_box(&bytes[..]));
+            black_box(&result);
+            black_box(&reused);
         })
     });
     extra(&mut group, &bytes);

@@ -241,8 +241,9 @@ fn main() -> ExitCode {
                 };
             }
             match builder.out_dir(out_dir).compile() {
-                Ok(path) => {
-                    eprintln!("wrote {}", path.display());
+                Ok(compiled) => {
+                    eprint!("{}", compiled.warnings);
+                    eprintln!("wrote {}", compiled.path.display());
                     ExitCode::SUCCESS
                 }
                 Err(e) => {

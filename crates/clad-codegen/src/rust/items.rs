@@ -219,8 +219,10 @@ fn is_long_array(ty: &Type) -> bool {
     matches!(ty, Type::FixedArray { len, .. } if len.value() > 32)
 }
 
-/// `(size expression, write expression, read expression)` for one value on the wire.
-/// `value` is a place (`self.x`) or a reference binding (`v`); `by_ref` is a reference to it.
+/// `(size expression, write expression, read expression, read-into expression)` for one
+/// value on the wire. `value` is a place (`self.x`) or a reference binding (`v`); `by_ref`
+/// is a reference to it (`&self.x`, or the binding `v`, which the read-into expression then
+/// uses as a mutable reference).
 pub(super) fn wire_parts(
     cx: &Context<'_>,
     unit: usize,
@@ -228,8 +230,13 @@ pub(super) fn wire_parts(
     ty: &Type,
     value: &str,
     by_ref: &str,
-) -> (String, String, String) {
+) -> (String, String, String, String) {
     let rt = &cx.rt;
+    let by_mut = match by_ref.strip_prefix('&') {
+        Some(place) => format!("&mut {place}"),
+        None => by_ref.to_owned(),
+    };
+    let by_mut = by_mut.as_str();
     match ty {
         Type::String {
             length,
@@ -245,6 +252,10 @@ pub(super) fn wire_parts(
                     &["w", by_ref, &m],
                 ),
                 call(&format!("{rt}::wire::read_string::<{l}>"), &["r", &m]),
+                call(
+                    &format!("{rt}::wire::read_string_into::<{l}>"),
+                    &["r", &m, by_mut],
+                ),
             )
         }
         Type::VarArray {
@@ -273,6 +284,10 @@ pub(super) fn wire_parts(
                             &format!("{rt}::wire::read_string_vec::<{l}, {sl}>"),
                             &["r", &m, &sm],
                         ),
+                        call(
+                            &format!("{rt}::wire::read_string_vec_into::<{l}, {sl}>"),
+                            &["r", &m, &sm, by_mut],
+                        ),
                     )
                 }
                 Type::Builtin(Builtin::Uint8) => (
@@ -282,6 +297,10 @@ pub(super) fn wire_parts(
                         &["w", by_ref, &m],
                     ),
                     call(&format!("{rt}::wire::read_byte_vec::<{l}>"), &["r", &m]),
+                    call(
+                        &format!("{rt}::wire::read_byte_vec_into::<{l}>"),
+                        &["r", &m, by_mut],
+                    ),
                 ),
                 other => {
                     let t = rust_type(cx, unit, from, other);
@@ -292,6 +311,10 @@ pub(super) fn wire_parts(
                             &["w", by_ref, &m],
                         ),
                         call(&format!("{rt}::wire::read_vec::<{l}, {t}>"), &["r", &m]),
+                        call(
+                            &format!("{rt}::wire::read_vec_into::<{l}, {t}>"),
+                            &["r", &m, by_mut],
+                        ),
                     )
                 }
             }
@@ -318,12 +341,17 @@ pub(super) fn wire_parts(
                     &format!("{rt}::wire::read_string_array::<{sl}, {n}>"),
                     &["r", &sm],
                 ),
+                call(
+                    &format!("{rt}::wire::read_strings_into::<{sl}>"),
+                    &["r", &sm, by_mut],
+                ),
             )
         }
         _ => (
             format!("{value}.packed_size()"),
             format!("{value}.write_to(w)"),
             "r.read()".to_owned(),
+            format!("{value}.read_into(r)"),
         ),
     }
 }
@@ -911,9 +939,10 @@ fn struct_items(
     let mut sizes = Vec::new();
     let mut writes = Vec::new();
     let mut reads = Vec::new();
+    let mut intos = Vec::new();
     for (f, fid) in s.fields.iter().zip(&fnames.idents) {
         let name = str_lit(&f.name);
-        let (size, write, read) = wire_parts(
+        let (size, write, read, into) = wire_parts(
             cx,
             unit,
             module,
@@ -925,6 +954,7 @@ fn struct_items(
         let in_field = format!(".in_field(Self::TYPE_NAME, {name})?");
         writes.push(format!("{};", chain(&write, &in_field)));
         reads.push(chain(&read, &in_field));
+        intos.push(format!("{};", chain(&into, &in_field)));
     }
     let field_sizes: Vec<Option<u128>> = s
         .fields
@@ -935,6 +965,10 @@ fn struct_items(
         })
         .collect();
     let (write_body, read_body) = struct_wire_bodies(&fnames.idents, &field_sizes, &writes, &reads);
+    // `read_into` reads member by member in place, in the same runs as `write_to` (whose
+    // body has the same shape: one statement per member).
+    let (into_body, _) = struct_wire_bodies(&fnames.idents, &field_sizes, &intos, &reads);
+    let into_body = into_body.replace("let w = &mut w.split_off(", "let r = &mut r.split_off(");
     let size_body = if s.metrics.is_fixed_size {
         usize_lit(s.metrics.max_size.value())
     } else {
@@ -953,7 +987,25 @@ fn struct_items(
     c.line("}");
     c.lines(&read_heads);
     c.lines(&read_body);
-    c.lines("}\n}\n};");
+    c.line("}");
+    if !s.fields.is_empty() {
+        c.lines(&read_into_head(rt));
+        c.lines(&into_body);
+        c.line("}");
+    }
+    c.lines("}\n};");
+}
+
+/// The opening of `Wire::read_into`, whose body the caller writes and closes.
+fn read_into_head(rt: &str) -> String {
+    format!(
+        "
+        #[inline]
+        fn read_into(
+            &mut self,
+            r: &mut {rt}::wire::Reader<'_>,
+        ) -> ::core::result::Result<(), {rt}::wire::UnpackError> {{"
+    )
 }
 
 /// `expr.call` on one line, or with `.call` on a continuation line when that is long.
@@ -1299,22 +1351,24 @@ fn union_items(
     let mut size_arms = Vec::new();
     let mut write_arms = String::new();
     let mut read_arms = String::new();
+    let mut into_arms = String::new();
     for (m, v) in u.members.iter().zip(&vids) {
         let name = str_lit(&m.name);
         let tag = m.tag;
-        let (size, write, read) = wire_parts(cx, unit, module, &m.ty, "v", "v");
+        let (size, write, read, into) = wire_parts(cx, unit, module, &m.ty, "v", "v");
         size_arms.push(format!("Self::{v}(v) => {size},"));
         let m_metrics = cx.units[unit].type_metrics(&m.ty);
         // Structures and unions of variable size are written and read out of line, so the
         // union's own code stays small enough to inline (see `wire::write_outlined`).
         let outlined = matches!(m.ty, Type::Struct(_) | Type::Union(_)) && !m_metrics.is_fixed_size;
-        let (write, read) = if outlined {
+        let (write, read, into) = if outlined {
             (
                 format!("{rt}::wire::write_outlined(v, w)"),
                 format!("{rt}::wire::read_outlined(r)"),
+                format!("{rt}::wire::read_outlined_into(v, r)"),
             )
         } else {
-            (write, read)
+            (write, read, into)
         };
         let in_field = format!(".in_field(Self::TYPE_NAME, {name})");
         write_arms.push_str(&format!("Self::{v}(v) => {{\n"));
@@ -1327,9 +1381,32 @@ fn union_items(
             "w.write_tag({tag})?;\n{}\n}}\n",
             chain(&write, &in_field)
         ));
-        read_arms.push_str(&format!(
-            "{tag} => {{\nlet v = {};\nend(r)?;\n::core::result::Result::Ok(Self::{v}(v))\n}}\n",
-            chain(&read, &format!("{in_field}?"))
+        if outlined {
+            // Decoded where the union is returned (see `wire::read_outlined_then`).
+            let call = call(
+                &format!("{rt}::wire::read_outlined_then"),
+                &["r", "end", &format!("Self::{v}"), "Self::TYPE_NAME", &name],
+            );
+            read_arms.push_str(&format!("{tag} => {call},\n"));
+        } else {
+            read_arms.push_str(&format!(
+                "{tag} => {{\nlet v = {};\nend(r)?;\n::core::result::Result::Ok(Self::{v}(v))\n}}\n",
+                chain(&read, &format!("{in_field}?"))
+            ));
+        }
+        // Read into the member in place when the union already holds it (a union of one
+        // member always does).
+        if u.members.len() == 1 {
+            into_arms.push_str(&format!(
+                "{tag} => {{\nlet Self::{v}(v) = self;\n{}\n}}\n",
+                chain(&into, &in_field),
+            ));
+            continue;
+        }
+        into_arms.push_str(&format!(
+            "{tag} => {{\nif let Self::{v}(v) = self {{\n{}\n}} else {{\nlet v = {};\n*self = Self::{v}(v);\n::core::result::Result::Ok(())\n}}\n}}\n",
+            chain(&into, &in_field),
+            chain(&read, &format!("{in_field}?")),
         ));
     }
     let size_body = if u.metrics.is_fixed_size {
@@ -1361,10 +1438,20 @@ fn union_items(
         "
                 tag => ::core::result::Result::Err(r.unknown_tag(Self::TYPE_NAME, tag)),
             }
-        }
-        }
-        };",
+        }",
     );
+    if !empty {
+        c.lines(&read_into_head(rt));
+        c.line("match r.read_tag(Self::TYPE_NAME)? {");
+        c.lines(&into_arms);
+        c.lines(
+            "
+                tag => ::core::result::Result::Err(r.unknown_tag(Self::TYPE_NAME, tag)),
+            }
+            }",
+        );
+    }
+    c.lines("}\n};");
 }
 
 /// The `robot_runtime::union::CladUnion` impl (what the CLAD-JSON union code uses).
