@@ -13,7 +13,7 @@ use clad_conformance::{SchemaInfo, TypeInfo};
 use common::Gen;
 use proptest::prelude::*;
 use proptest::test_runner::{Config, TestRunner};
-use robot_runtime::wire::UnpackErrorKind;
+use clad_runtime::wire::UnpackErrorKind;
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::cell::Cell;
 use std::time::{Duration, Instant};
@@ -119,7 +119,7 @@ fn fuzz(
     s: &SchemaInfo,
     t: &TypeInfo,
     bytes: &[u8],
-) -> Result<(), robot_runtime::wire::UnpackError> {
+) -> Result<(), clad_runtime::wire::UnpackError> {
     clad_conformance::fuzz(s.root, s.schema, t.clad_name, bytes).expect("registered")
 }
 

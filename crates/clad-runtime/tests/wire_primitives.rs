@@ -1,7 +1,7 @@
 //! Unit tests for the builtin scalars, fixed arrays, `Box`, the cursors and the error
 //! plumbing.
 
-use robot_runtime::wire::{
+use clad_runtime::wire::{
     FieldContext, FieldPath, PackError, PackErrorKind, PathSegment, Reader, UnpackError,
     UnpackErrorKind, Wire, Writer,
 };
@@ -272,7 +272,7 @@ fn field_paths_render_outermost_first() {
 
 #[test]
 fn every_kind_displays_summary_and_detail() {
-    use robot_runtime::wire::SeqKind;
+    use clad_runtime::wire::SeqKind;
     let kinds = [
         (
             UnpackErrorKind::Truncated { need: 5, left: 3 },

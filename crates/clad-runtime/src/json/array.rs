@@ -1,4 +1,4 @@
-//! `#[serde(with = "robot_runtime::json::array")]` for fixed arrays `[T; N]` of any length
+//! `#[serde(with = "clad_runtime::json::array")]` for fixed arrays `[T; N]` of any length
 //! (serde's own impls stop at 32 elements). The JSON form is a plain array of exactly `N`
 //! elements.
 

@@ -7,7 +7,7 @@ use std::hash::Hash;
 /// Implemented by every generated CLAD union.
 ///
 /// ```
-/// use robot_runtime::union::CladUnion;
+/// use clad_runtime::union::CladUnion;
 ///
 /// fn describe<U: CladUnion>(u: &U) -> String {
 ///     format!("{} holding {}", U::NAME, U::tag_name(u.tag()))

@@ -3,7 +3,7 @@
 //! stands for. (Generated views are checked against generated owned types on every
 //! conformance vector and fuzz input in `clad-conformance`.)
 
-use robot_runtime::wire::{self, ArrayView, Reader, UnpackError, NO_MAX};
+use clad_runtime::wire::{self, ArrayView, Reader, UnpackError, NO_MAX};
 
 /// Runs an owned and a borrowing reader over the same bytes from the same start.
 type Read<T> = Result<(T, usize), UnpackError>;

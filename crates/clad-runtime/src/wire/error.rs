@@ -553,7 +553,7 @@ mod sealed {
 /// This is how generated code labels fields without allocating on the success path:
 ///
 /// ```
-/// # use robot_runtime::wire::{FieldContext, Reader, UnpackError, Wire};
+/// # use clad_runtime::wire::{FieldContext, Reader, UnpackError, Wire};
 /// # fn f(r: &mut Reader<'_>) -> Result<u32, UnpackError> {
 /// let my_normal = u32::read_from(r).in_field("Foo", "myNormal")?;
 /// # Ok(my_normal) }

@@ -3,7 +3,7 @@
 
 use proptest::collection::vec;
 use proptest::prelude::*;
-use robot_runtime::wire::{
+use clad_runtime::wire::{
     self, FieldContext, PackError, PackErrorKind, Reader, UnpackError, UnpackErrorKind, Wire,
     Writer, NO_MAX,
 };

@@ -1,4 +1,4 @@
-//! `#[serde(with = "robot_runtime::json::value")]` on a union variant whose member is not
+//! `#[serde(with = "clad_runtime::json::value")]` on a union variant whose member is not
 //! a message or structure (builtin, string, enum, union or array): the payload goes under
 //! the `"value"` key, next to the `"type"` key that `#[serde(tag = "type")]` adds.
 //!

@@ -1,31 +1,31 @@
 //! Tests for the CLAD-JSON serde helpers.
 
 use proptest::prelude::*;
-use robot_runtime::json::{AsJsonFloat, FromJsonFloat};
+use clad_runtime::json::{AsJsonFloat, FromJsonFloat};
 use serde::{Deserialize, Serialize};
 use serde_json::json;
 
 #[derive(Debug, PartialEq, Serialize, Deserialize)]
 struct F32 {
-    #[serde(with = "robot_runtime::json::f32")]
+    #[serde(with = "clad_runtime::json::f32")]
     x: f32,
 }
 
 #[derive(Debug, PartialEq, Serialize, Deserialize)]
 struct F64 {
-    #[serde(with = "robot_runtime::json::f64")]
+    #[serde(with = "clad_runtime::json::f64")]
     x: f64,
 }
 
 #[derive(Debug, PartialEq, Serialize, Deserialize)]
 struct Floats {
-    #[serde(with = "robot_runtime::json::f32")]
+    #[serde(with = "clad_runtime::json::f32")]
     list: Vec<f32>,
-    #[serde(with = "robot_runtime::json::f32")]
+    #[serde(with = "clad_runtime::json::f32")]
     fixed: [f32; 3],
-    #[serde(with = "robot_runtime::json::f64")]
+    #[serde(with = "clad_runtime::json::f64")]
     nested: Vec<[f64; 2]>,
-    #[serde(with = "robot_runtime::json::float")]
+    #[serde(with = "clad_runtime::json::float")]
     any: Vec<f64>,
 }
 
@@ -271,7 +271,7 @@ struct AnInt {
 
 #[derive(Debug, PartialEq, Serialize, Deserialize)]
 struct AFloat {
-    #[serde(with = "robot_runtime::json::f32")]
+    #[serde(with = "clad_runtime::json::f32")]
     value: f32,
 }
 
@@ -282,7 +282,7 @@ struct Empty {}
 #[derive(Debug, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "type")]
 enum Inner {
-    testUint8(#[serde(with = "robot_runtime::json::value")] u8),
+    testUint8(#[serde(with = "clad_runtime::json::value")] u8),
     anInt(AnInt),
 }
 
@@ -300,21 +300,21 @@ enum Union {
     anInt(AnInt),
     aFloat(AFloat),
     empty(Empty),
-    #[serde(with = "robot_runtime::json::value")]
+    #[serde(with = "clad_runtime::json::value")]
     testBool(bool),
-    #[serde(with = "robot_runtime::json::value")]
+    #[serde(with = "clad_runtime::json::value")]
     testUint64(u64),
-    #[serde(with = "robot_runtime::json::float_value")]
+    #[serde(with = "clad_runtime::json::float_value")]
     testFloat32(f32),
-    #[serde(with = "robot_runtime::json::float_value")]
+    #[serde(with = "clad_runtime::json::float_value")]
     floats(Vec<f64>),
-    #[serde(with = "robot_runtime::json::value")]
+    #[serde(with = "clad_runtime::json::value")]
     text(String),
-    #[serde(with = "robot_runtime::json::value")]
+    #[serde(with = "clad_runtime::json::value")]
     en(TestEnum),
-    #[serde(with = "robot_runtime::json::value")]
+    #[serde(with = "clad_runtime::json::value")]
     list(Vec<u16>),
-    #[serde(with = "robot_runtime::json::value")]
+    #[serde(with = "clad_runtime::json::value")]
     inner(Inner),
 }
 

@@ -1,4 +1,4 @@
-//! `#[serde(with = "robot_runtime::json::float_array_value")]` on a union variant holding a
+//! `#[serde(with = "clad_runtime::json::float_array_value")]` on a union variant holding a
 //! fixed array of more than 32 floats: `{"value": [...]}` with the CLAD-JSON float rules,
 //! like [`json::float_value`](crate::json::float_value), but without requiring `Default`
 //! (which `[T; N]` lacks for `N > 32`), so the `"value"` key is required.

@@ -11,7 +11,7 @@
 //! `Vec`, none per item).
 //!
 //! ```ignore
-//! use robot_runtime::wire::WireView;
+//! use clad_runtime::wire::WireView;
 //! let msg = MessageView::unpack_view(&datagram)?;   // borrows `datagram`
 //! if let MessageView::Result(r) = msg {
 //!     handle(r.intent, r.parameters);              // &str, no copy

@@ -1,6 +1,6 @@
 //! Unit tests for the string, array, enum and union helpers and their error kinds.
 
-use robot_runtime::wire::{
+use clad_runtime::wire::{
     self, FieldContext, PackError, PackErrorKind, Reader, SeqKind, UnpackError, UnpackErrorKind,
     Wire, Writer, NO_MAX,
 };

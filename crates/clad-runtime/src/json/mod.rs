@@ -6,11 +6,11 @@
 //! |---|---|---|
 //! | message / structure | object, key = member name as in the schema, every member present | `#[derive(Serialize, Deserialize)]` + `#[serde(rename = "memberName")]` per field, `#[serde(default)]` on the struct (a missing key takes the schema default; unknown keys are ignored) |
 //! | `bool`, `int_*`, `uint_*` | `true`/`false`, integers at full 64-bit precision | nothing: serde's primitive impls already reject out-of-range numbers (`300` for a `u8`), fractions and other types |
-//! | `float_32`, `float_64` (also in arrays) | numbers; `"NaN"`, `"Infinity"`, `"-Infinity"` | `#[serde(with = "robot_runtime::json::f32")]` / [`json::f64`](self::f64) (works for `f32`, `Vec<f32>`, `[f32; N]`, nested) |
+//! | `float_32`, `float_64` (also in arrays) | numbers; `"NaN"`, `"Infinity"`, `"-Infinity"` | `#[serde(with = "clad_runtime::json::f32")]` / [`json::f64`](self::f64) (works for `f32`, `Vec<f32>`, `[f32; N]`, nested) |
 //! | enum | the enumerator name | `#[serde(rename = "name")]` on each unit variant |
 //! | string | string | nothing |
 //! | arrays | arrays (always present, even empty) | nothing (floats: see above) |
-//! | union | `{"type": "<member>", …}`: a message/structure member's fields are flattened into the object; any other member is under `"value"` | `#[serde(tag = "type")]` on the enum, `#[serde(rename = "member")]` per variant, plus `#[serde(with = "robot_runtime::json::value")]` (or [`float_value`] for float payloads, [`array_value`]/[`float_array_value`] for fixed arrays longer than 32) on the variants that are not messages/structures |
+//! | union | `{"type": "<member>", …}`: a message/structure member's fields are flattened into the object; any other member is under `"value"` | `#[serde(tag = "type")]` on the enum, `#[serde(rename = "member")]` per variant, plus `#[serde(with = "clad_runtime::json::value")]` (or [`float_value`] for float payloads, [`array_value`]/[`float_array_value`] for fixed arrays longer than 32) on the variants that are not messages/structures |
 //!
 //! Notes for the code generator:
 //! * Whether a union member is flattened or under `"value"` follows from the schema (the
@@ -42,7 +42,7 @@
 //! // structure Circle { float_32 radius }
 //! #[derive(Debug, PartialEq, Serialize, Deserialize)]
 //! struct Circle {
-//!     #[serde(rename = "radius", with = "robot_runtime::json::f32")]
+//!     #[serde(rename = "radius", with = "clad_runtime::json::f32")]
 //!     radius: f32,
 //! }
 //!
@@ -52,11 +52,11 @@
 //! enum Shape {
 //!     #[serde(rename = "circle")]
 //!     Circle(Circle),
-//!     #[serde(rename = "side", with = "robot_runtime::json::value")]
+//!     #[serde(rename = "side", with = "clad_runtime::json::value")]
 //!     Side(u16),
-//!     #[serde(rename = "color", with = "robot_runtime::json::value")]
+//!     #[serde(rename = "color", with = "clad_runtime::json::value")]
 //!     Color(Color),
-//!     #[serde(rename = "ratio", with = "robot_runtime::json::float_value")]
+//!     #[serde(rename = "ratio", with = "clad_runtime::json::float_value")]
 //!     Ratio(f32),
 //! }
 //!
@@ -65,7 +65,7 @@
 //! struct Robot {
 //!     #[serde(rename = "id")]
 //!     id: u64,
-//!     #[serde(rename = "samples", with = "robot_runtime::json::f32")]
+//!     #[serde(rename = "samples", with = "clad_runtime::json::f32")]
 //!     samples: Vec<f32>,
 //!     #[serde(rename = "shape")]
 //!     shape: Shape,

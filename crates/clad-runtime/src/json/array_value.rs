@@ -1,4 +1,4 @@
-//! `#[serde(with = "robot_runtime::json::array_value")]` on a union variant holding a fixed
+//! `#[serde(with = "clad_runtime::json::array_value")]` on a union variant holding a fixed
 //! array longer than 32 elements: `{"value": [...]}`, like [`json::value`](crate::json::value).
 
 use serde::ser::SerializeStruct;

@@ -88,7 +88,7 @@
 //! Complete example, written as a generator would (without those two refinements):
 //!
 //! ```
-//! use robot_runtime::wire::{self, FieldContext, PackError, Reader, UnpackError, Wire, Writer};
+//! use clad_runtime::wire::{self, FieldContext, PackError, Reader, UnpackError, Wire, Writer};
 //!
 //! // enum uint_8 Color { Red = 1, Green, Blue }
 //! #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -233,7 +233,7 @@ pub use view::{
 };
 pub use writer::Writer;
 
-/// `use robot_runtime::wire::prelude::*;` brings the traits generated code calls methods
+/// `use clad_runtime::wire::prelude::*;` brings the traits generated code calls methods
 /// of ([`Wire`], [`FieldContext`]) and the cursor and error types into scope.
 pub mod prelude {
     pub use super::{FieldContext, PackError, Reader, UnpackError, Wire, WireView, Writer};

@@ -1,7 +1,7 @@
 //! Floats in CLAD-JSON, generic over the container: `f32`, `f64`, `Vec<_>`, `[_; N]` and
 //! any nesting of those.
 //!
-//! Use it as `#[serde(with = "robot_runtime::json::float")]`; the typed variants
+//! Use it as `#[serde(with = "clad_runtime::json::float")]`; the typed variants
 //! [`json::f32`](crate::json::f32) and [`json::f64`](crate::json::f64) accept only
 //! containers of that float type.
 

@@ -1,4 +1,4 @@
-//! `#[serde(with = "robot_runtime::json::float_value")]` on a union variant whose member is
+//! `#[serde(with = "clad_runtime::json::float_value")]` on a union variant whose member is
 //! a `float_32`/`float_64` (or an array of them): like [`json::value`](crate::json::value),
 //! with the CLAD-JSON float rules for the payload.
 
