@@ -230,7 +230,11 @@ fn a_view_of_a_type_with_nothing_to_borrow_is_a_warning_naming_it() {
     );
     assert!(lines[1].contains("namespace Plain"), "{}", lines[1]);
     // Named borrows (a string): no warning for it, and it has a view.
-    let named = g.types.iter().find(|t| t.clad_name == "Robot::Named").unwrap();
+    let named = g
+        .types
+        .iter()
+        .find(|t| t.clad_name == "Robot::Named")
+        .unwrap();
     assert_eq!(named.view_path.as_deref(), Some("robot::NamedView"));
     // `compile` returns (and prints as `cargo::warning=` lines) the same warnings.
     assert_eq!(b.compile().unwrap().warnings, g.warnings);

@@ -454,7 +454,12 @@ pub fn fuzz_unpack<T: Generated>(bytes: &[u8]) -> Result<(), UnpackError> {
     // same bytes again, must agree with `unpack`.
     let mut reused =
         T::unpack(bytes).unwrap_or_else(|e| panic!("second unpack of {v:?} fails: {e}"));
-    let cuts = [bytes.len(), bytes.len() / 2, bytes.len().saturating_sub(1), 0];
+    let cuts = [
+        bytes.len(),
+        bytes.len() / 2,
+        bytes.len().saturating_sub(1),
+        0,
+    ];
     for cut in cuts.into_iter().chain([bytes.len()]) {
         if let Err(e) = check_unpack_into(&mut reused, &bytes[..cut]) {
             panic!("{e}");

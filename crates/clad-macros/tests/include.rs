@@ -53,8 +53,8 @@ mod clad_views {
 
 #[test]
 fn views_decode_without_copying_the_strings() {
-    use clad_views::robot::{Command, CommandView, SayText, SayTextView};
     use clad_runtime::wire::WireView;
+    use clad_views::robot::{Command, CommandView, SayText, SayTextView};
 
     let cmd = Command::Say(SayText {
         text: "beep".to_owned(),

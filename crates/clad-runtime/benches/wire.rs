@@ -1,7 +1,7 @@
 //! Pack/unpack throughput of a spec-style message and a float-heavy message.
 
-use criterion::{black_box, criterion_group, criterion_main, Criterion, Throughput};
 use clad_runtime::wire::{self, FieldContext, PackError, Reader, UnpackError, Wire, Writer};
+use criterion::{black_box, criterion_group, criterion_main, Criterion, Throughput};
 
 /// `message Foo { bool isFoo, int_8 myByte, uint_8 byteTwo, int_16 myShort,
 /// float_32 myFloat, uint_32 myNormal, string myString }`

@@ -1,7 +1,7 @@
 //! Tests for the CLAD-JSON serde helpers.
 
-use proptest::prelude::*;
 use clad_runtime::json::{AsJsonFloat, FromJsonFloat};
+use proptest::prelude::*;
 use serde::{Deserialize, Serialize};
 use serde_json::json;
 

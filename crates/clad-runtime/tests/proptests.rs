@@ -1,12 +1,12 @@
 //! Property tests: round trips for scalars, strings and arrays, and "never panics" for
 //! arbitrary input to a few hand-written composite types.
 
-use proptest::collection::vec;
-use proptest::prelude::*;
 use clad_runtime::wire::{
     self, FieldContext, PackError, PackErrorKind, Reader, UnpackError, UnpackErrorKind, Wire,
     Writer, NO_MAX,
 };
+use proptest::collection::vec;
+use proptest::prelude::*;
 
 // ---------------------------------------------------------------------------------------
 // Scalars

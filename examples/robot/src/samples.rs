@@ -133,8 +133,14 @@ pub fn observed_face() -> Observation {
         name: "Lorenzo".into(),
         expression: FacialExpression::Happiness,
         expression_values: [0.0, 0.05, 0.8, 0.05, 0.0, 0.1, 0.0, 0.0],
-        left_eye: [Point2f { x: 140.0, y: 100.0 }, Point2f { x: 150.0, y: 101.0 }],
-        right_eye: [Point2f { x: 165.0, y: 100.5 }, Point2f { x: 175.0, y: 101.5 }],
+        left_eye: [
+            Point2f { x: 140.0, y: 100.0 },
+            Point2f { x: 150.0, y: 101.0 },
+        ],
+        right_eye: [
+            Point2f { x: 165.0, y: 100.5 },
+            Point2f { x: 175.0, y: 101.5 },
+        ],
         gaze: [0.1, -0.05],
         is_making_eye_contact: true,
     })

@@ -50,7 +50,8 @@ fn agrees_with_unpack_whatever_the_value_held() {
         assert_eq!(value, new);
     }
     let mut mic = MicData::default();
-    mic.unpack_into(&samples::mic_data().pack().unwrap()).unwrap();
+    mic.unpack_into(&samples::mic_data().pack().unwrap())
+        .unwrap();
     assert_eq!(mic, samples::mic_data());
     let mut face = Observation::Ping(Ping { seq: 9 });
     face.unpack_into(&samples::observed_face().pack().unwrap())
