@@ -508,12 +508,7 @@ where
     F: FnOnce(&Reader<'_>) -> Result<(), UnpackError>,
 {
     let mut end_failed = false;
-    match T::read_then(r, |r| {
-        end(r).map_err(|e| {
-            end_failed = true;
-            e
-        })
-    }) {
+    match T::read_then(r, |r| end(r).inspect_err(|_| end_failed = true)) {
         Ok(value) => Ok(wrap(value)),
         Err(e) if end_failed => Err(e),
         Err(e) => Err(e.in_field(type_name, field)),
