@@ -208,7 +208,6 @@ fn variable_arrays() {
     // Variable-size elements (strings inside fixed arrays of structs, etc.) are summed.
     let nested = vec![[1u8, 2], [3, 4]];
     assert_eq!(wire::vec_size::<u32, [u8; 2]>(&nested), 8);
-    assert_eq!(wire::elements_size(&nested), 4);
 }
 
 #[test]
@@ -651,13 +650,7 @@ fn size_constant_helpers() {
 }
 
 #[test]
-fn read_len_and_check_count_building_blocks() {
-    let mut r = Reader::new(&[5, 0, 1, 2, 3]);
-    assert_eq!(wire::read_len::<u16>(&mut r, SeqKind::Array, 5).unwrap(), 5);
-    assert_eq!(wire::check_count(&r, 3, 1).unwrap(), 3);
-    assert!(wire::check_count(&r, 4, 1).is_err());
-    assert!(wire::check_count(&r, 2, 2).is_err());
-    assert_eq!(wire::check_count(&r, 1000, 0).unwrap(), 1000);
+fn write_len_building_block() {
     let mut buf = [0u8; 2];
     let mut w = Writer::new(&mut buf);
     wire::write_len::<u16>(&mut w, SeqKind::Array, 513, NO_MAX).unwrap();

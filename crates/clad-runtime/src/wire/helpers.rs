@@ -70,7 +70,7 @@ pub fn write_len<L: LengthPrefix>(
 /// Reads a length prefix of type `L` and checks it against the declared `max` (the error
 /// offset is the prefix's first byte).
 #[inline]
-pub fn read_len<L: LengthPrefix>(
+pub(super) fn read_len<L: LengthPrefix>(
     r: &mut Reader<'_>,
     what: SeqKind,
     max: u64,
@@ -89,7 +89,7 @@ pub fn read_len<L: LengthPrefix>(
 /// Checks that `count` elements of at least `min_element_size` bytes each can fit in the
 /// remaining input, before anything is allocated, and returns the count as `usize`.
 #[inline]
-pub fn check_count(
+pub(super) fn check_count(
     r: &Reader<'_>,
     count: u64,
     min_element_size: usize,
@@ -198,7 +198,7 @@ pub fn read_str<'a, L: LengthPrefix>(r: &mut Reader<'a>, max: u64) -> Result<&'a
 
 /// Encoded size of the elements of `items` (no prefix).
 #[inline]
-pub fn elements_size<T: Wire>(items: &[T]) -> usize {
+pub(super) fn elements_size<T: Wire>(items: &[T]) -> usize {
     match T::FIXED_SIZE {
         Some(size) => size * items.len(),
         None => items.iter().map(Wire::packed_size).sum(),
@@ -333,7 +333,7 @@ pub fn read_byte_vec_into<L: LengthPrefix>(
 /// Reads `N` elements with `read_one` into an array, without requiring `T: Default` and
 /// without allocating. Element errors get the element index in their path.
 #[inline]
-pub fn read_fixed_with<'a, T, const N: usize>(
+pub(super) fn read_fixed_with<'a, T, const N: usize>(
     r: &mut Reader<'a>,
     mut read_one: impl FnMut(&mut Reader<'a>) -> Result<T, UnpackError>,
 ) -> Result<[T; N], UnpackError> {
@@ -592,5 +592,22 @@ pub const fn union_min_size(members: &[usize]) -> usize {
         1
     } else {
         1 + min
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn read_len_and_check_count() {
+        let mut r = Reader::new(&[5, 0, 1, 2, 3]);
+        assert_eq!(read_len::<u16>(&mut r, SeqKind::Array, 5).unwrap(), 5);
+        assert_eq!(check_count(&r, 3, 1).unwrap(), 3);
+        assert!(check_count(&r, 4, 1).is_err());
+        assert!(check_count(&r, 2, 2).is_err());
+        assert_eq!(check_count(&r, 1000, 0).unwrap(), 1000);
+        // Variable-size elements are summed.
+        assert_eq!(elements_size(&[[1u8, 2], [3, 4]]), 4);
     }
 }

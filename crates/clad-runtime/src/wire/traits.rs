@@ -101,7 +101,7 @@ pub trait Wire: Sized {
 
     /// Reads `count` consecutive values into `out`, which ends up holding exactly them (the
     /// elements of a variable array whose count has been read and checked against the
-    /// remaining input with [`check_count`](super::check_count)). The elements `out`
+    /// remaining input: `count * MIN_SIZE` bytes are there). The elements `out`
     /// already holds are read into in place ([`Wire::read_into`]); the rest are pushed. An
     /// element's error gets its index in the path.
     ///
