@@ -220,10 +220,10 @@ pub use error::{
 pub use helpers::{
     read_byte_vec, read_byte_vec_into, read_enum, read_outlined, read_outlined_into,
     read_outlined_then, read_str, read_string, read_string_array, read_string_into,
-    read_string_vec, read_string_vec_into, read_strings_into, read_vec, read_vec_into,
-    string_size, string_vec_size, strings_size, struct_fixed_size,
-    union_fixed_size, union_min_size, vec_size, write_byte_vec, write_len, write_outlined,
-    write_string, write_string_vec, write_strings, write_vec, MAX_ZERO_SIZED_ELEMENTS, NO_MAX,
+    read_string_vec, read_string_vec_into, read_strings_into, read_vec, read_vec_into, string_size,
+    string_vec_size, strings_size, struct_fixed_size, union_fixed_size, union_min_size, vec_size,
+    write_byte_vec, write_len, write_outlined, write_string, write_string_vec, write_strings,
+    write_vec, MAX_ZERO_SIZED_ELEMENTS, NO_MAX,
 };
 pub use reader::{Reader, INVALID_TAG};
 pub use traits::{LengthPrefix, Wire};
