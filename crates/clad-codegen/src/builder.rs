@@ -57,6 +57,22 @@ pub struct Generated {
     pub warnings: String,
 }
 
+/// The result of [`Builder::compile`] and [`Builder::build`]: where the code was written and
+/// what [`Builder::generate`] knows about it, so a `build.rs` can generate dispatch tables
+/// (CLAD name → Rust path, view path) without generating twice.
+#[derive(Clone, Debug)]
+pub struct Compiled {
+    /// The output file.
+    pub path: PathBuf,
+    /// Every generated type, in output order.
+    pub types: Vec<GeneratedType>,
+    /// Every file read (resolved paths, sorted, no duplicates); cargo was told to rerun the
+    /// build script when one changes.
+    pub files_read: Vec<PathBuf>,
+    /// The warnings printed as `cargo::warning=` lines (empty when none).
+    pub warnings: String,
+}
+
 /// Why generation failed.
 #[derive(Debug)]
 pub struct BuildError {
@@ -235,12 +251,46 @@ impl Builder {
             code.push_str(&map);
         }
         let types = emitter.types();
+        let mut warnings = self.view_warnings(&types);
+        warnings.push_str(&maps.warnings);
         Ok(Generated {
             code,
             files_read,
             types,
-            warnings: maps.warnings,
+            warnings,
         })
+    }
+
+    /// A warning per [`Builder::view`] path that gives no view: a type with nothing to
+    /// borrow (no string, no variable array, in itself or in what it holds), or a namespace
+    /// none of whose types borrows. (A path that names nothing at all is an error.)
+    fn view_warnings(&self, types: &[GeneratedType]) -> String {
+        let mut out = String::new();
+        for path in &self.options.views {
+            let fqn = path.trim_start_matches("::");
+            if let Some(t) = types.iter().find(|t| t.clad_name == fqn) {
+                if t.view_path.is_none() {
+                    out.push_str(&format!(
+                        "view(\"{path}\"): the {} {} has nothing to borrow (no string or \
+                         variable array), so it has no view; decode it with `unpack`\n",
+                        t.kind, t.clad_name
+                    ));
+                }
+                continue;
+            }
+            let prefix = format!("{fqn}::");
+            let matched: Vec<&GeneratedType> = types
+                .iter()
+                .filter(|t| t.clad_name.starts_with(&prefix))
+                .collect();
+            if !matched.is_empty() && matched.iter().all(|t| t.view_path.is_none()) {
+                out.push_str(&format!(
+                    "view(\"{path}\"): no type in namespace {fqn} has anything to borrow \
+                     (no string or variable array), so none has a view\n"
+                ));
+            }
+        }
+        out
     }
 
     /// Like [`Builder::generate`], but returns the code as tokens (what `include_clad!`
@@ -416,8 +466,9 @@ impl Builder {
     }
 
     /// Generates and writes the output file (only when its content changed), printing
-    /// `cargo:rerun-if-changed` for every schema file read. Returns the output path.
-    pub fn compile(&self) -> Result<PathBuf, BuildError> {
+    /// `cargo:rerun-if-changed` for every schema file read and `cargo::warning=` for every
+    /// warning line. Returns the output path with the generated types and the files read.
+    pub fn compile(&self) -> Result<Compiled, BuildError> {
         let generated = self.generate();
         if self.emit_cargo {
             // Even on failure, rerun when a schema changes.
@@ -453,12 +504,17 @@ impl Builder {
                 path.display()
             ))])
         })?;
-        Ok(path)
+        Ok(Compiled {
+            path,
+            types: generated.types,
+            files_read: generated.files_read,
+            warnings: generated.warnings,
+        })
     }
 
     /// [`Builder::compile`] for build scripts: on error, prints every diagnostic line as
     /// `cargo::error=` and exits with status 1 (no panic, no backtrace).
-    pub fn build(&self) -> PathBuf {
+    pub fn build(&self) -> Compiled {
         match self.compile() {
             Ok(p) => p,
             Err(e) => {

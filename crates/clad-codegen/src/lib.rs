@@ -48,7 +48,7 @@ pub mod rust;
 mod sema;
 pub mod source;
 
-pub use builder::{BuildError, Builder, Generated};
+pub use builder::{BuildError, Builder, Compiled, Generated};
 pub use diagnostics::{Diagnostic, Severity};
 pub use intent_map::IntentMapOptions;
 pub use loader::{FsLoader, LoadError, LoadedSource, MemoryLoader, SourceLoader};

@@ -377,7 +377,7 @@ mod tests {
             .out_dir(&out.0)
             .compile()
             .unwrap();
-        let written = fs::read_to_string(written).unwrap();
+        let written = fs::read_to_string(written.path).unwrap();
         let written: syn::File = syn::parse_file(&written).unwrap();
         assert_eq!(
             prettyplease::unparse(&written),

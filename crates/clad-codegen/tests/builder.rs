@@ -73,8 +73,15 @@ fn generates_the_include_closure_and_lists_every_file_read() {
 fn writes_only_when_the_content_changed() {
     let t = TempDir::new("write");
     schemas(&t);
-    let path = builder(&t).compile().unwrap();
+    let compiled = builder(&t).compile().unwrap();
+    let path = compiled.path;
     assert_eq!(path, t.0.join("out/clad.rs"));
+    // What `generate` knows comes back too: the types and the files read.
+    let g = builder(&t).generate().unwrap();
+    assert_eq!(compiled.types, g.types);
+    assert_eq!(compiled.files_read, g.files_read);
+    assert_eq!(compiled.types[1].rust_path, "robot::Msg");
+    assert!(compiled.warnings.is_empty(), "{}", compiled.warnings);
     let first = std::fs::metadata(&path).unwrap().modified().unwrap();
     std::thread::sleep(std::time::Duration::from_millis(20));
     builder(&t).compile().unwrap();
@@ -92,7 +99,7 @@ fn writes_only_when_the_content_changed() {
         .unwrap()
         .contains("Green = 6"));
     let named = builder(&t).output_file("robot.rs").compile().unwrap();
-    assert!(named.ends_with("robot.rs"));
+    assert!(named.path.ends_with("robot.rs"));
 }
 
 #[test]
@@ -274,4 +281,38 @@ fn file_hash_name_clashes_get_suffixes_in_input_order() {
     assert!(line(&ba, "STATE_FILE_HASH").contains("`b/state.clad`"));
     // Deterministic: the same build gives the same text.
     assert_eq!(ab, generate(["a/state.clad", "b/state.clad"]));
+}
+
+#[test]
+fn a_view_of_a_type_with_nothing_to_borrow_is_a_warning_naming_it() {
+    let t = TempDir::new("view-warning");
+    t.write(
+        "schemas/main.clad",
+        "namespace Robot {\nmessage Pose { float_32 x, float_32 y }\nmessage Named { string name, Pose pose }\n}\nnamespace Plain {\nmessage A { uint_8 a }\n}\n",
+    );
+    let b = builder(&t)
+        .view("Robot::Pose")
+        .view("Robot::Named")
+        .view("Plain");
+    let g = b.generate().unwrap();
+    let lines: Vec<&str> = g.warnings.lines().collect();
+    assert_eq!(lines.len(), 2, "{}", g.warnings);
+    assert!(
+        lines[0].contains("the message Robot::Pose has nothing to borrow"),
+        "{}",
+        lines[0]
+    );
+    assert!(lines[1].contains("namespace Plain"), "{}", lines[1]);
+    // Named borrows (a string): no warning for it, and it has a view.
+    let named = g
+        .types
+        .iter()
+        .find(|t| t.clad_name == "Robot::Named")
+        .unwrap();
+    assert_eq!(named.view_path.as_deref(), Some("robot::NamedView"));
+    // `compile` returns (and prints as `cargo::warning=` lines) the same warnings.
+    assert_eq!(b.compile().unwrap().warnings, g.warnings);
+    // A view of a type that borrows gives no warning.
+    let g = builder(&t).view("Robot::Named").generate().unwrap();
+    assert!(g.warnings.is_empty(), "{}", g.warnings);
 }

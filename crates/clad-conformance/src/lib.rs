@@ -185,7 +185,54 @@ pub fn check_vector<T: Generated>(value: &serde_json::Value, hex: &[u8]) -> Resu
     if &json != value {
         return Err(format!("canonical JSON: got {json}, want {value}"));
     }
+    // `unpack_into` agrees with `unpack` on every prefix of the vector (errors), reading
+    // into a value that each failed attempt may have left half-overwritten, and then on the
+    // whole vector again.
+    let mut reused: T =
+        serde_json::from_value(value.clone()).map_err(|e| format!("JSON -> value: {e}"))?;
+    for cut in 0..hex.len() {
+        check_unpack_into(&mut reused, &hex[..cut])?;
+    }
+    check_unpack_into(&mut reused, hex)?;
     Ok(())
+}
+
+/// `reused.unpack_into(bytes)` agrees with `T::unpack(bytes)`: the same error (kind, offset,
+/// field path), or both succeed and `reused` then packs to the same bytes as the unpacked
+/// value (and equals it, unless a NaN is inside). After an error, `reused` must still be a
+/// value that packs or fails to pack with a typed error (never a panic).
+pub fn check_unpack_into<T: Generated>(reused: &mut T, bytes: &[u8]) -> Result<(), String> {
+    let fresh = T::unpack(bytes);
+    match (fresh, reused.unpack_into(bytes)) {
+        (Err(a), Err(b)) if a == b => {
+            let _ = reused.pack();
+            Ok(())
+        }
+        (Err(a), Err(b)) => Err(format!(
+            "unpack_into of {}: error \"{b}\", unpack \"{a}\"",
+            to_hex(bytes)
+        )),
+        (Ok(v), Err(e)) => Err(format!(
+            "only unpack_into fails on {} ({e}); unpack gives {v:?}",
+            to_hex(bytes)
+        )),
+        (Err(e), Ok(())) => Err(format!(
+            "only unpack fails on {} ({e}); unpack_into gives {reused:?}",
+            to_hex(bytes)
+        )),
+        (Ok(v), Ok(())) => {
+            let (a, b) = (v.pack(), reused.pack());
+            #[allow(clippy::eq_op)]
+            let no_nan = v == v;
+            if a.as_ref().ok() != b.as_ref().ok() || (no_nan && v != *reused) {
+                return Err(format!(
+                    "unpack_into of {} gives {reused:?}, unpack {v:?}",
+                    to_hex(bytes)
+                ));
+            }
+            Ok(())
+        }
+    }
 }
 
 // ----- borrowed views ------------------------------------------------------------------------
@@ -458,6 +505,21 @@ pub fn fuzz_unpack<T: Generated>(bytes: &[u8]) -> Result<(), UnpackError> {
             to_hex(bytes),
             to_hex(&packed)
         );
+    }
+    // Reading into the value: the same bytes, then every shorter prefix (errors), then the
+    // same bytes again, must agree with `unpack`.
+    let mut reused =
+        T::unpack(bytes).unwrap_or_else(|e| panic!("second unpack of {v:?} fails: {e}"));
+    let cuts = [
+        bytes.len(),
+        bytes.len() / 2,
+        bytes.len().saturating_sub(1),
+        0,
+    ];
+    for cut in cuts.into_iter().chain([bytes.len()]) {
+        if let Err(e) = check_unpack_into(&mut reused, &bytes[..cut]) {
+            panic!("{e}");
+        }
     }
     let again =
         T::unpack(&packed).unwrap_or_else(|e| panic!("re-packed {v:?} does not unpack: {e}"));

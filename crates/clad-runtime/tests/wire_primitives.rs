@@ -203,16 +203,33 @@ fn fixed_arrays() {
     assert_eq!(<[u16; 0] as Wire>::FIXED_SIZE, Some(0));
     assert_eq!(<[[i8; 2]; 3] as Wire>::FIXED_SIZE, Some(6));
 
+    // An array of numbers is decoded in bulk: its length is checked once, so a truncated
+    // one is reported at its first byte with the whole array's size.
     let err = <[u16; 3]>::unpack(&[1, 0, 2, 0, 3]).unwrap_err();
+    assert_eq!(err.offset(), 0);
+    assert!(err.path().is_empty());
+    assert_eq!(
+        err.to_string(),
+        "truncated input at byte 0: need 6 bytes, 5 left"
+    );
+    // Other elements are read one by one and report the element.
+    let err = <[[u16; 1]; 3]>::unpack(&[1, 0, 2, 0, 3]).unwrap_err();
     assert_eq!(err.offset(), 4);
     assert_eq!(
         err.path().segments().collect::<Vec<_>>(),
         [PathSegment::Index(2)]
     );
+    // In place (`unpack_into`): the same errors and values.
+    let mut reused = [7u16; 3];
     assert_eq!(
-        err.to_string(),
-        "truncated input at byte 4 while reading [2]: need 2 bytes, 1 left"
+        reused.unpack_into(&[1, 0, 2, 0, 3]).unwrap_err(),
+        <[u16; 3]>::unpack(&[1, 0, 2, 0, 3]).unwrap_err()
     );
+    reused.unpack_into(&[1, 0, 2, 0, 3, 0]).unwrap();
+    assert_eq!(reused, [1, 2, 3]);
+    let mut flags = [false; 3];
+    flags.unpack_into(&[0, 2, 1]).unwrap();
+    assert_eq!(flags, [false, true, true]);
     let err = <[u8; 2]>::unpack(&[1, 2, 3]).unwrap_err();
     assert!(matches!(
         err.kind(),

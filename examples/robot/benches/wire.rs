@@ -8,12 +8,16 @@
 //! Shapes (`schemas/bench.clad`, values in `src/samples.rs`):
 //! `numbers_32B` (plain numbers), `union_5B` (a union holding 4 bytes),
 //! `union_strings_70B` (a union holding seven short strings), `robot_state_218B` (fixed
-//! arrays, a variable array of six structures, nested structures, enums).
+//! arrays, a variable array of six structures, nested structures, enums), `mic_data_1292B`
+//! (a fixed array of 640 `int_16` samples and three scalars), `cloud_audio_1293B` (a
+//! length-prefixed array of 645 `int_16` samples in a union), `observed_face_135B` (a union
+//! holding a face observation: a name string, nested structures, fixed float arrays).
 //!
 //! Per shape: `pack_into` (into a reused buffer, no allocation), `pack` (allocates the
 //! output `Vec`), `unpack` (from a byte slice, the value is dropped inside the timing loop),
+//! `unpack_into` (into a kept value, reusing its capacity),
 //! `unpack_view` for the shapes with strings or variable arrays (the borrowed views
-//! `EventView` and `RobotStateView`: same checks, strings borrowed from the input and the
+//! `EventView`, `RobotStateView`, `CloudAudioView`, `ObservationView`: same checks, strings borrowed from the input and the
 //! sightings left packed in it instead of copied),
 //! `memcpy` (copy the packed bytes into a reused buffer: the floor for moving that many
 //! bytes) and `clone` (copy the value in memory, allocating what it owns: the floor for an
@@ -21,7 +25,7 @@
 
 use criterion::measurement::WallTime;
 use criterion::{criterion_group, criterion_main, BenchmarkGroup, Criterion, Throughput};
-use robot_example::clad::bench::{Event, RobotState};
+use robot_example::clad::bench::{CloudAudio, Event, Observation, RobotState};
 use robot_example::samples;
 use robot_runtime::wire::{HasView, Wire, WireView};
 use std::hint::black_box;
@@ -55,7 +59,7 @@ fn shape_with<T: Wire + Clone>(
     let mut group = c.benchmark_group(name);
     group.throughput(Throughput::Bytes(n as u64));
 
-    let mut buf = vec![0u8; 1024];
+    let mut buf = vec![0u8; 2048];
     group.bench_function("pack_into", |b| {
         b.iter(|| black_box(value).pack_into(black_box(&mut buf[..])).unwrap())
     });
@@ -66,6 +70,16 @@ fn shape_with<T: Wire + Clone>(
             // a copy of its whole in-memory size that real code does not make.
             let value = T::unpack(black_box(&bytes[..]));
             black_box(&value);
+        })
+    });
+    // Into a kept value (the same shape arrives again): its strings' and arrays' capacity
+    // is reused, so nothing is allocated.
+    let mut reused = value.clone();
+    group.bench_function("unpack_into", |b| {
+        b.iter(|| {
+            let result = reused.unpack_into(black_box(&bytes[..]));
+            black_box(&result);
+            black_box(&reused);
         })
     });
     extra(&mut group, &bytes);
@@ -98,6 +112,19 @@ fn wire(c: &mut Criterion) {
         "robot_state_218B",
         &samples::robot_state(),
         unpack_view::<RobotState>,
+    );
+    shape(c, "mic_data_1292B", &samples::mic_data());
+    shape_with(
+        c,
+        "cloud_audio_1293B",
+        &samples::cloud_audio(),
+        unpack_view::<CloudAudio>,
+    );
+    shape_with(
+        c,
+        "observed_face_135B",
+        &samples::observed_face(),
+        unpack_view::<Observation>,
     );
 }
 

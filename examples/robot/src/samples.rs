@@ -91,3 +91,57 @@ pub fn robot_state() -> RobotState {
             .collect(),
     }
 }
+
+/// (e) The microphone block: 12 + 640 × 2 = 1,292 fixed bytes.
+pub fn mic_data() -> MicData {
+    MicData {
+        timestamp: 5_550_123,
+        robot_angle: 1.25,
+        sequence: 77,
+        data: core::array::from_fn(|i| ((i as i32 * 37) % 2000 - 1000) as i16),
+    }
+}
+
+/// (f) Cloud audio in a union: 1 tag + 2 count bytes + 645 × 2 = 1,293 bytes.
+pub fn cloud_audio() -> CloudAudio {
+    CloudAudio::Audio(AudioSamples {
+        data: (0..645).map(|i| ((i * 53) % 3000 - 1500) as i16).collect(),
+    })
+}
+
+/// (g) An observed face in a union: 1 tag + 127 fixed-layout bytes + 7 name bytes = 135
+/// bytes.
+pub fn observed_face() -> Observation {
+    Observation::RobotObservedFace(RobotObservedFace {
+        face_id: 12,
+        timestamp: 4_321_000,
+        pose: PoseStruct3d {
+            x: 410.0,
+            y: 25.5,
+            z: 180.25,
+            q0: 0.71,
+            q1: 0.0,
+            q2: 0.0,
+            q3: 0.70,
+        },
+        img_rect: Rect {
+            x_top_left: 120.0,
+            y_top_left: 80.0,
+            width: 64.0,
+            height: 72.0,
+        },
+        name: "Lorenzo".into(),
+        expression: FacialExpression::Happiness,
+        expression_values: [0.0, 0.05, 0.8, 0.05, 0.0, 0.1, 0.0, 0.0],
+        left_eye: [
+            Point2f { x: 140.0, y: 100.0 },
+            Point2f { x: 150.0, y: 101.0 },
+        ],
+        right_eye: [
+            Point2f { x: 165.0, y: 100.5 },
+            Point2f { x: 175.0, y: 101.5 },
+        ],
+        gaze: [0.1, -0.05],
+        is_making_eye_contact: true,
+    })
+}

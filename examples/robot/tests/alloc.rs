@@ -1,6 +1,7 @@
 //! No needless allocation on the hot paths, proven with a counting global allocator.
 //!
 //! * `pack_into` never allocates, for every shape.
+//! * `unpack_into` allocates nothing when the value's capacities suffice.
 //! * `unpack` allocates only the values themselves: nothing for messages of numbers and
 //!   unions of them, one `String` per non-empty string, one `Vec` per non-empty variable
 //!   array. Errors carry no allocation until they happen, and the success path builds no
@@ -53,7 +54,7 @@ fn allocations<R>(f: impl FnOnce() -> R) -> usize {
 
 fn check<T: Wire>(name: &str, value: &T, unpack_allocations: usize) {
     let bytes = value.pack().unwrap();
-    let mut buf = [0u8; 512];
+    let mut buf = [0u8; 2048];
     assert_eq!(
         allocations(|| value.pack_into(black_box(&mut buf)).unwrap()),
         0,
@@ -157,6 +158,62 @@ fn hot_paths_allocate_only_the_values() {
     );
     assert_eq!(view.unwrap().sightings.len(), 6);
     assert_eq!(view.unwrap(), samples::robot_state().view());
+
+    // `unpack_into` reuses the value's capacity: nothing at all once the capacities suffice,
+    // for strings (seven `String`s), variable arrays of structures and of numbers, and
+    // fixed arrays; a union holding another member allocates only the new member's data.
+    let mut event = samples::device_info();
+    let bytes = samples::device_info().pack().unwrap();
+    assert_eq!(
+        allocations(|| event.unpack_into(black_box(&bytes)).unwrap()),
+        0,
+        "Event::DeviceInfo (70 bytes): unpack_into"
+    );
+    assert_eq!(event, samples::device_info());
+    let mut state = samples::robot_state();
+    state.sightings.truncate(2); // capacity for six stays
+    let bytes = samples::robot_state().pack().unwrap();
+    assert_eq!(
+        allocations(|| state.unpack_into(black_box(&bytes)).unwrap()),
+        0,
+        "RobotState (218 bytes): unpack_into"
+    );
+    assert_eq!(state, samples::robot_state());
+    let mut audio = samples::cloud_audio();
+    let bytes = samples::cloud_audio().pack().unwrap();
+    assert_eq!(
+        allocations(|| audio.unpack_into(black_box(&bytes)).unwrap()),
+        0,
+        "CloudAudio (1,293 bytes): unpack_into"
+    );
+    assert_eq!(audio, samples::cloud_audio());
+    let mut face = samples::observed_face();
+    let bytes = samples::observed_face().pack().unwrap();
+    assert_eq!(
+        allocations(|| face.unpack_into(black_box(&bytes)).unwrap()),
+        0,
+        "Observation (135 bytes): unpack_into"
+    );
+    let mut mic = samples::mic_data();
+    let bytes = samples::mic_data().pack().unwrap();
+    assert_eq!(
+        allocations(|| mic.unpack_into(black_box(&bytes)).unwrap()),
+        0,
+        "MicData (1,292 bytes): unpack_into"
+    );
+    // From another union member: the seven strings are allocated once, then reused.
+    let mut event = samples::ping();
+    let bytes = samples::device_info().pack().unwrap();
+    assert_eq!(
+        allocations(|| event.unpack_into(black_box(&bytes)).unwrap()),
+        7,
+        "Event::Ping -> DeviceInfo: unpack_into"
+    );
+    assert_eq!(
+        allocations(|| event.unpack_into(black_box(&bytes)).unwrap()),
+        0,
+        "Event::DeviceInfo again: unpack_into"
+    );
 
     // Errors allocate only when they happen (the boxed details and the field path).
     let bytes = samples::numbers().pack().unwrap();

@@ -8,7 +8,7 @@ fn check<T: Wire + PartialEq + std::fmt::Debug>(value: &T, size: usize) -> Vec<u
     let bytes = value.pack().unwrap();
     assert_eq!(bytes.len(), size);
     assert_eq!(value.packed_size(), size);
-    let mut buf = [0u8; 512];
+    let mut buf = [0u8; 2048];
     assert_eq!(value.pack_into(&mut buf).unwrap(), size);
     assert_eq!(&buf[..size], &bytes[..]);
     assert_eq!(T::unpack(&bytes).unwrap(), *value);
@@ -125,4 +125,24 @@ fn errors_in_fixed_size_runs() {
         UnpackErrorKind::TrailingBytes { left: 1, .. }
     ));
     assert_eq!(err.offset(), 5);
+}
+
+#[test]
+fn mic_data_is_1292_fixed_bytes() {
+    assert_eq!(MicData::PACKED_SIZE, 1292);
+    let bytes = check(&samples::mic_data(), 1292);
+    assert_eq!(bytes[12..14], samples::mic_data().data[0].to_le_bytes());
+    assert_eq!(bytes[1290..], samples::mic_data().data[639].to_le_bytes());
+}
+
+#[test]
+fn cloud_audio_is_1293_bytes() {
+    let bytes = check(&samples::cloud_audio(), 1293);
+    assert_eq!(bytes[..3], [0, 0x85, 0x02]); // tag 0, 645 samples
+}
+
+#[test]
+fn observed_face_is_135_bytes() {
+    let bytes = check(&samples::observed_face(), 135);
+    assert_eq!(bytes[53..61], *b"\x07Lorenzo"); // after tag + 52 fixed bytes
 }

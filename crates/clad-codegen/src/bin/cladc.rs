@@ -266,8 +266,9 @@ fn rust(includes: &Includes, out_dir: &str, views: &[String], files: Vec<String>
         };
     }
     match builder.out_dir(out_dir).compile() {
-        Ok(path) => {
-            eprintln!("wrote {}", path.display());
+        Ok(compiled) => {
+            eprint!("{}", compiled.warnings);
+            eprintln!("wrote {}", compiled.path.display());
             ExitCode::SUCCESS
         }
         Err(e) => {

@@ -84,6 +84,16 @@
 //!   members into locals, calling `end(r)?`, then assembling the value) and implement
 //!   `read_from` as `Self::read_then(r, |_| Ok(()))`, so [`Wire::unpack`] builds the value
 //!   directly where the caller wants it.
+//! * **[`Wire::read_into`]** (behind [`Wire::unpack_into`]): messages, structures and unions
+//!   read member by member into `&mut self` (`self.x.read_into(r)`,
+//!   [`read_string_into`], [`read_vec_into`], [`read_byte_vec_into`],
+//!   [`read_string_vec_into`], [`read_strings_into`]), reusing capacity; a union reads in
+//!   place when it already holds the member the tag names. A union's member of variable
+//!   size is read by [`read_outlined_then`] (owned) and [`read_outlined_into`] (in place).
+//!
+//! Arrays of numbers and `bool` (`[i16; 640]`, `Vec<f32>`, and the same inside views) are
+//! decoded in bulk: one length check, then one loop that is a copy on little-endian targets.
+//! A truncated array is reported at its first byte with the whole array's size as `need`.
 //!
 //! Complete example, written as a generator would (without those two refinements):
 //!
@@ -218,10 +228,12 @@ pub use error::{
     UnpackErrorKind,
 };
 pub use helpers::{
-    read_byte_vec, read_enum, read_outlined, read_str, read_string, read_string_array,
-    read_string_vec, read_vec, string_size, string_vec_size, strings_size, struct_fixed_size,
-    union_fixed_size, union_min_size, vec_size, write_byte_vec, write_len, write_outlined,
-    write_string, write_string_vec, write_strings, write_vec, MAX_ZERO_SIZED_ELEMENTS, NO_MAX,
+    read_byte_vec, read_byte_vec_into, read_enum, read_outlined, read_outlined_into,
+    read_outlined_then, read_str, read_string, read_string_array, read_string_into,
+    read_string_vec, read_string_vec_into, read_strings_into, read_vec, read_vec_into, string_size,
+    string_vec_size, strings_size, struct_fixed_size, union_fixed_size, union_min_size, vec_size,
+    write_byte_vec, write_len, write_outlined, write_string, write_string_vec, write_strings,
+    write_vec, MAX_ZERO_SIZED_ELEMENTS, NO_MAX,
 };
 pub use reader::{Reader, INVALID_TAG};
 pub use traits::{LengthPrefix, Wire};

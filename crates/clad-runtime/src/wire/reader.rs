@@ -75,6 +75,16 @@ impl<'a> Reader<'a> {
         }
     }
 
+    /// Reads `n` bytes (a length computed in `u64`, so it cannot overflow) and returns them
+    /// borrowed from the input.
+    #[inline]
+    pub(crate) fn read_bytes_u64(&mut self, n: u64) -> Result<&'a [u8], UnpackError> {
+        if n > self.rest.len() as u64 {
+            return Err(self.truncated(n));
+        }
+        self.read_bytes(n as usize)
+    }
+
     /// Splits off the next `n` bytes as a reader of their own, checking the length once.
     /// This reader moves past them; the new one's positions (and error offsets) continue
     /// this reader's.

@@ -56,6 +56,79 @@ pub trait Wire: Sized {
         Ok(value)
     }
 
+    /// Reads one value into `self`, reusing what `self` already owns: the capacity of its
+    /// `String`s and `Vec`s, and the elements of its variable arrays (read into in place). A
+    /// union that already holds the member the input names is read into in place too.
+    /// Checks and errors are exactly those of [`Wire::read_from`].
+    ///
+    /// On error `self` is still a valid value, but which one is unspecified: the members
+    /// read before the failing one hold their new values, the failing member and those
+    /// after it hold anything between their old and their new values (a variable array
+    /// may be shorter or longer than either), and a union may hold the member the input
+    /// named (with such a mix) or still its old member. Assign a value before using it
+    /// again.
+    ///
+    /// The provided implementation assigns `Self::read_from(r)`; generated messages,
+    /// structures and unions implement it member by member.
+    #[inline]
+    fn read_into(&mut self, r: &mut Reader<'_>) -> Result<(), UnpackError> {
+        *self = Self::read_from(r)?;
+        Ok(())
+    }
+
+    /// Reads `out.len()` consecutive values into `out` in place (the elements of a fixed
+    /// array); an element's error gets its index in the path.
+    ///
+    /// The provided implementation calls [`Wire::read_into`] per element. The numbers and
+    /// `bool` check the input length once and decode all elements in one loop (on a
+    /// little-endian target a copy), so a truncated array of numbers is reported at its
+    /// first byte with the whole array's size as `need`.
+    #[inline]
+    fn read_slice_into(r: &mut Reader<'_>, out: &mut [Self]) -> Result<(), UnpackError> {
+        for (i, item) in out.iter_mut().enumerate() {
+            item.read_into(r).in_index(i)?;
+        }
+        Ok(())
+    }
+
+    /// Reads the fixed array `[Self; N]` (what `<[Self; N]>::read_from` does). The provided
+    /// implementation reads element by element without requiring `Self: Default`; the
+    /// numbers and `bool` decode in bulk, as in [`Wire::read_slice_into`].
+    #[inline]
+    fn read_fixed_array<const N: usize>(r: &mut Reader<'_>) -> Result<[Self; N], UnpackError> {
+        super::helpers::read_fixed_with(r, |r| Self::read_from(r))
+    }
+
+    /// Reads `count` consecutive values into `out`, which ends up holding exactly them (the
+    /// elements of a variable array whose count has been read and checked against the
+    /// remaining input: `count * MIN_SIZE` bytes are there). The elements `out`
+    /// already holds are read into in place ([`Wire::read_into`]); the rest are pushed. An
+    /// element's error gets its index in the path.
+    ///
+    /// The numbers and `bool` replace the contents in bulk (one length check, one loop).
+    #[inline]
+    fn read_vec_items_into(
+        r: &mut Reader<'_>,
+        count: usize,
+        out: &mut Vec<Self>,
+    ) -> Result<(), UnpackError> {
+        out.truncate(count);
+        for (i, item) in out.iter_mut().enumerate() {
+            item.read_into(r).in_index(i)?;
+        }
+        let reuse = out.len();
+        out.reserve(super::helpers::prealloc_count::<Self>(count - reuse));
+        for i in reuse..count {
+            out.push(Self::read_from(r).in_index(i)?);
+        }
+        Ok(())
+    }
+
+    /// `true` when every `FIXED_SIZE`-byte pattern decodes without error (the numbers and
+    /// `bool`): a borrowed [`ArrayView`](super::ArrayView) of such elements needs no
+    /// validation pass. `false` (the provided value) is always correct.
+    const ANY_BYTES_VALID: bool = false;
+
     /// Packs into a new `Vec` allocated once with the exact size (computed first).
     fn pack(&self) -> Result<Vec<u8>, PackError> {
         let size = self.packed_size();
@@ -107,6 +180,16 @@ pub trait Wire: Sized {
         Self::read_then(&mut r, |r| r.finish(Self::TYPE_NAME))
     }
 
+    /// Unpacks a value that must span all of `bytes` into `self`, reusing the capacity of
+    /// its `String`s and `Vec`s (what `prost`'s `merge` is to a fresh decode): with enough
+    /// capacity, decoding allocates nothing. Same checks and errors as [`Wire::unpack`];
+    /// on error `self` holds an unspecified valid value (see [`Wire::read_into`]).
+    fn unpack_into(&mut self, bytes: &[u8]) -> Result<(), UnpackError> {
+        let mut r = Reader::new(bytes);
+        self.read_into(&mut r)?;
+        r.finish(Self::TYPE_NAME)
+    }
+
     /// Unpacks a value from the start of `bytes` and returns it with the number of bytes it
     /// took; the rest of `bytes` is ignored (for streams and framing).
     fn unpack_prefix(bytes: &[u8]) -> Result<(Self, usize), UnpackError> {
@@ -149,8 +232,66 @@ macro_rules! wire_number {
             fn read_from(r: &mut Reader<'_>) -> Result<Self, UnpackError> {
                 r.read_array().map(<$t>::from_le_bytes)
             }
+
+            const ANY_BYTES_VALID: bool = true;
+
+            #[inline]
+            fn read_slice_into(r: &mut Reader<'_>, out: &mut [Self]) -> Result<(), UnpackError> {
+                const SIZE: usize = core::mem::size_of::<$t>();
+                let bytes = r.read_bytes_u64(out.len() as u64 * SIZE as u64)?;
+                decode_le(bytes, out, <$t>::from_le_bytes);
+                Ok(())
+            }
+
+            #[inline]
+            fn read_fixed_array<const N: usize>(
+                r: &mut Reader<'_>,
+            ) -> Result<[Self; N], UnpackError> {
+                const SIZE: usize = core::mem::size_of::<$t>();
+                let bytes = r.read_bytes_u64(N as u64 * SIZE as u64)?;
+                let mut out = [0 as $t; N];
+                decode_le(bytes, &mut out, <$t>::from_le_bytes);
+                Ok(out)
+            }
+
+            #[inline]
+            fn read_vec_items_into(
+                r: &mut Reader<'_>,
+                count: usize,
+                out: &mut Vec<Self>,
+            ) -> Result<(), UnpackError> {
+                const SIZE: usize = core::mem::size_of::<$t>();
+                let bytes = r.read_bytes_u64(count as u64 * SIZE as u64)?;
+                out.clear();
+                extend_le(bytes, out, <$t>::from_le_bytes);
+                Ok(())
+            }
         }
     )*};
+}
+
+/// Decodes packed little-endian `N`-byte numbers: `bytes.len() == out.len() * N`.
+///
+/// One loop over `chunks_exact`, which the compiler turns into a copy on little-endian
+/// targets and into vectorised byte swaps on big-endian ones (no `unsafe`).
+#[inline(always)]
+fn decode_le<T, const N: usize>(bytes: &[u8], out: &mut [T], from_le: fn([u8; N]) -> T) {
+    for (item, chunk) in out.iter_mut().zip(bytes.chunks_exact(N)) {
+        if let Ok(chunk) = <[u8; N]>::try_from(chunk) {
+            *item = from_le(chunk);
+        }
+    }
+}
+
+/// Appends the packed little-endian `N`-byte numbers of `bytes` to `out` (one reservation;
+/// `chunks_exact` has an exact length, so the loop has no capacity checks).
+#[inline(always)]
+fn extend_le<T, const N: usize>(bytes: &[u8], out: &mut Vec<T>, from_le: fn([u8; N]) -> T) {
+    out.extend(bytes.chunks_exact(N).map(|chunk| {
+        let mut a = [0; N];
+        a.copy_from_slice(chunk);
+        from_le(a)
+    }));
 }
 
 wire_number! {
@@ -181,6 +322,33 @@ impl Wire for bool {
     fn read_from(r: &mut Reader<'_>) -> Result<Self, UnpackError> {
         r.read_array().map(|[b]: [u8; 1]| b != 0)
     }
+
+    const ANY_BYTES_VALID: bool = true;
+
+    #[inline]
+    fn read_slice_into(r: &mut Reader<'_>, out: &mut [Self]) -> Result<(), UnpackError> {
+        let bytes = r.read_bytes(out.len())?;
+        decode_le(bytes, out, |[b]: [u8; 1]| b != 0);
+        Ok(())
+    }
+
+    #[inline]
+    fn read_fixed_array<const N: usize>(r: &mut Reader<'_>) -> Result<[Self; N], UnpackError> {
+        let bytes = r.read_bytes(N)?;
+        Ok(core::array::from_fn(|i| bytes[i] != 0))
+    }
+
+    #[inline]
+    fn read_vec_items_into(
+        r: &mut Reader<'_>,
+        count: usize,
+        out: &mut Vec<Self>,
+    ) -> Result<(), UnpackError> {
+        let bytes = r.read_bytes(count)?;
+        out.clear();
+        out.extend(bytes.iter().map(|&b| b != 0));
+        Ok(())
+    }
 }
 
 /// Fixed-length array `T[N]`: exactly `N` element encodings, no count.
@@ -209,10 +377,20 @@ impl<T: Wire, const N: usize> Wire for [T; N] {
         Ok(())
     }
 
+    /// The numbers and `bool` check the array's length once and decode in one loop; other
+    /// elements are read one by one.
     #[inline]
     fn read_from(r: &mut Reader<'_>) -> Result<Self, UnpackError> {
-        super::helpers::read_fixed_with(r, |r| T::read_from(r))
+        T::read_fixed_array::<N>(r)
     }
+
+    /// Reads the elements in place ([`Wire::read_slice_into`]).
+    #[inline]
+    fn read_into(&mut self, r: &mut Reader<'_>) -> Result<(), UnpackError> {
+        T::read_slice_into(r, self)
+    }
+
+    const ANY_BYTES_VALID: bool = T::ANY_BYTES_VALID;
 }
 
 /// A boxed value encodes exactly like the value (useful for large generated messages).
@@ -235,6 +413,14 @@ impl<T: Wire> Wire for Box<T> {
     fn read_from(r: &mut Reader<'_>) -> Result<Self, UnpackError> {
         T::read_from(r).map(Box::new)
     }
+
+    /// Reads into the boxed value in place (no new allocation).
+    #[inline]
+    fn read_into(&mut self, r: &mut Reader<'_>) -> Result<(), UnpackError> {
+        (**self).read_into(r)
+    }
+
+    const ANY_BYTES_VALID: bool = T::ANY_BYTES_VALID;
 }
 
 mod sealed {
