@@ -75,7 +75,10 @@ fn pair() -> (Session, Session) {
 
 fn publisher(session: &Session, key: &str) -> Publisher<Message> {
     let p = Publisher::declare(session, Some(key)).unwrap();
-    assert!(p.wait_for_subscribers(WAIT).unwrap(), "no subscriber on {key}");
+    assert!(
+        p.wait_for_subscribers(WAIT).unwrap(),
+        "no subscriber on {key}"
+    );
     p
 }
 
@@ -171,7 +174,9 @@ fn zenoh_throughput(c: &mut Criterion, sessions: &(Session, Session)) {
                 for _ in 0..iters {
                     p.put(&msg).unwrap();
                 }
-                done_rx.recv_timeout(Duration::from_secs(120)).expect("all arrive");
+                done_rx
+                    .recv_timeout(Duration::from_secs(120))
+                    .expect("all arrive");
                 let t = start.elapsed();
                 target.store(u64::MAX, Ordering::Release);
                 t

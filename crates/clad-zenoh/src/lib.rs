@@ -50,9 +50,7 @@ mod typed;
 
 pub use header::{AttachmentError, Hash, TypeTag};
 pub use query::{query, serve, QueryError, Queryable};
-pub use typed::{
-    check_sample, subscribe, subscribe_view, Publisher, PublisherOptions, Subscriber,
-};
+pub use typed::{check_sample, subscribe, subscribe_view, Publisher, PublisherOptions, Subscriber};
 pub use zenoh;
 pub use zenoh::qos::CongestionControl;
 

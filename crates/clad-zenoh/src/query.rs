@@ -41,7 +41,11 @@ pub enum QueryError {
 /// `Resp`'s tag, `Err(text)` as an error reply. A request that is refused (no tag, other
 /// type or hash, undecodable) gets an error reply with the reason, and the handler is
 /// called with the [`ReceiveError`] so it can report it (its return value is then ignored).
-pub fn serve<Req, Resp, F>(session: &Session, key: Option<&str>, handler: F) -> Result<Queryable, Error>
+pub fn serve<Req, Resp, F>(
+    session: &Session,
+    key: Option<&str>,
+    handler: F,
+) -> Result<Queryable, Error>
 where
     Req: Wire + 'static,
     Resp: Wire + 'static,

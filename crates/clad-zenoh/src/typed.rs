@@ -205,7 +205,11 @@ pub(crate) fn undecodable(key: &str, error: robot_runtime::wire::UnpackError) ->
 /// sample decoded as `T` (strictly, as [`Wire::unpack`]) or with the reason it was refused.
 /// Calls come from Zenoh's threads, one at a time, in the order of each publisher; keep the
 /// handler short (hand the value to a queue: see [`crate::intake`]).
-pub fn subscribe<T, F>(session: &Session, key: Option<&str>, mut handler: F) -> Result<Subscriber, Error>
+pub fn subscribe<T, F>(
+    session: &Session,
+    key: Option<&str>,
+    mut handler: F,
+) -> Result<Subscriber, Error>
 where
     T: Wire + 'static,
     F: FnMut(Result<T, ReceiveError>) + Send + 'static,
@@ -220,18 +224,24 @@ where
 /// Like [`subscribe`], but decodes each sample as `T`'s borrowed view (`T::View<'_>`,
 /// strings and byte arrays borrowed from the payload: no copy of them), with exactly the
 /// checks of [`Wire::unpack`]. The view lives for the call.
-pub fn subscribe_view<T, F>(session: &Session, key: Option<&str>, mut handler: F) -> Result<Subscriber, Error>
+pub fn subscribe_view<T, F>(
+    session: &Session,
+    key: Option<&str>,
+    mut handler: F,
+) -> Result<Subscriber, Error>
 where
     T: HasView + 'static,
     F: for<'a> FnMut(Result<T::View<'a>, ReceiveError>) + Send + 'static,
 {
-    Subscriber::raw(session, &key::resolve::<T>(key), move |sample| {
-        match check_sample::<T>(&sample) {
+    Subscriber::raw(
+        session,
+        &key::resolve::<T>(key),
+        move |sample| match check_sample::<T>(&sample) {
             Err(e) => handler(Err(e)),
             Ok(bytes) => match T::View::unpack_view(&bytes) {
                 Ok(view) => handler(Ok(view)),
                 Err(error) => handler(Err(undecodable(sample.key_expr().as_str(), error))),
             },
-        }
-    })
+        },
+    )
 }

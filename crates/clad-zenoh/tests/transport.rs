@@ -11,11 +11,11 @@ use std::time::{Duration, Instant};
 use clad_zenoh::intake::{self, Intake, OverflowPolicy};
 use clad_zenoh::zenoh::Wait;
 use clad_zenoh::{key, AttachmentError, Publisher, QueryError, ReceiveError, TypeTag};
+use common::clad::cloud_mic::Void;
 use common::clad::cloud_mic::{
     AudioData, ConnectionCode, ConnectionResult, ErrorType, Filename, Hotword, IntentError,
     IntentResult, Message, MessageTag, MessageView, StreamOpen, StreamType,
 };
-use common::clad::common::Void;
 use common::clad::hri::{Intent, Modality};
 use common::{pair, v2, WAIT};
 use robot_runtime::wire::{Wire, WireView};
@@ -172,10 +172,12 @@ fn another_schema_version_is_refused_with_its_event() {
     .unwrap();
     // Same default key, same name, another hash.
     let old = publisher::<v2::cloud_mic::Message>(&b, None);
-    old.put(&v2::cloud_mic::Message::StreamOpen(v2::cloud_mic::StreamOpen {
-        session: "s".into(),
-        attempt: 2,
-    }))
+    old.put(&v2::cloud_mic::Message::StreamOpen(
+        v2::cloud_mic::StreamOpen {
+            session: "s".into(),
+            attempt: 2,
+        },
+    ))
     .unwrap();
     match rx.recv_timeout(WAIT).unwrap() {
         Err(ReceiveError::HashMismatch {
@@ -187,7 +189,10 @@ fn another_schema_version_is_refused_with_its_event() {
             assert_eq!(key, "CloudMic/Message");
             assert_eq!(type_name, "CloudMic::Message");
             assert_eq!(expected.map(|h| h.0), Some(Message::VERSION_HASH));
-            assert_eq!(found.map(|h| h.0), Some(v2::cloud_mic::Message::VERSION_HASH));
+            assert_eq!(
+                found.map(|h| h.0),
+                Some(v2::cloud_mic::Message::VERSION_HASH)
+            );
         }
         other => panic!("expected a hash mismatch, got {other:?}"),
     }
@@ -329,7 +334,10 @@ fn garbage_is_refused_with_typed_events_and_later_messages_still_arrive() {
     // 1. no attachment
     raw.put(vec![11u8, 0]).wait().unwrap();
     // 2. garbled attachment
-    raw.put(vec![11u8, 0]).attachment(vec![1u8, 2, 3]).wait().unwrap();
+    raw.put(vec![11u8, 0])
+        .attachment(vec![1u8, 2, 3])
+        .wait()
+        .unwrap();
     let mut bad_magic = good_tag.clone();
     bad_magic[..4].copy_from_slice(b"XXXX");
     raw.put(vec![11u8, 0]).attachment(bad_magic).wait().unwrap();
@@ -341,7 +349,10 @@ fn garbage_is_refused_with_typed_events_and_later_messages_still_arrive() {
         vec![11u8, 2, 0xff, 0xfe],
         vec![],
     ] {
-        raw.put(payload).attachment(good_tag.clone()).wait().unwrap();
+        raw.put(payload)
+            .attachment(good_tag.clone())
+            .wait()
+            .unwrap();
     }
     // 4. another type's tag
     raw.put(vec![11u8, 0])
@@ -421,8 +432,8 @@ fn garbage_is_refused_with_typed_events_and_later_messages_still_arrive() {
 #[test]
 fn query_reply_is_typed() {
     let (a, b) = pair();
-    let _q = clad_zenoh::serve::<Message, Message, _>(&a, Some("robot/cloud/check"), |req| {
-        match req {
+    let _q =
+        clad_zenoh::serve::<Message, Message, _>(&a, Some("robot/cloud/check"), |req| match req {
             Ok(Message::ConnectionCheck(_)) => Ok(Message::ConnectionResult(ConnectionResult {
                 code: ConnectionCode::Available,
                 status: "ok".into(),
@@ -431,9 +442,8 @@ fn query_reply_is_typed() {
             })),
             Ok(other) => Err(format!("cannot answer {}", other.name())),
             Err(e) => Err(e.to_string()),
-        }
-    })
-    .unwrap();
+        })
+        .unwrap();
     // The queryable's declaration reaches the other peer asynchronously: retry briefly.
     let deadline = Instant::now() + WAIT;
     let replies = loop {

@@ -285,7 +285,10 @@ fn echo(args: &Args, schema: &Schema, session: &zenoh::Session) -> ExitCode {
         let Ok(sample) = rx.recv() else { break };
         seen += 1;
         let line = describe_sample(schema, &sample);
-        if writeln!(stdout, "{line}").and_then(|()| stdout.flush()).is_err() {
+        if writeln!(stdout, "{line}")
+            .and_then(|()| stdout.flush())
+            .is_err()
+        {
             break; // stdout closed (`| head`)
         }
     }
