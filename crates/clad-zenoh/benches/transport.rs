@@ -26,7 +26,7 @@ use std::time::{Duration, Instant};
 use clad_zenoh::zenoh::Session;
 use clad_zenoh::{config, Publisher};
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
-use robot_runtime::wire::Wire;
+use clad_runtime::wire::Wire;
 
 #[allow(clippy::all, missing_docs, dead_code)]
 mod clad {

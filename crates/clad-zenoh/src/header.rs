@@ -17,7 +17,7 @@
 
 use std::fmt;
 
-use robot_runtime::wire::Wire;
+use clad_runtime::wire::Wire;
 
 use crate::ReceiveError;
 

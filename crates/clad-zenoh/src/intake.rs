@@ -59,7 +59,7 @@ use std::marker::PhantomData;
 use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
-use robot_runtime::wire::{HasView, Wire, WireView};
+use clad_runtime::wire::{HasView, Wire, WireView};
 use zenoh::sample::Sample;
 use zenoh::Session;
 

@@ -8,7 +8,7 @@
 //! robots side by side, `robot1/CloudMic/Message`, or to listen with wildcards,
 //! `**/CloudMic/Message`).
 
-use robot_runtime::wire::Wire;
+use clad_runtime::wire::Wire;
 
 /// The default key expression for the CLAD type named `type_name`.
 pub fn for_name(type_name: &str) -> String {

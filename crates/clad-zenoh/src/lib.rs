@@ -21,7 +21,7 @@
 //!
 //! ```no_run
 //! use clad_zenoh::{config, Publisher};
-//! # use robot_runtime::wire::Wire;
+//! # use clad_runtime::wire::Wire;
 //! # fn demo<M: Wire + std::fmt::Debug + Send + 'static>(msg: M) -> Result<(), clad_zenoh::Error> {
 //! let session = config::open(config::peer(&["tcp/127.0.0.1:7447"], &[], false)?)?;
 //! let publisher = Publisher::<M>::declare(&session, None)?; // key `Ns/Type`
@@ -54,7 +54,7 @@ pub use typed::{check_sample, subscribe, subscribe_view, Publisher, PublisherOpt
 pub use zenoh;
 pub use zenoh::qos::CongestionControl;
 
-use robot_runtime::wire::{PackError, UnpackError};
+use clad_runtime::wire::{PackError, UnpackError};
 
 /// A local failure: the session, a declaration, or packing a message.
 #[derive(Debug, thiserror::Error)]

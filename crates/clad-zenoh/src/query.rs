@@ -3,7 +3,7 @@
 use std::sync::Mutex;
 use std::time::Duration;
 
-use robot_runtime::wire::Wire;
+use clad_runtime::wire::Wire;
 use zenoh::bytes::ZBytes;
 use zenoh::{Session, Wait};
 

@@ -5,7 +5,7 @@ use std::marker::PhantomData;
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
-use robot_runtime::wire::{HasView, Wire, WireView};
+use clad_runtime::wire::{HasView, Wire, WireView};
 use zenoh::bytes::ZBytes;
 use zenoh::qos::CongestionControl;
 use zenoh::sample::Sample;
@@ -192,7 +192,7 @@ pub(crate) fn decode_owned<T: Wire>(key: &str, bytes: &[u8]) -> Result<T, Receiv
     T::unpack(bytes).map_err(|error| undecodable(key, error))
 }
 
-pub(crate) fn undecodable(key: &str, error: robot_runtime::wire::UnpackError) -> ReceiveError {
+pub(crate) fn undecodable(key: &str, error: clad_runtime::wire::UnpackError) -> ReceiveError {
     let e = ReceiveError::Undecodable {
         key: key.to_owned(),
         error,

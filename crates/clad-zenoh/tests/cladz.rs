@@ -102,5 +102,5 @@ fn pub_and_echo_bridge_clad_json_and_report_garbage() {
     assert!(echo.wait().unwrap().success());
     // The packed bytes cladz sent are the generated type's encoding.
     let m: Message = serde_json::from_value(open).unwrap();
-    assert_eq!(robot_runtime::wire::Wire::packed_size(&m), 4);
+    assert_eq!(clad_runtime::wire::Wire::packed_size(&m), 4);
 }

@@ -18,7 +18,7 @@ use common::clad::cloud_mic::{
 };
 use common::clad::hri::{Intent, Modality};
 use common::{pair, v2, WAIT};
-use robot_runtime::wire::{Wire, WireView};
+use clad_runtime::wire::{Wire, WireView};
 
 /// One value of every member of `CloudMic::Message`, in tag order.
 fn every_cloud_message() -> Vec<Message> {
