@@ -39,15 +39,14 @@
 //!     intake::subscribe_packed::<Message>(&session, None, 64, OverflowPolicy::DropNewest)?;
 //!
 //! // Every tick, before the component's own update:
-//! while let Some(item) = cloud_rx.try_recv() {
-//!     match item {
-//!         Intake::Message(sample) => {
-//!             intents::handle_datagram(&mut component, &sample.bytes());
-//!         }
-//!         Intake::Refused(e) => tracing::warn!(%e, "cloud sample refused"),
-//!         Intake::Overflow { dropped } => tracing::warn!(dropped, "cloud intake overflowed"),
+//! cloud_rx.drain(|item| match item {
+//!     Intake::Message(sample) => {
+//!         intents::handle_datagram(&mut component, &sample.bytes());
 //!     }
-//! }
+//!     // Already logged by clad-zenoh; a robot may also count or surface them.
+//!     Intake::Refused(e) => robot_status.cloud_refused(e),
+//!     Intake::Overflow { dropped } => robot_status.cloud_overflow(dropped),
+//! });
 //! ```
 //!
 //! [`subscribe_decoded`] decodes on the Zenoh thread instead and queues owned values (for
@@ -280,6 +279,19 @@ impl<T> IntakeReceiver<T> {
         }
     }
 
+    /// Hands every item queued at the time of the call to `f`, in order, and returns how
+    /// many there were (items arriving meanwhile wait for the next call, so a tick never
+    /// spins on a busy stream). The tick's one-liner.
+    pub fn drain(&self, mut f: impl FnMut(Intake<T>)) -> usize {
+        let n = self.len();
+        for _ in 0..n {
+            // Popped one at a time: `f` runs without the lock held.
+            let Some(item) = self.try_recv() else { break };
+            f(item);
+        }
+        n
+    }
+
     /// Items queued now (overflow markers included).
     pub fn len(&self) -> usize {
         self.shared.lock().queue.len()
@@ -421,6 +433,12 @@ mod tests {
             .collect();
         assert_eq!(shape, ["1", "2", "gap2", "5", "gap1"]);
         assert_eq!(rx.dropped(), 3);
+        tx.push(Intake::Message(7));
+        tx.push(Intake::Message(8));
+        let mut drained = Vec::new();
+        assert_eq!(rx.drain(|i| drained.extend(msg(&i))), 2);
+        assert_eq!(drained, [7, 8]);
+        assert_eq!(rx.drain(|_| unreachable!()), 0);
     }
 
     #[test]
