@@ -23,10 +23,10 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{mpsc, Arc};
 use std::time::{Duration, Instant};
 
+use clad_runtime::wire::Wire;
 use clad_zenoh::zenoh::Session;
 use clad_zenoh::{config, Publisher};
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
-use clad_runtime::wire::Wire;
 
 #[allow(clippy::all, missing_docs, dead_code)]
 mod clad {

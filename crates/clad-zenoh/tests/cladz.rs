@@ -22,7 +22,16 @@ fn cladz() -> Command {
 fn pub_and_echo_bridge_clad_json_and_report_garbage() {
     let ep = format!("tcp/127.0.0.1:{}", common::free_port());
     let mut echo = cladz()
-        .args(["echo", "-I", "schemas", "cloud.clad", "--count", "4", "--listen", &ep])
+        .args([
+            "echo",
+            "-I",
+            "schemas",
+            "cloud.clad",
+            "--count",
+            "4",
+            "--listen",
+            &ep,
+        ])
         .stdout(Stdio::piped())
         .spawn()
         .expect("cladz echo starts");
@@ -54,15 +63,33 @@ fn pub_and_echo_bridge_clad_json_and_report_garbage() {
     let open = json!({"type": "streamOpen", "session": "s1"});
     {
         let stdin = publisher.stdin.as_mut().unwrap();
-        writeln!(stdin, "{}", json!({"type": "CloudMic::Message", "value": result})).unwrap();
+        writeln!(
+            stdin,
+            "{}",
+            json!({"type": "CloudMic::Message", "value": result})
+        )
+        .unwrap();
         writeln!(stdin, "not json").unwrap();
-        writeln!(stdin, "{}", json!({"type": "CloudMic::Message", "value": {"type": "nope"}}))
-            .unwrap();
-        writeln!(stdin, "{}", json!({"type": "CloudMic::Message", "value": open})).unwrap();
+        writeln!(
+            stdin,
+            "{}",
+            json!({"type": "CloudMic::Message", "value": {"type": "nope"}})
+        )
+        .unwrap();
+        writeln!(
+            stdin,
+            "{}",
+            json!({"type": "CloudMic::Message", "value": open})
+        )
+        .unwrap();
     }
     let out = publisher.wait_with_output().unwrap();
     let stderr = String::from_utf8_lossy(&out.stderr);
-    assert_eq!(out.status.code(), Some(1), "a bad line makes exit 1: {stderr}");
+    assert_eq!(
+        out.status.code(),
+        Some(1),
+        "a bad line makes exit 1: {stderr}"
+    );
     let report: Vec<&str> = stderr.lines().collect();
     assert_eq!(report.len(), 4, "{stderr}");
     assert!(report[0].starts_with("ok CloudMic/Message "), "{stderr}");
@@ -71,7 +98,10 @@ fn pub_and_echo_bridge_clad_json_and_report_garbage() {
     assert_eq!(report[3], "ok CloudMic/Message 4 bytes");
 
     // Garbage from another session: no tag, then a tag of an unknown type.
-    probe.put("CloudMic/Message", vec![1u8, 2, 3]).wait().unwrap();
+    probe
+        .put("CloudMic/Message", vec![1u8, 2, 3])
+        .wait()
+        .unwrap();
     probe
         .put("CloudMic/Message", vec![0u8])
         .attachment(
@@ -97,8 +127,14 @@ fn pub_and_echo_bridge_clad_json_and_report_garbage() {
         json!({"key": "CloudMic/Message", "type": "CloudMic::Message", "value": open})
     );
     assert_eq!(got[2]["key"], "CloudMic/Message");
-    assert!(got[2]["error"].as_str().unwrap().contains("no CLAD type tag"));
-    assert!(got[3]["error"].as_str().unwrap().contains("not in the schema"));
+    assert!(got[2]["error"]
+        .as_str()
+        .unwrap()
+        .contains("no CLAD type tag"));
+    assert!(got[3]["error"]
+        .as_str()
+        .unwrap()
+        .contains("not in the schema"));
     assert!(echo.wait().unwrap().success());
     // The packed bytes cladz sent are the generated type's encoding.
     let m: Message = serde_json::from_value(open).unwrap();

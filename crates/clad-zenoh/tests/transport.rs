@@ -8,6 +8,7 @@ mod common;
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
+use clad_runtime::wire::{Wire, WireView};
 use clad_zenoh::intake::{self, Intake, OverflowPolicy};
 use clad_zenoh::zenoh::Wait;
 use clad_zenoh::{key, AttachmentError, Publisher, QueryError, ReceiveError, TypeTag};
@@ -18,7 +19,6 @@ use common::clad::cloud_mic::{
 };
 use common::clad::hri::{Intent, Modality};
 use common::{pair, v2, WAIT};
-use clad_runtime::wire::{Wire, WireView};
 
 /// One value of every member of `CloudMic::Message`, in tag order.
 fn every_cloud_message() -> Vec<Message> {
