@@ -26,6 +26,13 @@ pub trait Wire: Sized {
     /// announces more elements than the remaining input can hold, *before* allocating.
     const MIN_SIZE: usize;
 
+    /// The declaration's version hash (MD5, as the original compiler computes it) for
+    /// generated messages, structures and unions — the same bytes as their inherent
+    /// `VERSION_HASH` constant, here so generic code (transports checking that both ends
+    /// were built from the same schema) can read it. `None` for the builtins, arrays and
+    /// enums.
+    const SCHEMA_HASH: Option<[u8; 16]> = None;
+
     /// The exact number of bytes [`Wire::write_to`] writes for this value.
     fn packed_size(&self) -> usize;
 
@@ -398,6 +405,7 @@ impl<T: Wire> Wire for Box<T> {
     const TYPE_NAME: &'static str = T::TYPE_NAME;
     const FIXED_SIZE: Option<usize> = T::FIXED_SIZE;
     const MIN_SIZE: usize = T::MIN_SIZE;
+    const SCHEMA_HASH: Option<[u8; 16]> = T::SCHEMA_HASH;
 
     #[inline]
     fn packed_size(&self) -> usize {

@@ -365,13 +365,15 @@ pub(super) fn wire_parts(
 }
 
 /// Opens the `Wire` impl of a structure or union: `TYPE_NAME`, the `FIXED_SIZE` and
-/// `MIN_SIZE` constants and `packed_size` (returning `size_body`).
+/// `MIN_SIZE` constants, `SCHEMA_HASH` when the declaration has a version hash (the
+/// inherent `VERSION_HASH`, for generic code), and `packed_size` (returning `size_body`).
 fn wire_impl_open(
     c: &mut Code,
     rt: &str,
     ident: &str,
     fqn_lit: &str,
     m: &Metrics,
+    has_hash: bool,
     size_body: &str,
 ) {
     let fixed = if m.is_fixed_size {
@@ -388,12 +390,24 @@ fn wire_impl_open(
         impl {rt}::wire::Wire for {ident} {{
             const TYPE_NAME: &'static str = {fqn_lit};
             const FIXED_SIZE: ::core::option::Option<usize> = {fixed};
-            const MIN_SIZE: usize = {};
+            const MIN_SIZE: usize = {};",
+        usize_lit(m.min_size.value())
+    );
+    if has_hash {
+        c.lines(
+            "
+            const SCHEMA_HASH: ::core::option::Option<[u8; 16]> = ::core::option::Option::Some(
+                Self::VERSION_HASH,
+            );",
+        );
+    }
+    emit!(
+        c,
+        "
             #[inline]
             fn packed_size(&self) -> usize {{
                 {size_body}
-            }}",
-        usize_lit(m.min_size.value())
+            }}"
     );
 }
 

@@ -145,7 +145,15 @@ pub(super) fn struct_items(
     if !s.fields.is_empty() {
         wire_imports(c, cx);
     }
-    wire_impl_open(c, rt, ident, &str_lit(&fqn), &s.metrics, &size_body);
+    wire_impl_open(
+        c,
+        rt,
+        ident,
+        &str_lit(&fqn),
+        &s.metrics,
+        d.hash.is_some(),
+        &size_body,
+    );
     c.lines(&write_head);
     c.lines(&write_body);
     c.line("}");

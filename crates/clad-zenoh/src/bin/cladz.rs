@@ -1,0 +1,297 @@
+//! `cladz`: CLAD messages over Zenoh from the terminal — publish CLAD-JSON lines as packed
+//! messages, echo any key expression as CLAD-JSON. The `cladc encode`/`decode` machinery
+//! (`clad_codegen::dynamic`, the schema interpreted at run time) over the network.
+
+use std::io::{BufRead, Write as _};
+use std::process::ExitCode;
+use std::sync::mpsc;
+use std::time::Duration;
+
+use clad_codegen::{compile, dynamic, ir::Schema, FsLoader};
+use clad_zenoh::zenoh::{self, Wait};
+use clad_zenoh::{config, key, CongestionControl, Hash, TypeTag};
+use serde_json::{json, Value};
+
+const USAGE: &str = r#"cladz: CLAD messages over Zenoh from the terminal
+
+USAGE:
+    cladz pub  [-I DIR]... SCHEMA [--type T] [--key KEY] [NETWORK]
+        Publishes each stdin line as a packed message. A line is {"type": T, "value": V}
+        (the `cladc encode` line), or only V when --type T is given. The key is --key, or
+        the type's default (CloudMic::Message -> CloudMic/Message). Prints `ok KEY N bytes`
+        or `error: ...` per line on stderr.
+    cladz echo [-I DIR]... SCHEMA [--key KEY] [--count N] [NETWORK]
+        Prints every sample on KEY (default `**`: everything) as one JSON line on stdout:
+        {"key": K, "type": T, "value": V}, or {"key": K, "error": "..."} for a sample whose
+        type tag is missing, unknown to SCHEMA, of another version hash, or whose payload
+        does not decode. Stops after N samples when --count is given.
+
+NETWORK (peer mode):
+    --listen EP       listen on EP, e.g. tcp/127.0.0.1:7448 (repeatable)
+    --connect EP      connect to EP, e.g. tcp/127.0.0.1:7447 (repeatable)
+    --multicast       also find peers by multicast scouting (off by default: only the
+                      endpoints given are used)
+    --config FILE     a Zenoh JSON5 configuration file (replaces the three options above)
+    --wait MS         pub: wait up to MS milliseconds for a subscriber before the first
+                      line (default 3000; samples sent with no subscriber are lost)
+
+OPTIONS:
+    -I DIR, --include-dir DIR   search DIR for #include files (repeatable)
+    -h, --help                  print this help
+
+Exit status: 0 on success, 1 when a schema or a line has errors, 2 on a usage or network
+error."#;
+
+#[derive(Default)]
+struct Args {
+    command: String,
+    include_dirs: Vec<String>,
+    schema: Option<String>,
+    type_name: Option<String>,
+    key: Option<String>,
+    count: Option<u64>,
+    listen: Vec<String>,
+    connect: Vec<String>,
+    multicast: bool,
+    config: Option<String>,
+    wait_ms: u64,
+}
+
+fn parse_args(mut argv: impl Iterator<Item = String>) -> Result<Option<Args>, String> {
+    let mut a = Args {
+        wait_ms: 3000,
+        ..Args::default()
+    };
+    let mut positional = Vec::new();
+    while let Some(arg) = argv.next() {
+        let mut value = |name: &str| argv.next().ok_or(format!("{name} needs a value"));
+        match arg.as_str() {
+            "-h" | "--help" => return Ok(None),
+            "-I" | "--include-dir" => a.include_dirs.push(value("-I")?),
+            "--type" => a.type_name = Some(value("--type")?),
+            "--key" => a.key = Some(value("--key")?),
+            "--count" => {
+                let n = value("--count")?;
+                a.count = Some(n.parse().map_err(|_| format!("bad --count {n:?}"))?);
+            }
+            "--listen" => a.listen.push(value("--listen")?),
+            "--connect" => a.connect.push(value("--connect")?),
+            "--multicast" => a.multicast = true,
+            "--config" => a.config = Some(value("--config")?),
+            "--wait" => {
+                let n = value("--wait")?;
+                a.wait_ms = n.parse().map_err(|_| format!("bad --wait {n:?}"))?;
+            }
+            s if s.starts_with("-I") && s.len() > 2 => a.include_dirs.push(s[2..].to_owned()),
+            s if s.starts_with('-') => return Err(format!("unknown option {s}")),
+            _ => positional.push(arg),
+        }
+    }
+    let mut positional = positional.into_iter();
+    a.command = positional.next().ok_or("missing command (pub or echo)")?;
+    if !matches!(a.command.as_str(), "pub" | "echo") {
+        return Err(format!("unknown command {:?}", a.command));
+    }
+    a.schema = Some(positional.next().ok_or("missing SCHEMA file")?);
+    if let Some(extra) = positional.next() {
+        return Err(format!("unexpected argument {extra:?}"));
+    }
+    Ok(Some(a))
+}
+
+fn main() -> ExitCode {
+    let args = match parse_args(std::env::args().skip(1)) {
+        Ok(Some(a)) => a,
+        Ok(None) => {
+            println!("{USAGE}");
+            return ExitCode::SUCCESS;
+        }
+        Err(e) => {
+            eprintln!("cladz: {e}\n\n{USAGE}");
+            return ExitCode::from(2);
+        }
+    };
+    let schema_file = args.schema.as_deref().unwrap_or_default();
+    let mut loader = FsLoader::new(&args.include_dirs);
+    let out = compile(&mut loader, schema_file);
+    eprint!("{}", out.render_colored(false));
+    let Some(schema) = out.schema else {
+        return ExitCode::from(1);
+    };
+    let session = match open(&args) {
+        Ok(s) => s,
+        Err(e) => {
+            eprintln!("cladz: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    let code = if args.command == "pub" {
+        publish(&args, &schema, &session)
+    } else {
+        echo(&args, &schema, &session)
+    };
+    if let Err(e) = session.close().wait() {
+        eprintln!("cladz: closing the session: {e}");
+    }
+    code
+}
+
+fn open(args: &Args) -> Result<zenoh::Session, clad_zenoh::Error> {
+    let cfg = match &args.config {
+        Some(file) => config::from_file(file)?,
+        None => {
+            let listen: Vec<&str> = args.listen.iter().map(String::as_str).collect();
+            let connect: Vec<&str> = args.connect.iter().map(String::as_str).collect();
+            config::peer(&listen, &connect, args.multicast)?
+        }
+    };
+    config::open(cfg)
+}
+
+/// The version hash the schema gives `fqn` (`None` for enums and unknown names).
+fn schema_hash(schema: &Schema, fqn: &str) -> Option<[u8; 16]> {
+    let id = schema.lookup(fqn)?;
+    let hex = schema.decl(id).hash.as_deref()?;
+    Hash::from_hex(hex).map(|h| h.0)
+}
+
+/// One stdin line → (type, packed bytes).
+fn encode_line(args: &Args, schema: &Schema, line: &str) -> Result<(String, Vec<u8>), String> {
+    let v: Value = serde_json::from_str(line).map_err(|e| format!("invalid JSON: {e}"))?;
+    let (ty, value) = match &args.type_name {
+        Some(t) => (t.clone(), v),
+        None => {
+            let ty = v
+                .get("type")
+                .and_then(Value::as_str)
+                .ok_or("the line has no \"type\" string (or give --type)")?
+                .to_owned();
+            let value = v.get("value").cloned().ok_or("the line has no \"value\"")?;
+            (ty, value)
+        }
+    };
+    let bytes = dynamic::encode(schema, &ty, &value).map_err(|e| e.to_string())?;
+    Ok((ty, bytes))
+}
+
+fn publish(args: &Args, schema: &Schema, session: &zenoh::Session) -> ExitCode {
+    let mut failed = false;
+    let mut waited = false;
+    for line in std::io::stdin().lock().lines() {
+        let Ok(line) = line else {
+            eprintln!("error: stdin is not UTF-8 text");
+            return ExitCode::from(1);
+        };
+        if line.trim().is_empty() {
+            continue;
+        }
+        let (ty, bytes) = match encode_line(args, schema, &line) {
+            Ok(x) => x,
+            Err(e) => {
+                eprintln!("error: {e}");
+                failed = true;
+                continue;
+            }
+        };
+        let key = args.key.clone().unwrap_or_else(|| key::for_name(&ty));
+        let tag = TypeTag {
+            name: &ty,
+            hash: schema_hash(schema, &ty),
+        };
+        let sent = (|| -> Result<(), clad_zenoh::Error> {
+            let publisher = session
+                .declare_publisher(key.clone())
+                .congestion_control(CongestionControl::Block)
+                .wait()?;
+            if !waited {
+                waited = true;
+                let deadline = std::time::Instant::now() + Duration::from_millis(args.wait_ms);
+                while !publisher.matching_status().wait()?.matching()
+                    && std::time::Instant::now() < deadline
+                {
+                    std::thread::sleep(Duration::from_millis(5));
+                }
+            }
+            publisher
+                .put(bytes.clone())
+                .attachment(tag.encode()?)
+                .wait()?;
+            Ok(())
+        })();
+        match sent {
+            Ok(()) => eprintln!("ok {key} {} bytes", bytes.len()),
+            Err(e) => {
+                eprintln!("error: {e}");
+                return ExitCode::from(2);
+            }
+        }
+    }
+    if failed {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
+    }
+}
+
+/// One sample → its JSON line.
+fn describe_sample(schema: &Schema, sample: &zenoh::sample::Sample) -> Value {
+    let key = sample.key_expr().as_str();
+    let result = (|| -> Result<Value, String> {
+        let att = sample
+            .attachment()
+            .ok_or("no CLAD type tag (not sent as a CLAD message)")?
+            .to_bytes();
+        let tag = TypeTag::decode(&att).map_err(|e| format!("bad CLAD type tag: {e}"))?;
+        if schema.lookup(tag.name).is_none() {
+            return Err(format!("type `{}` is not in the schema", tag.name));
+        }
+        let ours = schema_hash(schema, tag.name);
+        if tag.hash != ours {
+            let show = |h: Option<[u8; 16]>| h.map_or("(none)".into(), |h| Hash(h).to_string());
+            return Err(format!(
+                "`{}` version hash {} differs from the schema's ({})",
+                tag.name,
+                show(tag.hash),
+                show(ours)
+            ));
+        }
+        let value = dynamic::decode(schema, tag.name, &sample.payload().to_bytes())
+            .map_err(|e| format!("does not decode as `{}`: {e}", tag.name))?;
+        Ok(json!({ "key": key, "type": tag.name, "value": value }))
+    })();
+    result.unwrap_or_else(|error| json!({ "key": key, "error": error }))
+}
+
+fn echo(args: &Args, schema: &Schema, session: &zenoh::Session) -> ExitCode {
+    let key = args.key.clone().unwrap_or_else(|| "**".to_owned());
+    let (tx, rx) = mpsc::channel();
+    let sub = match session
+        .declare_subscriber(key)
+        .callback(move |s| {
+            // The receiver only goes away when echo returns.
+            let _ = tx.send(s);
+        })
+        .wait()
+    {
+        Ok(s) => s,
+        Err(e) => {
+            eprintln!("cladz: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    let mut stdout = std::io::stdout().lock();
+    let mut seen = 0u64;
+    while args.count.map_or(true, |n| seen < n) {
+        let Ok(sample) = rx.recv() else { break };
+        seen += 1;
+        let line = describe_sample(schema, &sample);
+        if writeln!(stdout, "{line}")
+            .and_then(|()| stdout.flush())
+            .is_err()
+        {
+            break; // stdout closed (`| head`)
+        }
+    }
+    drop(sub);
+    ExitCode::SUCCESS
+}
