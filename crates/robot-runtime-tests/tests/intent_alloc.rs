@@ -1,8 +1,7 @@
 //! Void intents cost no heap allocation: a counting global allocator around the translator
 //! and the component's cloud path.
 
-#[path = "intent_support.rs"]
-mod support;
+use robot_runtime_tests as support;
 
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::cell::Cell;

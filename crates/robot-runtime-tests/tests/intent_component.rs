@@ -1,8 +1,7 @@
 //! The intent component's state machine (spec §2 and §4.4): pending/active with sources,
 //! guards, deadlines, holds, trigger word, flags, the cloud channel, events and matchers.
 
-#[path = "intent_support.rs"]
-mod support;
+use robot_runtime_tests as support;
 
 use std::sync::{Arc, Mutex};
 

@@ -1,8 +1,7 @@
 //! Arbitrary cloud messages, parameter strings and component calls: no panic, and the
 //! component stays consistent (at most one pending, at most one active, guards agree).
 
-#[path = "intent_support.rs"]
-mod support;
+use robot_runtime_tests as support;
 
 use proptest::prelude::*;
 use robot_runtime::intent::{
@@ -13,8 +12,8 @@ use serde_json::{json, Value};
 use support::*;
 
 fn intent_name() -> impl Strategy<Value = String> {
-    let mut known: Vec<String> = CLOUD.iter().map(|e| e.intent.to_owned()).collect();
-    known.extend(SIMPLE_VOICE.iter().map(|e| e.cloud_intent.to_owned()));
+    let mut known: Vec<String> = MAP.cloud.iter().map(|e| e.intent.to_owned()).collect();
+    known.extend(MAP.simple_voice.iter().map(|e| e.cloud_intent.to_owned()));
     known.push("intent_system_unsupported".into());
     known.push(String::new());
     prop_oneof![
