@@ -87,5 +87,10 @@ pub mod clad {
     include!(concat!(env!("OUT_DIR"), "/clad.rs"));
 }
 
+pub mod behaviors;
+pub mod coverage;
 pub mod intents;
+pub mod robot;
 pub mod samples;
+pub mod scenario;
+pub mod timeline;
