@@ -89,6 +89,7 @@ pub mod clad {
 
 pub mod behaviors;
 pub mod coverage;
+pub mod export;
 pub mod intents;
 pub mod robot;
 pub mod samples;

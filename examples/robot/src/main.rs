@@ -18,7 +18,7 @@ use robot_example::behaviors::Tree;
 use robot_example::coverage::{self, CompletedIntents};
 use robot_example::robot::{Robot, RunConfig, DEFAULT_SCENARIO, DEFAULT_TREE};
 use robot_example::scenario::Scenario;
-use robot_example::timeline;
+use robot_example::{export, timeline};
 
 /// The completed-intents table shipped with the robot.
 const COMPLETED_INTENTS: &str = include_str!("../behaviors/completed_intents.json");
@@ -127,6 +127,7 @@ fn run(args: &Args) -> Result<ExitCode, String> {
         stack_at_tick: args.at_tick,
         ..RunConfig::default()
     };
+    let tree_for_export = tree.clone();
     let run = Robot::new(tree, config).run(&scenario);
 
     let mut out = anstream::stdout();
@@ -155,8 +156,29 @@ fn run(args: &Args) -> Result<ExitCode, String> {
             .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
     }
     if args.dot.is_some() || args.mermaid.is_some() {
-        return Err(
-            "--dot and --mermaid need the behavior system (issue 13); not available yet".into(),
+        let (stack, tick) = match (&run.stack_at, args.at_tick) {
+            (Some(s), Some(t)) => (s.clone(), t),
+            (None, Some(t)) => {
+                return Err(format!(
+                    "--at-tick {t}: the run ended at tick {}",
+                    run.ticks.saturating_sub(1)
+                ))
+            }
+            (_, None) => (run.final_stack.clone(), run.ticks.saturating_sub(1)),
+        };
+        for (path, text) in [
+            (&args.dot, export::dot(&tree_for_export, &stack)),
+            (&args.mermaid, export::mermaid(&tree_for_export, &stack)),
+        ] {
+            if let Some(path) = path {
+                fs::write(path, text)
+                    .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+            }
+        }
+        let _ = writeln!(
+            anstream::stderr(),
+            "tree written with the stack of tick {tick}: {}",
+            stack.join(" > ")
         );
     }
     Ok(ExitCode::SUCCESS)

@@ -80,6 +80,8 @@ pub struct Run {
     pub latencies: Vec<Latency>,
     /// The stack at [`RunConfig::stack_at_tick`], if the run reached it.
     pub stack_at: Option<Vec<String>>,
+    /// The stack at the end of the run.
+    pub final_stack: Vec<String>,
     /// Ticks run.
     pub ticks: u64,
 }
@@ -195,6 +197,7 @@ impl Robot {
             entries: self.entries,
             latencies: self.latencies,
             stack_at: self.stack_at,
+            final_stack: self.brain.stack(),
             ticks: tick + 1,
         }
     }

@@ -89,3 +89,37 @@ fn trace_json_is_one_event_per_line() {
         r#"{"tick":30,"t_ms":1500,"event":"claimed","intent":"set_timer","behavior":"TimerSet","activation":1,"latency_ticks":0}"#
     );
 }
+
+#[test]
+fn dot_and_mermaid_highlight_the_stack_of_a_tick() {
+    let tree = Tree::from_json("behaviors/robot.json", DEFAULT_TREE).unwrap();
+    let scenario = Scenario::parse(DEFAULT_SCENARIO, 20);
+    // Tick 580: the supervisor's stop has just preempted the navigation.
+    let run = Robot::new(
+        tree.clone(),
+        RunConfig {
+            stack_at_tick: Some(580),
+            ..RunConfig::default()
+        },
+    )
+    .run(&scenario);
+    let stack = run.stack_at.expect("the run reaches tick 580");
+    assert_eq!(
+        stack,
+        ["GlobalInterruptions", "StopActivity", "[anim_stop]"]
+    );
+    let dot = robot_example::export::dot(&tree, &stack);
+    assert!(dot.starts_with("digraph behaviors {"));
+    assert!(dot.contains(
+        "b1 [label=\"StopActivity\\nVoiceCommand\\n[hri_stop_activity, hri_cancel_activity]\", style=\"rounded,filled,bold\", fillcolor=\"#ffd966\"];"
+    ));
+    assert!(dot.contains("b13 [label=\"MoveTo\\nVoiceCommand\\n[hri_move_to]\"];"));
+    assert!(dot.contains("b1 -> action [penwidth=3];"));
+    let mermaid = robot_example::export::mermaid(&tree, &stack);
+    assert!(mermaid.starts_with("flowchart LR\n"));
+    assert!(
+        mermaid.contains("  class root,b1,action active\n"),
+        "{mermaid}"
+    );
+    assert!(mermaid.contains("  action([\"anim_stop\"])\n  b1 --> action\n"));
+}
