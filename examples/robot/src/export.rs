@@ -160,9 +160,7 @@ pub fn mermaid(tree: &Tree, stack: &[String]) -> String {
             active.push(node(Some(i)));
         }
     }
-    if stack.last().is_some_and(|s| s.starts_with('['))
-        && bold_links.len() > active.len().saturating_sub(1)
-    {
+    if has_action {
         active.push("action".into());
     }
     if !active.is_empty() {

@@ -162,9 +162,7 @@ impl Robot {
         let mut cpu = Duration::ZERO;
         loop {
             let start = Instant::now();
-            self.tick = tick;
-            self.intents.update();
-            self.collect(cpu);
+            self.begin_tick(tick, cpu);
             while let Some(e) = scenario.events.get(next) {
                 if e.when.tick(tps) > tick {
                     break;
@@ -185,7 +183,7 @@ impl Robot {
                         .brain
                         .active()
                         .and_then(|id| self.brain.tree().get(id))
-                        .is_none_or(|b| b.class == crate::behaviors::Class::Wait);
+                        .map_or(true, |b| b.class == crate::behaviors::Class::Wait);
                 if idle || settled >= self.config.settle_ticks {
                     break;
                 }
@@ -200,6 +198,39 @@ impl Robot {
             final_stack: self.brain.stack(),
             ticks: tick + 1,
         }
+    }
+
+    /// Starts tick `tick`: the intent component's `update` (claim deadlines, trigger-word
+    /// expiry). `cpu` is the CPU time the run has spent so far (for [`Latency::cpu`]).
+    pub fn begin_tick(&mut self, tick: u64, cpu: Duration) {
+        self.tick = tick;
+        self.intents.update();
+        self.collect(cpu);
+    }
+
+    /// Delivers one scenario event during the current tick (between [`begin_tick`] and
+    /// [`end_tick`]).
+    ///
+    /// [`begin_tick`]: Self::begin_tick
+    /// [`end_tick`]: Self::end_tick
+    pub fn deliver(&mut self, event: &TimedEvent, cpu: Duration) {
+        self.input(event, cpu);
+    }
+
+    /// Ends the current tick: the behaviors run (and claim what is pending).
+    pub fn end_tick(&mut self, cpu: Duration) {
+        self.step_brain(cpu);
+    }
+
+    /// The timeline so far.
+    pub fn entries(&self) -> &[Entry] {
+        &self.entries
+    }
+
+    /// Forgets the timeline so far (a long-running robot that does not keep it).
+    pub fn clear_entries(&mut self) {
+        self.entries.clear();
+        self.latencies.clear();
     }
 
     fn step_brain(&mut self, cpu: Duration) {
