@@ -154,9 +154,9 @@ impl Builder {
     /// Also generates a borrowed view `<Name>View<'a>` for the types matching `path` (`.`, a
     /// namespace or a fully qualified type name, as for [`Builder::type_attribute`]): the
     /// same members, with `string`s as `&'a str`, `uint_8` variable arrays as `&'a [u8]` and
-    /// other variable arrays of fixed-size elements as `robot_runtime::wire::ArrayView`, all
+    /// other variable arrays of fixed-size elements as `clad_runtime::wire::ArrayView`, all
     /// pointing into the packed bytes, so decoding allocates nothing for them
-    /// (`robot_runtime::wire::WireView`: same checks and errors as `unpack`). Only types
+    /// (`clad_runtime::wire::WireView`: same checks and errors as `unpack`). Only types
     /// holding strings or variable arrays get a view; every such type they contain gets one
     /// too. Views come with `into_owned()`, `From<View> for Owned` and `Owned::view()`.
     ///
@@ -172,9 +172,17 @@ impl Builder {
         self
     }
 
-    /// Path of the runtime crate in generated code (default `::robot_runtime`).
+    /// Path of the runtime crate in generated code (default `::clad_runtime`).
     pub fn runtime_path(mut self, path: impl Into<String>) -> Self {
         self.options.runtime_path = path.into();
+        self
+    }
+
+    /// Path of the crate that holds `intent::StaticIntentMap` in generated intent-map statics
+    /// (default `::robot_runtime`). Independent of [`Builder::runtime_path`]: the wire
+    /// runtime and the robot runtime are different crates.
+    pub fn intent_map_runtime_path(mut self, path: impl Into<String>) -> Self {
+        self.options.intent_runtime_path = path.into();
         self
     }
 

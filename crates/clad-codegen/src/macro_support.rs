@@ -15,7 +15,7 @@
 //! * Without `include_dirs`, the single include directory is `CARGO_MANIFEST_DIR` itself (the
 //!   builder would search the current directory, which is not the crate's inside a macro).
 //!   As everywhere in CLAD, the directory of the including file is not searched.
-//! * `runtime` is the path of the runtime crate in generated code (default `::robot_runtime`).
+//! * `runtime` is the path of the runtime crate in generated code (default `::clad_runtime`).
 //! * `views` lists the CLAD paths that get borrowed views, as [`Builder::view`].
 //!
 //! The expansion is exactly [`Builder::generate_tokens`] of a builder configured with
@@ -253,7 +253,7 @@ pub fn builder(args: &Args, manifest_dir: &Path) -> syn::Result<Builder> {
         if syn::parse_str::<syn::Path>(&value).is_err() {
             push(syn::Error::new(
                 rt.span(),
-                format!("invalid runtime path \"{value}\": expected a Rust path such as `::robot_runtime`"),
+                format!("invalid runtime path \"{value}\": expected a Rust path such as `::clad_runtime`"),
             ));
         }
         builder = builder.runtime_path(value);
@@ -505,7 +505,7 @@ mod tests {
         for input in [
             quote!("a.clad",),
             quote!("a.clad", include_dirs = [],),
-            quote!("a.clad", include_dirs = ["."], runtime = "::robot_runtime",),
+            quote!("a.clad", include_dirs = ["."], runtime = "::clad_runtime",),
         ] {
             generate(input, Some(&dir.0)).unwrap();
         }
@@ -524,6 +524,6 @@ mod tests {
         let ok = generate(quote!("a.clad", runtime = "crate::rt"), Some(&dir.0)).unwrap();
         let code = ok.code.to_string();
         assert!(code.contains("crate :: rt :: wire :: Wire"), "{code}");
-        assert!(!code.contains("robot_runtime"), "{code}");
+        assert!(!code.contains("clad_runtime"), "{code}");
     }
 }

@@ -181,7 +181,7 @@ fn attributes_and_runtime_path_reach_the_code() {
     );
     assert!(g.code.contains("#[doc = \"brightness\"]"));
     assert!(g.code.contains("crate::rt::wire::Wire"));
-    assert!(!g.code.contains("::robot_runtime"));
+    assert!(!g.code.contains("::clad_runtime"));
 }
 
 #[test]

@@ -501,16 +501,20 @@ fn builder_runtime_path_and_static_name() {
             IntentMapOptions::new(UNION).static_name("INTENTS"),
         )
         .runtime_path("crate::rt")
+        .intent_map_runtime_path("crate::robot")
         .emit_cargo_directives(false)
         .generate()
         .unwrap_or_else(|e| panic!("{e}"));
     let code: String = generated.code.split_whitespace().collect();
     assert!(
-        code.contains("pubstaticINTENTS:crate::rt::intent::StaticIntentMap<self::anki::vector::UserIntentTag>"),
+        code.contains("pubstaticINTENTS:crate::robot::intent::StaticIntentMap<self::anki::vector::UserIntentTag>"),
         "{}",
         generated.code
     );
-    assert!(generated.code.contains("use crate::rt::intent::{"));
+    assert!(generated.code.contains("use crate::robot::intent::{"));
+    // The wire runtime path is a separate setting.
+    assert!(generated.code.contains("crate::rt::wire::Wire"));
+    assert!(!generated.code.contains("crate::rt::intent"));
 }
 
 #[test]

@@ -7,7 +7,7 @@
 //! [`check_vector`]) runs on every type. [`SCHEMAS`] lists every compiled schema and its
 //! messages, structures and unions.
 
-use robot_runtime::wire::{HasView, PackErrorKind, UnpackError, Wire, WireView};
+use clad_runtime::wire::{HasView, PackErrorKind, UnpackError, Wire, WireView};
 use serde::{de::DeserializeOwned, Serialize};
 use std::fmt::Debug;
 

@@ -1,7 +1,7 @@
-//! Generated unions implement `robot_runtime::union::CladUnion`, so runtime components can
+//! Generated unions implement `clad_runtime::union::CladUnion`, so runtime components can
 //! handle any schema's union generically.
 
-use robot_runtime::union::CladUnion;
+use clad_runtime::union::CladUnion;
 
 fn names<U: CladUnion>() -> Vec<(&'static str, u8, bool)> {
     U::TAGS

@@ -3,7 +3,7 @@
 
 use clad_conformance::edge_cases::edge::*;
 use clad_conformance::edge_cases::{a_b, a_b_2, r#impl, EDGE_CASES_FILE_HASH};
-use robot_runtime::wire::{PackErrorKind, SeqKind, UnpackErrorKind, Wire};
+use clad_runtime::wire::{PackErrorKind, SeqKind, UnpackErrorKind, Wire};
 use serde_json::{json, Value};
 
 /// The generated file, to check what the builder's attributes produced.

@@ -10,10 +10,10 @@
 mod common;
 
 use clad_conformance::{SchemaInfo, TypeInfo};
+use clad_runtime::wire::UnpackErrorKind;
 use common::Gen;
 use proptest::prelude::*;
 use proptest::test_runner::{Config, TestRunner};
-use robot_runtime::wire::UnpackErrorKind;
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::cell::Cell;
 use std::time::{Duration, Instant};
@@ -115,11 +115,7 @@ fn corpus(per_type: usize) -> Vec<Sample> {
     out
 }
 
-fn fuzz(
-    s: &SchemaInfo,
-    t: &TypeInfo,
-    bytes: &[u8],
-) -> Result<(), robot_runtime::wire::UnpackError> {
+fn fuzz(s: &SchemaInfo, t: &TypeInfo, bytes: &[u8]) -> Result<(), clad_runtime::wire::UnpackError> {
     clad_conformance::fuzz(s.root, s.schema, t.clad_name, bytes).expect("registered")
 }
 

@@ -16,7 +16,7 @@ use proc_macro::TokenStream;
 /// }
 ///
 /// use clad::cloud_mic::{Hotword, Message, StreamType};
-/// use robot_runtime::wire::Wire;
+/// use clad_runtime::wire::Wire;
 ///
 /// let msg = Message::Hotword(Hotword {
 ///     mode: StreamType::KnowledgeGraph,
@@ -36,7 +36,7 @@ use proc_macro::TokenStream;
 ///   `CARGO_MANIFEST_DIR`; as everywhere in CLAD, the including file's own directory is not
 ///   searched.
 /// * `runtime = "::path"`: the runtime crate as seen from the generated code (default
-///   `::robot_runtime`).
+///   `::clad_runtime`).
 /// * `views = ["Ns::Type", ...]`: types that also get a borrowed view `<Name>View<'a>`
 ///   (strings as `&'a str` into the packed bytes; see `clad_codegen::Builder::view`).
 /// * The crate is rebuilt when any schema file read changes (the expansion ends with one

@@ -1,7 +1,7 @@
 //! `include_clad!` used directly by this crate's tests (paths relative to this crate's
 //! `CARGO_MANIFEST_DIR`).
 
-use robot_runtime::wire::Wire;
+use clad_runtime::wire::Wire;
 
 mod clad {
     clad_macros::include_clad!("robot.clad", include_dirs = ["tests/schemas"]);
@@ -53,8 +53,8 @@ mod clad_views {
 
 #[test]
 fn views_decode_without_copying_the_strings() {
+    use clad_runtime::wire::WireView;
     use clad_views::robot::{Command, CommandView, SayText, SayTextView};
-    use robot_runtime::wire::WireView;
 
     let cmd = Command::Say(SayText {
         text: "beep".to_owned(),

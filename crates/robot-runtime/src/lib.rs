@@ -1,38 +1,18 @@
-//! Runtime support for CLAD-generated code and the robot.
+//! The robot runtime: what a robot built on CLAD schemas runs.
 //!
-//! Code generated from CLAD schemas depends on this crate, and this crate is the stable API
-//! boundary between the two:
+//! * [`intent`]: the user-intent component. Cloud and app intents (strings plus stringified
+//!   JSON parameters) become typed user intents (a generated union) through a map compiled at
+//!   build time by `clad-codegen`; the component keeps the pending and active intent, their
+//!   deadlines and guards, and reports every outcome as a typed event.
 //!
-//! * [`wire`]: the binary CLAD wire format. Every generated message, structure, union and
-//!   enum implements [`wire::Wire`] (`packed_size`, `write_to`, `read_from`, and the provided
-//!   `pack`, `pack_into`, `pack_append`, `unpack`, `unpack_prefix`). Strings and arrays use
-//!   the generic helpers such as [`wire::write_string`] and [`wire::read_vec`]. Failures are
-//!   [`wire::PackError`] / [`wire::UnpackError`], which name the field path and byte offset.
-//!   The module documentation shows the exact code a generator emits.
-//! * [`json`]: CLAD-JSON helpers for serde derives (`NaN`/`Infinity` floats, union
-//!   `"type"`/`"value"` objects).
-//!
-//! ```
-//! use robot_runtime::wire::Wire;
-//!
-//! // Builtins implement `Wire` directly; generated types follow the same API.
-//! let bytes = 0x0102_0304_u32.pack().unwrap();
-//! assert_eq!(bytes, [4, 3, 2, 1]);
-//! assert_eq!(u32::unpack(&bytes).unwrap(), 0x0102_0304);
-//! let err = u32::unpack(&[1, 2, 3, 4, 5]).unwrap_err();
-//! assert_eq!(
-//!     err.to_string(),
-//!     "trailing bytes at byte 4: 1 unread bytes after a complete uint_32"
-//! );
-//! ```
+//! Generated code itself depends only on [`clad_runtime`] (the wire format, CLAD-JSON, union
+//! support). It is re-exported here as [`clad`], and its modules under their own names
+//! ([`wire`], [`json`], [`union`], [`enums`], [`serde`]) so a robot crate can name one
+//! dependency.
 #![warn(missing_docs)]
 
-pub mod enums;
 pub mod intent;
-pub mod json;
-pub mod union;
-pub mod wire;
 
-/// serde, re-exported so generated code (`#[serde(crate = "robot_runtime::serde")]`) works
-/// without a direct serde dependency.
-pub use serde;
+/// The runtime generated code uses (the `clad-runtime` crate).
+pub use clad_runtime as clad;
+pub use clad_runtime::{enums, json, serde, union, wire};

@@ -22,7 +22,7 @@ pub fn generate(
     units: &[Schema],
     opts: &RustOptions,
 ) -> Result<String, Vec<Diagnostic>> {
-    let rt = rust::runtime_path(opts)?;
+    let rt = rust::checked_path(&opts.intent_runtime_path)?;
     if syn::parse_str::<syn::Ident>(&model.static_name).is_err() {
         return Err(vec![Diagnostic::error_global(format!(
             "invalid name for the intent map static: `{}`",

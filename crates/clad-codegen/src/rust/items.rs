@@ -1367,7 +1367,7 @@ fn union_items(
     );
 }
 
-/// The `robot_runtime::union::CladUnion` impl (what the CLAD-JSON union code uses).
+/// The `clad_runtime::union::CladUnion` impl (what the CLAD-JSON union code uses).
 fn clad_union_impl(
     c: &mut Code,
     cx: &Context<'_>,

@@ -4,7 +4,7 @@
 //! Several compiled files can be emitted together; each contributes the declarations it owns
 //! (not those it includes), and CLAD namespaces are merged into one tree of nested `pub mod`s.
 //! References between types are relative paths (`super::...`), so the generated file can be
-//! `include!`d in any module. Support code lives in the runtime crate (`robot_runtime` by
+//! `include!`d in any module. Support code lives in the runtime crate (`clad_runtime` by
 //! default): `wire` for packing and `json` plus a re-exported `serde` for CLAD-JSON.
 
 pub(crate) mod code;
@@ -22,8 +22,12 @@ use std::collections::HashMap;
 /// Options of the Rust emitter.
 #[derive(Clone, Debug)]
 pub struct RustOptions {
-    /// Path of the runtime crate as seen from the generated code (default `::robot_runtime`).
+    /// Path of the runtime crate as seen from the generated code (default `::clad_runtime`):
+    /// the wire format, CLAD-JSON and union support every generated type uses.
     pub runtime_path: String,
+    /// Path of the crate that holds `intent::StaticIntentMap`, for intent-map statics
+    /// (default `::robot_runtime`). Only generated intent maps use it.
+    pub intent_runtime_path: String,
     /// Extra attributes on generated types: `(CLAD path, attribute)`. The path is `.` (every
     /// type), a namespace (`Anki::Vector`, every type inside) or a fully qualified type name.
     pub type_attributes: Vec<(String, String)>,
@@ -40,7 +44,8 @@ pub struct RustOptions {
 impl Default for RustOptions {
     fn default() -> Self {
         RustOptions {
-            runtime_path: "::robot_runtime".to_owned(),
+            runtime_path: "::clad_runtime".to_owned(),
+            intent_runtime_path: "::robot_runtime".to_owned(),
             type_attributes: Vec::new(),
             field_attributes: Vec::new(),
             views: Vec::new(),
@@ -65,7 +70,7 @@ pub(crate) struct Placement {
 pub(crate) struct Context<'a> {
     pub units: &'a [Schema],
     pub opts: &'a RustOptions,
-    /// The runtime crate's path, as written in the generated code (`::robot_runtime`).
+    /// The runtime crate's path, as written in the generated code (`::clad_runtime`).
     pub rt: String,
     /// fqn → placement of every emitted type.
     pub placements: HashMap<String, Placement>,
@@ -94,16 +99,16 @@ impl Context<'_> {
 /// The runtime crate's path as the generated code spells it, after checking that
 /// `opts.runtime_path` is a Rust path.
 pub(crate) fn runtime_path(opts: &RustOptions) -> Result<String, Vec<Diagnostic>> {
-    match syn::parse_str::<syn::Path>(&opts.runtime_path) {
+    checked_path(&opts.runtime_path)
+}
+
+/// `path` as the generated code spells it, after checking that it is a Rust path.
+pub(crate) fn checked_path(path: &str) -> Result<String, Vec<Diagnostic>> {
+    match syn::parse_str::<syn::Path>(path) {
         // A path holds no meaningful whitespace.
-        Ok(_) => Ok(opts
-            .runtime_path
-            .chars()
-            .filter(|c| !c.is_whitespace())
-            .collect()),
+        Ok(_) => Ok(path.chars().filter(|c| !c.is_whitespace()).collect()),
         Err(e) => Err(vec![Diagnostic::error_global(format!(
-            "invalid runtime path `{}`: {e}",
-            opts.runtime_path
+            "invalid runtime path `{path}`: {e}"
         ))]),
     }
 }

@@ -1,11 +1,11 @@
 //! Borrowed views (`<Name>View<'a>`): the decoding-side twin of a message, structure or union
 //! whose `string` members are `&'a str` and whose `uint_8` variable arrays are `&'a [u8]`,
-//! pointing into the packed bytes (see `robot_runtime::wire::WireView`).
+//! pointing into the packed bytes (see `clad_runtime::wire::WireView`).
 //!
 //! Views are opt-in (`RustOptions::views`, `Builder::view`). A selected type gets a view when
 //! it *borrows*: it holds a string or a variable array, directly or in a member. Inside a
 //! view, a string is `&'a str`, a `uint_8` variable array `&'a [u8]`, a variable array of
-//! other fixed-size elements a `robot_runtime::wire::ArrayView<'a, T>` (elements decoded on
+//! other fixed-size elements a `clad_runtime::wire::ArrayView<'a, T>` (elements decoded on
 //! access), and an array of borrowing elements a `Vec` (or array) of their views. Every
 //! borrowing type a selected type contains gets a view too; members that borrow nothing keep
 //! their owned type inside a view.

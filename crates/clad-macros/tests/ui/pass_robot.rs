@@ -1,6 +1,6 @@
 // A schema with an enum, a message with a string and arrays, a union, namespaces and an
 // #include, compiled by include_clad! and used: construct, pack, unpack, JSON round trip.
-use robot_runtime::wire::Wire;
+use clad_runtime::wire::Wire;
 
 mod clad {
     clad_macros::include_clad!("robot.clad", include_dirs = ["tests/schemas"]);
@@ -8,7 +8,7 @@ mod clad {
 
 // The runtime path option: generated code reaches the runtime through a re-export.
 mod rt {
-    pub use robot_runtime::*;
+    pub use clad_runtime::*;
 }
 mod clad_rt {
     clad_macros::include_clad!(

@@ -4,7 +4,8 @@ use std::borrow::Cow;
 use std::fmt;
 use std::num::NonZeroU64;
 
-use super::translate::TranslateError;
+pub use super::error::Reaction;
+use super::error::TranslateError;
 
 /// Where an intent came from.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
@@ -113,19 +114,6 @@ pub enum UnmatchedReason<T> {
     /// Translation failed and the reaction is [`Reaction::Unmatched`]; the error is in the
     /// preceding [`IntentEvent::TranslateFailed`].
     TranslateFailed,
-}
-
-/// What the component does when a translation fails ([`TranslateError`]).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Reaction {
-    /// Set the unmatched intent pending: the robot reacts with its "huh?".
-    Unmatched,
-    /// Set the intent-error flag (as for a cloud `error`): the voice UX shows its
-    /// error/timeout path.
-    ErrorFlag,
-    /// Do nothing but report the event (the original's behaviour; the user gets a
-    /// listening timeout).
-    Drop,
 }
 
 /// Why a pending intent was removed.

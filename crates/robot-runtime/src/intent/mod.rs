@@ -36,6 +36,7 @@
 
 mod cloud;
 mod component;
+mod error;
 mod event;
 pub mod map;
 mod matcher;

@@ -10,7 +10,6 @@
 use serde::de::DeserializeOwned;
 use serde::ser::{self, Impossible, Serialize, SerializeStruct};
 
-use super::params;
 use crate::union::CladUnion;
 
 type Error = serde_json::Error;
@@ -58,30 +57,19 @@ fn capture<U: Serialize>(
     Some((out.fields, out.defaults))
 }
 
-/// Shapes of every member of `U`, indexed by wire tag value.
+/// Shapes of every member of `U`, indexed by wire tag value (`positional` still false).
 pub(crate) fn union_shapes<U: CladUnion + Serialize + DeserializeOwned>() -> Vec<Option<Shape>> {
     let mut shapes: Vec<Option<Shape>> = vec![None; 256];
     for &tag in U::TAGS {
         let default = U::default_for(tag);
         shapes[usize::from(U::tag_value(tag))] =
             capture(&default, true).map(|(fields, defaults)| {
-                let mut shape = Shape {
+                Shape {
                     fields,
                     defaults,
+                    // Decided by the translator, which knows how payloads are built.
                     positional: false,
-                };
-                if let Some(defaults) = &shape.defaults {
-                    let built: Option<U> = params::build_seq(
-                        U::tag_name(tag),
-                        defaults.iter().map(params::ParamValue::JsonRef),
-                    )
-                    .ok();
-                    shape.positional = built.is_some_and(|b| {
-                        let b = serde_json::to_value(&b).ok();
-                        b.is_some() && b == serde_json::to_value(&default).ok()
-                    });
                 }
-                shape
             });
     }
     shapes

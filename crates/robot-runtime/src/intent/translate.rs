@@ -21,37 +21,13 @@ use std::hash::{BuildHasherDefault, Hasher};
 use serde::de::DeserializeOwned;
 use serde::Serialize;
 
-use super::event::{Match, Reaction, UnmatchedReason};
+pub use super::error::{ExtraParams, MissingFields, Note, TranslateError};
+use super::event::{Match, UnmatchedReason};
 use super::map::{MapEntry, SimpleVoiceResponse, StaticIntentMap};
-use super::numeric::{NumberError, NumericMode};
+use super::numeric::NumericMode;
 use super::params::{self, Collector, Ctx, ParamValue, Routes, Slot, SlotStorage};
 use super::shape::{self, Shape};
 use crate::union::CladUnion;
-
-/// At most this many [`Note`]s per translation (then one [`Note::NotesOmitted`]).
-pub(crate) const MAX_NOTES: usize = 16;
-
-/// What to do with parameters that are not fields of the payload.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-pub enum ExtraParams {
-    /// Skip them (the original's behaviour; the cloud sends extras such as `answer_type`).
-    /// Each is reported as a [`Note::UnknownParam`].
-    #[default]
-    Ignore,
-    /// Fail with [`TranslateError::UnknownParameter`].
-    Reject,
-}
-
-/// What to do with payload fields no parameter supplies.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-pub enum MissingFields {
-    /// Use the field's default (the original's behaviour: `global_stop` without
-    /// `what_to_stop` is common). Each is reported as a [`Note::FieldDefaulted`].
-    #[default]
-    Default,
-    /// Fail with [`TranslateError::MissingField`].
-    Reject,
-}
 
 /// Translation settings.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -77,148 +53,6 @@ impl Default for TranslateConfig {
             max_parameters_len: 64 * 1024,
         }
     }
-}
-
-/// Why a cloud result or app intent could not become a typed intent.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[non_exhaustive]
-pub enum TranslateError {
-    /// `parameters` is longer than [`TranslateConfig::max_parameters_len`].
-    #[error("parameters are {len} bytes, more than the limit of {limit}")]
-    ParametersTooLarge {
-        /// Length in bytes.
-        len: usize,
-        /// The limit.
-        limit: usize,
-    },
-    /// `parameters` is not valid JSON (or has trailing characters).
-    #[error("parameters are not valid JSON: {reason}")]
-    BadParametersJson {
-        /// 1-based line of the problem.
-        line: usize,
-        /// 1-based column of the problem.
-        column: usize,
-        /// serde_json's message.
-        reason: String,
-    },
-    /// `parameters` is JSON but not an object (nor `null`).
-    #[error("parameters are {found}, not a JSON object")]
-    ParametersNotObject {
-        /// What it is (`"an array"`, `"a string"`, ...).
-        found: &'static str,
-    },
-    /// The same parameter appears twice.
-    #[error("parameter `{name}` appears twice")]
-    DuplicateParameter {
-        /// The parameter name.
-        name: String,
-    },
-    /// Two parameters end up as the same field after substitution.
-    #[error("parameters `{first}` and `{second}` both become field `{field}`")]
-    RenameConflict {
-        /// The field.
-        field: String,
-        /// The parameter seen first.
-        first: String,
-        /// The parameter seen second.
-        second: String,
-    },
-    /// The member has payload fields but the result has no parameters (the original's
-    /// `MissingParams`).
-    #[error("`{tag}` needs parameters and there are none")]
-    MissingParameters {
-        /// The member.
-        tag: &'static str,
-    },
-    /// A numeric parameter did not convert (strict mode).
-    #[error("parameter `{param}` (field `{field}`) = {value:?}: {reason}")]
-    BadNumber {
-        /// The incoming parameter name.
-        param: String,
-        /// The field it fills.
-        field: String,
-        /// The value as received.
-        value: String,
-        /// Why.
-        reason: NumberError,
-    },
-    /// A parameter that is not a field, with [`ExtraParams::Reject`].
-    #[error("`{tag}` has no field for parameter `{name}`")]
-    UnknownParameter {
-        /// The member.
-        tag: &'static str,
-        /// The incoming parameter name.
-        name: String,
-    },
-    /// A field without parameter, with [`MissingFields::Reject`].
-    #[error("no parameter for field `{field}` of `{tag}`")]
-    MissingField {
-        /// The member.
-        tag: &'static str,
-        /// The field.
-        field: &'static str,
-    },
-    /// The union's serde mapping rejected the payload (wrong type, out of range, unknown
-    /// enum member name, ...).
-    #[error("`{tag}` payload rejected{}: {reason}", field.as_ref().map(|f| format!(" at field `{f}`")).unwrap_or_default())]
-    BadPayload {
-        /// The member.
-        tag: &'static str,
-        /// The field to blame, when one field alone fails.
-        field: Option<String>,
-        /// serde's message.
-        reason: String,
-    },
-}
-
-impl From<Box<TranslateError>> for TranslateError {
-    fn from(e: Box<TranslateError>) -> Self {
-        *e
-    }
-}
-
-impl TranslateError {
-    /// The default [`Reaction`]:
-    ///
-    /// * transport-level garbage — `ParametersTooLarge`, `BadParametersJson`,
-    ///   `ParametersNotObject`, `DuplicateParameter` — sets the intent-error flag, like a
-    ///   cloud `Json` error (saying it again will not help);
-    /// * content the robot cannot act on — everything else — sets the unmatched intent
-    ///   pending, so the robot answers with its "huh?".
-    pub fn default_reaction(&self) -> Reaction {
-        match self {
-            Self::ParametersTooLarge { .. }
-            | Self::BadParametersJson { .. }
-            | Self::ParametersNotObject { .. }
-            | Self::DuplicateParameter { .. } => Reaction::ErrorFlag,
-            _ => Reaction::Unmatched,
-        }
-    }
-}
-
-/// Something worth knowing about a successful translation (also logged at debug level).
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Note {
-    /// A parameter that is not a field was skipped.
-    UnknownParam {
-        /// The incoming name.
-        name: Box<str>,
-    },
-    /// A field got its default value.
-    FieldDefaulted {
-        /// The field.
-        field: &'static str,
-    },
-    /// A substitution renames a parameter to itself (a no-op in the map).
-    RenameToSelf {
-        /// The parameter.
-        param: &'static str,
-    },
-    /// More notes were left out.
-    NotesOmitted {
-        /// How many.
-        count: usize,
-    },
 }
 
 /// A successful translation.
@@ -264,6 +98,19 @@ impl<U: CladUnion> Raw<U> {
             Raw::Built(t) => t,
         }
     }
+}
+
+/// What [`IntentTranslator::build_cloud_data_into`] did.
+pub(crate) enum DataBuild {
+    /// The payload was built and handed to `place`; the translation's notes.
+    Placed {
+        /// Notes of the translation, in order.
+        notes: Vec<Note>,
+    },
+    /// The translation failed; nothing was placed.
+    Failed(TranslateError),
+    /// The member's payload shape is unknown: the general path answers.
+    General,
 }
 
 /// What one lookup of a cloud intent found, for the component's fast paths. Holds no
@@ -407,7 +254,12 @@ where
 
     /// A translator with `config`. Learns each member's payload fields once.
     pub fn with_config(map: &'static StaticIntentMap<U::Tag>, config: TranslateConfig) -> Self {
-        let shapes = shape::union_shapes::<U>();
+        let mut shapes = shape::union_shapes::<U>();
+        for &tag in U::TAGS {
+            if let Some(shape) = &mut shapes[usize::from(U::tag_value(tag))] {
+                shape.positional = builds_positionally::<U>(tag, shape);
+            }
+        }
         let routes_of = |table: &'static [MapEntry<U::Tag>]| -> Vec<Option<Routes>> {
             table
                 .iter()
@@ -541,10 +393,55 @@ where
         }
     }
 
+    /// Translates cloud table entry `entry` (a [`CloudFast::Data`] one, member `tag`) with
+    /// `parameters` and builds the payload straight into the caller's storage: `place`
+    /// receives the built union, once, on success. Same checks, same order and same result
+    /// as [`translate_cloud_raw`](Self::translate_cloud_raw) for that entry; when the
+    /// direct build does not apply, the general build names the field to blame.
+    #[inline(always)]
+    pub(crate) fn build_cloud_data_into(
+        &self,
+        tag: U::Tag,
+        entry: usize,
+        parameters: &str,
+        place: impl FnOnce(U),
+    ) -> DataBuild {
+        let Some(shape) = self.shape(tag) else {
+            return DataBuild::General;
+        };
+        let mut storage = SlotStorage::new();
+        let mut c = self.data_collector(entry, &mut storage);
+        if let Err(error) = self.collect_data(tag, &mut c, parameters) {
+            return DataBuild::Failed(error);
+        }
+        let notes = std::mem::take(&mut c.notes);
+        match params::build_direct::<U>(tag, shape, c.slots) {
+            Some(Ok(built)) => place(built),
+            _ => match self.build_from_slots_cold(tag, shape, c.slots) {
+                Ok(built) => place(built),
+                Err(error) => return DataBuild::Failed(error),
+            },
+        }
+        DataBuild::Placed { notes }
+    }
+
+    /// [`build_from_slots`](Self::build_from_slots) out of line, for when the direct build
+    /// does not apply or fails.
+    #[cold]
+    #[inline(never)]
+    fn build_from_slots_cold(
+        &self,
+        tag: U::Tag,
+        shape: &Shape,
+        slots: &[Option<Slot<'_>>],
+    ) -> Result<U, TranslateError> {
+        Self::build_from_slots(tag, shape, slots)
+    }
+
     /// The collector for cloud table entry `entry` (a [`CloudFast::Data`] one), built in
     /// the caller's frame over the caller's slot storage.
     #[inline(always)]
-    pub(crate) fn data_collector<'s, 'de>(
+    fn data_collector<'s, 'de>(
         &self,
         entry: usize,
         storage: &'s mut SlotStorage<'de>,
@@ -567,9 +464,9 @@ where
     /// [`CloudFast::Data`] entry: size limit, parameter parsing, substitutions, numeric
     /// conversion, missing-field policy (same checks, same order as
     /// [`translate_cloud_raw`](Self::translate_cloud_raw)). The caller builds the payload
-    /// itself ([`params::build_direct`]), where it is going to keep it.
+    /// itself ([`build_cloud_data_into`](Self::build_cloud_data_into)).
     #[inline(always)]
-    pub(crate) fn collect_data<'de>(
+    fn collect_data<'de>(
         &self,
         tag: U::Tag,
         c: &mut Collector<'_, '_, 'de>,
@@ -577,12 +474,6 @@ where
     ) -> Result<(), TranslateError> {
         self.collect_json_params(U::tag_name(tag), c, text)?;
         self.check_missing(tag, self.shape(tag), c, self.config.missing_fields)
-    }
-
-    /// The payload shape of a member with payload fields (`None` when unknown).
-    #[inline]
-    pub(crate) fn data_shape(&self, tag: U::Tag) -> Option<&Shape> {
-        self.shape(tag)
     }
 
     #[inline(always)]
@@ -785,7 +676,7 @@ where
     /// Builds member `tag` of known `shape` from collected slots; a failure names the
     /// field to blame.
     #[inline(always)]
-    pub(crate) fn build_from_slots(
+    fn build_from_slots(
         tag: U::Tag,
         shape: &Shape,
         slots: &[Option<Slot<'_>>],
@@ -865,4 +756,22 @@ fn bad_payload(
         field,
         reason: e.to_string(),
     }
+}
+
+/// Whether member `tag`'s payload can be built from a `[tag, field0, field1, ...]` sequence
+/// (serde's internally tagged enums and derived structs accept one): checked once by
+/// building the default payload that way and comparing it with `U::default_for(tag)`.
+fn builds_positionally<U: CladUnion + Serialize + DeserializeOwned>(
+    tag: U::Tag,
+    shape: &Shape,
+) -> bool {
+    let Some(defaults) = &shape.defaults else {
+        return false;
+    };
+    let built: Option<U> =
+        params::build_seq(U::tag_name(tag), defaults.iter().map(ParamValue::JsonRef)).ok();
+    built.is_some_and(|b| {
+        let b = serde_json::to_value(&b).ok();
+        b.is_some() && b == serde_json::to_value(U::default_for(tag)).ok()
+    })
 }

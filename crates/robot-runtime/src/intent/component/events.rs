@@ -1,0 +1,112 @@
+//! The tick's event buffer, subscribers and tracing.
+
+use super::*;
+
+impl<U> IntentComponent<U>
+where
+    U: CladUnion + Serialize + DeserializeOwned + fmt::Debug,
+{
+    /// Events since the start of the current tick's `update` (the buffer is cleared there).
+    /// Any number of readers may look at it during the tick.
+    pub fn events(&self) -> &[IntentEvent<U::Tag>] {
+        &self.events
+    }
+
+    /// Takes the buffered events.
+    pub fn drain_events(&mut self) -> std::vec::Drain<'_, IntentEvent<U::Tag>> {
+        self.events.drain(..)
+    }
+
+    /// Events not buffered because the buffer was full (they were still logged and given
+    /// to subscribers).
+    pub fn lost_events(&self) -> u64 {
+        self.lost_events
+    }
+
+    /// Calls `listener` with every event, synchronously, as it happens.
+    pub fn subscribe(
+        &mut self,
+        listener: impl FnMut(&IntentEvent<U::Tag>) + Send + 'static,
+    ) -> SubscriptionId {
+        self.subscriptions += 1;
+        let id = SubscriptionId(self.subscriptions);
+        self.listeners.push((id, Box::new(listener)));
+        id
+    }
+
+    /// Removes a subscriber; false if unknown.
+    pub fn unsubscribe(&mut self, id: SubscriptionId) -> bool {
+        let before = self.listeners.len();
+        self.listeners.retain(|(i, _)| *i != id);
+        self.listeners.len() != before
+    }
+
+    #[inline(always)]
+    pub(super) fn emit(&mut self, ev: IntentEvent<U::Tag>) {
+        self.emit_with(move || ev);
+    }
+
+    /// Records and announces the event `make` builds. Stored first, built by the buffer's
+    /// own extend (which writes the item where it goes): copying an event that was just
+    /// written field by field reads it back with wider loads than the stores, a
+    /// store-forwarding stall per event. Logging and the listeners then see the stored
+    /// event; they cannot observe the buffer, so the order is invisible.
+    #[inline(always)]
+    pub(super) fn emit_with(&mut self, make: impl FnOnce() -> IntentEvent<U::Tag>) {
+        if self.events.len() < self.config.max_buffered_events {
+            self.events.extend(core::iter::once_with(make));
+            self.announce_last();
+        } else {
+            let ev = make();
+            Self::announce(&mut self.listeners, &ev);
+            self.lost_events += 1;
+        }
+    }
+
+    /// [`announce`](Self::announce) for the event just stored.
+    #[inline(never)]
+    pub(super) fn announce_last(&mut self) {
+        if let Some(ev) = self.events.last() {
+            Self::announce(&mut self.listeners, ev);
+        }
+    }
+
+    /// Logs `ev` with `tracing` at its level and hands it to every listener.
+    pub(super) fn announce(
+        listeners: &mut [(SubscriptionId, Listener<U::Tag>)],
+        ev: &IntentEvent<U::Tag>,
+    ) {
+        // A macro, not a local: `tracing` evaluates field values only when the level is
+        // enabled, so the tag name costs nothing when nobody listens.
+        macro_rules! tag {
+            () => {
+                event_tag(ev).map_or("", U::tag_name)
+            };
+        }
+        match ev {
+            IntentEvent::Dropped {
+                reason: DropReason::Expired { .. },
+                ..
+            }
+            | IntentEvent::TriggerWordDropped => log_at!(error, ev, tag!()),
+            IntentEvent::Replaced { .. }
+            | IntentEvent::ClaimDeadlineNear { .. }
+            | IntentEvent::Unclaimed { .. }
+            | IntentEvent::TriggerWordPending { replaced: true, .. }
+            | IntentEvent::TriggerWordDeadlineNear
+            | IntentEvent::TranslateFailed { .. }
+            | IntentEvent::CloudError { .. }
+            | IntentEvent::CloudIgnored { .. }
+            | IntentEvent::FlagCleared { flag: Flag::Error } => log_at!(warn, ev, tag!()),
+            IntentEvent::Pending { .. }
+            | IntentEvent::Activated { .. }
+            | IntentEvent::Deactivated { .. }
+            | IntentEvent::TriggerWordPending { .. }
+            | IntentEvent::TriggerWordSuppressed => log_at!(info, ev, tag!()),
+            _ => log_at!(debug, ev, tag!()),
+        }
+        for (_, l) in listeners {
+            l(ev);
+        }
+    }
+}
