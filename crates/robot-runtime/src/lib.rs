@@ -4,6 +4,10 @@
 //!   JSON parameters) become typed user intents (a generated union) through a map compiled at
 //!   build time by `clad-codegen`; the component keeps the pending and active intent, their
 //!   deadlines and guards, and reports every outcome as a typed event.
+//! * [`behavior`]: the behavior system. A runner drives a tree of behaviors (declared in
+//!   code or in JSON, validated whole at load) over the intent component: lifecycle rules
+//!   enforced in release builds, delegation to behaviors and actions with typed outcomes,
+//!   scoped effects undone on any deactivation, intent coverage and tree export.
 //!
 //! Generated code itself depends only on [`clad_runtime`] (the wire format, CLAD-JSON, union
 //! support). It is re-exported here as [`clad`], and its modules under their own names
@@ -11,6 +15,7 @@
 //! dependency.
 #![warn(missing_docs)]
 
+pub mod behavior;
 pub mod intent;
 
 /// The runtime generated code uses (the `clad-runtime` crate).

@@ -756,3 +756,51 @@ fn matchers_from_json() {
         }
     );
 }
+
+/// `activate` / `activate_matching` when the owner already holds the active intent: the
+/// owner moves on (the old activation is superseded, its guard inert); another owner gets
+/// `AlreadyActive`. Owners are typed behavior IDs or names.
+#[test]
+fn an_owner_that_already_holds_an_intent_moves_on_to_the_next() {
+    use robot_runtime::behavior::BehaviorId;
+    use robot_runtime::intent::Owner;
+    let (a, b) = (BehaviorId::from_index(3), BehaviorId::from_index(4));
+    let mut c = comp();
+    c.set_pending_tag(Tag::ImperativeCome, IntentSource::Voice);
+    let first = c.activate(Tag::ImperativeCome, a).unwrap();
+    assert_eq!(first.owner(), &Owner::Behavior(a));
+    c.set_pending_tag(Tag::SetTimer, IntentSource::Voice);
+    let err = c
+        .activate_matching(&IntentMatcher::tag(Tag::SetTimer), b)
+        .unwrap_err();
+    assert!(matches!(
+        err,
+        ClaimError::AlreadyActive {
+            tag: Tag::ImperativeCome,
+            ..
+        }
+    ));
+    assert!(c.is_pending(Tag::SetTimer));
+    events(&mut c);
+    let second = c
+        .activate_matching(&IntentMatcher::tag(Tag::SetTimer), a)
+        .unwrap();
+    assert!(!first.is_current());
+    assert!(second.is_current());
+    assert!(c.is_active(Tag::SetTimer));
+    let ev = events(&mut c);
+    assert!(matches!(
+        ev[0],
+        IntentEvent::Deactivated {
+            tag: Tag::ImperativeCome,
+            reason: DeactivateReason::Superseded,
+            ..
+        }
+    ));
+    assert!(
+        matches!(&ev[1], IntentEvent::Activated { tag: Tag::SetTimer, owner: Owner::Behavior(o), .. } if *o == a)
+    );
+    // Names compare with strings.
+    assert_eq!(Owner::from("x"), "x");
+    assert_eq!(Owner::Behavior(a).to_string(), "behavior #3");
+}

@@ -740,15 +740,27 @@ impl Harness {
                     None => pending_before.unwrap_or(Tag::UnmatchedIntent),
                 };
                 let active_before = self.c.active().map(|a| a.id());
-                let r = if replace {
-                    self.c.activate_replacing(tag, "prop")
+                let owner_before = self.c.active().map(|a| a.owner().clone());
+                // Two owners: an owner holding the active intent moves on to the next one;
+                // another owner needs `activate_replacing`.
+                let owner = if (tag as usize) % 2 == 0 {
+                    "prop_a"
                 } else {
-                    self.c.activate(tag, "prop")
+                    "prop_b"
+                };
+                let r = if replace {
+                    self.c.activate_replacing(tag, owner)
+                } else {
+                    self.c.activate(tag, owner)
                 };
                 match r {
                     Ok(g) => {
                         prop_assert_eq!(pending_before, Some(tag));
-                        prop_assert!(replace || active_before.is_none());
+                        prop_assert!(
+                            replace
+                                || active_before.is_none()
+                                || owner_before.as_ref().is_some_and(|o| *o == owner)
+                        );
                         prop_assert_eq!(self.c.pending_tag(), None);
                         prop_assert_eq!(self.c.active().map(|a| a.id()), Some(g.id()));
                         self.guards.push(g);

@@ -22,7 +22,7 @@ use robot_example::intents::{self, Tag, UserIntent, USER_INTENT_MAP};
 use robot_runtime::intent::{
     ActivationId, ClaimError, CloudErrorCause, CloudEvent, CloudJsonError, CloudOutcome,
     DeactivateReason, DropReason, ExpandedJsonError, Flag, IntentComponent, IntentEvent,
-    IntentSource, MapEntry, Match, NumberError, Reaction, Sanitation, StaticIntentMap,
+    IntentSource, MapEntry, Match, NumberError, Owner, Reaction, Sanitation, StaticIntentMap,
     TranslateError, UnmatchedReason,
 };
 use robot_runtime::union::CladUnion;
@@ -345,7 +345,7 @@ fn pending_active_inactive_with_voice_and_app_source() {
             id(1),
             Tag::SetTimer,
             IntentSource::Voice,
-            "TimerCoordinator",
+            &Owner::from("TimerCoordinator"),
             &timer(300),
             &cloud("intent_clock_settimer_extend"),
             1,

@@ -50,8 +50,78 @@ impl fmt::Display for ActivationId {
     }
 }
 
-/// Who activated an intent: a behavior ID (`&'static str` or an owned name).
-pub type Owner = Cow<'static, str>;
+/// Who activated an intent: a behavior of a [`Runner`](crate::behavior::Runner) (its typed
+/// ID; the runner names it: [`Runner::owner_name`](crate::behavior::Runner::owner_name)),
+/// or a name given by code that activates without a runner.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Owner {
+    /// A behavior of the runner that drives the component.
+    Behavior(crate::behavior::BehaviorId),
+    /// A name.
+    Named(Cow<'static, str>),
+}
+
+impl Owner {
+    /// The name, for [`Owner::Named`].
+    pub fn as_name(&self) -> Option<&str> {
+        match self {
+            Self::Named(n) => Some(n),
+            Self::Behavior(_) => None,
+        }
+    }
+    /// The behavior, for [`Owner::Behavior`].
+    pub fn behavior(&self) -> Option<crate::behavior::BehaviorId> {
+        match self {
+            Self::Behavior(id) => Some(*id),
+            Self::Named(_) => None,
+        }
+    }
+}
+
+impl fmt::Display for Owner {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Self::Behavior(id) => write!(f, "behavior {id}"),
+            Self::Named(n) => f.write_str(n),
+        }
+    }
+}
+
+impl From<&'static str> for Owner {
+    fn from(s: &'static str) -> Self {
+        Self::Named(Cow::Borrowed(s))
+    }
+}
+
+impl From<String> for Owner {
+    fn from(s: String) -> Self {
+        Self::Named(Cow::Owned(s))
+    }
+}
+
+impl From<Cow<'static, str>> for Owner {
+    fn from(s: Cow<'static, str>) -> Self {
+        Self::Named(s)
+    }
+}
+
+impl From<crate::behavior::BehaviorId> for Owner {
+    fn from(id: crate::behavior::BehaviorId) -> Self {
+        Self::Behavior(id)
+    }
+}
+
+impl PartialEq<str> for Owner {
+    fn eq(&self, other: &str) -> bool {
+        self.as_name() == Some(other)
+    }
+}
+
+impl PartialEq<&str> for Owner {
+    fn eq(&self, other: &&str) -> bool {
+        self.as_name() == Some(*other)
+    }
+}
 
 /// How an intent got its tag.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -62,3 +62,31 @@ pub use translate::{
     ExtraParams, FeatureGate, IntentTranslator, MissingFields, Note, TranslateConfig,
     TranslateError, Translation,
 };
+
+/// What the intent component and the behavior system need of a union: a generated
+/// [`CladUnion`](crate::union::CladUnion) with serde, `Debug`, equality (full-data matchers)
+/// and thread safety. Implemented for every type that qualifies (every generated union), so
+/// generic code writes one bound instead of the list.
+pub trait IntentUnion:
+    crate::union::CladUnion
+    + serde::Serialize
+    + serde::de::DeserializeOwned
+    + std::fmt::Debug
+    + PartialEq
+    + Send
+    + Sync
+    + 'static
+{
+}
+
+impl<U> IntentUnion for U where
+    U: crate::union::CladUnion
+        + serde::Serialize
+        + serde::de::DeserializeOwned
+        + std::fmt::Debug
+        + PartialEq
+        + Send
+        + Sync
+        + 'static
+{
+}

@@ -4,7 +4,7 @@ use super::*;
 
 impl<U> IntentComponent<U>
 where
-    U: CladUnion + Serialize + DeserializeOwned + fmt::Debug,
+    U: super::super::IntentUnion,
 {
     pub(super) fn sync_active(&mut self) {
         let dropped = self
@@ -77,7 +77,10 @@ where
             }
         }
         if let Some(a) = self.current_active() {
-            if !replace {
+            // The owner of the active intent moves on to the next one: its old guard
+            // becomes inert (`Deactivated { Superseded }`). Another owner must end it first.
+            let same_owner = a.info.owner == owner;
+            if !replace && !same_owner {
                 let (id, tag) = (a.info.id, a.info.tag());
                 tracing::error!(
                     active = U::tag_name(tag),
@@ -115,8 +118,11 @@ where
     }
 
     /// Moves the pending intent with `tag` to active. Errors: `tag` is not pending
-    /// ([`ClaimError::NotPending`]); another intent is active ([`ClaimError::AlreadyActive`],
-    /// a typed error where the original overwrote with a warning).
+    /// ([`ClaimError::NotPending`]); another owner's intent is active
+    /// ([`ClaimError::AlreadyActive`], a typed error where the original overwrote with a
+    /// warning). When the active intent belongs to the same `owner`, it is superseded
+    /// ([`DeactivateReason::Superseded`]; the old guard becomes inert): an owner holds at most
+    /// one intent and moves on to the next (this rule holds for every activation method).
     pub fn activate(
         &mut self,
         tag: U::Tag,
@@ -169,7 +175,7 @@ where
 
 impl<U> IntentComponent<U>
 where
-    U: CladUnion + Serialize + DeserializeOwned + fmt::Debug + PartialEq,
+    U: super::super::IntentUnion,
 {
     /// True when the pending intent matches `matcher`.
     pub fn pending_matches(&self, matcher: &IntentMatcher<U>) -> bool {

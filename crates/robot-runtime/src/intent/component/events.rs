@@ -4,7 +4,7 @@ use super::*;
 
 impl<U> IntentComponent<U>
 where
-    U: CladUnion + Serialize + DeserializeOwned + fmt::Debug,
+    U: super::super::IntentUnion,
 {
     /// Events since the start of the current tick's `update` (the buffer is cleared there).
     /// Any number of readers may look at it during the tick.

@@ -4,7 +4,7 @@ use super::*;
 
 impl<U> IntentComponent<U>
 where
-    U: CladUnion + Serialize + DeserializeOwned + fmt::Debug,
+    U: super::super::IntentUnion,
 {
     /// True once a pending intent expired unclaimed (sticky).
     pub fn was_unclaimed(&self) -> bool {

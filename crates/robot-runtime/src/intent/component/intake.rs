@@ -6,7 +6,7 @@ use crate::intent::translate::DataBuild;
 
 impl<U> IntentComponent<U>
 where
-    U: CladUnion + Serialize + DeserializeOwned + fmt::Debug,
+    U: super::super::IntentUnion,
 {
     /// A sender for the transport thread. Messages are handled in order by `update`.
     pub fn cloud_sender(&self) -> CloudSender {

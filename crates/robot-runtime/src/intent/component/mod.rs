@@ -11,9 +11,6 @@ use std::ops::Deref;
 use std::sync::atomic::{AtomicU8, AtomicUsize, Ordering};
 use std::sync::Arc;
 
-use serde::de::DeserializeOwned;
-use serde::Serialize;
-
 use super::cloud::{CloudEvent, CloudQueue, CloudSender};
 use super::event::{
     ActivationId, CloudErrorCause, DeactivateReason, DropReason, Flag, IntentEvent, IntentSource,
@@ -166,7 +163,7 @@ pub use state::{
 
 impl<U> IntentComponent<U>
 where
-    U: CladUnion + Serialize + DeserializeOwned + fmt::Debug,
+    U: super::IntentUnion,
 {
     /// A component for `map` with the default configuration.
     pub fn new(map: &'static StaticIntentMap<U::Tag>) -> Self {

@@ -4,7 +4,7 @@ use super::*;
 
 impl<U> IntentComponent<U>
 where
-    U: CladUnion + Serialize + DeserializeOwned + fmt::Debug,
+    U: super::super::IntentUnion,
 {
     #[inline(always)]
     pub(super) fn set_pending_inner(

@@ -75,7 +75,7 @@ impl<U: CladUnion> ActiveIntent<U> {
         &self.matched
     }
     /// Who activated it (a behavior ID).
-    pub fn owner(&self) -> &str {
+    pub fn owner(&self) -> &Owner {
         &self.owner
     }
     /// The tick of activation.
@@ -132,7 +132,7 @@ impl<U: CladUnion> ActiveIntentGuard<U> {
     /// the activation was already ended (superseded / forced).
     pub fn release(self, component: &mut IntentComponent<U>) -> Result<(), DeactivateError>
     where
-        U: Serialize + DeserializeOwned + fmt::Debug,
+        U: super::super::IntentUnion,
     {
         component.release_cell(&self.cell)
     }

@@ -4,7 +4,7 @@ use super::*;
 
 impl<U> IntentComponent<U>
 where
-    U: CladUnion + Serialize + DeserializeOwned + fmt::Debug,
+    U: super::super::IntentUnion,
 {
     /// The wake word was heard. Returns false when ignored because a
     /// [`TriggerWordSuppression`] is alive (never for `from_mute`). A pending trigger word is

@@ -1,0 +1,179 @@
+//! Tick cost of the behavior runner against bonsai-bt on the same reactive tree.
+//!
+//! Tree (size n): a strict-priority dispatcher that re-evaluates its children every tick
+//! (`interruptActiveBehavior: true`) over n children: n−1 that do not want to run and a
+//! last one (`Wait`) that runs forever. Every child is in activatable scope, so each tick
+//! asks n−1 `wants_to_be_activated`, updates n+1 behaviors and updates the intent
+//! component. `robot_runtime`: the children opt out of updates while inactive (as every
+//! built-in class does); `robot_runtime_update_in_scope`: they ask for them (the original's
+//! contract), one more virtual call per child. bonsai-bt: the equivalent reactive selector, `Select(..).memory(false)` over
+//! n−1 actions that fail and a last one that stays `Running`, ticked with a dt event.
+//!
+//! `cargo bench -p robot-runtime --bench behavior`
+
+use std::hint::black_box;
+use std::time::Duration;
+
+use bonsai_bt::{Action, Event, Select, Status, UpdateArgs, BT, RUNNING};
+use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
+use robot_runtime::behavior::{
+    Behavior, Runner, Spec, StrictPriorityDispatcher, TreeBuilder, View, Wait,
+};
+use robot_runtime::intent::{IntentComponent, StaticIntentMap};
+use robot_runtime::union::CladUnion;
+use serde::{Deserialize, Serialize};
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+enum Intent {
+    Hello {},
+    Unmatched {},
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+enum Tag {
+    Hello,
+    Unmatched,
+}
+
+impl CladUnion for Intent {
+    type Tag = Tag;
+    const NAME: &'static str = "Bench::Intent";
+    const TAGS: &'static [Tag] = &[Tag::Hello, Tag::Unmatched];
+    fn tag(&self) -> Tag {
+        match self {
+            Intent::Hello {} => Tag::Hello,
+            Intent::Unmatched {} => Tag::Unmatched,
+        }
+    }
+    fn tag_name(tag: Tag) -> &'static str {
+        match tag {
+            Tag::Hello => "hello",
+            Tag::Unmatched => "unmatched",
+        }
+    }
+    fn tag_from_name(name: &str) -> Option<Tag> {
+        match name {
+            "hello" => Some(Tag::Hello),
+            "unmatched" => Some(Tag::Unmatched),
+            _ => None,
+        }
+    }
+    fn tag_value(tag: Tag) -> u8 {
+        tag as u8
+    }
+    fn default_for(tag: Tag) -> Self {
+        match tag {
+            Tag::Hello => Intent::Hello {},
+            Tag::Unmatched => Intent::Unmatched {},
+        }
+    }
+    fn payload_is_struct(_: Tag) -> bool {
+        true
+    }
+}
+
+static MAP: StaticIntentMap<Tag> = StaticIntentMap {
+    cloud: &[],
+    app: &[],
+    simple_voice: &[],
+    simple_voice_tag: None,
+    unmatched: Tag::Unmatched,
+};
+
+/// A behavior that does not want to run (its condition is a field, not a constant).
+/// `in_scope_update`: whether it asks for `update` while in scope and inactive (the
+/// original's contract; every built-in class opts out).
+struct Never {
+    wants: bool,
+    in_scope_update: bool,
+}
+
+impl Behavior<Intent> for Never {
+    fn updates_while_inactive(&self) -> bool {
+        self.in_scope_update
+    }
+    fn update(&mut self, _ctx: &mut robot_runtime::behavior::Ctx<'_, Intent>) {
+        black_box(self.wants);
+    }
+    fn wants_to_be_activated(&self, _view: &View<'_, Intent>) -> bool {
+        self.wants
+    }
+}
+
+fn runner(n: usize, in_scope_update: bool) -> Runner<Intent> {
+    let mut b = TreeBuilder::<Intent>::new();
+    let mut kids = Vec::with_capacity(n);
+    for i in 0..n - 1 {
+        kids.push(
+            b.add(
+                &format!("Never{i}"),
+                Spec::new("Never"),
+                Never {
+                    wants: false,
+                    in_scope_update,
+                },
+            )
+            .unwrap(),
+        );
+    }
+    kids.push(b.add("Idle", Spec::new("Wait"), Wait::new()).unwrap());
+    b.add(
+        "Root",
+        Spec::new("DispatcherStrictPriority"),
+        StrictPriorityDispatcher::new(kids, true),
+    )
+    .unwrap();
+    let mut r = Runner::new(b.build("Root").unwrap(), IntentComponent::new(&MAP));
+    r.tick(Duration::from_millis(10), &[]);
+    r.tick(Duration::from_millis(10), &[]);
+    assert_eq!(r.stack_names(), ["Root", "Idle"]);
+    assert_eq!(r.in_scope().len(), n + 1);
+    r
+}
+
+#[derive(Clone, Debug, PartialEq)]
+enum BonsaiAction {
+    Never,
+    Idle,
+}
+
+fn bonsai(n: usize) -> BT<BonsaiAction, ()> {
+    let mut kids = Vec::with_capacity(n);
+    for _ in 0..n - 1 {
+        kids.push(Action(BonsaiAction::Never));
+    }
+    kids.push(Action(BonsaiAction::Idle));
+    BT::new(Select(kids).memory(false), ())
+}
+
+fn ticks(c: &mut Criterion) {
+    let mut g = c.benchmark_group("behavior_tick");
+    for n in [10usize, 100, 1000] {
+        g.throughput(Throughput::Elements(n as u64));
+        let mut r = runner(n, false);
+        g.bench_function(BenchmarkId::new("robot_runtime", n), |b| {
+            b.iter(|| r.tick(black_box(Duration::from_millis(10)), black_box(&[])))
+        });
+        assert_eq!(r.stack_names(), ["Root", "Idle"]);
+        let mut r = runner(n, true);
+        g.bench_function(BenchmarkId::new("robot_runtime_update_in_scope", n), |b| {
+            b.iter(|| r.tick(black_box(Duration::from_millis(10)), black_box(&[])))
+        });
+        assert_eq!(r.stack_names(), ["Root", "Idle"]);
+        let mut bt = bonsai(n);
+        let e: Event = UpdateArgs { dt: 0.01 }.into();
+        g.bench_function(BenchmarkId::new("bonsai_bt", n), |b| {
+            b.iter(|| {
+                bt.tick(black_box(&e), &mut |args, _| match args.action {
+                    BonsaiAction::Never => (Status::Failure, args.dt),
+                    BonsaiAction::Idle => RUNNING,
+                })
+            })
+        });
+    }
+    g.finish();
+}
+
+criterion_group!(benches, ticks);
+criterion_main!(benches);
