@@ -1,11 +1,12 @@
-//! Generates `$OUT_DIR/clad.rs` from the project's schemas, the intent map and the benchmark
-//! schema.
+//! Generates `$OUT_DIR/clad.rs` from the project's schemas (including the ROS4HRI intent
+//! message `hri.clad`), the intent map, the HRI intent map and the benchmark schema.
 //!
 //! Include directories are searched in order: `../../schemas` (the project's schemas and
 //! `user_intent_map.json`), then this crate's `schemas/`. Every file an input includes is
 //! generated too, and cargo reruns this script when any file read changes. Schema and map
 //! errors are reported as `cargo::error=` lines with file:line:col.
 
+use clad_codegen::intent_map::hri::HriMapOptions;
 use clad_codegen::IntentMapOptions;
 
 fn main() {
@@ -15,6 +16,8 @@ fn main() {
         .file("cloud.clad")
         .file("userIntent.clad")
         .file("bench.clad")
+        // The ROS4HRI intent message (`Hri::Intent`, `Hri::IntentEnvelope`).
+        .file("hri.clad")
         // Borrowed views (`MessageView<'a>`, `EventView<'a>`, ...): the cloud messages are
         // decoded without copying their strings on the robot's tick thread.
         .view("CloudMic::Message")
@@ -23,6 +26,11 @@ fn main() {
             "user_intent_map.json",
             IntentMapOptions::new("Anki::Vector::UserIntent")
                 .feature_enum("Anki::Vector::FeatureType"),
+        )
+        // ROS4HRI intent + roles -> user-intent member + fields (`HRI_INTENT_MAP`).
+        .hri_intent_map(
+            "hri_intent_map.json",
+            HriMapOptions::new("Anki::Vector::UserIntent"),
         )
         .build();
 }

@@ -40,6 +40,7 @@ pub struct Builder {
     emit_cargo: bool,
     base_dir: Option<PathBuf>,
     intent_maps: Vec<(String, IntentMapOptions)>,
+    hri_maps: Vec<(String, intent_map::hri::HriMapOptions)>,
 }
 
 /// A generated type: its CLAD name and where it is in the generated code.
@@ -178,8 +179,8 @@ impl Builder {
         self
     }
 
-    /// Path of the crate that holds `intent::StaticIntentMap` in generated intent-map statics
-    /// (default `::robot_runtime`). Independent of [`Builder::runtime_path`]: the wire
+    /// Path of the crate that holds `intent::StaticIntentMap` (and `hri::StaticHriMap`) in
+    /// generated intent-map statics (default `::robot_runtime`). Independent of [`Builder::runtime_path`]: the wire
     /// runtime and the robot runtime are different crates.
     pub fn intent_map_runtime_path(mut self, path: impl Into<String>) -> Self {
         self.options.intent_runtime_path = path.into();
@@ -217,6 +218,19 @@ impl Builder {
     /// name, the unmapped-member lint, the static's name.
     pub fn intent_map_with(mut self, json: impl Into<String>, options: IntentMapOptions) -> Self {
         self.intent_maps.push((json.into(), options));
+        self
+    }
+
+    /// Compiles an HRI intent map (`hri_intent_map.json`: ROS4HRI intent + role conditions →
+    /// user-intent member + payload fields) against the union `options.union` and appends its
+    /// static (`HRI_INTENT_MAP` by default). See [`crate::intent_map::hri`] for what is
+    /// checked.
+    pub fn hri_intent_map(
+        mut self,
+        json: impl Into<String>,
+        options: intent_map::hri::HriMapOptions,
+    ) -> Self {
+        self.hri_maps.push((json.into(), options));
         self
     }
 
@@ -302,6 +316,47 @@ impl Builder {
             };
             out.warnings.push_str(&rendered);
             match intent_map::generate(model, units, &self.options) {
+                Ok(code) => out.code.push(code),
+                Err(d) => {
+                    let rendered = diagnostics::render(&d, &SourceDb::new(), false);
+                    fail(d, rendered);
+                }
+            }
+        }
+        for (json, options) in &self.hri_maps {
+            let mut fail = |d: Vec<Diagnostic>, rendered: String| {
+                errors.rendered.push_str(&rendered);
+                errors.diagnostics.extend(d);
+            };
+            if statics.contains(&options.static_name) {
+                let d = vec![Diagnostic::error_global(format!(
+                    "two intent maps are emitted as `{}`",
+                    options.static_name
+                ))
+                .with_note("give one a different name with HriMapOptions::static_name")];
+                fail(d.clone(), diagnostics::render(&d, &SourceDb::new(), false));
+                continue;
+            }
+            statics.push(options.static_name.clone());
+            let Some(schema) = union_unit(units, &options.union) else {
+                let d = vec![Diagnostic::error_global(format!(
+                    "no schema of this build declares the union `{}` of HRI intent map \"{json}\"",
+                    options.union
+                ))
+                .with_note("add the schema file that declares it with Builder::file")];
+                fail(d.clone(), diagnostics::render(&d, &SourceDb::new(), false));
+                continue;
+            };
+            let mut loader = self.loader();
+            let compiled = intent_map::hri::compile_file(schema, &mut loader, json, options);
+            files_read.extend(loader.fs.files_read().iter().cloned());
+            let rendered = compiled.render();
+            let Some(model) = compiled.model.as_ref().filter(|_| !compiled.has_errors()) else {
+                fail(compiled.diagnostics, rendered);
+                continue;
+            };
+            out.warnings.push_str(&rendered);
+            match intent_map::hri::generate(model, units, &self.options) {
                 Ok(code) => out.code.push(code),
                 Err(d) => {
                     let rendered = diagnostics::render(&d, &SourceDb::new(), false);
@@ -434,7 +489,8 @@ impl Builder {
             let _ = crate::compile(&mut loader, f);
             read.extend(loader.fs.files_read().iter().cloned());
         }
-        for (json, _) in &self.intent_maps {
+        let hri = self.hri_maps.iter().map(|(j, _)| j);
+        for json in self.intent_maps.iter().map(|(j, _)| j).chain(hri) {
             let mut loader = self.loader();
             let _ = loader.load_main(json);
             read.extend(loader.fs.files_read().iter().cloned());

@@ -8,6 +8,11 @@
 //!   code or in JSON, validated whole at load) over the intent component: lifecycle rules
 //!   enforced in release builds, delegation to behaviors and actions with typed outcomes,
 //!   scoped effects undone on any deactivation, intent coverage and tree export.
+//! * [`hri`]: ROS4HRI intents (`hri_actions_msgs/Intent`): every version's spelling read
+//!   leniently and written canonically, the thematic-role table, envelope, confidence policy
+//!   and de-duplication; the build-time HRI → user-intent map table.
+//! * [`mission`]: the resource-aware mission controller: capabilities declare resources, an
+//!   arbiter grants, queues, preempts (halt before start) or rejects, with a typed reason.
 //!
 //! Generated code itself depends only on [`clad_runtime`] (the wire format, CLAD-JSON, union
 //! support). It is re-exported here as [`clad`], and its modules under their own names
@@ -16,7 +21,9 @@
 #![warn(missing_docs)]
 
 pub mod behavior;
+pub mod hri;
 pub mod intent;
+pub mod mission;
 
 /// The runtime generated code uses (the `clad-runtime` crate).
 pub use clad_runtime as clad;

@@ -90,6 +90,7 @@ pub mod clad {
 pub mod behaviors;
 pub mod coverage;
 pub mod export;
+pub mod hri;
 pub mod intents;
 pub mod robot;
 pub mod samples;

@@ -177,15 +177,15 @@ fn option_str(s: Option<&str>) -> String {
 }
 
 /// The union's tag enum path and variant names, as the Rust emitter assigns them.
-struct TagPaths {
+pub(super) struct TagPaths {
     /// `self::anki::vector::UserIntentTag`.
-    path: String,
+    pub(super) path: String,
     /// Member name → variant identifier text, in member order.
     variants: Vec<(String, String)>,
 }
 
 impl TagPaths {
-    fn new(units: &[Schema], union: &str) -> Result<Self, Vec<Diagnostic>> {
+    pub(super) fn new(units: &[Schema], union: &str) -> Result<Self, Vec<Diagnostic>> {
         let not_emitted = || {
             vec![Diagnostic::error_global(format!(
                 "the union `{union}` of the intent map is not emitted by this build"
@@ -248,7 +248,7 @@ impl TagPaths {
         Ok(TagPaths { path, variants })
     }
 
-    fn variant(&self, member: &str) -> Result<&str, Vec<Diagnostic>> {
+    pub(super) fn variant(&self, member: &str) -> Result<&str, Vec<Diagnostic>> {
         self.variants
             .iter()
             .find(|(m, _)| m == member)

@@ -42,6 +42,7 @@
 //! applies them in (it walks the incoming parameters in jsoncpp's sorted key order).
 
 mod emit;
+pub mod hri;
 mod json;
 mod validate;
 

@@ -196,6 +196,15 @@ pub enum DropReason {
     },
     /// `drop_pending` / `drop_any_pending` / `take_pending`.
     Requested,
+    /// The pending-slot policy: an incoming intent of lower priority than the pending one is
+    /// dropped (never pending; the event names the incoming intent). An incoming intent of
+    /// equal or higher priority replaces the pending one ([`IntentEvent::Replaced`]).
+    LowerPriority {
+        /// The incoming intent's priority.
+        priority: crate::hri::Priority,
+        /// The pending intent's priority.
+        pending: crate::hri::Priority,
+    },
 }
 
 /// Why an active intent ended.

@@ -40,6 +40,7 @@ mod error;
 mod event;
 pub mod map;
 mod matcher;
+mod meta;
 mod numeric;
 mod params;
 mod shape;
@@ -57,6 +58,7 @@ pub use event::{
 };
 pub use map::{MapEntry, Sanitation, SimpleVoiceResponse, StaticIntentMap};
 pub use matcher::{IntentMatcher, IntentPredicate, MatcherError};
+pub use meta::IntentMeta;
 pub use numeric::{NumberError, NumericMode};
 pub use translate::{
     ExtraParams, FeatureGate, IntentTranslator, MissingFields, Note, TranslateConfig,

@@ -104,6 +104,7 @@ where
                 matched: p.matched,
                 owner: owner.clone(),
                 activated_tick: self.tick,
+                meta: p.meta,
             },
             state: AtomicU8::new(ACTIVE),
         });

@@ -66,12 +66,16 @@ where
                 // Void intents (most voice commands): no translation result to carry around.
                 self.log_ignored_params(intent, params_ignored);
                 let matched = Match::Cloud { intent: map_intent };
-                self.set_pending_with(
+                let meta = IntentMeta::for_source(IntentSource::Voice, self.tick);
+                if !self.set_pending_with(
                     || U::default_for(tag),
                     tag,
                     IntentSource::Voice,
                     matched.clone(),
-                );
+                    meta,
+                ) {
+                    return CloudOutcome::Outranked { tag };
+                }
                 CloudOutcome::Pending { tag, matched }
             }
             CloudFast::Data { tag, entry } if self.is_whitelisted(tag) => {
@@ -107,6 +111,9 @@ where
         // `Match::Cloud` is built where needed: cloning a `Match` is a match over all its
         // variants.
         let map_intent = self.translator.map().cloud[entry].intent;
+        if self.refuse_lower(tag, IntentSource::Voice, crate::hri::Priority::DEFAULT) {
+            return CloudOutcome::Outranked { tag };
+        }
         // The old intent is taken out of the slot first and put back if the build fails (a
         // failed translation leaves it pending). The notes are logged afterwards: logging
         // does not observe the slot, so the order of what anyone sees is unchanged.
@@ -123,6 +130,7 @@ where
                     since_tick: tick,
                     window_start: tick,
                     warned: false,
+                    meta: IntentMeta::for_source(IntentSource::Voice, tick),
                 });
             });
         let notes = match build {
@@ -225,12 +233,16 @@ where
         tracing::info!(tag = U::tag_name(tag), "UserIntentComponent.NotWhitelisted");
         let matched = Match::Unmatched(UnmatchedReason::NotWhitelisted { tag });
         let unmatched = self.translator.map().unmatched;
-        self.set_pending_with(
+        let meta = IntentMeta::for_source(source, self.tick);
+        if !self.set_pending_with(
             || U::default_for(unmatched),
             unmatched,
             source,
             matched.clone(),
-        );
+            meta,
+        ) {
+            return CloudOutcome::Outranked { tag: unmatched };
+        }
         CloudOutcome::Pending {
             tag: unmatched,
             matched,
@@ -255,7 +267,16 @@ where
                     return self.not_whitelisted(tag, source);
                 }
                 // Void members are built in the pending slot itself.
-                self.set_pending_with(|| U::default_for(tag), tag, source, matched.clone());
+                let meta = IntentMeta::for_source(source, self.tick);
+                if !self.set_pending_with(
+                    || U::default_for(tag),
+                    tag,
+                    source,
+                    matched.clone(),
+                    meta,
+                ) {
+                    return CloudOutcome::Outranked { tag };
+                }
                 CloudOutcome::Pending { tag, matched }
             }
             Ok(Raw::Built(t)) => {
@@ -267,7 +288,9 @@ where
                 }
                 // Moved once, straight from the translation into the pending slot.
                 let matched = t.matched;
-                self.set_pending_inner(t.intent, source, matched.clone());
+                if !self.set_pending_inner(t.intent, source, matched.clone()) {
+                    return CloudOutcome::Outranked { tag };
+                }
                 CloudOutcome::Pending { tag, matched }
             }
             Err(error) => {

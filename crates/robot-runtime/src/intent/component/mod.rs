@@ -18,6 +18,7 @@ use super::event::{
 };
 use super::map::StaticIntentMap;
 use super::matcher::IntentMatcher;
+use super::meta::IntentMeta;
 use super::translate::{
     CloudFast, FeatureGate, IntentTranslator, Note, Raw, TranslateConfig, TranslateError,
 };

@@ -57,6 +57,12 @@ pub enum CloudOutcome<T> {
     StreamOpened,
     /// A message the component does not handle.
     Ignored,
+    /// The pending slot holds an intent of higher priority: this one was dropped
+    /// ([`DropReason::LowerPriority`]).
+    Outranked {
+        /// The dropped intent's tag.
+        tag: T,
+    },
 }
 
 /// Why [`IntentComponent::handle_expanded_json`] rejected a text.

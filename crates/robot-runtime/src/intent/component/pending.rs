@@ -12,9 +12,34 @@ where
         intent: U,
         source: IntentSource,
         matched: Match<U::Tag>,
-    ) {
+    ) -> bool {
         let tag = intent.tag();
-        self.set_pending_with(move || intent, tag, source, matched);
+        let meta = IntentMeta::for_source(source, self.tick);
+        self.set_pending_with(move || intent, tag, source, matched, meta)
+    }
+
+    /// The pending-slot policy: true (and a [`DropReason::LowerPriority`] event for the
+    /// incoming intent) when the pending intent outranks an incoming one of `priority`.
+    #[inline(always)]
+    pub(super) fn refuse_lower(
+        &mut self,
+        tag: U::Tag,
+        source: IntentSource,
+        priority: crate::hri::Priority,
+    ) -> bool {
+        let Some(pending) = self.pending.as_ref().map(|p| p.meta.priority) else {
+            return false;
+        };
+        if pending <= priority {
+            return false;
+        }
+        tracing::info!(?tag, %priority, %pending, "intent dropped: a higher-priority intent is pending");
+        self.emit_with(|| IntentEvent::Dropped {
+            tag,
+            source,
+            reason: DropReason::LowerPriority { priority, pending },
+        });
+        true
     }
 
     /// Sets pending the intent `make` returns, of member `tag`. The old one is dropped
@@ -28,7 +53,11 @@ where
         tag: U::Tag,
         source: IntentSource,
         matched: Match<U::Tag>,
-    ) {
+        meta: IntentMeta,
+    ) -> bool {
+        if self.refuse_lower(tag, source, meta.priority) {
+            return false;
+        }
         let old = self.pending.as_ref().map(|p| (p.tag(), p.source));
         self.pending = None;
         self.pending = Some(PendingIntent {
@@ -38,9 +67,11 @@ where
             since_tick: self.tick,
             window_start: self.tick,
             warned: false,
+            meta,
         });
         debug_assert!(self.pending.as_ref().is_some_and(|p| p.tag() == tag));
         self.report_pending(old, tag, source, matched);
+        true
     }
 
     /// The events of a new pending intent of member `tag`: `Replaced` (if `old`, the tag
@@ -76,6 +107,27 @@ where
     pub fn set_pending(&mut self, intent: U, source: IntentSource) {
         self.sync_active();
         self.set_pending_inner(intent, source, Match::Direct);
+    }
+
+    /// Sets `intent` pending with its metadata (a ROS4HRI intent mapped through the HRI map,
+    /// with [`IntentMeta::from_record`]), bypassing the map and the whitelist.
+    ///
+    /// The pending-slot policy applies to every way an intent becomes pending: an intent of
+    /// equal or higher priority replaces the pending one ([`IntentEvent::Replaced`]); one of
+    /// lower priority is dropped ([`DropReason::LowerPriority`]) and this returns false.
+    /// Cloud, app and developer intents have priority 128 ([`IntentMeta::for_source`]), so
+    /// among them the newest wins, as in the original. `meta.arrived_tick` is set to the
+    /// current tick.
+    pub fn set_pending_with_meta(
+        &mut self,
+        intent: U,
+        source: IntentSource,
+        mut meta: IntentMeta,
+    ) -> bool {
+        self.sync_active();
+        meta.arrived_tick = self.tick;
+        let tag = intent.tag();
+        self.set_pending_with(move || intent, tag, source, Match::Direct, meta)
     }
 
     /// Sets member `tag` with its default payload pending (`U::default_for(tag)`).

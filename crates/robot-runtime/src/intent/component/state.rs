@@ -13,9 +13,14 @@ pub struct PendingIntent<U: CladUnion> {
     /// Start of the claim window (moves while a `TimeoutHold` is alive).
     pub(super) window_start: u64,
     pub(super) warned: bool,
+    pub(super) meta: IntentMeta,
 }
 
 impl<U: CladUnion> PendingIntent<U> {
+    /// Its metadata: source, modality, priority, confidence, arrival tick.
+    pub fn meta(&self) -> &IntentMeta {
+        &self.meta
+    }
     /// The intent.
     pub fn intent(&self) -> &U {
         &self.intent
@@ -51,9 +56,14 @@ pub struct ActiveIntent<U: CladUnion> {
     pub(super) matched: Match<U::Tag>,
     pub(super) owner: Owner,
     pub(super) activated_tick: u64,
+    pub(super) meta: IntentMeta,
 }
 
 impl<U: CladUnion> ActiveIntent<U> {
+    /// Its metadata (carried over from the pending intent).
+    pub fn meta(&self) -> &IntentMeta {
+        &self.meta
+    }
     /// The activation ID.
     pub fn id(&self) -> ActivationId {
         self.id

@@ -1,0 +1,884 @@
+//! The HRI intent map: `hri_intent_map.json`, a sibling of `user_intent_map.json`, maps a
+//! ROS4HRI intent (`hri_actions_msgs/Intent`) and conditions on its thematic roles to a
+//! member of the user-intent union, copying roles into payload fields. Checked at build time
+//! against the union and the ROS4HRI role table, emitted as a
+//! `robot_runtime::hri::StaticHriMap` static.
+//!
+//! ```json
+//! {
+//!   "hri_intent_map": [
+//!     { "intent": "MOVE_TO", "when": { "goal": "poi_docking" }, "user_intent": "system_charger" },
+//!     { "intent": "MOVE_TO", "user_intent": "hri_move_to",
+//!       "roles": { "goal": "goal", "agent": "agent" } }
+//!   ]
+//! }
+//! ```
+//!
+//! What is checked (errors unless noted):
+//! - JSON syntax and types; unknown keys at the top level and in entries; `hri_intent_map`
+//!   present;
+//! - `intent` is a constant name (`MOVE_TO`), a canonical wire value (`__intent_move_to__`)
+//!   or a custom string; a string shaped like a constant (`__intent_…__`, upper-case name)
+//!   that is none is an error with a "did you mean"; a quoted 0.3.x value is an error (write
+//!   the canonical value);
+//! - `user_intent` is a member of the union whose payload is a structure;
+//! - `roles` and `when` keys are thematic roles the intent allows (`agent` and `other_data`
+//!   everywhere; custom intents and `START_ACTIVITY` are open); `roles` values are fields of
+//!   the payload of string or enum type (an enum is filled by member name), each field
+//!   filled once; `when` values are strings;
+//! - an entry is reachable: not a repeat of an earlier entry's intent and conditions, and not
+//!   after an unconditional entry of the same intent;
+//! - a required role of the intent that is neither copied nor tested is a warning (its value
+//!   would be lost).
+
+use super::json::{self, Member, Node, Value};
+use super::validate::suggest;
+use super::TagRef;
+use crate::diagnostics::{self, Diagnostic};
+use crate::ir::{Decl, DeclKind, Schema, Type, UnionMember};
+use crate::loader::{LoadedSource, SourceLoader};
+use crate::rust::code::{emit, str_lit, Code};
+use crate::rust::{self, RustOptions};
+use crate::source::{FileId, SourceDb, SourceFile, Span};
+use std::ops::Range;
+
+/// The ROS4HRI vocabulary the map is checked against: `(constant, wire value, required
+/// roles, optional roles, open)`. The same table as `robot_runtime::hri::IntentKind::roles`
+/// (a test in `examples/robot` checks that the two agree).
+pub const VOCABULARY: &[(&str, &str, &[&str], &[&str], bool)] = &[
+    (
+        "RAW_USER_INPUT",
+        "__raw_user_input__",
+        &["input"],
+        &["locale"],
+        false,
+    ),
+    (
+        "ENGAGE_WITH",
+        "__intent_engage_with__",
+        &["recipient"],
+        &[],
+        false,
+    ),
+    ("MOVE_TO", "__intent_move_to__", &["goal"], &[], false),
+    (
+        "GUIDE",
+        "__intent_guide__",
+        &["goal", "recipient"],
+        &[],
+        false,
+    ),
+    (
+        "GRAB_OBJECT",
+        "__intent_grab_object__",
+        &["object"],
+        &[],
+        false,
+    ),
+    (
+        "BRING_OBJECT",
+        "__intent_bring_object__",
+        &["object", "recipient"],
+        &["goal"],
+        false,
+    ),
+    (
+        "PLACE_OBJECT",
+        "__intent_place_object__",
+        &["recipient"],
+        &["object"],
+        false,
+    ),
+    ("GREET", "__intent_greet__", &["recipient"], &[], false),
+    ("SAY", "__intent_say__", &["object"], &["recipient"], false),
+    (
+        "GAZE",
+        "__intent_gaze__",
+        &["gaze_mode", "target"],
+        &[],
+        false,
+    ),
+    (
+        "PRESENT_CONTENT",
+        "__intent_present_content__",
+        &["object"],
+        &["recipient"],
+        false,
+    ),
+    (
+        "PERFORM_MOTION",
+        "__intent_perform_motion__",
+        &["object"],
+        &["recipient"],
+        false,
+    ),
+    (
+        "START_ACTIVITY",
+        "__intent_start_activity__",
+        &["object"],
+        &[],
+        true,
+    ),
+    (
+        "STOP_ACTIVITY",
+        "__intent_stop_activity__",
+        &[],
+        &["object"],
+        false,
+    ),
+    (
+        "CANCEL_ACTIVITY",
+        "__intent_cancel_activity__",
+        &[],
+        &["object"],
+        false,
+    ),
+    (
+        "CONTINUE_ACTIVITY",
+        "__intent_continue_activity__",
+        &[],
+        &[],
+        false,
+    ),
+    ("WAKEUP", "__intent_wakeup__", &[], &[], false),
+    ("SUSPEND", "__intent_suspend__", &[], &[], false),
+];
+
+/// Roles allowed on every intent.
+const EVERYWHERE: &[&str] = &["agent", "other_data"];
+
+const TOP_KEYS: &[&str] = &["hri_intent_map"];
+const ENTRY_KEYS: &[&str] = &["intent", "when", "user_intent", "roles"];
+
+/// Options of an HRI intent map.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct HriMapOptions {
+    /// Fully qualified name of the user-intent union.
+    pub union: String,
+    /// Name of the generated static (default `HRI_INTENT_MAP`).
+    pub static_name: String,
+}
+
+impl HriMapOptions {
+    /// Options for `union` (fully qualified); the static is `HRI_INTENT_MAP`.
+    pub fn new(union: impl Into<String>) -> Self {
+        HriMapOptions {
+            union: union.into(),
+            static_name: "HRI_INTENT_MAP".to_owned(),
+        }
+    }
+
+    /// Names the generated static.
+    pub fn static_name(mut self, name: impl Into<String>) -> Self {
+        self.static_name = name.into();
+        self
+    }
+}
+
+/// One validated entry.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct HriEntry {
+    /// The intent's canonical wire value (or the custom string).
+    pub intent: String,
+    /// `(role, value)` conditions, in file order.
+    pub when: Vec<(String, String)>,
+    /// The user-intent member.
+    pub tag: TagRef,
+    /// `(role, payload field)` copies, in file order.
+    pub fields: Vec<(String, String)>,
+}
+
+/// A validated HRI map: entries grouped by intent (byte order), file order within an intent.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct HriMapModel {
+    /// The union's fully qualified name.
+    pub union: String,
+    /// The file name as given.
+    pub file: String,
+    /// The static's name.
+    pub static_name: String,
+    /// The entries.
+    pub entries: Vec<HriEntry>,
+}
+
+/// The result of compiling an HRI map.
+#[derive(Debug)]
+pub struct HriMapCompilation {
+    /// The schema's files plus the JSON file.
+    pub sources: SourceDb,
+    /// Errors and warnings.
+    pub diagnostics: Vec<Diagnostic>,
+    /// The model, only without errors.
+    pub model: Option<HriMapModel>,
+}
+
+impl HriMapCompilation {
+    /// True when any diagnostic is an error.
+    pub fn has_errors(&self) -> bool {
+        self.diagnostics.iter().any(Diagnostic::is_error)
+    }
+
+    /// Diagnostics rendered with source snippets (no colour).
+    pub fn render(&self) -> String {
+        diagnostics::render(&self.diagnostics, &self.sources, false)
+    }
+}
+
+/// Compiles the HRI map `source` against `schema` (which declares `options.union`).
+pub fn compile(
+    schema: &Schema,
+    source: LoadedSource,
+    options: &HriMapOptions,
+) -> HriMapCompilation {
+    let mut sources = schema.sources.clone();
+    let name = source.name.clone();
+    let file = sources.add(SourceFile::new(source.name, source.path, source.text));
+    let text = sources.get(file).text.clone();
+    let mut v = Checker {
+        schema,
+        file,
+        union: options.union.clone(),
+        members: None,
+        diags: Vec::new(),
+    };
+    let (root, errors) = json::parse(&text);
+    for e in errors {
+        let mut d = Diagnostic::error(v.span(&e.span), e.message).with_label(e.label);
+        if let Some((span, label)) = e.secondary {
+            d = d.with_secondary(v.span(&span), label);
+        }
+        v.diags.push(d);
+    }
+    v.resolve();
+    let entries = root.and_then(|r| v.root(&r));
+    let model = entries
+        .filter(|_| !v.diags.iter().any(Diagnostic::is_error))
+        .map(|mut entries| {
+            entries.sort_by(|a, b| a.intent.as_bytes().cmp(b.intent.as_bytes()));
+            HriMapModel {
+                union: options.union.clone(),
+                file: name,
+                static_name: options.static_name.clone(),
+                entries,
+            }
+        });
+    HriMapCompilation {
+        sources,
+        diagnostics: v.diags,
+        model,
+    }
+}
+
+/// Loads `name` through `loader` and compiles it with [`compile`].
+pub fn compile_file(
+    schema: &Schema,
+    loader: &mut dyn SourceLoader,
+    name: &str,
+    options: &HriMapOptions,
+) -> HriMapCompilation {
+    match loader.load_main(name) {
+        Ok(source) => {
+            let mut out = compile(schema, source, options);
+            if let Some(m) = &mut out.model {
+                name.clone_into(&mut m.file);
+            }
+            out
+        }
+        Err(e) => HriMapCompilation {
+            sources: schema.sources.clone(),
+            diagnostics: vec![super::load_error(name, e)],
+            model: None,
+        },
+    }
+}
+
+struct Checker<'s> {
+    schema: &'s Schema,
+    file: FileId,
+    union: String,
+    members: Option<&'s [UnionMember]>,
+    diags: Vec<Diagnostic>,
+}
+
+/// What the map knows about an intent.
+struct IntentInfo {
+    wire: String,
+    required: &'static [&'static str],
+    optional: &'static [&'static str],
+    open: bool,
+}
+
+impl IntentInfo {
+    fn allows(&self, role: &str) -> bool {
+        self.open
+            || EVERYWHERE.contains(&role)
+            || self.required.contains(&role)
+            || self.optional.contains(&role)
+    }
+}
+
+impl<'s> Checker<'s> {
+    fn span(&self, r: &Range<usize>) -> Span {
+        Span::new(self.file, r.clone())
+    }
+
+    fn error(&mut self, r: &Range<usize>, message: impl Into<String>, label: impl Into<String>) {
+        let d = Diagnostic::error(self.span(r), message).with_label(label);
+        self.diags.push(d);
+    }
+
+    fn resolve(&mut self) {
+        match self
+            .schema
+            .lookup(&self.union)
+            .map(|id| self.schema.decl(id))
+        {
+            Some(Decl {
+                kind: DeclKind::Union(u),
+                ..
+            }) => self.members = Some(&u.members),
+            _ => self.diags.push(Diagnostic::error_global(format!(
+                "the schema `{}` has no union `{}` for the HRI intent map",
+                self.schema.input, self.union
+            ))),
+        }
+    }
+
+    fn object<'n>(&mut self, node: &'n Node, what: &str) -> Option<&'n [Member]> {
+        match &node.value {
+            Value::Object(m) => Some(m),
+            other => {
+                let msg = format!("{what} must be an object, found {}", other.kind());
+                self.error(&node.span, msg, "expected an object");
+                None
+            }
+        }
+    }
+
+    fn string<'n>(&mut self, node: &'n Node, what: &str) -> Option<&'n str> {
+        match &node.value {
+            Value::String(s) => Some(s),
+            other => {
+                let msg = format!("{what} must be a string, found {}", other.kind());
+                self.error(&node.span, msg, "expected a string");
+                None
+            }
+        }
+    }
+
+    fn unknown_keys(&mut self, members: &[Member], allowed: &[&str], context: &str) {
+        for m in members {
+            if !allowed.contains(&m.key.as_str()) {
+                let mut d = Diagnostic::error(
+                    self.span(&m.key_span),
+                    format!("unknown key \"{}\" in {context}", m.key),
+                )
+                .with_label("not recognised");
+                d = match suggest(&m.key, allowed.iter().copied()) {
+                    Some(s) => d.with_note(format!("did you mean \"{s}\"?")),
+                    None => d.with_note(format!("allowed keys: {}", allowed.join(", "))),
+                };
+                self.diags.push(d);
+            }
+        }
+    }
+
+    fn root(&mut self, root: &Node) -> Option<Vec<HriEntry>> {
+        let top = self.object(root, "the HRI intent map")?;
+        self.unknown_keys(top, TOP_KEYS, "the HRI intent map");
+        let Some(list) = top.iter().find(|m| m.key == "hri_intent_map") else {
+            self.diags.push(
+                Diagnostic::error(
+                    self.span(&(root.span.start..root.span.start + 1)),
+                    "missing \"hri_intent_map\"",
+                )
+                .with_label("this object"),
+            );
+            return None;
+        };
+        let Value::Array(items) = &list.value.value else {
+            let msg = format!(
+                "\"hri_intent_map\" must be an array, found {}",
+                list.value.value.kind()
+            );
+            self.error(&list.value.span, msg, "expected an array");
+            return None;
+        };
+        let mut out: Vec<(HriEntry, Range<usize>)> = Vec::new();
+        for item in items {
+            if let Some(e) = self.entry(item) {
+                self.reachable(&out, &e, &item.span);
+                out.push((e, item.span.clone()));
+            }
+        }
+        Some(out.into_iter().map(|(e, _)| e).collect())
+    }
+
+    fn reachable(
+        &mut self,
+        earlier: &[(HriEntry, Range<usize>)],
+        e: &HriEntry,
+        span: &Range<usize>,
+    ) {
+        let mut sorted = e.when.clone();
+        sorted.sort();
+        for (prev, prev_span) in earlier.iter().filter(|(p, _)| p.intent == e.intent) {
+            let mut p = prev.when.clone();
+            p.sort();
+            let why = if p == sorted {
+                Some("an earlier entry has the same intent and conditions")
+            } else if p.iter().all(|c| sorted.contains(c)) {
+                Some("an earlier entry of this intent matches whenever this one does")
+            } else {
+                None
+            };
+            if let Some(why) = why {
+                let d = Diagnostic::error(
+                    self.span(&(span.start..span.start + 1)),
+                    format!("this entry for {} is never used", e.intent),
+                )
+                .with_label("unreachable")
+                .with_secondary(self.span(&(prev_span.start..prev_span.start + 1)), why)
+                .with_note(
+                    "entries of an intent are tried in file order; put the more specific one first",
+                );
+                self.diags.push(d);
+                return;
+            }
+        }
+    }
+
+    fn intent(&mut self, node: &Node) -> Option<IntentInfo> {
+        let raw = self.string(node, "\"intent\"")?;
+        if raw.len() >= 2 && raw.starts_with('"') && raw.ends_with('"') {
+            self.diags.push(
+                Diagnostic::error(
+                    self.span(&node.span),
+                    "quoted intent value (the 0.3.x spelling)",
+                )
+                .with_label("remove the inner quotes")
+                .with_note(
+                    "the map is written canonically; the robot reads quoted values from old peers",
+                ),
+            );
+            return None;
+        }
+        if let Some((_, wire, req, opt, open)) = VOCABULARY
+            .iter()
+            .find(|(name, wire, ..)| *name == raw || *wire == raw)
+        {
+            return Some(IntentInfo {
+                wire: (*wire).to_owned(),
+                required: req,
+                optional: opt,
+                open: *open,
+            });
+        }
+        let looks_standard = (raw.starts_with("__intent_") && raw.ends_with("__"))
+            || (!raw.is_empty() && raw.chars().all(|c| c.is_ascii_uppercase() || c == '_'));
+        if raw.is_empty() || looks_standard {
+            let names = VOCABULARY.iter().flat_map(|(n, w, ..)| [*n, *w]);
+            let mut d = Diagnostic::error(
+                self.span(&node.span),
+                format!("unknown ROS4HRI intent \"{raw}\""),
+            )
+            .with_label("not an intent constant");
+            d = match suggest(raw, names) {
+                Some(s) => d.with_note(format!("did you mean \"{s}\"?")),
+                None => d.with_note(
+                    "custom intents must not look like constants (`__intent_…__` or UPPER_CASE)",
+                ),
+            };
+            self.diags.push(d);
+            return None;
+        }
+        Some(IntentInfo {
+            wire: raw.to_owned(),
+            required: &[],
+            optional: &[],
+            open: true,
+        })
+    }
+
+    fn member(&mut self, node: &Node) -> Option<(&'s UnionMember, &'s [crate::ir::Field])> {
+        let name = self.string(node, "\"user_intent\"")?;
+        let members = self.members?;
+        let Some(m) = members.iter().find(|m| m.name == name) else {
+            let mut d = Diagnostic::error(
+                self.span(&node.span),
+                format!("unknown user intent \"{name}\""),
+            )
+            .with_label(format!("not a member of `{}`", self.union));
+            if let Some(s) = suggest(name, members.iter().map(|m| m.name.as_str())) {
+                d = d.with_note(format!("did you mean \"{s}\"?"));
+            }
+            self.diags.push(d);
+            return None;
+        };
+        let fields = match &m.ty {
+            Type::Struct(id) => match &self.schema.decl(*id).kind {
+                DeclKind::Struct(s) => Some(&s.fields[..]),
+                _ => None,
+            },
+            _ => None,
+        };
+        match fields {
+            Some(f) => Some((m, f)),
+            None => {
+                let ty = self.schema.type_name(&m.ty);
+                self.error(
+                    &node.span,
+                    format!("user intent \"{name}\" carries `{ty}`, not a structure"),
+                    "roles can only fill structure fields",
+                );
+                None
+            }
+        }
+    }
+
+    fn entry(&mut self, item: &Node) -> Option<HriEntry> {
+        let members = self.object(item, "an HRI map entry")?;
+        self.unknown_keys(members, ENTRY_KEYS, "an HRI map entry");
+        let get = |k: &str| members.iter().find(|m| m.key == k).map(|m| &m.value);
+        let start = item.span.start..item.span.start + 1;
+        let (Some(intent_node), Some(user_node)) = (get("intent"), get("user_intent")) else {
+            self.error(
+                &start,
+                "an HRI map entry needs \"intent\" and \"user_intent\"",
+                "this entry",
+            );
+            return None;
+        };
+        let info = self.intent(intent_node);
+        let member = self.member(user_node);
+        let mut when = Vec::new();
+        if let Some(node) = get("when") {
+            for m in self.object(node, "\"when\"").unwrap_or_default() {
+                if let Some(info) = &info {
+                    self.check_role(info, m);
+                }
+                if let Some(v) = self.string(&m.value, "a \"when\" value") {
+                    when.push((m.key.clone(), v.to_owned()));
+                }
+            }
+        }
+        let mut fields: Vec<(String, String)> = Vec::new();
+        if let Some(node) = get("roles") {
+            for m in self.object(node, "\"roles\"").unwrap_or_default() {
+                if let Some(info) = &info {
+                    self.check_role(info, m);
+                }
+                let Some(field) = self.string(&m.value, "a \"roles\" value") else {
+                    continue;
+                };
+                if let Some((um, payload)) = member {
+                    match payload.iter().find(|f| f.name == field) {
+                        None => {
+                            let mut d = Diagnostic::error(
+                                self.span(&m.value.span),
+                                format!(
+                                    "`{}` has no field `{field}`",
+                                    self.schema.type_name(&um.ty)
+                                ),
+                            )
+                            .with_label("not a payload field");
+                            if let Some(s) = suggest(field, payload.iter().map(|f| f.name.as_str()))
+                            {
+                                d = d.with_note(format!("did you mean `{s}`?"));
+                            }
+                            self.diags.push(d);
+                        }
+                        Some(f) if !matches!(f.ty, Type::String { .. } | Type::Enum(_)) => {
+                            let ty = self.schema.type_name(&f.ty);
+                            self.error(
+                                &m.value.span,
+                                format!(
+                                    "field `{field}` is `{ty}`; roles are strings (a string or \
+                                     enum field, filled by member name)"
+                                ),
+                                "not a string or enum field",
+                            );
+                        }
+                        Some(_) => {}
+                    }
+                }
+                if fields.iter().any(|(_, f)| f == field) {
+                    self.error(
+                        &m.value.span,
+                        format!("field `{field}` is filled twice"),
+                        "second role for this field",
+                    );
+                }
+                fields.push((m.key.clone(), field.to_owned()));
+            }
+        }
+        let (info, (um, _)) = (info?, member?);
+        for role in info.required {
+            let used = fields.iter().any(|(r, _)| r == role) || when.iter().any(|(r, _)| r == role);
+            if !used {
+                self.diags.push(
+                    Diagnostic::warning(
+                        self.span(&start),
+                        format!("the required role `{role}` of {} is dropped", info.wire),
+                    )
+                    .with_label("this entry")
+                    .with_note(format!("copy it with \"roles\": {{\"{role}\": \"<field>\"}} or test it in \"when\"")),
+                );
+            }
+        }
+        let tag = TagRef {
+            name: um.name.clone(),
+            value: um.tag,
+        };
+        Some(HriEntry {
+            intent: info.wire,
+            when,
+            tag,
+            fields,
+        })
+    }
+
+    fn check_role(&mut self, info: &IntentInfo, m: &Member) {
+        if info.allows(&m.key) {
+            return;
+        }
+        let allowed: Vec<&str> = info
+            .required
+            .iter()
+            .chain(info.optional)
+            .chain(EVERYWHERE)
+            .copied()
+            .collect();
+        let mut d = Diagnostic::error(
+            self.span(&m.key_span),
+            format!("`{}` is not a thematic role of {}", m.key, info.wire),
+        )
+        .with_label("unknown role");
+        d = match suggest(&m.key, allowed.iter().copied()) {
+            Some(s) => d.with_note(format!("did you mean `{s}`?")),
+            None => d.with_note(format!("its roles: {}", allowed.join(", "))),
+        };
+        self.diags.push(d);
+    }
+}
+
+/// The Rust code of the static (appended to the union's generated file by the builder).
+pub fn generate(
+    model: &HriMapModel,
+    units: &[Schema],
+    opts: &RustOptions,
+) -> Result<String, Vec<Diagnostic>> {
+    let rt = rust::checked_path(&opts.intent_runtime_path)?;
+    if syn::parse_str::<syn::Ident>(&model.static_name).is_err() {
+        return Err(vec![Diagnostic::error_global(format!(
+            "invalid name for the HRI intent map static: `{}`",
+            model.static_name
+        ))]);
+    }
+    let tags = super::emit::TagPaths::new(units, &model.union)?;
+    let tag_path = &tags.path;
+    let mut c = Code::new();
+    c.doc(&format!(
+        "The HRI intent map compiled from `{}` for `{}`: {} entries.",
+        model.file,
+        model.union,
+        model.entries.len()
+    ));
+    emit!(
+        c,
+        "
+        pub static {}: {rt}::hri::StaticHriMap<{tag_path}> = {{
+            #[allow(unused_imports)]
+            use {rt}::hri::{{HriMapEntry, RoleCondition, RoleField, StaticHriMap}};
+            use {tag_path} as Tag;
+            StaticHriMap {{
+                entries: &[",
+        model.static_name
+    );
+    for e in &model.entries {
+        emit!(c, "HriMapEntry {{");
+        emit!(c, "intent: {},", str_lit(&e.intent));
+        if e.when.is_empty() {
+            c.line("when: &[],");
+        } else {
+            c.line("when: &[");
+            for (role, value) in &e.when {
+                emit!(
+                    c,
+                    "RoleCondition {{ role: {}, value: {} }},",
+                    str_lit(role),
+                    str_lit(value)
+                );
+            }
+            c.line("],");
+        }
+        emit!(c, "tag: Tag::{},", tags.variant(&e.tag.name)?);
+        if e.fields.is_empty() {
+            c.line("fields: &[],");
+        } else {
+            c.line("fields: &[");
+            for (role, field) in &e.fields {
+                emit!(
+                    c,
+                    "RoleField {{ role: {}, field: {} }},",
+                    str_lit(role),
+                    str_lit(field)
+                );
+            }
+            c.line("],");
+        }
+        c.line("},");
+    }
+    emit!(
+        c,
+        "
+                ],
+            }}
+        }};"
+    );
+    Ok(c.finish())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::MemoryLoader;
+
+    const SCHEMA: &str = "structure Void {}\n\
+        structure Goal { string agent, string goal }\n\
+        enum uint_8 Mode { IDLE, GROUP }\n\
+        structure Gaze { Mode gaze_mode, string target }\n\
+        structure Timed { uint_32 time_s }\n\
+        union dupes_allowed UserIntent { Void unmatched_intent, Goal move_to, Void charger,\n\
+          Gaze gaze, Timed timer, uint_8 raw }\n";
+
+    fn run(json: &str) -> HriMapCompilation {
+        let mut files = MemoryLoader::new().file("u.clad", SCHEMA);
+        let schema = crate::compile(&mut files, "u.clad").schema.expect("schema");
+        let source = LoadedSource {
+            name: "hri.json".into(),
+            path: None,
+            text: json.into(),
+        };
+        compile(&schema, source, &HriMapOptions::new("UserIntent"))
+    }
+
+    fn errors(json: &str) -> Vec<String> {
+        run(json)
+            .diagnostics
+            .iter()
+            .filter(|d| d.is_error())
+            .map(|d| d.message.clone())
+            .collect()
+    }
+
+    #[test]
+    fn a_valid_map_is_sorted_by_intent_in_file_order_within() {
+        let out = run(r#"{"hri_intent_map": [
+            {"intent": "MOVE_TO", "when": {"goal": "dock"}, "user_intent": "charger"},
+            {"intent": "__intent_move_to__", "user_intent": "move_to", "roles": {"goal": "goal", "agent": "agent"}},
+            {"intent": "GAZE", "user_intent": "gaze", "roles": {"gaze_mode": "gaze_mode", "target": "target"}},
+            {"intent": "make_coffee", "user_intent": "move_to", "roles": {"cup": "goal"}}
+        ]}"#);
+        assert!(!out.has_errors(), "{}", out.render());
+        let m = out.model.clone().unwrap();
+        let order: Vec<_> = m
+            .entries
+            .iter()
+            .map(|e| (e.intent.as_str(), e.tag.name.as_str()))
+            .collect();
+        assert_eq!(
+            order,
+            [
+                ("__intent_gaze__", "gaze"),
+                ("__intent_move_to__", "charger"),
+                ("__intent_move_to__", "move_to"),
+                ("make_coffee", "move_to"),
+            ]
+        );
+        // The charger entry drops nothing: `goal` is tested.
+        assert!(out.diagnostics.is_empty(), "{}", out.render());
+    }
+
+    #[test]
+    fn every_problem_is_reported() {
+        let e = errors(
+            r#"{"hri_intent_map": [
+            {"intent": "MOVE_TOO", "user_intent": "move_to"},
+            {"intent": "\"__intent_move_to__\"", "user_intent": "move_to"},
+            {"intent": "MOVE_TO", "user_intent": "move_too", "roles": {"goal": "goal"}},
+            {"intent": "MOVE_TO", "user_intent": "move_to", "roles": {"gaol": "goal", "agent": "gaol"}},
+            {"intent": "MOVE_TO", "user_intent": "timer", "roles": {"goal": "time_s"}},
+            {"intent": "MOVE_TO", "user_intent": "raw", "roles": {"goal": "x"}},
+            {"intent": "GREET", "user_intent": "move_to", "roles": {"recipient": "goal", "agent": "goal"}},
+            {"intent": "SAY", "user_intent": "move_to", "extra": 1, "roles": {"object": "goal"}}
+        ], "other": []}"#,
+        );
+        let expected = [
+            "unknown ROS4HRI intent \"MOVE_TOO\"",
+            "quoted intent value (the 0.3.x spelling)",
+            "unknown user intent \"move_too\"",
+            "`gaol` is not a thematic role of __intent_move_to__",
+            "`Goal` has no field `gaol`",
+            "field `time_s` is `uint_32`; roles are strings (a string or enum field, filled by member name)",
+            "user intent \"raw\" carries `uint_8`, not a structure",
+            "field `goal` is filled twice",
+            "unknown key \"extra\" in an HRI map entry",
+            "unknown key \"other\" in the HRI intent map",
+        ];
+        for x in expected {
+            assert!(e.iter().any(|m| m == x), "missing {x:?} in {e:#?}");
+        }
+    }
+
+    #[test]
+    fn unreachable_entries_and_dropped_roles() {
+        let e = errors(
+            r#"{"hri_intent_map": [
+            {"intent": "MOVE_TO", "user_intent": "move_to", "roles": {"goal": "goal"}},
+            {"intent": "MOVE_TO", "when": {"goal": "dock"}, "user_intent": "charger"}
+        ]}"#,
+        );
+        assert_eq!(e, ["this entry for __intent_move_to__ is never used"]);
+        let out = run(r#"{"hri_intent_map": [{"intent": "MOVE_TO", "user_intent": "charger"}]}"#);
+        assert!(!out.has_errors());
+        assert!(out
+            .render()
+            .contains("the required role `goal` of __intent_move_to__ is dropped"));
+    }
+
+    #[test]
+    fn syntax_errors_and_garbage_do_not_panic() {
+        assert!(!errors("{").is_empty());
+        assert!(!errors("[]").is_empty());
+        assert_eq!(errors("{}"), ["missing \"hri_intent_map\""]);
+        assert!(
+            !errors(r#"{"hri_intent_map": [1, {"intent": 2}, {"user_intent": "x"}]}"#).is_empty()
+        );
+    }
+
+    #[test]
+    fn emitted_static_parses() {
+        let mut files = MemoryLoader::new().file("u.clad", SCHEMA);
+        let schema = crate::compile(&mut files, "u.clad").schema.expect("schema");
+        let out = compile(
+            &schema,
+            LoadedSource {
+                name: "hri.json".into(),
+                path: None,
+                text: r#"{"hri_intent_map": [
+                  {"intent": "MOVE_TO", "when": {"goal": "dock"}, "user_intent": "charger"},
+                  {"intent": "MOVE_TO", "user_intent": "move_to", "roles": {"goal": "goal"}}]}"#
+                    .into(),
+            },
+            &HriMapOptions::new("UserIntent"),
+        );
+        let code = generate(&out.model.unwrap(), &[schema], &RustOptions::default()).unwrap();
+        syn::parse_file(&code).expect("valid Rust");
+        assert!(
+            code.contains("RoleCondition { role: \"goal\", value: \"dock\" }"),
+            "{code}"
+        );
+        assert!(code.contains("tag: Tag::Charger,"), "{code}");
+    }
+}

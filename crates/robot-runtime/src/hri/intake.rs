@@ -1,0 +1,315 @@
+//! [`HriIntake`]: where intents enter the robot. Reads (leniently), validates, stamps the
+//! envelope, drops stale and duplicated intents, applies the confidence policy, and reports
+//! every outcome as an [`HriEvent`].
+
+use super::dedup::Deduplicator;
+use super::envelope::{Envelope, IntentId, IntentRecord, Timestamp};
+use super::error::HriError;
+use super::message::{HriIntent, IntentFields, ReadIntent, ReadOptions, RejectedIntent};
+use super::policy::{ConfidenceDecision, ConfidencePolicy};
+use super::vocab::{Modality, Normalization, Source};
+
+/// Configuration of an [`HriIntake`].
+#[derive(Clone, Debug)]
+pub struct IntakeConfig {
+    /// Reader options.
+    pub read: ReadOptions,
+    /// Confidence bands.
+    pub policy: ConfidencePolicy,
+    /// Window within which the same intent from any source is a duplicate (default 2000 ms).
+    pub dedup_window_ms: u64,
+    /// How many admitted intents the de-duplicator remembers (default 64).
+    pub dedup_capacity: usize,
+    /// Expiry given to intents whose envelope has none, counted from creation (default
+    /// `None`: they never expire).
+    pub default_ttl_ms: Option<u64>,
+}
+
+impl Default for IntakeConfig {
+    fn default() -> Self {
+        IntakeConfig {
+            read: ReadOptions::default(),
+            policy: ConfidencePolicy::default(),
+            dedup_window_ms: 2000,
+            dedup_capacity: 64,
+            default_ttl_ms: None,
+        }
+    }
+}
+
+/// What happened to one incoming message.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Admission {
+    /// Admitted: execute it.
+    Execute(IntentRecord),
+    /// Admitted, but the confidence is in the confirm band: ask the user first.
+    Confirm(IntentRecord),
+    /// Valid, but the confidence is in the ignore band.
+    Ignored(IntentId),
+    /// The same intent was admitted recently (id of the earlier one).
+    Duplicate {
+        /// This message's id.
+        id: IntentId,
+        /// The earlier intent's id.
+        of: IntentId,
+    },
+    /// Stale: its expiry had passed on arrival.
+    Expired(IntentId),
+    /// Invalid.
+    Rejected(IntentId),
+}
+
+/// Everything the intake reports. Every message produces at least one event.
+#[derive(Clone, Debug, PartialEq)]
+pub enum HriEvent {
+    /// The lenient reader corrected the message's spelling (outdated peer).
+    Normalized {
+        /// The message's id.
+        id: IntentId,
+        /// The corrections.
+        notes: Vec<Normalization>,
+    },
+    /// A non-fatal problem (kept per [`ReadOptions`]).
+    Warning {
+        /// The message's id.
+        id: IntentId,
+        /// The problem.
+        error: HriError,
+    },
+    /// The message was invalid; every problem found is listed.
+    Rejected {
+        /// The message's id.
+        id: IntentId,
+        /// The intent's wire value when it could be read.
+        intent: Option<String>,
+        /// The problems.
+        errors: Vec<HriError>,
+    },
+    /// The intent was stale on arrival.
+    Expired {
+        /// The message's id.
+        id: IntentId,
+        /// The intent's wire value.
+        intent: String,
+        /// How late it arrived, in ms.
+        late_by_ms: u64,
+    },
+    /// The intent duplicates one admitted recently.
+    Duplicate {
+        /// The message's id.
+        id: IntentId,
+        /// The earlier intent's id.
+        of: IntentId,
+        /// The intent's wire value.
+        intent: String,
+        /// Who sent the duplicate.
+        source: Source,
+        /// How.
+        modality: Modality,
+    },
+    /// The intent was admitted with this confidence decision.
+    Admitted {
+        /// The message's id.
+        id: IntentId,
+        /// The intent's wire value.
+        intent: String,
+        /// Execute, confirm or ignore.
+        decision: ConfidenceDecision,
+    },
+}
+
+/// Reads, validates and admits intents. Single-threaded, like the tick loop it runs on.
+///
+/// ```
+/// use robot_runtime::hri::{Admission, Envelope, HriIntake, IntakeConfig, Role, Timestamp};
+///
+/// let mut intake = HriIntake::new(IntakeConfig::default());
+/// let msg = r#"{"intent": "__intent_move_to__", "data": "{\"goal\": \"kitchen\"}",
+///               "source": "__remote_supervisor__", "modality": "__modality_touchscreen__",
+///               "priority": 200}"#;
+/// let Admission::Execute(record) = intake.receive_json(msg, Envelope::new(), Timestamp(0)) else {
+///     panic!("admitted");
+/// };
+/// assert_eq!(record.intent.role(Role::Goal), Some("kitchen"));
+/// assert_eq!(intake.drain_events().len(), 1); // Admitted
+/// ```
+#[derive(Debug)]
+pub struct HriIntake {
+    config: IntakeConfig,
+    dedup: Deduplicator,
+    next_id: u64,
+    events: Vec<HriEvent>,
+}
+
+impl HriIntake {
+    /// An intake with this configuration.
+    pub fn new(config: IntakeConfig) -> HriIntake {
+        HriIntake {
+            dedup: Deduplicator::new(config.dedup_window_ms, config.dedup_capacity),
+            config,
+            next_id: 1,
+            events: Vec::new(),
+        }
+    }
+
+    /// The configuration.
+    pub fn config(&self) -> &IntakeConfig {
+        &self.config
+    }
+
+    /// Receives a JSON message (see [`HriIntent::from_json`]).
+    pub fn receive_json(&mut self, text: &str, envelope: Envelope, now: Timestamp) -> Admission {
+        let read = HriIntent::from_json(text, self.config.read);
+        self.admit(read, envelope, now)
+    }
+
+    /// Receives a message's fields (a decoded CLAD `Hri::Intent`, a ROS message).
+    pub fn receive_fields(
+        &mut self,
+        fields: IntentFields<'_>,
+        envelope: Envelope,
+        now: Timestamp,
+    ) -> Admission {
+        let read = HriIntent::from_fields(fields, self.config.read);
+        self.admit(read, envelope, now)
+    }
+
+    /// Receives an intent built in-process (already typed; the role table is still checked,
+    /// through the canonical JSON form).
+    pub fn receive_intent(
+        &mut self,
+        intent: &HriIntent,
+        envelope: Envelope,
+        now: Timestamp,
+    ) -> Admission {
+        let read = HriIntent::from_json_value(&intent.to_json(), self.config.read).map(|mut r| {
+            // Built in-process: confidence stays as given (unstated included) and no
+            // default-priority note applies.
+            r.intent.confidence = intent.confidence;
+            r.notes.retain(|n| *n != Normalization::DefaultPriority);
+            r
+        });
+        self.admit(read, envelope, now)
+    }
+
+    /// Reports a message whose transport could not decode it (a truncated datagram, bad
+    /// UTF-8): rejected as [`HriError::MalformedMessage`] with `reason`.
+    pub fn receive_undecodable(&mut self, reason: impl Into<String>) -> Admission {
+        let rejected = RejectedIntent {
+            intent: None,
+            errors: vec![HriError::MalformedMessage {
+                reason: reason.into(),
+            }],
+            notes: Vec::new(),
+        };
+        self.admit(Err(rejected), Envelope::new(), Timestamp(0))
+    }
+
+    /// Takes the events reported since the last call, oldest first.
+    pub fn drain_events(&mut self) -> Vec<HriEvent> {
+        std::mem::take(&mut self.events)
+    }
+
+    /// The events reported since the last drain.
+    pub fn events(&self) -> &[HriEvent] {
+        &self.events
+    }
+
+    fn emit(&mut self, event: HriEvent) {
+        match &event {
+            HriEvent::Rejected { id, intent, errors } => {
+                tracing::warn!(id = id.0, ?intent, ?errors, "hri intent rejected");
+            }
+            HriEvent::Warning { id, error } => {
+                tracing::warn!(id = id.0, %error, "hri intent warning");
+            }
+            other => tracing::debug!(event = ?other, "hri intake"),
+        }
+        self.events.push(event);
+    }
+
+    fn admit(
+        &mut self,
+        read: Result<ReadIntent, RejectedIntent>,
+        envelope: Envelope,
+        now: Timestamp,
+    ) -> Admission {
+        let id = envelope.id.unwrap_or_else(|| {
+            let id = IntentId(self.next_id);
+            self.next_id += 1;
+            id
+        });
+        let read = match read {
+            Ok(r) => r,
+            Err(rejected) => {
+                if !rejected.notes.is_empty() {
+                    self.emit(HriEvent::Normalized {
+                        id,
+                        notes: rejected.notes,
+                    });
+                }
+                self.emit(HriEvent::Rejected {
+                    id,
+                    intent: rejected.intent,
+                    errors: rejected.errors,
+                });
+                return Admission::Rejected(id);
+            }
+        };
+        // A missing priority is normal on the JSON path; only spelling fixes are news.
+        let notes: Vec<_> = read
+            .notes
+            .into_iter()
+            .filter(|n| !matches!(n, Normalization::DefaultPriority | Normalization::EmptyData))
+            .collect();
+        if !notes.is_empty() {
+            self.emit(HriEvent::Normalized { id, notes });
+        }
+        for error in read.warnings {
+            self.emit(HriEvent::Warning { id, error });
+        }
+        let intent = read.intent;
+        let created = envelope.created.unwrap_or(now);
+        let expires = envelope
+            .expires
+            .or_else(|| self.config.default_ttl_ms.map(|ttl| created.plus(ttl)));
+        if let Some(e) = expires.filter(|e| now > *e) {
+            self.emit(HriEvent::Expired {
+                id,
+                intent: intent.intent.wire().to_owned(),
+                late_by_ms: now.since(e),
+            });
+            return Admission::Expired(id);
+        }
+        if let Some(of) = self.dedup.check(&intent, envelope.id, id, now) {
+            self.emit(HriEvent::Duplicate {
+                id,
+                of,
+                intent: intent.intent.wire().to_owned(),
+                source: intent.source.clone(),
+                modality: intent.modality.clone(),
+            });
+            return Admission::Duplicate { id, of };
+        }
+        let decision = self.config.policy.decide(&intent.intent, intent.confidence);
+        self.emit(HriEvent::Admitted {
+            id,
+            intent: intent.intent.wire().to_owned(),
+            decision,
+        });
+        let record = IntentRecord {
+            id,
+            created,
+            arrived: now,
+            expires,
+            correlation: envelope.correlation,
+            intent,
+            decision,
+        };
+        match decision {
+            ConfidenceDecision::Execute => Admission::Execute(record),
+            ConfidenceDecision::Confirm => Admission::Confirm(record),
+            ConfidenceDecision::Ignore => Admission::Ignored(id),
+        }
+    }
+}

@@ -1,0 +1,128 @@
+//! [`StaticHriMap`]: HRI intent (+ role values) → user-intent member (+ payload fields), the
+//! table `clad-codegen` compiles from `hri_intent_map.json` at build time, checked against
+//! the user-intent union. With it a touchscreen's `MOVE_TO goal=kitchen` and a voice command
+//! become the same user-intent member, claimed by the same behavior.
+
+use super::message::HriIntent;
+use crate::union::CladUnion;
+use serde_json::{Map, Value};
+use thiserror::Error;
+
+/// A condition on a role's value (`goal` = `poi_docking`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RoleCondition {
+    /// The role key.
+    pub role: &'static str,
+    /// The value it must have.
+    pub value: &'static str,
+}
+
+/// A role copied into a payload field.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RoleField {
+    /// The role key in `data`.
+    pub role: &'static str,
+    /// The payload field it fills.
+    pub field: &'static str,
+}
+
+/// One mapping.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct HriMapEntry<T: 'static> {
+    /// The intent's canonical wire value (custom intents: their string).
+    pub intent: &'static str,
+    /// Conditions on role values; all must hold.
+    pub when: &'static [RoleCondition],
+    /// The user-intent member.
+    pub tag: T,
+    /// Roles copied into payload fields; a role absent from `data` leaves the field at its
+    /// default. A role value that is not a string is copied as its JSON text.
+    pub fields: &'static [RoleField],
+}
+
+/// The compiled map: entries grouped by intent (byte order); within an intent, in file
+/// order, so a conditional entry written before the catch-all wins.
+#[derive(Clone, Copy, Debug)]
+pub struct StaticHriMap<T: 'static> {
+    /// The entries.
+    pub entries: &'static [HriMapEntry<T>],
+}
+
+/// Why an HRI intent could not become a user intent.
+#[derive(Clone, Debug, PartialEq, Eq, Error)]
+pub enum HriMapError {
+    /// No entry maps this intent (with these role values).
+    #[error("no user intent is mapped from {intent}")]
+    Unmapped {
+        /// The intent's wire value.
+        intent: String,
+    },
+    /// The payload could not be built (a generated union without structure members, or a
+    /// field that does not accept a string).
+    #[error("building user intent `{member}` from {intent}: {reason}")]
+    Payload {
+        /// The intent's wire value.
+        intent: String,
+        /// The member's name.
+        member: &'static str,
+        /// What serde said.
+        reason: String,
+    },
+}
+
+impl<T: Copy + 'static> StaticHriMap<T> {
+    /// The entry that applies to `intent`: the first, in file order, among the entries of
+    /// its intent whose conditions hold.
+    pub fn lookup(&self, intent: &HriIntent) -> Option<&'static HriMapEntry<T>> {
+        let wire = intent.intent.wire();
+        let entries = self.entries;
+        let start = entries.partition_point(|e| e.intent.as_bytes() < wire.as_bytes());
+        entries[start..]
+            .iter()
+            .take_while(|e| e.intent == wire)
+            .find(|e| {
+                e.when
+                    .iter()
+                    .all(|c| intent.data.get(c.role).and_then(Value::as_str) == Some(c.value))
+            })
+    }
+
+    /// The user intent `intent` maps to.
+    pub fn to_user_intent<U: CladUnion<Tag = T>>(
+        &self,
+        intent: &HriIntent,
+    ) -> Result<U, HriMapError> {
+        let Some(entry) = self.lookup(intent) else {
+            return Err(HriMapError::Unmapped {
+                intent: intent.intent.wire().to_owned(),
+            });
+        };
+        let mut fields = Map::new();
+        for f in entry.fields {
+            if let Some(v) = intent.data.get(f.role) {
+                let v = match v {
+                    Value::String(_) => v.clone(),
+                    other => Value::String(other.to_string()),
+                };
+                fields.insert(f.field.to_owned(), v);
+            }
+        }
+        let member = U::tag_name(entry.tag);
+        let payload_error = |reason: String| HriMapError::Payload {
+            intent: intent.intent.wire().to_owned(),
+            member,
+            reason,
+        };
+        if !U::payload_is_struct(entry.tag) {
+            return Err(payload_error(
+                "the member's payload is not a structure".into(),
+            ));
+        }
+        match U::deserialize_struct_member(entry.tag, Value::Object(fields)) {
+            Some(r) => r.map_err(|e| payload_error(e.to_string())),
+            None => Err(payload_error(
+                "the union does not implement deserialize_struct_member".into(),
+            )),
+        }
+    }
+}

@@ -1,0 +1,606 @@
+//! [`HriIntent`]: a validated `hri_actions_msgs/Intent`, read leniently from any released
+//! version's spelling and written canonically (2.x constants).
+
+use super::error::HriError;
+use super::roles::{self, json_kind};
+use super::vocab::{IntentKind, Modality, Normalization, Role, Source};
+use serde_json::{Map, Value};
+use std::fmt;
+
+/// A scheduling priority: 0 lowest, 255 highest. The spec's documented default is 128; the
+/// message declares no default, so generated bindings start at 0 (the lowest). Here a message
+/// that omits priority gets [`Priority::DEFAULT`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Priority(pub u8);
+
+impl Priority {
+    /// The documented default, 128.
+    pub const DEFAULT: Priority = Priority(128);
+    /// The highest priority, 255 (a cancel button, a supervisor).
+    pub const MAX: Priority = Priority(255);
+}
+
+impl Default for Priority {
+    fn default() -> Self {
+        Priority::DEFAULT
+    }
+}
+
+impl fmt::Display for Priority {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.0.fmt(f)
+    }
+}
+
+/// How sure the producer is that the intent was perceived and interpreted correctly.
+#[derive(Clone, Copy, Debug, PartialEq, PartialOrd, Default)]
+pub enum Confidence {
+    /// A value within 0.0..=1.0 (checked on construction).
+    Stated(f32),
+    /// The producer did not say (a JSON message without `confidence`, a cloud intent). The
+    /// confidence policy decides what that means ([`crate::hri::ConfidencePolicy`]); it is
+    /// never silently read as 0.0 or 1.0.
+    #[default]
+    Unstated,
+}
+
+impl Confidence {
+    /// A stated confidence, or `None` when `value` is outside 0.0..=1.0 or NaN.
+    pub fn new(value: f32) -> Option<Confidence> {
+        (0.0..=1.0)
+            .contains(&value)
+            .then_some(Confidence::Stated(value))
+    }
+
+    /// The stated value.
+    pub fn value(self) -> Option<f32> {
+        match self {
+            Confidence::Stated(v) => Some(v),
+            Confidence::Unstated => None,
+        }
+    }
+}
+
+/// A validated intent. `data` is a JSON object whose keys passed the role table of
+/// [`IntentKind::roles`].
+#[derive(Clone, Debug, PartialEq)]
+pub struct HriIntent {
+    /// Which intent.
+    pub intent: IntentKind,
+    /// The thematic roles (a JSON object).
+    pub data: Map<String, Value>,
+    /// Who expressed it.
+    pub source: Source,
+    /// How.
+    pub modality: Modality,
+    /// Scheduling priority.
+    pub priority: Priority,
+    /// Perception confidence.
+    pub confidence: Confidence,
+}
+
+/// Options of the lenient reader.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct ReadOptions {
+    /// Reject a modality that is none of the constants (default: keep it as
+    /// [`Modality::Unrecognized`] and report [`HriError::UnknownModality`] as a warning).
+    pub reject_unknown_modality: bool,
+    /// Reject `data` keys that are no thematic role of the intent (default: keep them and
+    /// report [`HriError::UnexpectedRole`] as a warning).
+    pub reject_unexpected_roles: bool,
+}
+
+/// The message fields as strings and numbers, before validation: what a transport hands
+/// over (the generated CLAD `Hri::Intent`, a ROS message, a JSON object).
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct IntentFields<'a> {
+    /// `intent` (or 0.3.0 `action`).
+    pub intent: &'a str,
+    /// `data`: JSON object text; empty means `{}`.
+    pub data: &'a str,
+    /// `source`.
+    pub source: &'a str,
+    /// `modality`.
+    pub modality: &'a str,
+    /// `priority`; `None` when the transport can tell it was omitted.
+    pub priority: Option<u8>,
+    /// `confidence`; `None` when the transport can tell it was omitted.
+    pub confidence: Option<f32>,
+}
+
+/// A successful read: the intent plus what the lenient reader corrected and the non-fatal
+/// problems it found.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ReadIntent {
+    /// The validated intent.
+    pub intent: HriIntent,
+    /// Spelling corrections applied (0.3.x quotes, `action`, legacy modalities, ...).
+    pub notes: Vec<Normalization>,
+    /// Non-fatal problems (unknown modality, unexpected role keys) kept per [`ReadOptions`].
+    pub warnings: Vec<HriError>,
+}
+
+/// A failed read: every fatal problem found (not only the first), plus the corrections
+/// applied before failing.
+#[derive(Clone, Debug, PartialEq)]
+pub struct RejectedIntent {
+    /// The intent's wire value when it could be read (for reports).
+    pub intent: Option<String>,
+    /// Every fatal problem.
+    pub errors: Vec<HriError>,
+    /// Spelling corrections applied.
+    pub notes: Vec<Normalization>,
+}
+
+/// The canonical wire form: 2.x constants, `data` as compact JSON text.
+#[derive(Clone, Debug, PartialEq)]
+pub struct WireIntent {
+    /// The intent's canonical value.
+    pub intent: String,
+    /// `data` as compact JSON object text.
+    pub data: String,
+    /// The source's canonical value.
+    pub source: String,
+    /// The modality's canonical value.
+    pub modality: String,
+    /// The priority (always explicit on the wire).
+    pub priority: u8,
+    /// The confidence; `None` when unstated (a fixed-layout transport that cannot omit it
+    /// writes what its schema documents).
+    pub confidence: Option<f32>,
+}
+
+struct Reader {
+    options: ReadOptions,
+    notes: Vec<Normalization>,
+    errors: Vec<HriError>,
+    warnings: Vec<HriError>,
+}
+
+/// `data` as received: text (the message's string) or an inline object (JSON bridges).
+enum DataIn<'a> {
+    Text(&'a str),
+    Inline(&'a Map<String, Value>),
+}
+
+impl HriIntent {
+    /// An intent with empty data, source [`Source::Unknown`], modality [`Modality::Other`],
+    /// the default priority and unstated confidence.
+    pub fn new(intent: IntentKind) -> HriIntent {
+        HriIntent {
+            intent,
+            data: Map::new(),
+            source: Source::Unknown,
+            modality: Modality::Other,
+            priority: Priority::DEFAULT,
+            confidence: Confidence::Unstated,
+        }
+    }
+
+    /// Sets a role (builder style).
+    pub fn with_role(mut self, role: Role, value: impl Into<String>) -> HriIntent {
+        self.data
+            .insert(role.key().to_owned(), Value::String(value.into()));
+        self
+    }
+
+    /// Sets the source (builder style).
+    pub fn with_source(mut self, source: Source) -> HriIntent {
+        self.source = source;
+        self
+    }
+
+    /// Sets the modality (builder style).
+    pub fn with_modality(mut self, modality: Modality) -> HriIntent {
+        self.modality = modality;
+        self
+    }
+
+    /// Sets the priority (builder style).
+    pub fn with_priority(mut self, priority: u8) -> HriIntent {
+        self.priority = Priority(priority);
+        self
+    }
+
+    /// Sets a stated confidence (builder style); out-of-range values leave it unstated.
+    pub fn with_confidence(mut self, confidence: f32) -> HriIntent {
+        self.confidence = Confidence::new(confidence).unwrap_or(Confidence::Unstated);
+        self
+    }
+
+    /// A role's string value.
+    pub fn role(&self, role: Role) -> Option<&str> {
+        self.data.get(role.key()).and_then(Value::as_str)
+    }
+
+    /// Reads an intent from the message's fields (see [`IntentFields`]).
+    pub fn from_fields(
+        fields: IntentFields<'_>,
+        options: ReadOptions,
+    ) -> Result<ReadIntent, RejectedIntent> {
+        let r = Reader::new(options);
+        let confidence = fields.confidence.map(f64::from);
+        r.finish(
+            Some(fields.intent),
+            DataIn::Text(fields.data),
+            fields.source,
+            fields.modality,
+            fields.priority.map(Ok),
+            confidence,
+        )
+    }
+
+    /// Reads an intent from a JSON message (rosbridge style: the message's fields as keys).
+    /// Lenient: the 0.3.0 field `action`, quoted 0.3.x constants, legacy modality spellings,
+    /// `data` given as an inline object; `source`/`modality` may be absent (read as unknown
+    /// and other). Every problem of the message is reported, not only the first.
+    pub fn from_json(text: &str, options: ReadOptions) -> Result<ReadIntent, RejectedIntent> {
+        let value: Value = match serde_json::from_str(text) {
+            Ok(v) => v,
+            Err(e) => {
+                return Err(RejectedIntent {
+                    intent: None,
+                    errors: vec![HriError::MalformedMessage {
+                        reason: e.to_string(),
+                    }],
+                    notes: Vec::new(),
+                })
+            }
+        };
+        HriIntent::from_json_value(&value, options)
+    }
+
+    /// [`HriIntent::from_json`] on an already parsed value.
+    pub fn from_json_value(
+        value: &Value,
+        options: ReadOptions,
+    ) -> Result<ReadIntent, RejectedIntent> {
+        let mut r = Reader::new(options);
+        let Some(obj) = value.as_object() else {
+            return Err(RejectedIntent {
+                intent: None,
+                errors: vec![HriError::MalformedMessage {
+                    reason: format!("found {}", json_kind(value)),
+                }],
+                notes: Vec::new(),
+            });
+        };
+        let intent = r.string_field(obj, "intent");
+        let action = r.string_field(obj, "action");
+        let intent = match (intent, action) {
+            (Some(i), Some(a)) if i.trim() != a.trim() => {
+                r.errors.push(HriError::ConflictingIntentFields {
+                    intent: i.to_owned(),
+                    action: a.to_owned(),
+                });
+                Some(i)
+            }
+            (Some(i), _) => Some(i),
+            (None, Some(a)) => {
+                r.notes.push(Normalization::LegacyActionField);
+                Some(a)
+            }
+            (None, None) => None,
+        };
+        let data = match obj.get("data") {
+            None | Some(Value::Null) => DataIn::Text(""),
+            Some(Value::String(s)) => DataIn::Text(s),
+            Some(Value::Object(m)) => {
+                r.notes.push(Normalization::InlineData);
+                DataIn::Inline(m)
+            }
+            Some(other) => {
+                r.errors.push(HriError::DataNotObject {
+                    intent: intent.unwrap_or_default().trim().to_owned(),
+                    found: json_kind(other),
+                });
+                DataIn::Text("")
+            }
+        };
+        let source = r.string_field(obj, "source").unwrap_or("__unknown__");
+        let modality = r
+            .string_field(obj, "modality")
+            .unwrap_or("__modality_other__");
+        let priority = obj.get("priority").map(|v| match v.as_u64() {
+            Some(p) if p <= 255 => Ok(p as u8),
+            _ => Err(v.to_string()),
+        });
+        let confidence = match obj.get("confidence") {
+            None | Some(Value::Null) => None,
+            Some(Value::Number(n)) => Some(n.as_f64().unwrap_or(f64::NAN)),
+            Some(other) => {
+                r.errors.push(HriError::FieldType {
+                    field: "confidence",
+                    expected: "a number",
+                    found: json_kind(other),
+                });
+                None
+            }
+        };
+        r.finish(intent, data, source, modality, priority, confidence)
+    }
+
+    /// The canonical wire form (2.x constants; `data` as compact JSON text).
+    pub fn to_wire(&self) -> WireIntent {
+        WireIntent {
+            intent: self.intent.wire().to_owned(),
+            data: Value::Object(self.data.clone()).to_string(),
+            source: self.source.wire().to_owned(),
+            modality: self.modality.wire().to_owned(),
+            priority: self.priority.0,
+            confidence: self.confidence.value(),
+        }
+    }
+
+    /// The canonical JSON message (the 2.x field names; `data` as a string, as in the
+    /// message; `confidence` omitted when unstated).
+    pub fn to_json(&self) -> Value {
+        let w = self.to_wire();
+        let mut m = Map::new();
+        m.insert("intent".into(), Value::String(w.intent));
+        m.insert("data".into(), Value::String(w.data));
+        m.insert("source".into(), Value::String(w.source));
+        m.insert("modality".into(), Value::String(w.modality));
+        m.insert("priority".into(), Value::from(w.priority));
+        if let Some(c) = w.confidence {
+            m.insert("confidence".into(), Value::from(c));
+        }
+        Value::Object(m)
+    }
+}
+
+impl Reader {
+    fn new(options: ReadOptions) -> Reader {
+        Reader {
+            options,
+            notes: Vec::new(),
+            errors: Vec::new(),
+            warnings: Vec::new(),
+        }
+    }
+
+    fn string_field<'v>(
+        &mut self,
+        obj: &'v Map<String, Value>,
+        field: &'static str,
+    ) -> Option<&'v str> {
+        match obj.get(field) {
+            None | Some(Value::Null) => None,
+            Some(Value::String(s)) => Some(s),
+            Some(other) => {
+                self.errors.push(HriError::FieldType {
+                    field,
+                    expected: "a string",
+                    found: json_kind(other),
+                });
+                None
+            }
+        }
+    }
+
+    fn finish(
+        mut self,
+        intent: Option<&str>,
+        data: DataIn<'_>,
+        source: &str,
+        modality: &str,
+        priority: Option<Result<u8, String>>,
+        confidence: Option<f64>,
+    ) -> Result<ReadIntent, RejectedIntent> {
+        let kind = match intent {
+            None => {
+                self.errors.push(HriError::MissingIntent);
+                None
+            }
+            Some(i) => {
+                let kind = IntentKind::read(i, &mut self.notes);
+                if kind.wire().is_empty() {
+                    self.errors.push(HriError::EmptyIntent);
+                    None
+                } else {
+                    Some(kind)
+                }
+            }
+        };
+        let wire = kind
+            .as_ref()
+            .map(|k| k.wire().to_owned())
+            .unwrap_or_default();
+        let data = match data {
+            DataIn::Inline(m) => Some(m.clone()),
+            DataIn::Text(t) if t.trim().is_empty() => {
+                self.notes.push(Normalization::EmptyData);
+                Some(Map::new())
+            }
+            DataIn::Text(t) => match serde_json::from_str::<Value>(t) {
+                Ok(Value::Object(m)) => Some(m),
+                Ok(other) => {
+                    self.errors.push(HriError::DataNotObject {
+                        intent: wire.clone(),
+                        found: json_kind(&other),
+                    });
+                    None
+                }
+                Err(e) => {
+                    self.errors.push(HriError::MalformedData {
+                        intent: wire.clone(),
+                        reason: e.to_string(),
+                    });
+                    None
+                }
+            },
+        };
+        if let (Some(kind), Some(data)) = (&kind, &data) {
+            let mut unexpected = Vec::new();
+            roles::check(kind, data, &mut self.errors, &mut unexpected);
+            for key in unexpected {
+                let e = HriError::UnexpectedRole {
+                    intent: wire.clone(),
+                    key,
+                };
+                if self.options.reject_unexpected_roles {
+                    self.errors.push(e);
+                } else {
+                    self.warnings.push(e);
+                }
+            }
+        }
+        let source = Source::read(source, &mut self.notes);
+        let modality = Modality::read(modality, &mut self.notes);
+        if let Modality::Unrecognized(v) = &modality {
+            let e = HriError::UnknownModality { value: v.clone() };
+            if self.options.reject_unknown_modality {
+                self.errors.push(e);
+            } else {
+                self.warnings.push(e);
+            }
+        }
+        let priority = match priority {
+            None => {
+                self.notes.push(Normalization::DefaultPriority);
+                Priority::DEFAULT
+            }
+            Some(Ok(p)) => Priority(p),
+            Some(Err(value)) => {
+                self.errors.push(HriError::PriorityOutOfRange { value });
+                Priority::DEFAULT
+            }
+        };
+        let confidence = match confidence {
+            None => Confidence::Unstated,
+            Some(c) => match Confidence::new(c as f32).filter(|_| (0.0..=1.0).contains(&c)) {
+                Some(c) => c,
+                None => {
+                    self.errors
+                        .push(HriError::ConfidenceOutOfRange { value: c });
+                    Confidence::Unstated
+                }
+            },
+        };
+        match (kind, data) {
+            (Some(intent), Some(data)) if self.errors.is_empty() => Ok(ReadIntent {
+                intent: HriIntent {
+                    intent,
+                    data,
+                    source,
+                    modality,
+                    priority,
+                    confidence,
+                },
+                notes: self.notes,
+                warnings: self.warnings,
+            }),
+            _ => Err(RejectedIntent {
+                intent: (!wire.is_empty()).then_some(wire),
+                errors: self.errors,
+                notes: self.notes,
+            }),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn read(v: Value) -> Result<ReadIntent, RejectedIntent> {
+        HriIntent::from_json(&v.to_string(), ReadOptions::default())
+    }
+
+    #[test]
+    fn a_2x_message_reads_and_writes_back_identically() {
+        let msg = json!({
+            "intent": "__intent_move_to__",
+            "data": "{\"goal\":\"kitchen\"}",
+            "source": "__remote_supervisor__",
+            "modality": "__modality_touchscreen__",
+            "priority": 200,
+            "confidence": 1.0
+        });
+        let r = read(msg.clone()).unwrap();
+        assert!(r.notes.is_empty() && r.warnings.is_empty());
+        assert_eq!(r.intent.role(Role::Goal), Some("kitchen"));
+        assert_eq!(r.intent.priority, Priority(200));
+        assert_eq!(r.intent.to_json(), msg);
+    }
+
+    #[test]
+    fn a_030_message_is_read_leniently_and_written_canonically() {
+        let msg = json!({
+            "action": "\"__intent_say__\"",
+            "data": "{\"object\":\"hello\"}",
+            "source": "\"__unknown_agent__\"",
+            "modality": "\"speech\"",
+            "priority": 128,
+            "confidence": 0.5
+        });
+        let r = read(msg).unwrap();
+        assert_eq!(r.intent.intent, IntentKind::Say);
+        assert_eq!(r.intent.source, Source::UnknownAgent);
+        assert_eq!(r.intent.modality, Modality::Speech);
+        assert!(r.notes.contains(&Normalization::LegacyActionField));
+        assert!(r
+            .notes
+            .contains(&Normalization::QuotedConstant { field: "intent" }));
+        let w = r.intent.to_wire();
+        assert_eq!(w.intent, "__intent_say__");
+        assert_eq!(w.modality, "__modality_speech__");
+        assert_eq!(w.source, "__unknown_agent__");
+    }
+
+    #[test]
+    fn omitted_priority_is_128_and_omitted_confidence_is_unstated() {
+        let r = read(json!({"intent": "__intent_wakeup__"})).unwrap();
+        assert_eq!(r.intent.priority, Priority::DEFAULT);
+        assert_eq!(r.intent.confidence, Confidence::Unstated);
+        assert!(r.notes.contains(&Normalization::DefaultPriority));
+        assert!(r.notes.contains(&Normalization::EmptyData));
+    }
+
+    #[test]
+    fn every_error_of_a_message_is_reported() {
+        let e = read(json!({
+            "intent": "__intent_guide__",
+            "data": "{\"goal\": \"x\"}",
+            "priority": 300,
+            "confidence": 1.5
+        }))
+        .unwrap_err();
+        let kinds: Vec<_> = e.errors.iter().map(HriError::kind).collect();
+        assert_eq!(
+            kinds,
+            [
+                "missing_role",
+                "priority_out_of_range",
+                "confidence_out_of_range"
+            ]
+        );
+        assert_eq!(e.intent.as_deref(), Some("__intent_guide__"));
+    }
+
+    #[test]
+    fn custom_intents_are_kept_with_any_data() {
+        let r = read(json!({"intent": "make_coffee", "data": "{\"sugar\": 2}"})).unwrap();
+        assert_eq!(r.intent.intent, IntentKind::Custom("make_coffee".into()));
+        assert_eq!(r.intent.to_wire().data, "{\"sugar\":2}");
+    }
+
+    #[test]
+    fn from_fields_reads_a_fixed_layout_message() {
+        let r = HriIntent::from_fields(
+            IntentFields {
+                intent: "__intent_engage_with__",
+                data: "{\"recipient\": \"person_1\"}",
+                source: "person_1",
+                modality: "__modality_motion__",
+                priority: Some(128),
+                confidence: Some(0.6),
+            },
+            ReadOptions::default(),
+        )
+        .unwrap();
+        assert_eq!(r.intent.source, Source::Person("person_1".into()));
+        assert_eq!(r.intent.confidence, Confidence::Stated(0.6));
+    }
+}

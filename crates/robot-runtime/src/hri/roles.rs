@@ -1,0 +1,193 @@
+//! The thematic-role table (which `data` keys each intent requires or allows) and the check
+//! of a `data` object against it.
+
+use super::error::HriError;
+use super::vocab::{GazeMode, IntentKind, Role};
+use serde_json::{Map, Value};
+
+/// The roles of one intent: `agent` and `other_data` are allowed on every intent and are not
+/// listed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RoleSpec {
+    /// Roles that must be present (as non-empty strings).
+    pub required: &'static [Role],
+    /// Roles that may be present.
+    pub optional: &'static [Role],
+    /// Further keys are allowed ("any additional parameter required", `START_ACTIVITY`) and
+    /// custom intents.
+    pub open: bool,
+}
+
+const fn spec(required: &'static [Role], optional: &'static [Role]) -> RoleSpec {
+    RoleSpec {
+        required,
+        optional,
+        open: false,
+    }
+}
+
+impl IntentKind {
+    /// The intent's roles: the union of every released version and fork (spec A.3). Where
+    /// versions disagree the lenient reading is taken: `BRING_OBJECT` also allows `goal`
+    /// (the prose example uses it), `CANCEL_ACTIVITY` requires nothing (the forks; the docs
+    /// list `object` as both required and optional). Custom intents are open.
+    pub fn roles(&self) -> RoleSpec {
+        use Role::*;
+        match self {
+            IntentKind::RawUserInput => spec(&[Input], &[Locale]),
+            IntentKind::EngageWith | IntentKind::Greet => spec(&[Recipient], &[]),
+            IntentKind::MoveTo => spec(&[Goal], &[]),
+            IntentKind::Guide => spec(&[Goal, Recipient], &[]),
+            IntentKind::GrabObject => spec(&[Object], &[]),
+            IntentKind::BringObject => spec(&[Object, Recipient], &[Goal]),
+            IntentKind::PlaceObject => spec(&[Recipient], &[Object]),
+            IntentKind::Say | IntentKind::PresentContent | IntentKind::PerformMotion => {
+                spec(&[Object], &[Recipient])
+            }
+            IntentKind::Gaze => spec(&[GazeMode, Target], &[]),
+            IntentKind::StartActivity => RoleSpec {
+                required: &[Object],
+                optional: &[],
+                open: true,
+            },
+            IntentKind::StopActivity | IntentKind::CancelActivity => spec(&[], &[Object]),
+            IntentKind::ContinueActivity | IntentKind::Wakeup | IntentKind::Suspend => {
+                spec(&[], &[])
+            }
+            IntentKind::Custom(_) => RoleSpec {
+                required: &[],
+                optional: &[],
+                open: true,
+            },
+        }
+    }
+}
+
+impl RoleSpec {
+    /// True when `role` may appear (required, optional, or allowed everywhere).
+    pub fn allows(&self, role: Role) -> bool {
+        matches!(role, Role::Agent | Role::OtherData)
+            || self.required.contains(&role)
+            || self.optional.contains(&role)
+    }
+}
+
+/// Checks `data` against `intent`'s roles. Hard errors (missing required role, a role that
+/// is not a string, a bad gaze mode) are returned in `errors`; keys that are no role of the
+/// intent go to `unexpected` (the caller decides, per its configuration, whether that is an
+/// error).
+pub(crate) fn check(
+    intent: &IntentKind,
+    data: &Map<String, Value>,
+    errors: &mut Vec<HriError>,
+    unexpected: &mut Vec<String>,
+) {
+    let spec = intent.roles();
+    for role in spec.required {
+        if !data.contains_key(role.key()) {
+            errors.push(HriError::MissingRole {
+                intent: intent.wire().to_owned(),
+                role: *role,
+            });
+        }
+    }
+    for (key, value) in data {
+        let role = Role::from_key(key);
+        match role {
+            Some(Role::OtherData) => {}
+            Some(role) if spec.allows(role) || spec.open => match value {
+                Value::String(s) if s.is_empty() && spec.required.contains(&role) => {
+                    errors.push(HriError::EmptyRole {
+                        intent: intent.wire().to_owned(),
+                        role,
+                    });
+                }
+                Value::String(s) if role == Role::GazeMode && GazeMode::from_wire(s).is_none() => {
+                    errors.push(HriError::BadGazeMode {
+                        intent: intent.wire().to_owned(),
+                        value: s.clone(),
+                    });
+                }
+                Value::String(_) => {}
+                other if intent.is_standard() => errors.push(HriError::RoleNotString {
+                    intent: intent.wire().to_owned(),
+                    role: key.clone(),
+                    found: json_kind(other),
+                }),
+                _ => {}
+            },
+            _ if spec.open => {}
+            _ => unexpected.push(key.clone()),
+        }
+    }
+}
+
+/// The JSON kind of a value, for messages.
+pub(crate) fn json_kind(value: &Value) -> &'static str {
+    match value {
+        Value::Null => "null",
+        Value::Bool(_) => "a boolean",
+        Value::Number(_) => "a number",
+        Value::String(_) => "a string",
+        Value::Array(_) => "an array",
+        Value::Object(_) => "an object",
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn run(intent: IntentKind, data: Value) -> (Vec<HriError>, Vec<String>) {
+        let (mut e, mut u) = (Vec::new(), Vec::new());
+        check(&intent, data.as_object().unwrap(), &mut e, &mut u);
+        (e, u)
+    }
+
+    #[test]
+    fn missing_required_role_names_intent_and_role() {
+        let (e, _) = run(IntentKind::Guide, json!({"goal": "kitchen"}));
+        assert_eq!(
+            e,
+            vec![HriError::MissingRole {
+                intent: "__intent_guide__".into(),
+                role: Role::Recipient
+            }]
+        );
+        assert_eq!(
+            e[0].to_string(),
+            "intent __intent_guide__ requires the thematic role `recipient`"
+        );
+    }
+
+    #[test]
+    fn agent_and_other_data_are_allowed_everywhere() {
+        let (e, u) = run(
+            IntentKind::MoveTo,
+            json!({"goal": "kitchen", "agent": "p1", "other_data": {"speed": 1}}),
+        );
+        assert!(e.is_empty() && u.is_empty(), "{e:?} {u:?}");
+    }
+
+    #[test]
+    fn unexpected_keys_and_non_string_roles_are_found() {
+        let (e, u) = run(IntentKind::MoveTo, json!({"goal": 3, "speed": "fast"}));
+        assert!(matches!(&e[0], HriError::RoleNotString { role, .. } if role == "goal"));
+        assert_eq!(u, vec!["speed".to_owned()]);
+        let (e, u) = run(
+            IntentKind::StartActivity,
+            json!({"object": "memory_game", "level": 2}),
+        );
+        assert!(e.is_empty() && u.is_empty());
+    }
+
+    #[test]
+    fn gaze_mode_is_checked() {
+        let (e, _) = run(
+            IntentKind::Gaze,
+            json!({"gaze_mode": "SIDEWAYS", "target": "p1"}),
+        );
+        assert!(matches!(&e[0], HriError::BadGazeMode { value, .. } if value == "SIDEWAYS"));
+    }
+}

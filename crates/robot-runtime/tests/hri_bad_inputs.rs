@@ -1,0 +1,239 @@
+//! Bad intents: each gets a typed error and an event; nothing panics, nothing is dropped
+//! silently; garbage is property-tested.
+
+use proptest::prelude::*;
+use robot_runtime::hri::{
+    Admission, Envelope, HriError, HriEvent, HriIntake, IntakeConfig, IntentKind, Modality,
+    Normalization, ReadOptions, Role, Timestamp,
+};
+
+fn rejected(intake: &mut HriIntake, json: &str) -> Vec<HriError> {
+    let a = intake.receive_json(json, Envelope::new(), Timestamp(0));
+    assert!(matches!(a, Admission::Rejected(_)), "{json}: {a:?}");
+    let events = intake.drain_events();
+    match events.last() {
+        Some(HriEvent::Rejected { errors, .. }) => errors.clone(),
+        other => panic!("expected a Rejected event, got {other:?}"),
+    }
+}
+
+#[test]
+fn malformed_data_is_a_typed_error_naming_the_intent() {
+    let mut intake = HriIntake::new(IntakeConfig::default());
+    let e = rejected(
+        &mut intake,
+        r#"{"intent": "__intent_move_to__", "data": "{goal: kitchen"}"#,
+    );
+    assert!(
+        matches!(&e[..], [HriError::MalformedData { intent, .. }] if intent == "__intent_move_to__"),
+        "{e:?}"
+    );
+    // The LLM connector's raw-input fallback builds `{ {"input": ...} }`.
+    let e = rejected(
+        &mut intake,
+        r#"{"intent": "__raw_user_input__", "data": "{ {\"input\": \"hi\"} }"}"#,
+    );
+    assert_eq!(e[0].kind(), "malformed_data");
+}
+
+#[test]
+fn data_must_be_an_object() {
+    let mut intake = HriIntake::new(IntakeConfig::default());
+    for data in [r#""[1, 2]""#, r#""\"kitchen\"""#, r#""42""#, "7", "[]"] {
+        let json = format!(r#"{{"intent": "__intent_move_to__", "data": {data}}}"#);
+        let e = rejected(&mut intake, &json);
+        assert_eq!(e[0].kind(), "data_not_object", "{json}: {e:?}");
+    }
+}
+
+#[test]
+fn unknown_modality_is_reported_and_rejected_when_configured() {
+    let json = r#"{"intent": "__intent_greet__", "data": "{\"recipient\": \"p1\"}",
+      "modality": "__modality_telepathy__"}"#;
+    let mut lenient = HriIntake::new(IntakeConfig::default());
+    let Admission::Execute(record) = lenient.receive_json(json, Envelope::new(), Timestamp(0))
+    else {
+        panic!("kept by default");
+    };
+    assert_eq!(
+        record.intent.modality,
+        Modality::Unrecognized("__modality_telepathy__".into())
+    );
+    assert!(lenient.drain_events().iter().any(|e| matches!(e,
+        HriEvent::Warning { error: HriError::UnknownModality { value }, .. } if value == "__modality_telepathy__")));
+    let mut strict = HriIntake::new(IntakeConfig {
+        read: ReadOptions {
+            reject_unknown_modality: true,
+            ..ReadOptions::default()
+        },
+        ..IntakeConfig::default()
+    });
+    let e = rejected(&mut strict, json);
+    assert_eq!(e[0].kind(), "unknown_modality");
+}
+
+#[test]
+fn missing_required_role_names_intent_and_role() {
+    let mut intake = HriIntake::new(IntakeConfig::default());
+    let e = rejected(
+        &mut intake,
+        r#"{"intent": "__intent_bring_object__", "data": "{\"object\": \"cup\"}"}"#,
+    );
+    assert_eq!(
+        e,
+        vec![HriError::MissingRole {
+            intent: "__intent_bring_object__".into(),
+            role: Role::Recipient
+        }]
+    );
+    let e = rejected(
+        &mut intake,
+        r#"{"intent": "__intent_gaze__", "data": "{\"gaze_mode\": \"GROUP\"}"}"#,
+    );
+    assert_eq!(
+        e[0].to_string(),
+        "intent __intent_gaze__ requires the thematic role `target`"
+    );
+    let e = rejected(
+        &mut intake,
+        r#"{"intent": "__intent_say__", "data": "{\"object\": \"\"}"}"#,
+    );
+    assert_eq!(e[0].kind(), "empty_role");
+}
+
+#[test]
+fn confidence_and_priority_out_of_range() {
+    let mut intake = HriIntake::new(IntakeConfig::default());
+    for c in ["1.5", "-0.1", "1e9"] {
+        let json = format!(r#"{{"intent": "__intent_wakeup__", "confidence": {c}}}"#);
+        let e = rejected(&mut intake, &json);
+        assert_eq!(e[0].kind(), "confidence_out_of_range", "{c}");
+    }
+    let e = rejected(
+        &mut intake,
+        r#"{"intent": "__intent_wakeup__", "confidence": "high"}"#,
+    );
+    assert_eq!(e[0].kind(), "field_type");
+    for p in ["256", "-1", "12.5", "\"high\""] {
+        let json = format!(r#"{{"intent": "__intent_wakeup__", "priority": {p}}}"#);
+        let e = rejected(&mut intake, &json);
+        assert_eq!(e[0].kind(), "priority_out_of_range", "{p}");
+    }
+}
+
+#[test]
+fn quoting_of_0_3_x_is_read_and_reported() {
+    let mut intake = HriIntake::new(IntakeConfig::default());
+    let json = r#"{"action": "\"__intent_move_to__\"", "data": "{\"goal\": \"kitchen\"}",
+      "source": "\"__remote_supervisor__\"", "modality": "\"touchscreen\"", "priority": 200}"#;
+    let Admission::Execute(record) = intake.receive_json(json, Envelope::new(), Timestamp(0))
+    else {
+        panic!("0.3.x messages are read");
+    };
+    assert_eq!(record.intent.intent, IntentKind::MoveTo);
+    let events = intake.drain_events();
+    let Some(HriEvent::Normalized { notes, .. }) = events.first() else {
+        panic!("{events:?}");
+    };
+    assert!(notes.contains(&Normalization::LegacyActionField));
+    assert!(notes.contains(&Normalization::QuotedConstant { field: "intent" }));
+    assert!(notes.contains(&Normalization::QuotedConstant { field: "modality" }));
+    assert!(notes.contains(&Normalization::LegacyModality {
+        received: "touchscreen".into()
+    }));
+    // Canonical writing.
+    let out = record.intent.to_json();
+    assert_eq!(out["intent"], "__intent_move_to__");
+    assert_eq!(out["modality"], "__modality_touchscreen__");
+    // A 0.3.x message whose `action` and `intent` disagree is refused.
+    let e = rejected(
+        &mut intake,
+        r#"{"action": "__intent_greet__", "intent": "__intent_say__", "data": "{\"object\": \"x\"}"}"#,
+    );
+    assert_eq!(e[0].kind(), "conflicting_intent_fields");
+}
+
+#[test]
+fn missing_or_empty_intent_and_non_object_messages() {
+    let mut intake = HriIntake::new(IntakeConfig::default());
+    assert_eq!(
+        rejected(&mut intake, r#"{"data": "{}"}"#)[0].kind(),
+        "missing_intent"
+    );
+    assert_eq!(
+        rejected(&mut intake, r#"{"intent": "\"\""}"#)[0].kind(),
+        "empty_intent"
+    );
+    assert_eq!(rejected(&mut intake, "[1]")[0].kind(), "malformed_message");
+    assert_eq!(
+        rejected(&mut intake, "{").first().unwrap().kind(),
+        "malformed_message"
+    );
+}
+
+#[test]
+fn stale_intents_are_not_executed() {
+    let mut intake = HriIntake::new(IntakeConfig {
+        default_ttl_ms: Some(1000),
+        ..IntakeConfig::default()
+    });
+    let json = r#"{"intent": "__intent_wakeup__"}"#;
+    let a = intake.receive_json(json, Envelope::new().created(Timestamp(0)), Timestamp(5000));
+    assert!(matches!(a, Admission::Expired(_)));
+    assert!(matches!(
+        intake.drain_events()[..],
+        [HriEvent::Expired {
+            late_by_ms: 4000,
+            ..
+        }]
+    ));
+    // A retransmission with the same producer id is a duplicate even after the window.
+    let env = Envelope::new().id(77).correlation("turn-3");
+    let Admission::Execute(first) = intake.receive_json(json, env.clone(), Timestamp(6000)) else {
+        panic!()
+    };
+    assert_eq!(first.correlation.as_deref(), Some("turn-3"));
+    assert!(matches!(
+        intake.receive_json(json, env, Timestamp(60_000)),
+        Admission::Duplicate { .. }
+    ));
+}
+
+proptest! {
+    #[test]
+    fn garbage_text_never_panics_and_always_reports(text in ".{0,200}") {
+        let mut intake = HriIntake::new(IntakeConfig::default());
+        let _ = intake.receive_json(&text, Envelope::new(), Timestamp(0));
+        prop_assert!(!intake.drain_events().is_empty());
+    }
+
+    #[test]
+    fn garbage_fields_never_panic_and_always_report(
+        intent in prop_oneof![Just("__intent_guide__".to_owned()), Just("\"__intent_say__\"".to_owned()), ".{0,20}"],
+        data in prop_oneof![Just("{\"goal\": 1}".to_owned()), Just("{\"object\": \"x\"}".to_owned()), ".{0,40}"],
+        source in ".{0,12}",
+        modality in prop_oneof![Just("speech".to_owned()), ".{0,12}"],
+        priority in proptest::option::of(any::<u8>()),
+        confidence in proptest::option::of(any::<f32>()),
+    ) {
+        let mut intake = HriIntake::new(IntakeConfig::default());
+        let fields = robot_runtime::hri::IntentFields {
+            intent: &intent, data: &data, source: &source, modality: &modality,
+            priority, confidence,
+        };
+        let a = intake.receive_fields(fields, Envelope::new(), Timestamp(0));
+        let events = intake.drain_events();
+        prop_assert!(!events.is_empty());
+        if let Some(c) = confidence {
+            if !(0.0..=1.0).contains(&c) {
+                prop_assert!(matches!(a, Admission::Rejected(_)));
+            }
+        }
+        if let Admission::Execute(r) | Admission::Confirm(r) = a {
+            // Whatever was admitted writes back canonically and reads back the same.
+            let again = robot_runtime::hri::HriIntent::from_json_value(&r.intent.to_json(), ReadOptions::default());
+            let again = again.map(|x| x.intent).map_err(|e| format!("{e:?}"));
+            prop_assert_eq!(again, Ok(r.intent));
+        }
+    }
+}

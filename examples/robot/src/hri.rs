@@ -1,0 +1,131 @@
+//! The robot's ROS4HRI wiring: the generated `Hri::Intent` / `Hri::IntentEnvelope`
+//! (`schemas/hri.clad`) in the terms of the runtime's [`robot_runtime::hri`] layer, and
+//! `HRI_INTENT_MAP` (`schemas/hri_intent_map.json`, checked at build time against the
+//! user-intent union), which turns an HRI intent into the user intent a voice command would
+//! have produced.
+//!
+//! ```
+//! use robot_example::hri::{self, IntentEnvelope};
+//! use robot_example::intents::{Tag, UserIntent};
+//! use robot_runtime::hri::{Admission, HriIntake, IntakeConfig, Timestamp};
+//! use robot_runtime::union::CladUnion;
+//! use robot_runtime::wire::Wire;
+//!
+//! // A supervisor's "dock" as bytes on the wire.
+//! let mut env = IntentEnvelope::default();
+//! env.intent.intent = "__intent_move_to__".into();
+//! env.intent.data = r#"{"goal": "poi_docking"}"#.into();
+//! env.intent.source = "__remote_supervisor__".into();
+//! env.intent.priority = 255;
+//! env.confidence_unstated = true;
+//! let bytes = env.pack().unwrap();
+//!
+//! let mut intake = HriIntake::new(IntakeConfig::default());
+//! let Admission::Execute(record) = hri::receive(&mut intake, &bytes, Timestamp(0)) else {
+//!     panic!("admitted");
+//! };
+//! // The same member as the voice command "go to your charger".
+//! let user: UserIntent = hri::to_user_intent(&record.intent).unwrap();
+//! assert_eq!(user.tag(), Tag::SystemCharger);
+//! ```
+
+use robot_runtime::hri::{
+    Admission, Envelope, HriIntake, HriIntent, HriMapError, IntentFields, IntentId, IntentRecord,
+    Timestamp,
+};
+use robot_runtime::intent::{IntentComponent, IntentMeta, IntentSource};
+use robot_runtime::wire::Wire;
+
+pub use crate::clad::hri::{Intent, IntentEnvelope, IntentsList};
+pub use crate::clad::HRI_INTENT_MAP;
+use crate::intents::UserIntent;
+
+/// The fields of a generated [`Intent`] for the lenient reader (priority and confidence are
+/// always present on this transport).
+pub fn fields(intent: &Intent) -> IntentFields<'_> {
+    IntentFields {
+        intent: &intent.intent,
+        data: &intent.data,
+        source: &intent.source,
+        modality: &intent.modality,
+        priority: Some(intent.priority),
+        confidence: Some(intent.confidence),
+    }
+}
+
+/// The fields and envelope of a generated [`IntentEnvelope`] (0 / "" mean "not given";
+/// `confidence_unstated` makes the confidence unstated).
+pub fn envelope(env: &IntentEnvelope) -> (IntentFields<'_>, Envelope) {
+    let mut f = fields(&env.intent);
+    if env.confidence_unstated {
+        f.confidence = None;
+    }
+    let nonzero = |v: u64| (v != 0).then_some(v);
+    let e = Envelope {
+        id: nonzero(env.id).map(IntentId),
+        created: nonzero(env.created_ms).map(Timestamp),
+        expires: nonzero(env.expires_ms).map(Timestamp),
+        correlation: (!env.correlation.is_empty()).then(|| env.correlation.clone()),
+    };
+    (f, e)
+}
+
+/// Decodes one `Hri::IntentEnvelope` datagram and admits it. A datagram that does not decode
+/// is rejected with a [`robot_runtime::hri::HriError::MalformedMessage`] event carrying the
+/// unpack error (never a panic).
+pub fn receive(intake: &mut HriIntake, bytes: &[u8], now: Timestamp) -> Admission {
+    match IntentEnvelope::unpack(bytes) {
+        Ok(env) => {
+            let (f, e) = envelope(&env);
+            intake.receive_fields(f, e, now)
+        }
+        Err(error) => intake.receive_undecodable(error.to_string()),
+    }
+}
+
+/// The canonical generated message for `intent` (2.x constants; an unstated confidence is
+/// written as 0.0 — use [`to_envelope`] to keep "unstated").
+pub fn to_clad(intent: &HriIntent) -> Intent {
+    let w = intent.to_wire();
+    Intent {
+        intent: w.intent,
+        data: w.data,
+        source: w.source,
+        modality: w.modality,
+        priority: w.priority,
+        confidence: w.confidence.unwrap_or(0.0),
+    }
+}
+
+/// `intent` in an envelope (id 0 and times 0: not given).
+pub fn to_envelope(intent: &HriIntent, id: u64, correlation: &str) -> IntentEnvelope {
+    IntentEnvelope {
+        id,
+        created_ms: 0,
+        expires_ms: 0,
+        correlation: correlation.to_owned(),
+        confidence_unstated: intent.confidence.value().is_none(),
+        intent: to_clad(intent),
+    }
+}
+
+/// The user intent `intent` maps to through `HRI_INTENT_MAP`.
+pub fn to_user_intent(intent: &HriIntent) -> Result<UserIntent, HriMapError> {
+    HRI_INTENT_MAP.to_user_intent(intent)
+}
+
+/// Makes an admitted HRI intent the user-intent component's pending intent, with its
+/// metadata (source, modality, priority, confidence), under the component's pending-slot
+/// policy. `Ok(false)`: a higher-priority intent is pending and this one was dropped (an
+/// event says so); `Err`: the map has no user intent for it.
+pub fn to_pending(
+    component: &mut IntentComponent<UserIntent>,
+    record: &IntentRecord,
+) -> Result<bool, HriMapError> {
+    let user = to_user_intent(&record.intent)?;
+    Ok(component.set_pending_with_meta(
+        user,
+        IntentSource::Unknown,
+        IntentMeta::from_record(record),
+    ))
+}

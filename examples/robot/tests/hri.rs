@@ -1,0 +1,219 @@
+//! ROS4HRI intents on the robot: the generated `Hri::Intent` on the wire, and
+//! `HRI_INTENT_MAP` bringing HRI intents and voice commands to the same user intent.
+
+use robot_example::clad::anki::vector::{HriGazeMode, UserIntentHriMoveTo};
+use robot_example::hri::{self, Intent, IntentEnvelope, HRI_INTENT_MAP};
+use robot_example::intents::{self, Tag, UserIntent, USER_INTENT_MAP};
+use robot_runtime::hri::{
+    Admission, HriEvent, HriIntake, HriIntent, IntakeConfig, IntentKind, Modality, Role, Source,
+    Timestamp,
+};
+use robot_runtime::intent::CloudOutcome;
+use robot_runtime::wire::Wire;
+
+fn move_to(goal: &str) -> HriIntent {
+    HriIntent::new(IntentKind::MoveTo)
+        .with_role(Role::Goal, goal)
+        .with_source(Source::UnknownAgent)
+        .with_modality(Modality::Touchscreen)
+        .with_priority(200)
+}
+
+#[test]
+fn generated_intent_defaults_to_priority_128_and_round_trips() {
+    assert_eq!(Intent::default().priority, 128);
+    let intent = move_to("room_X").with_confidence(0.75);
+    let bytes = hri::to_envelope(&intent, 9, "turn-1").pack().unwrap();
+    let mut intake = HriIntake::new(IntakeConfig::default());
+    let Admission::Execute(record) = hri::receive(&mut intake, &bytes, Timestamp(5)) else {
+        panic!("{:?}", intake.events());
+    };
+    assert_eq!(record.intent, intent);
+    assert_eq!(record.id.0, 9);
+    assert_eq!(record.correlation.as_deref(), Some("turn-1"));
+    // Unstated confidence survives the envelope.
+    let unstated = move_to("room_Y");
+    let env = hri::to_envelope(&unstated, 0, "");
+    assert!(env.confidence_unstated);
+    let back = IntentEnvelope::unpack(&env.pack().unwrap()).unwrap();
+    let (fields, _) = hri::envelope(&back);
+    assert_eq!(fields.confidence, None);
+}
+
+#[test]
+fn undecodable_datagrams_are_rejected_with_an_event() {
+    let mut intake = HriIntake::new(IntakeConfig::default());
+    let bytes = hri::to_envelope(&move_to("x"), 1, "").pack().unwrap();
+    for cut in [0, 3, bytes.len() - 1] {
+        assert!(matches!(
+            hri::receive(&mut intake, &bytes[..cut], Timestamp(0)),
+            Admission::Rejected(_)
+        ));
+        assert!(matches!(
+            intake.drain_events().last(),
+            Some(HriEvent::Rejected { .. })
+        ));
+    }
+}
+
+#[test]
+fn tablet_move_to_and_cloud_move_to_are_the_same_user_intent() {
+    let from_tablet: UserIntent = hri::to_user_intent(&move_to("kitchen")).unwrap();
+    assert_eq!(
+        from_tablet,
+        UserIntent::HriMoveTo(UserIntentHriMoveTo {
+            agent: String::new(),
+            goal: "kitchen".into()
+        })
+    );
+    let mut component = intents::component();
+    let outcome = component.handle_cloud_result("__intent_move_to__", r#"{"goal":"kitchen"}"#);
+    assert!(
+        matches!(
+            outcome,
+            CloudOutcome::Pending {
+                tag: Tag::HriMoveTo,
+                ..
+            }
+        ),
+        "{outcome:?}"
+    );
+    assert_eq!(component.pending().unwrap().intent(), &from_tablet);
+}
+
+#[test]
+fn supervisor_dock_is_the_voice_charger_command_and_stop_is_global_stop() {
+    let dock = move_to("poi_docking").with_source(Source::RemoteSupervisor);
+    let user: UserIntent = hri::to_user_intent(&dock).unwrap();
+    assert_eq!(user.tag(), Tag::SystemCharger);
+    assert_eq!(
+        USER_INTENT_MAP.cloud("intent_system_charger").unwrap().tag,
+        Tag::SystemCharger
+    );
+
+    let stop = HriIntent::new(IntentKind::StopActivity).with_priority(255);
+    let user: UserIntent = hri::to_user_intent(&stop).unwrap();
+    assert_eq!(user.tag(), Tag::GlobalStop);
+    assert_eq!(
+        USER_INTENT_MAP
+            .cloud("intent_global_stop_extend")
+            .unwrap()
+            .tag,
+        Tag::GlobalStop
+    );
+
+    let game = HriIntent::new(IntentKind::StartActivity).with_role(Role::Object, "blackjack");
+    let user: UserIntent = hri::to_user_intent(&game).unwrap();
+    assert_eq!(user.tag(), Tag::PlayBlackjack);
+}
+
+#[test]
+fn roles_fill_fields_other_data_as_json_text_gaze_mode_as_enum() {
+    let mut activity =
+        HriIntent::new(IntentKind::StartActivity).with_role(Role::Object, "memory_game");
+    activity
+        .data
+        .insert("other_data".into(), serde_json::json!({"level": 2}));
+    let UserIntent::HriStartActivity(p) = hri::to_user_intent(&activity).unwrap() else {
+        panic!()
+    };
+    assert_eq!(p.object_name, "memory_game");
+    assert_eq!(p.other_data, r#"{"level":2}"#);
+
+    let gaze = HriIntent::new(IntentKind::Gaze)
+        .with_role(Role::GazeMode, "GROUP")
+        .with_role(Role::Target, "table_1");
+    let UserIntent::HriGaze(g) = hri::to_user_intent(&gaze).unwrap() else {
+        panic!()
+    };
+    assert_eq!(g.gaze_mode, HriGazeMode::Group);
+    // Custom intents are not mapped: a typed error, not a guess.
+    let custom = HriIntent::new(IntentKind::Custom("make_coffee".into()));
+    assert!(hri::to_user_intent(&custom).is_err());
+}
+
+#[test]
+fn every_standard_intent_is_mapped() {
+    for kind in IntentKind::STANDARD {
+        let mut intent = HriIntent::new(kind.clone());
+        for role in kind.roles().required {
+            let v = if *role == Role::GazeMode { "IDLE" } else { "x" };
+            intent = intent.with_role(*role, v);
+        }
+        assert!(HRI_INTENT_MAP.lookup(&intent).is_some(), "{kind}");
+        assert!(hri::to_user_intent(&intent).is_ok(), "{kind}");
+    }
+}
+
+#[test]
+fn the_map_compiler_and_the_runtime_share_one_vocabulary() {
+    let vocab = clad_codegen::intent_map::hri::VOCABULARY;
+    assert_eq!(vocab.len(), IntentKind::STANDARD.len());
+    for (name, wire, required, optional, open) in vocab {
+        let kind = IntentKind::from_constant_name(name).unwrap();
+        assert_eq!(kind.wire(), *wire);
+        let spec = kind.roles();
+        let keys = |roles: &[Role]| roles.iter().map(|r| r.key()).collect::<Vec<_>>();
+        assert_eq!(keys(spec.required), *required, "{name}");
+        assert_eq!(keys(spec.optional), *optional, "{name}");
+        assert_eq!(spec.open, *open, "{name}");
+    }
+}
+
+#[test]
+fn pending_and_active_intents_carry_metadata_and_the_slot_keeps_the_higher_priority() {
+    use robot_runtime::hri::{Confidence, Priority};
+    use robot_runtime::intent::{DropReason, IntentEvent};
+
+    let mut component = intents::component();
+    // A cloud intent: honest defaults.
+    component.handle_cloud_result("intent_system_sleep", "{}");
+    let meta = component.pending().unwrap().meta().clone();
+    assert_eq!(meta.source, Source::Unknown);
+    assert_eq!(meta.modality, Modality::Speech);
+    assert_eq!(meta.priority, Priority(128));
+    assert_eq!(meta.confidence, Confidence::Unstated);
+
+    // The supervisor's dock (255) replaces it ...
+    let mut intake = HriIntake::new(IntakeConfig::default());
+    let dock = move_to("poi_docking")
+        .with_source(Source::RemoteSupervisor)
+        .with_modality(Modality::Other)
+        .with_priority(255)
+        .with_confidence(1.0);
+    let Admission::Execute(record) = intake.receive_intent(&dock, Default::default(), Timestamp(0))
+    else {
+        panic!()
+    };
+    assert_eq!(hri::to_pending(&mut component, &record), Ok(true));
+    let events: Vec<_> = component.drain_events().collect();
+    assert!(events
+        .iter()
+        .any(|e| matches!(e, IntentEvent::Replaced { .. })));
+    // ... and a voice command (128) arriving now is dropped, with an event, not queued over it.
+    let outcome = component.handle_cloud_result("intent_imperative_dance", "{}");
+    assert_eq!(
+        outcome,
+        CloudOutcome::Outranked {
+            tag: Tag::ImperativeDance
+        }
+    );
+    assert!(component.drain_events().any(|e| matches!(
+        e,
+        IntentEvent::Dropped {
+            tag: Tag::ImperativeDance,
+            reason: DropReason::LowerPriority {
+                priority: Priority(128),
+                pending: Priority(255)
+            },
+            ..
+        }
+    )));
+    assert_eq!(component.pending_tag(), Some(Tag::SystemCharger));
+    // The behavior that claims it sees who asked, how, and how sure.
+    let guard = component.activate(Tag::SystemCharger, "Dock").unwrap();
+    let meta = guard.info().meta();
+    assert_eq!(meta.source, Source::RemoteSupervisor);
+    assert_eq!(meta.priority, Priority::MAX);
+    assert_eq!(meta.confidence, Confidence::Stated(1.0));
+}
