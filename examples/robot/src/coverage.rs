@@ -30,11 +30,14 @@ use robot_runtime::union::CladUnion;
 use serde::Deserialize;
 use serde_json::{Map, Value};
 
-use crate::behaviors::Tree;
 use crate::intents::{Tag, UserIntent, USER_INTENT_MAP};
+#[allow(unused_imports)] // for the doc link
+use crate::robot::ROOT;
 use crate::robot::{Robot, RunConfig};
 use crate::scenario::{Scenario, ScenarioEvent, TimedEvent, When};
 use crate::timeline::What;
+use robot_runtime::behavior::coverage as behavior_coverage;
+use robot_runtime::behavior::LoadError;
 
 /// A completed-intents table that does not load.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -123,7 +126,7 @@ impl CompletedIntents {
             file: file.to_owned(),
             problem,
         };
-        let raw: RawTable = serde_json::from_str(&crate::behaviors::strip_comments(text))
+        let raw: RawTable = serde_json::from_str(&robot_runtime::behavior::strip_comments(text))
             .map_err(|e| err(e.to_string()))?;
         let mut rows = Vec::new();
         for (label, r) in raw.handled {
@@ -347,8 +350,23 @@ pub fn reachable(tag: Tag) -> bool {
         || map.cloud.iter().chain(map.app.iter()).any(|e| e.tag == tag)
 }
 
-/// Checks the tree and the table against the union and the map (see the module docs).
-pub fn check(tree: &Tree, table: &CompletedIntents, ticks_per_second: u32) -> Report {
+/// Checks a behavior tree (`tree_file`, `tree_text`; base behavior [`ROOT`]) and the table
+/// against the union and the map (see the module docs). Claimers come from
+/// `robot_runtime::behavior::coverage` (`respondToUserIntents`, `UserIntentPending`
+/// conditions, and what classes report: the trigger-word reaction's "huh?", a state
+/// machine's intent transitions). Fails only when the tree does not load.
+pub fn check(
+    tree_file: &str,
+    tree_text: &str,
+    table: &CompletedIntents,
+    ticks_per_second: u32,
+) -> Result<Report, LoadError> {
+    let config = RunConfig {
+        ticks_per_second,
+        ..RunConfig::default()
+    };
+    let robot = Robot::with_tree(tree_file, tree_text, config.clone())?;
+    let coverage = behavior_coverage::coverage(robot.runner());
     let mut report = Report::default();
     for name in table.exceptions.keys() {
         if UserIntent::tag_from_name(name).is_none() {
@@ -359,7 +377,7 @@ pub fn check(tree: &Tree, table: &CompletedIntents, ticks_per_second: u32) -> Re
     }
     let mut results: Vec<(String, bool)> = Vec::new();
     for row in &table.rows {
-        if tree.get(&row.claimed_by).is_none() {
+        if robot.runner().id(&row.claimed_by).is_none() {
             report.problems.push(Problem::UnknownBehavior {
                 label: row.label.clone(),
                 behavior: row.claimed_by.clone(),
@@ -367,7 +385,7 @@ pub fn check(tree: &Tree, table: &CompletedIntents, ticks_per_second: u32) -> Re
             results.push((row.label.clone(), false));
             continue;
         }
-        let outcome = play_row(tree, row, ticks_per_second);
+        let outcome = play_row(tree_file, tree_text, row, &config);
         let ok = outcome.as_ref().is_ok_and(|(b, _)| *b == row.claimed_by);
         if !ok {
             report.problems.push(Problem::RowFailed {
@@ -381,24 +399,19 @@ pub fn check(tree: &Tree, table: &CompletedIntents, ticks_per_second: u32) -> Re
         }
         results.push((row.label.clone(), ok));
     }
-    for &tag in UserIntent::TAGS {
+    for (tag, claims) in &coverage.tags {
+        let tag = *tag;
         if is_test_only(tag) {
             report.test_only.push(UserIntent::tag_name(tag));
             continue;
         }
         let name = UserIntent::tag_name(tag);
-        let claimed_by: Vec<String> = tree.claimers(tag).map(|b| b.id.clone()).collect();
-        // The unmatched intent and silence are claimed by the trigger-word reaction itself.
-        let is_unmatched = tag == USER_INTENT_MAP.unmatched || tag == Tag::Silence;
-        let claimed_by = if is_unmatched && claimed_by.is_empty() {
-            tree.behaviors
-                .iter()
-                .filter(|b| matches!(b.class, crate::behaviors::Class::ReactToVoiceCommand { .. }))
-                .map(|b| b.id.clone())
-                .collect()
-        } else {
-            claimed_by
-        };
+        let mut claimed_by: Vec<String> = Vec::new();
+        for c in claims {
+            if !claimed_by.contains(&c.name) {
+                claimed_by.push(c.name.clone());
+            }
+        }
         let exception = table.exceptions.get(name).cloned();
         let rows: Vec<(String, bool)> = table
             .rows
@@ -407,13 +420,15 @@ pub fn check(tree: &Tree, table: &CompletedIntents, ticks_per_second: u32) -> Re
             .filter(|(r, _)| claimed_by.contains(&r.claimed_by) && row_tag(r) == Some(tag))
             .map(|(_, res)| res.clone())
             .collect();
+        // The unmatched intent and silence are the trigger-word reaction's own business.
+        let own = tag == USER_INTENT_MAP.unmatched || tag == Tag::Silence;
         match (claimed_by.first(), &exception) {
             (None, None) => report.problems.push(Problem::Unhandled { intent: name }),
-            (Some(b), Some(_)) if !is_unmatched => report.problems.push(Problem::StaleException {
+            (Some(b), Some(_)) if !own => report.problems.push(Problem::StaleException {
                 intent: name,
                 behavior: b.clone(),
             }),
-            (Some(b), None) if !is_unmatched => {
+            (Some(b), None) if !own => {
                 if !reachable(tag) {
                     report.problems.push(Problem::Unreachable {
                         intent: name,
@@ -436,7 +451,7 @@ pub fn check(tree: &Tree, table: &CompletedIntents, ticks_per_second: u32) -> Re
             exception,
         });
     }
-    report
+    Ok(report)
 }
 
 /// The tag a row's sample translates to, without running the robot.
@@ -456,9 +471,10 @@ fn row_tag(row: &Row) -> Option<Tag> {
 /// Plays a row on a fresh robot (trigger word at tick 0, the sample at tick 2) and returns
 /// who claimed what first after the sample, or what happened instead.
 fn play_row(
-    tree: &Tree,
+    tree_file: &str,
+    tree_text: &str,
     row: &Row,
-    ticks_per_second: u32,
+    config: &RunConfig,
 ) -> Result<(String, &'static str), String> {
     let event = match &row.sample {
         Sample::Cloud { intent, parameters } => {
@@ -500,14 +516,9 @@ fn play_row(
         ],
         errors: Vec::new(),
     };
-    let run = Robot::new(
-        tree.clone(),
-        RunConfig {
-            ticks_per_second,
-            ..RunConfig::default()
-        },
-    )
-    .run(&scenario);
+    let run = Robot::with_tree(tree_file, tree_text, config.clone())
+        .map_err(|e| e.to_string())?
+        .run(&scenario);
     let mut seen_input = false;
     let mut last_problem = None;
     for e in &run.entries {

@@ -87,11 +87,11 @@ pub mod clad {
     include!(concat!(env!("OUT_DIR"), "/clad.rs"));
 }
 
-pub mod behaviors;
+pub mod brain;
 pub mod coverage;
-pub mod export;
 pub mod hri;
 pub mod intents;
+pub mod mission;
 pub mod robot;
 pub mod samples;
 pub mod scenario;

@@ -14,11 +14,10 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::Parser;
-use robot_example::behaviors::Tree;
 use robot_example::coverage::{self, CompletedIntents};
 use robot_example::robot::{Robot, RunConfig, DEFAULT_SCENARIO, DEFAULT_TREE};
 use robot_example::scenario::Scenario;
-use robot_example::{export, timeline};
+use robot_example::timeline;
 
 /// The completed-intents table shipped with the robot.
 const COMPLETED_INTENTS: &str = include_str!("../behaviors/completed_intents.json");
@@ -93,7 +92,14 @@ fn run(args: &Args) -> Result<ExitCode, String> {
         Some(p) => (p.display().to_string(), read(p)?),
         None => ("behaviors/robot.json".to_owned(), DEFAULT_TREE.to_owned()),
     };
-    let tree = Tree::from_json(&tree_name, &tree_text).map_err(|e| e.to_string())?;
+    let config = RunConfig {
+        ticks_per_second: args.ticks_per_second,
+        snapshot_at_tick: args.at_tick,
+        ..RunConfig::default()
+    };
+    // Load once up front: a tree with problems is reported before anything runs.
+    let robot =
+        Robot::with_tree(&tree_name, &tree_text, config.clone()).map_err(|e| e.to_string())?;
 
     if args.coverage {
         let (name, text) = match &args.completed {
@@ -104,7 +110,8 @@ fn run(args: &Args) -> Result<ExitCode, String> {
             ),
         };
         let table = CompletedIntents::from_json(&name, &text).map_err(|e| e.to_string())?;
-        let report = coverage::check(&tree, &table, args.ticks_per_second);
+        let report = coverage::check(&tree_name, &tree_text, &table, args.ticks_per_second)
+            .map_err(|e| e.to_string())?;
         let mut out = anstream::stdout();
         let _ = write!(out, "{}", report.render());
         return Ok(if report.problems.is_empty() {
@@ -122,13 +129,7 @@ fn run(args: &Args) -> Result<ExitCode, String> {
     for e in &scenario.errors {
         let _ = writeln!(anstream::stderr(), "warning: {e} (skipped; the rest runs)");
     }
-    let config = RunConfig {
-        ticks_per_second: args.ticks_per_second,
-        stack_at_tick: args.at_tick,
-        ..RunConfig::default()
-    };
-    let tree_for_export = tree.clone();
-    let run = Robot::new(tree, config).run(&scenario);
+    let run = robot.run(&scenario);
 
     let mut out = anstream::stdout();
     let _ = write!(out, "{}", timeline::render(&run.entries, true));
@@ -140,11 +141,12 @@ fn run(args: &Args) -> Result<ExitCode, String> {
         for l in &run.latencies {
             let _ = writeln!(
                 out,
-                "  line {:>3}  {:<24} {:<24} {} ticks  {:>7.1} µs CPU",
+                "  line {:>3}  {:<24} {:<24} {} tick{}  {:>7.1} µs CPU",
                 l.line,
                 l.intent,
                 l.behavior,
                 l.ticks,
+                if l.ticks == 1 { "" } else { "s" },
                 l.cpu.as_secs_f64() * 1e6
             );
         }
@@ -156,20 +158,14 @@ fn run(args: &Args) -> Result<ExitCode, String> {
             .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
     }
     if args.dot.is_some() || args.mermaid.is_some() {
-        let (stack, tick) = match (&run.stack_at, args.at_tick) {
-            (Some(s), Some(t)) => (s.clone(), t),
-            (None, Some(t)) => {
-                return Err(format!(
-                    "--at-tick {t}: the run ended at tick {}",
-                    run.ticks.saturating_sub(1)
-                ))
-            }
-            (_, None) => (run.final_stack.clone(), run.ticks.saturating_sub(1)),
-        };
-        for (path, text) in [
-            (&args.dot, export::dot(&tree_for_export, &stack)),
-            (&args.mermaid, export::mermaid(&tree_for_export, &stack)),
-        ] {
+        let snap = &run.snapshot;
+        if let Some(t) = args.at_tick.filter(|t| *t != snap.tick) {
+            return Err(format!(
+                "--at-tick {t}: the run ended at tick {}",
+                run.ticks.saturating_sub(1)
+            ));
+        }
+        for (path, text) in [(&args.dot, &snap.dot), (&args.mermaid, &snap.mermaid)] {
             if let Some(path) = path {
                 fs::write(path, text)
                     .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
@@ -177,8 +173,9 @@ fn run(args: &Args) -> Result<ExitCode, String> {
         }
         let _ = writeln!(
             anstream::stderr(),
-            "tree written with the stack of tick {tick}: {}",
-            stack.join(" > ")
+            "tree written with the stack of tick {}: {}",
+            snap.tick,
+            snap.stack.join(" > ")
         );
     }
     Ok(ExitCode::SUCCESS)

@@ -1,34 +1,48 @@
-//! The robot: the intent component over our map, the behaviors of `behaviors/robot.json`,
-//! and a tick loop that feeds them a [`Scenario`] and records a timeline.
+//! The robot: the intent component over our map, the behavior tree of
+//! `behaviors/robot.json` on `robot_runtime::behavior`, ROS4HRI intents through
+//! `robot_runtime::hri` and the mission controller (`crate::mission`), and a tick loop that
+//! feeds them a [`Scenario`] and records a timeline.
 //!
 //! Each tick, in order:
 //!
-//! 1. the intent component's `update` (claim deadlines, trigger-word expiry);
-//! 2. the scenario events due on this tick, in file order: cloud datagrams go through
+//! 1. the scenario events due on this tick, in file order: cloud datagrams go through
 //!    [`intents::handle_datagram`] (decoded on the tick thread as a borrowed view), app
-//!    intents through `handle_app_intent`, HRI intents as the map's `__intent_…__` cloud
-//!    intents with their `data` as parameters, trigger words, action completions;
-//! 3. the behaviors ([`Dispatcher::tick`]).
+//!    intents through `handle_app_intent`, trigger words to the component; HRI intents are
+//!    admitted by the HRI intake, then either scheduled by the mission controller (the
+//!    capabilities that need resources: navigation, guiding, engaging, presenting,
+//!    activities; and the control intents) or, when `hri_intent_map.json` maps them to what a
+//!    voice command means, made the pending user intent; action completions end the running
+//!    action of that name;
+//! 2. the behavior runner's tick (the component's `update`, then every behavior on the
+//!    stack and in scope: claims happen here);
+//! 3. the mission controller's tick (capabilities advance, halts progress, queued requests
+//!    start).
 //!
-//! Everything the component and the behaviors report becomes a timeline [`Entry`].
+//! Everything the component, the behaviors, their actions and the controller report becomes
+//! a timeline [`Entry`].
 
 use std::time::{Duration, Instant};
 
+use robot_runtime::behavior::{export, LoadError, Runner};
+use robot_runtime::hri::IntentKind;
 use robot_runtime::intent::{
-    CloudErrorCause, DeactivateReason, DropReason, Flag, IntentComponent, IntentEvent, Match,
-    Reaction, UnmatchedReason,
+    CloudErrorCause, DeactivateReason, DropReason, Flag, IntentEvent, Match, Reaction,
+    UnmatchedReason,
 };
 use robot_runtime::union::CladUnion;
 use robot_runtime::wire::WireView;
 
-use crate::behaviors::{Dispatcher, Item, Tree};
+use crate::brain::{self, Completions, Event, Item, Log};
 use crate::clad::cloud_mic::MessageView;
 use crate::intents::{self, Tag, UserIntent};
+use crate::mission::Hri;
 use crate::scenario::{encode_hex, Scenario, ScenarioEvent, TimedEvent};
 use crate::timeline::{Entry, What};
 
 /// The behavior tree shipped with the robot (`behaviors/robot.json`).
 pub const DEFAULT_TREE: &str = include_str!("../behaviors/robot.json");
+/// The ID of the tree's base behavior.
+pub const ROOT: &str = "GlobalInterruptions";
 /// The scenario `cargo run -p robot-example` plays (`scenarios/default.jsonl`).
 pub const DEFAULT_SCENARIO: &str = include_str!("../scenarios/default.jsonl");
 
@@ -38,18 +52,19 @@ pub struct RunConfig {
     /// Ticks per second (the original engine ticked about every 60 ms; default 20).
     pub ticks_per_second: u32,
     /// After the last scenario event, keep ticking at most this many ticks until the robot
-    /// is idle (nothing pending, only the base behavior active).
+    /// is idle (nothing pending or running, the base behaviors only).
     pub settle_ticks: u64,
-    /// Record the stack as it is at the end of this tick ([`Run::stack_at`]).
-    pub stack_at_tick: Option<u64>,
+    /// Record the stack, and the tree as DOT and Mermaid, as they are at the end of this
+    /// tick ([`Run::snapshot`]).
+    pub snapshot_at_tick: Option<u64>,
 }
 
 impl Default for RunConfig {
     fn default() -> Self {
         Self {
             ticks_per_second: 20,
-            settle_ticks: 400,
-            stack_at_tick: None,
+            settle_ticks: 600,
+            snapshot_at_tick: None,
         }
     }
 }
@@ -65,10 +80,23 @@ pub struct Latency {
     pub behavior: String,
     /// Ticks from arrival to claim.
     pub ticks: u64,
-    /// CPU time spent in the robot's code from handling the input to the claim (the
-    /// handling of the input and of every tick in between; sleeping between ticks is not
-    /// counted). Not part of the deterministic timeline.
+    /// CPU time spent in the robot's code from handling the input to the claim (the input
+    /// and every tick in between; the time between ticks is not counted). Not part of the
+    /// deterministic timeline.
     pub cpu: Duration,
+}
+
+/// The stack and the tree at one tick.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Snapshot {
+    /// The tick.
+    pub tick: u64,
+    /// The stack, bottom first.
+    pub stack: Vec<String>,
+    /// The tree as Graphviz DOT, the stack highlighted.
+    pub dot: String,
+    /// The tree as a Mermaid flowchart, the stack highlighted.
+    pub mermaid: String,
 }
 
 /// The result of a run.
@@ -78,25 +106,27 @@ pub struct Run {
     pub entries: Vec<Entry>,
     /// Inputs whose intent was claimed, with their latency.
     pub latencies: Vec<Latency>,
-    /// The stack at [`RunConfig::stack_at_tick`], if the run reached it.
-    pub stack_at: Option<Vec<String>>,
-    /// The stack at the end of the run.
-    pub final_stack: Vec<String>,
+    /// The snapshot of [`RunConfig::snapshot_at_tick`] if the run reached it, else of the
+    /// last tick.
+    pub snapshot: Snapshot,
     /// Ticks run.
     pub ticks: u64,
 }
 
 /// The robot.
 pub struct Robot {
-    intents: IntentComponent<UserIntent>,
-    brain: Dispatcher,
+    runner: Runner<UserIntent, Event>,
+    hri: Hri,
+    log: Log,
+    completions: Completions,
     config: RunConfig,
     entries: Vec<Entry>,
     latencies: Vec<Latency>,
     /// The input the pending intent came from: (line, tick, CPU spent so far).
     pending_from: Option<(usize, u64, Duration)>,
-    stack_at: Option<Vec<String>>,
-    /// The current tick (0-based; the intent component counts its `update` calls from 1).
+    snapshot: Option<Snapshot>,
+    last_stack: Vec<String>,
+    /// The current tick (0-based).
     tick: u64,
 }
 
@@ -104,45 +134,85 @@ impl std::fmt::Debug for Robot {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Robot")
             .field("tick", &self.tick)
-            .field("brain", &self.brain)
+            .field("stack", &self.last_stack)
             .finish_non_exhaustive()
     }
 }
 
 impl Robot {
-    /// A robot with the stock intent component and `tree`.
-    pub fn new(tree: Tree, config: RunConfig) -> Self {
-        let brain = Dispatcher::new(tree, config.ticks_per_second);
-        Self {
-            intents: intents::component(),
-            brain,
+    /// The robot with the shipped tree.
+    pub fn new(config: RunConfig) -> Self {
+        Self::with_tree("behaviors/robot.json", DEFAULT_TREE, config)
+            .expect("the shipped tree loads (tests/coverage.rs)")
+    }
+
+    /// The robot with another tree (its base behavior must be [`ROOT`]). Every problem of
+    /// the tree is in the error, with file and JSON path.
+    pub fn with_tree(file: &str, text: &str, config: RunConfig) -> Result<Self, LoadError> {
+        let log = Log::default();
+        let completions = Completions::default();
+        let tree = brain::load(file, text, ROOT, &log, &completions)?;
+        let mut component = intents::component();
+        let sink = log.clone();
+        component.subscribe(move |ev| sink.push(Item::Intent(ev.clone())));
+        let runner = Runner::new(tree, component);
+        let tick = Duration::from_micros(1_000_000 / u64::from(config.ticks_per_second.max(1)));
+        let hri = Hri::new(tick, &log, &completions);
+        Ok(Self {
+            runner,
+            hri,
+            log,
+            completions,
             config,
             entries: Vec::new(),
             latencies: Vec::new(),
             pending_from: None,
-            stack_at: None,
+            snapshot: None,
+            last_stack: Vec::new(),
             tick: 0,
-        }
+        })
     }
 
-    /// The intent component.
-    pub fn intents(&self) -> &IntentComponent<UserIntent> {
-        &self.intents
-    }
-
-    /// The behaviors.
-    pub fn brain(&self) -> &Dispatcher {
-        &self.brain
+    /// The behavior runner (the tree, the stack, the intent component).
+    pub fn runner(&self) -> &Runner<UserIntent, Event> {
+        &self.runner
     }
 
     fn t_ms(&self, tick: u64) -> u64 {
         tick * 1000 / u64::from(self.config.ticks_per_second.max(1))
     }
 
+    fn dt(&self) -> Duration {
+        Duration::from_micros(1_000_000 / u64::from(self.config.ticks_per_second.max(1)))
+    }
+
     fn push(&mut self, what: What) {
         let tick = self.tick;
         let t_ms = self.t_ms(tick);
         self.entries.push(Entry { tick, t_ms, what });
+    }
+
+    /// The stack as the timeline shows it: behavior names, a state machine with its state.
+    pub fn stack(&self) -> Vec<String> {
+        self.runner
+            .stack()
+            .map(|id| {
+                let name = self.runner.name(id).map(|n| n.as_str()).unwrap_or("?");
+                match self.runner.debug_state(id) {
+                    Some(state) => format!("{name}({state})"),
+                    None => name.to_owned(),
+                }
+            })
+            .collect()
+    }
+
+    fn snapshot_now(&self) -> Snapshot {
+        Snapshot {
+            tick: self.tick,
+            stack: self.stack(),
+            dot: export::to_dot(&self.runner),
+            mermaid: export::to_mermaid(&self.runner),
+        }
     }
 
     /// Runs `scenario` to its end (plus settling) and returns the timeline. The scenario's
@@ -162,64 +232,100 @@ impl Robot {
         let mut cpu = Duration::ZERO;
         loop {
             let start = Instant::now();
-            self.begin_tick(tick, cpu);
+            self.tick = tick;
             while let Some(e) = scenario.events.get(next) {
                 if e.when.tick(tps) > tick {
                     break;
                 }
                 next += 1;
-                self.input(e, cpu + start.elapsed());
+                self.deliver(e, cpu + start.elapsed());
             }
-            self.step_brain(cpu + start.elapsed());
+            self.end_tick(cpu + start.elapsed());
             cpu += start.elapsed();
-            if self.config.stack_at_tick == Some(tick) {
-                self.stack_at = Some(self.brain.stack());
+            if self.config.snapshot_at_tick == Some(tick) {
+                self.snapshot = Some(self.snapshot_now());
             }
             if tick >= last && next >= scenario.events.len() {
-                let idle = !self.intents.is_any_pending_or_active()
-                    && !self.intents.is_trigger_word_pending()
-                    && self.brain.stack().len() <= 2
-                    && self
-                        .brain
-                        .active()
-                        .and_then(|id| self.brain.tree().get(id))
-                        .map_or(true, |b| b.class == crate::behaviors::Class::Wait);
-                if idle || settled >= self.config.settle_ticks {
+                if self.is_idle() || settled >= self.config.settle_ticks {
                     break;
                 }
                 settled += 1;
             }
             tick += 1;
         }
+        let snapshot = self.snapshot.take().unwrap_or_else(|| self.snapshot_now());
         Run {
             entries: self.entries,
             latencies: self.latencies,
-            stack_at: self.stack_at,
-            final_stack: self.brain.stack(),
+            snapshot,
             ticks: tick + 1,
         }
     }
 
-    /// Starts tick `tick`: the intent component's `update` (claim deadlines, trigger-word
-    /// expiry). `cpu` is the CPU time the run has spent so far (for [`Latency::cpu`]).
-    pub fn begin_tick(&mut self, tick: u64, cpu: Duration) {
-        self.tick = tick;
-        self.intents.update();
-        self.collect(cpu);
+    /// Nothing pending, active or running; the stack is down to its idle behaviors.
+    pub fn is_idle(&self) -> bool {
+        let intents = self.runner.intents();
+        !intents.is_any_pending_or_active()
+            && !intents.is_trigger_word_pending()
+            && !intents.was_unclaimed()
+            && self.hri.is_idle()
+            && self
+                .runner
+                .top()
+                .and_then(|id| self.runner.class(id))
+                .is_some_and(|c| c == "Wait")
     }
 
-    /// Delivers one scenario event during the current tick (between [`begin_tick`] and
-    /// [`end_tick`]).
-    ///
-    /// [`begin_tick`]: Self::begin_tick
-    /// [`end_tick`]: Self::end_tick
+    /// Starts tick `tick` (inputs delivered now are handled on it).
+    pub fn begin_tick(&mut self, tick: u64) {
+        self.tick = tick;
+    }
+
+    /// Delivers one scenario event during the current tick. `cpu` is the CPU time the run
+    /// has spent so far (for [`Latency::cpu`]).
     pub fn deliver(&mut self, event: &TimedEvent, cpu: Duration) {
         self.input(event, cpu);
     }
 
-    /// Ends the current tick: the behaviors run (and claim what is pending).
+    /// Ends the current tick: the behaviors run (and claim what is pending), then the
+    /// mission controller.
     pub fn end_tick(&mut self, cpu: Duration) {
-        self.step_brain(cpu);
+        let dt = self.dt();
+        self.runner.tick(dt, &[]);
+        self.drain(cpu);
+        let now = self.t_ms(self.tick);
+        let whats = self.hri.tick(now);
+        self.drain(cpu);
+        for w in whats {
+            self.push(w);
+        }
+        let stack = self.stack();
+        if stack != self.last_stack {
+            let common = stack
+                .iter()
+                .zip(&self.last_stack)
+                .take_while(|(a, b)| base(a) == base(b))
+                .count();
+            let old = std::mem::take(&mut self.last_stack);
+            for b in old[common..].iter().rev() {
+                self.push(What::Behavior {
+                    behavior: base(b).to_owned(),
+                    change: "deactivated",
+                    reason: None,
+                });
+            }
+            for b in &stack[common..] {
+                self.push(What::Behavior {
+                    behavior: base(b).to_owned(),
+                    change: "activated",
+                    reason: None,
+                });
+            }
+            self.push(What::Stack {
+                stack: stack.clone(),
+            });
+            self.last_stack = stack;
+        }
     }
 
     /// The timeline so far.
@@ -233,13 +339,13 @@ impl Robot {
         self.latencies.clear();
     }
 
-    fn step_brain(&mut self, cpu: Duration) {
-        let items = self.brain.tick(&mut self.intents);
-        self.absorb(items, cpu);
+    /// The intent component.
+    pub fn intents(&self) -> &robot_runtime::intent::IntentComponent<UserIntent> {
+        self.runner.intents()
     }
 
-    fn absorb(&mut self, items: Vec<Item>, cpu: Duration) {
-        for item in items {
+    fn drain(&mut self, cpu: Duration) {
+        for item in self.log.take() {
             match item {
                 Item::Intent(ev) => self.intent_event(ev, cpu),
                 Item::What(w) => self.push(w),
@@ -258,6 +364,7 @@ impl Robot {
                 say: say.clone(),
             });
         };
+        let mut from_input = true;
         match &e.event {
             ScenarioEvent::Note(text) => {
                 self.push(What::Note { text: text.clone() });
@@ -274,26 +381,53 @@ impl Robot {
                     Err(_) => format!("{} bytes", bytes.len()),
                 };
                 input(self, "cloud", detail);
-                intents::handle_datagram(&mut self.intents, bytes);
+                intents::handle_datagram(self.runner.intents_mut(), bytes);
             }
             ScenarioEvent::AppIntent { intent, param } => {
                 input(self, "app", format!("{intent} {param:?}"));
-                self.intents.handle_app_intent(intent, param);
+                self.runner.intents_mut().handle_app_intent(intent, param);
             }
-            ScenarioEvent::Hri(h) => {
-                let data = serde_json::Value::Object(h.data.clone()).to_string();
-                let mut detail = format!("{} {data} priority {}", h.intent, h.priority);
-                if !h.source.is_empty() {
-                    detail.push_str(&format!(" from {}", h.source));
+            ScenarioEvent::Hri(message) => {
+                input(self, "hri", crate::scenario::describe_hri(message));
+                let now = self.t_ms(self.tick);
+                let text = serde_json::Value::Object(message.clone()).to_string();
+                let (record, whats) = self.hri.admit(&text, now);
+                for w in whats {
+                    self.push(w);
                 }
-                if !h.modality.is_empty() {
-                    detail.push_str(&format!(" via {}", h.modality));
+                if let Some(record) = record {
+                    let kind = record.intent.intent.clone();
+                    let to_behaviors =
+                        crate::hri::to_user_intent(&record.intent).ok().filter(|u| {
+                            let name = UserIntent::tag_name(u.tag());
+                            !name.starts_with("hri_") || !Hri::schedules(&kind)
+                        });
+                    let control = matches!(
+                        kind,
+                        IntentKind::StopActivity
+                            | IntentKind::CancelActivity
+                            | IntentKind::ContinueActivity
+                            | IntentKind::Suspend
+                            | IntentKind::Wakeup
+                    );
+                    if control || to_behaviors.is_none() {
+                        // The decision first, then what the capabilities did about it.
+                        let whats = self.hri.schedule(record.clone());
+                        for w in whats {
+                            self.push(w);
+                        }
+                        self.drain(cpu);
+                        from_input = false;
+                    }
+                    if to_behaviors.is_some() {
+                        match crate::hri::to_pending(self.runner.intents_mut(), &record) {
+                            Ok(_) => from_input = true,
+                            Err(e) => self.push(What::InputIgnored {
+                                reason: format!("{kind}: {e}"),
+                            }),
+                        }
+                    }
                 }
-                if h.confidence < 1.0 {
-                    detail.push_str(&format!(" confidence {}", h.confidence));
-                }
-                input(self, "hri", detail);
-                self.intents.handle_cloud_result(&h.intent, &data);
             }
             ScenarioEvent::TriggerWord {
                 will_open_stream,
@@ -305,38 +439,33 @@ impl Robot {
                     (false, false) => "heard, no stream",
                 };
                 input(self, "trigger", detail.to_owned());
-                self.intents
+                self.runner
+                    .intents_mut()
                     .set_trigger_word_pending(*will_open_stream, *from_mute);
             }
             ScenarioEvent::ActionDone { action, result } => {
                 input(self, "action", format!("{action} {}", result.name()));
-                if !self.brain.action_done(&mut self.intents, action, *result) {
+                if !self.completions.complete(action, *result) {
                     self.push(What::InputIgnored {
                         reason: format!("no running action is named {action:?}"),
                     });
-                } else {
-                    let items = self.brain.take_output(&mut self.intents);
-                    self.absorb(items, cpu);
                 }
+                from_input = false;
             }
         }
         // Mark where a pending intent came from (for latency).
-        let pending_before = self
-            .intents
-            .events()
+        let items = self.log.take();
+        let pending = items
             .iter()
-            .any(|ev| matches!(ev, IntentEvent::Pending { .. }));
-        self.collect(cpu);
-        if pending_before {
-            self.pending_from = Some((line, self.tick, cpu));
+            .any(|i| matches!(i, Item::Intent(IntentEvent::Pending { .. })));
+        for item in items {
+            match item {
+                Item::Intent(ev) => self.intent_event(ev, cpu),
+                Item::What(w) => self.push(w),
+            }
         }
-    }
-
-    /// Turns the component's buffered events into timeline entries.
-    fn collect(&mut self, cpu: Duration) {
-        let events: Vec<IntentEvent<Tag>> = self.intents.drain_events().collect();
-        for ev in events {
-            self.intent_event(ev, cpu);
+        if pending && from_input {
+            self.pending_from = Some((line, self.tick, cpu));
         }
     }
 
@@ -349,7 +478,8 @@ impl Robot {
                     matched,
                 } => {
                     let payload = self
-                        .intents
+                        .runner
+                        .intents()
                         .pending()
                         .filter(|p| p.tag() == tag)
                         .and_then(|p| payload_json(p.intent()));
@@ -372,6 +502,16 @@ impl Robot {
                     reason: DropReason::Expired { .. },
                     ..
                 } => return, // the Unclaimed event that follows says it
+                IntentEvent::Dropped {
+                    tag,
+                    reason: DropReason::LowerPriority { .. },
+                    ..
+                } => What::InputIgnored {
+                    reason: format!(
+                        "{} dropped: a higher-priority intent is pending",
+                        UserIntent::tag_name(tag)
+                    ),
+                },
                 IntentEvent::Dropped { tag, .. } => What::Dropped {
                     intent: UserIntent::tag_name(tag),
                 },
@@ -379,10 +519,14 @@ impl Robot {
                     self.pending_from = None;
                     What::Unclaimed {
                         intent: UserIntent::tag_name(tag),
-                        age_ticks: self.intents.config().claim_deadline_ticks,
+                        age_ticks: self.runner.intents().config().claim_deadline_ticks,
                     }
                 }
                 IntentEvent::Activated { id, tag, owner, .. } => {
+                    let owner = self
+                        .runner
+                        .owner_name(&owner)
+                        .map_or_else(|| owner.to_string(), str::to_owned);
                     let latency = self.pending_from.take().map(|(line, tick, at)| {
                         let ticks = self.tick - tick;
                         self.latencies.push(Latency {
@@ -512,4 +656,9 @@ fn describe_match(m: &Match<Tag>) -> String {
             )
         }
     }
+}
+
+/// A stack entry's behavior name (without a state machine's state).
+fn base(entry: &str) -> &str {
+    entry.split('(').next().unwrap_or(entry)
 }

@@ -23,7 +23,7 @@
 //!   | `cloud` | a `CloudMic::Message` in CLAD-JSON | the message, packed to bytes, as a datagram from the cloud process |
 //!   | `cloud_hex` | captured bytes in hex (spaces allowed) | those bytes as a datagram, as they are (bytes that do not decode are an input too) |
 //!   | `app_intent` | `{"intent": name, "param": text}` (`param` optional) | an intent from the companion app |
-//!   | `hri` | a ROS4HRI intent: `{"intent", "data" (object), "source", "modality", "priority" (0–255, default 128), "confidence" (0–1, default 1)}` | an HRI intent (a touchscreen, a chatbot, a supervisor) |
+//!   | `hri` | a ROS4HRI intent message as JSON: `{"intent", "data" (object or JSON text), "source", "modality", "priority", "confidence"}`, any released version's spelling | an HRI intent (a touchscreen, a chatbot, a supervisor), validated by the robot's HRI intake (a bad one is reported, with every problem) |
 //!   | `trigger_word` | `{}` or `{"will_open_stream": bool, "from_mute": bool}` | the wake word was heard |
 //!   | `action_done` | `{"action": name, "result": "succeeded" \| "failed" \| "cancelled"}` (`result` optional) | a running action of that name ended (a robot whose actions run on hardware reports completions this way) |
 //!   | `note` | text | nothing: a line in the timeline for the reader |
@@ -100,8 +100,9 @@ pub enum ScenarioEvent {
         /// Its parameter.
         param: String,
     },
-    /// A ROS4HRI intent.
-    Hri(HriIntent),
+    /// A ROS4HRI intent message (`hri_actions_msgs/Intent` as JSON, rosbridge style; read
+    /// leniently and validated by the robot's HRI intake, which reports every problem).
+    Hri(Map<String, Value>),
     /// The wake word.
     TriggerWord {
         /// The cloud stream will open.
@@ -120,35 +121,32 @@ pub enum ScenarioEvent {
     Note(String),
 }
 
-/// A ROS4HRI intent as a scenario gives it (`hri_actions_msgs/Intent`'s fields).
-#[derive(Clone, Debug, PartialEq, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct HriIntent {
-    /// The intent constant (`__intent_move_to__`, ...).
-    pub intent: String,
-    /// The thematic roles (`{"goal": "kitchen"}`).
-    #[serde(default)]
-    pub data: Map<String, Value>,
-    /// Who expressed it (`__myself__`, `__remote_supervisor__`, a person id, ...).
-    #[serde(default)]
-    pub source: String,
-    /// How (`__modality_speech__`, `__modality_touchscreen__`, ...).
-    #[serde(default)]
-    pub modality: String,
-    /// 0–255; the message's default is 128.
-    #[serde(default = "default_priority")]
-    pub priority: u8,
-    /// 0–1.
-    #[serde(default = "default_confidence")]
-    pub confidence: f32,
-}
-
-fn default_priority() -> u8 {
-    128
-}
-
-fn default_confidence() -> f32 {
-    1.0
+/// A short description of a ROS4HRI message for the timeline: intent, roles, priority,
+/// source and modality as given.
+pub fn describe_hri(message: &Map<String, Value>) -> String {
+    let text = |key: &str| match message.get(key) {
+        Some(Value::String(s)) => Some(s.clone()),
+        Some(Value::Null) | None => None,
+        Some(other) => Some(other.to_string()),
+    };
+    let mut out = text("intent")
+        .or_else(|| text("action"))
+        .unwrap_or_else(|| "(no intent)".into());
+    if let Some(d) = text("data").filter(|d| !d.is_empty() && d != "{}") {
+        out.push(' ');
+        out.push_str(&d);
+    }
+    for (key, label) in [
+        ("priority", "priority"),
+        ("source", "from"),
+        ("modality", "via"),
+        ("confidence", "confidence"),
+    ] {
+        if let Some(v) = text(key) {
+            out.push_str(&format!(" {label} {v}"));
+        }
+    }
+    out
 }
 
 /// How an action ended.
@@ -398,16 +396,15 @@ fn parse_line(text: &str) -> Result<(When, Option<String>, ScenarioEvent), Probl
                 param: app.param,
             }
         }
-        "hri" => {
-            let hri: HriIntent = serde_json::from_value(body).map_err(|e| bad(e.to_string()))?;
-            if !(0.0..=1.0).contains(&hri.confidence) {
+        "hri" => match body {
+            Value::Object(m) => ScenarioEvent::Hri(m),
+            other => {
                 return Err(bad(format!(
-                    "confidence {} is outside 0..=1",
-                    hri.confidence
-                )));
+                    "expected an object, found {}",
+                    json_kind(&other)
+                )))
             }
-            ScenarioEvent::Hri(hri)
-        }
+        },
         "trigger_word" => {
             #[derive(Deserialize)]
             #[serde(deny_unknown_fields)]
