@@ -2,14 +2,9 @@
 //! and the robot runs the rest.
 
 use proptest::prelude::*;
-use robot_example::behaviors::Tree;
-use robot_example::robot::{Robot, RunConfig, DEFAULT_SCENARIO, DEFAULT_TREE};
+use robot_example::robot::{Robot, RunConfig, DEFAULT_SCENARIO};
 use robot_example::scenario::{ActionResult, Problem, Scenario, ScenarioEvent, When};
 use robot_example::timeline::What;
-
-fn tree() -> Tree {
-    Tree::from_json("behaviors/robot.json", DEFAULT_TREE).unwrap()
-}
 
 fn one_error(line: &str) -> Problem {
     let s = Scenario::parse(line, 20);
@@ -72,9 +67,11 @@ fn every_event_kind_parses() {
     );
     match kinds[8] {
         ScenarioEvent::Hri(h) => {
-            assert_eq!(h.priority, 128, "the message's default priority");
-            assert_eq!(h.confidence, 1.0);
-            assert_eq!(h.data["goal"], "kitchen");
+            assert_eq!(h["intent"], "__intent_move_to__");
+            assert_eq!(
+                robot_example::scenario::describe_hri(h),
+                r#"__intent_move_to__ {"goal":"kitchen"}"#
+            );
         }
         other => panic!("{other:?}"),
     }
@@ -146,20 +143,8 @@ fn each_problem_names_the_line_and_what_is_wrong() {
             "bad app_intent: missing field `intent`",
         ),
         (
-            "{\"t\": 1, \"hri\": {\"intent\": \"x\", \"confidence\": 1.5}}",
-            "bad hri: confidence 1.5 is outside 0..=1",
-        ),
-        (
-            "{\"t\": 1, \"hri\": {\"intent\": \"x\", \"priority\": 300}}",
-            "bad hri:",
-        ),
-        (
-            "{\"t\": 1, \"hri\": {\"intent\": \"x\", \"data\": []}}",
-            "bad hri:",
-        ),
-        (
-            "{\"t\": 1, \"hri\": {\"intent\": \"x\", \"colour\": 1}}",
-            "bad hri: unknown field `colour`",
+            "{\"t\": 1, \"hri\": \"__intent_move_to__\"}",
+            "bad hri: expected an object, found a string",
         ),
         (
             "{\"t\": 1, \"trigger_word\": {\"loud\": true}}",
@@ -212,7 +197,7 @@ this is not json
         scenario.errors.iter().map(|e| e.line).collect::<Vec<_>>(),
         vec![2, 3]
     );
-    let run = Robot::new(tree(), RunConfig::default()).run(&scenario);
+    let run = Robot::new(RunConfig::default()).run(&scenario);
     let errors: Vec<_> = run
         .entries
         .iter()
@@ -232,7 +217,7 @@ this is not json
 #[test]
 fn an_action_done_for_no_running_action_is_reported() {
     let scenario = Scenario::parse("{\"t\": 0, \"action_done\": {\"action\": \"fly\"}}", 20);
-    let run = Robot::new(tree(), RunConfig::default()).run(&scenario);
+    let run = Robot::new(RunConfig::default()).run(&scenario);
     assert!(run.entries.iter().any(|e| matches!(
         &e.what,
         What::InputIgnored { reason } if reason == "no running action is named \"fly\""
@@ -256,8 +241,55 @@ proptest! {
         let text = lines.join("\n");
         let scenario = Scenario::parse(&text, 20);
         let rejected = scenario.errors.len();
-        let run = Robot::new(tree(), RunConfig { settle_ticks: 50, ..RunConfig::default() }).run(&scenario);
+        let run = Robot::new(RunConfig { settle_ticks: 50, ..RunConfig::default() }).run(&scenario);
         let reported = run.entries.iter().filter(|e| matches!(e.what, What::ScenarioError { .. })).count();
         prop_assert_eq!(rejected, reported);
     }
+}
+
+#[test]
+fn bad_hri_messages_are_reported_by_the_intake_and_the_robot_goes_on() {
+    let text = r#"
+{"t": 0, "hri": {"intent": "__intent_guide__", "data": "{\"goal\": \"kitchen\"}", "confidence": 1.5}}
+{"t": 0, "hri": {"intent": "__intent_move_to__", "data": "[1, 2]", "priority": 300}}
+{"t": 0, "hri": {"intent": "__intent_move_to__", "data": "{}", "modality": "__modality_telepathy__"}}
+{"t": 100, "hri": {"intent": "__intent_move_to__", "data": "{\"goal\": \"kitchen\"}", "priority": 200}}
+{"t": 200, "action_done": {"action": "navigate"}}
+"#;
+    let scenario = Scenario::parse(text, 20);
+    assert_eq!(scenario.errors, vec![]);
+    let run = Robot::new(RunConfig::default()).run(&scenario);
+    let rejected: Vec<String> = run
+        .entries
+        .iter()
+        .filter_map(|e| match &e.what {
+            What::NotUnderstood {
+                intent,
+                error,
+                reaction: "rejected",
+            } => Some(format!("{intent}: {error}")),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(rejected.len(), 3, "{rejected:#?}");
+    assert!(
+        rejected[0].contains("recipient"),
+        "GUIDE needs a recipient: {}",
+        rejected[0]
+    );
+    assert!(rejected[0].contains("confidence"), "{}", rejected[0]);
+    assert!(rejected[1].contains("data"), "{}", rejected[1]);
+    // The good one runs and ends.
+    let resources: Vec<(&str, &str)> = run
+        .entries
+        .iter()
+        .filter_map(|e| match &e.what {
+            What::Resource { holder, change, .. } => Some((holder.as_str(), *change)),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(
+        resources,
+        [("navigate #1", "granted"), ("navigate #1", "released")]
+    );
 }

@@ -1,15 +1,13 @@
 //! The default scenario's timeline, as `cargo run -p robot-example` prints it (colour off):
 //! a behavior change shows up here as a reviewable diff (`cargo insta review`).
 
-use robot_example::behaviors::Tree;
-use robot_example::robot::{Robot, RunConfig, DEFAULT_SCENARIO, DEFAULT_TREE};
+use robot_example::robot::{Robot, RunConfig, DEFAULT_SCENARIO};
 use robot_example::scenario::Scenario;
 use robot_example::timeline::{self, What};
 
 fn default_run() -> robot_example::robot::Run {
-    let tree = Tree::from_json("behaviors/robot.json", DEFAULT_TREE).unwrap();
     let scenario = Scenario::parse(DEFAULT_SCENARIO, 20);
-    Robot::new(tree, RunConfig::default()).run(&scenario)
+    Robot::new(RunConfig::default()).run(&scenario)
 }
 
 #[test]
@@ -40,8 +38,8 @@ fn default_scenario_claims_what_the_user_asked_for() {
             ("unmatched_intent", "TriggerWordDetected"),
             ("set_timer", "TimerSet"),
             ("system_charger", "FindAndGoToHome"),
-            ("hri_move_to", "MoveTo"),
-            ("hri_stop_activity", "StopActivity"),
+            ("global_stop", "GlobalStop"),
+            ("explore_start", "HighLevelAI"),
         ]
     );
     assert!(run.entries.iter().any(|e| matches!(
@@ -86,40 +84,31 @@ fn trace_json_is_one_event_per_line() {
         .unwrap();
     assert_eq!(
         first_claim,
-        r#"{"tick":30,"t_ms":1500,"event":"claimed","intent":"set_timer","behavior":"TimerSet","activation":1,"latency_ticks":0}"#
+        r#"{"tick":31,"t_ms":1550,"event":"claimed","intent":"set_timer","behavior":"TimerSet","activation":1,"latency_ticks":1}"#
     );
 }
 
 #[test]
 fn dot_and_mermaid_highlight_the_stack_of_a_tick() {
-    let tree = Tree::from_json("behaviors/robot.json", DEFAULT_TREE).unwrap();
     let scenario = Scenario::parse(DEFAULT_SCENARIO, 20);
-    // Tick 580: the supervisor's stop has just preempted the navigation.
-    let run = Robot::new(
-        tree.clone(),
-        RunConfig {
-            stack_at_tick: Some(580),
-            ..RunConfig::default()
-        },
-    )
+    // Tick 31: TimerSet has just claimed "set a timer for five minutes".
+    let run = Robot::new(RunConfig {
+        snapshot_at_tick: Some(31),
+        ..RunConfig::default()
+    })
     .run(&scenario);
-    let stack = run.stack_at.expect("the run reaches tick 580");
+    let snap = run.snapshot;
+    assert_eq!(snap.tick, 31);
     assert_eq!(
-        stack,
-        ["GlobalInterruptions", "StopActivity", "[anim_stop]"]
+        snap.stack,
+        ["GlobalInterruptions", "VoiceFeatures", "TimerSet"]
     );
-    let dot = robot_example::export::dot(&tree, &stack);
-    assert!(dot.starts_with("digraph behaviors {"));
-    assert!(dot.contains(
-        "b1 [label=\"StopActivity\\nVoiceCommand\\n[hri_stop_activity, hri_cancel_activity]\", style=\"rounded,filled,bold\", fillcolor=\"#ffd966\"];"
-    ));
-    assert!(dot.contains("b13 [label=\"MoveTo\\nVoiceCommand\\n[hri_move_to]\"];"));
-    assert!(dot.contains("b1 -> action [penwidth=3];"));
-    let mermaid = robot_example::export::mermaid(&tree, &stack);
-    assert!(mermaid.starts_with("flowchart LR\n"));
+    assert!(snap.dot.starts_with("digraph behaviors {"));
     assert!(
-        mermaid.contains("  class root,b1,action active\n"),
-        "{mermaid}"
+        snap.dot.contains("TimerSet\\n(VoiceCommand)\\n[stack 2]"),
+        "{}",
+        snap.dot
     );
-    assert!(mermaid.contains("  action([\"anim_stop\"])\n  b1 --> action\n"));
+    assert!(snap.mermaid.starts_with("flowchart"), "{}", snap.mermaid);
+    assert!(snap.mermaid.contains("TimerSet"), "{}", snap.mermaid);
 }

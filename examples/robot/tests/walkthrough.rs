@@ -10,55 +10,76 @@ use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-/// One step of the walkthrough: insert `text` into `file` right after (or before) the line
-/// containing `anchor`.
-struct Step {
-    name: &'static str,
+/// One edit: insert `text` into `file` right after (or before) the line containing `anchor`.
+#[derive(Clone, Copy)]
+struct Edit {
     file: &'static str,
     anchor: &'static str,
     after: bool,
     text: &'static str,
 }
 
+/// One step of the walkthrough: its edits.
+struct Step {
+    name: &'static str,
+    edits: &'static [Edit],
+}
+
 const STEPS: [Step; 4] = [
     Step {
         name: "1. the union member",
-        file: "schemas/userIntent.clad",
-        anchor: "hri_suspend,",
-        after: true,
-        text: r#"  UserIntent_TimeInSeconds   take_a_nap,             // "take a nap for ten minutes""#,
+        edits: &[Edit {
+            file: "schemas/userIntent.clad",
+            anchor: "hri_suspend,",
+            after: true,
+            text: r#"  UserIntent_TimeInSeconds   take_a_nap,             // "take a nap for ten minutes""#,
+        }],
     },
     Step {
         name: "2. the map entry",
-        file: "schemas/user_intent_map.json",
-        anchor: r#"{"cloud_intent": "intent_system_sleep", "user_intent": "system_sleep"},"#,
-        after: true,
-        text: r#"    {
+        edits: &[Edit {
+            file: "schemas/user_intent_map.json",
+            anchor: r#"{"cloud_intent": "intent_system_sleep", "user_intent": "system_sleep"},"#,
+            after: true,
+            text: r#"    {
       "cloud_intent": "intent_system_nap_extend",
       "user_intent": "take_a_nap",
       "cloud_substitutions": {"nap_duration": "time_s"},
       "cloud_numerics": ["nap_duration"]
     },"#,
+        }],
     },
     Step {
         name: "3. the behavior",
-        file: "examples/robot/behaviors/robot.json",
-        anchor: "// Nobody claimed what the user asked for",
-        after: false,
-        text: r#"    {
-      "behaviorID": "TakeANap",
-      "behaviorClass": "VoiceCommand",
-      "respondToUserIntents": [{"type": "take_a_nap"}],
-      "action": {"name": "anim_nap", "duration_ms": 3000}
-    },
+        edits: &[
+            Edit {
+                file: "examples/robot/behaviors/robot.json",
+                anchor: "      \"Greet\"\n",
+                after: false,
+                text: r#"      "TakeANap","#,
+            },
+            Edit {
+                file: "examples/robot/behaviors/robot.json",
+                anchor: "// Nobody claimed what the user asked for",
+                after: false,
+                text: r#"  {
+    "behaviorID": "TakeANap",
+    "behaviorClass": "VoiceCommand",
+    "respondToUserIntents": [{"type": "take_a_nap"}],
+    "action": {"name": "anim_nap", "duration_ms": 3000}
+  },
 "#,
+            },
+        ],
     },
     Step {
         name: "4. the completed-intents row",
-        file: "examples/robot/behaviors/completed_intents.json",
-        anchor: r#""handled": {"#,
-        after: true,
-        text: r#"    "take a nap": {"cloud_intent": "intent_system_nap_extend", "parameters": {"nap_duration": "600"}, "claimedBy": "TakeANap"},"#,
+        edits: &[Edit {
+            file: "examples/robot/behaviors/completed_intents.json",
+            anchor: r#""handled": {"#,
+            after: true,
+            text: r#"    "take a nap": {"cloud_intent": "intent_system_nap_extend", "parameters": {"nap_duration": "600"}, "claimedBy": "TakeANap"},"#,
+        }],
     },
 ];
 
@@ -128,13 +149,10 @@ fn workspace_manifest(repo: &Path) -> String {
     out
 }
 
-fn insert(text: &str, step: &Step) -> String {
-    let at = text.find(step.anchor).unwrap_or_else(|| {
-        panic!(
-            "{}: anchor {:?} not found in {}",
-            step.name, step.anchor, step.file
-        )
-    });
+fn insert(text: &str, step: &Edit) -> String {
+    let at = text
+        .find(step.anchor)
+        .unwrap_or_else(|| panic!("anchor {:?} not found in {}", step.anchor, step.file));
     let line_start = text[..at].rfind('\n').map_or(0, |i| i + 1);
     let line_end = text[at..].find('\n').map_or(text.len(), |i| at + i + 1);
     if step.after {
@@ -176,14 +194,14 @@ impl Copy {
         );
         fs::write(dir.path().join("Cargo.toml"), workspace_manifest(&repo)).unwrap();
         fs::copy(repo.join("Cargo.lock"), dir.path().join("Cargo.lock")).unwrap();
-        let originals = STEPS
-            .iter()
-            .map(|s| {
-                let p = dir.path().join(s.file);
+        let mut originals: Vec<(PathBuf, String)> = Vec::new();
+        for edit in STEPS.iter().flat_map(|s| s.edits) {
+            let p = dir.path().join(edit.file);
+            if !originals.iter().any(|(q, _)| *q == p) {
                 let t = fs::read_to_string(&p).unwrap();
-                (p, t)
-            })
-            .collect();
+                originals.push((p, t));
+            }
+        }
         Self {
             dir,
             originals,
@@ -191,20 +209,25 @@ impl Copy {
         }
     }
 
-    /// Resets the four files, then performs the steps whose index `do_step` accepts, with
-    /// `edit` applied to the inserted texts.
+    /// Resets the files, then performs the steps whose index `do_step` accepts, with
+    /// `edit` applied to the inserted texts of step `i`.
     fn perform(&self, do_step: impl Fn(usize) -> bool, edit: impl Fn(usize, &str) -> String) {
-        for (i, (path, original)) in self.originals.iter().enumerate() {
-            let text = if do_step(i) {
-                let step = &STEPS[i];
-                let edited = Step {
-                    text: Box::leak(edit(i, step.text).into_boxed_str()),
-                    ..*step
-                };
-                insert(original, &edited)
-            } else {
-                original.clone()
-            };
+        for (path, original) in &self.originals {
+            let mut text = original.clone();
+            for (i, step) in STEPS.iter().enumerate() {
+                if !do_step(i) {
+                    continue;
+                }
+                for e in step.edits {
+                    if self.dir.path().join(e.file) == *path {
+                        let edited = Edit {
+                            text: Box::leak(edit(i, e.text).into_boxed_str()),
+                            ..*e
+                        };
+                        text = insert(&text, &edited);
+                    }
+                }
+            }
             fs::write(path, text).unwrap();
         }
     }
@@ -248,12 +271,14 @@ fn the_readme_walkthrough_adds_an_intent_and_every_step_matters() {
     // The README shows exactly these texts.
     let readme = fs::read_to_string(repo().join("README.md")).unwrap();
     for step in &STEPS {
-        assert!(
-            readme.contains(step.text.trim_end()),
-            "README.md does not show step {:?} as the test performs it:\n{}",
-            step.name,
-            step.text
-        );
+        for e in step.edits {
+            assert!(
+                readme.contains(e.text.trim_end()),
+                "README.md does not show step {:?} as the test performs it:\n{}",
+                step.name,
+                e.text
+            );
+        }
     }
 
     let copy = Copy::new();
