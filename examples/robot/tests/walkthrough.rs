@@ -135,9 +135,14 @@ fn workspace_manifest(repo: &Path) -> String {
     let text = fs::read_to_string(repo.join("Cargo.toml")).unwrap();
     let crates = repo.join("crates");
     let mut out = String::new();
+    let mut in_members = false;
     for line in text.lines() {
-        if line.trim_start().starts_with("members") {
+        if in_members {
+            // A `members` list over several lines: skipped up to its closing bracket.
+            in_members = !line.contains(']');
+        } else if line.trim_start().starts_with("members") {
             out.push_str("members = [\"examples/robot\"]\n");
+            in_members = !line.contains(']');
         } else {
             out.push_str(&line.replace(
                 "path = \"crates/",
@@ -248,6 +253,8 @@ impl Copy {
             .current_dir(self.dir.path())
             .env("CARGO_TARGET_DIR", &self.target)
             .env("NO_COLOR", "1")
+            // The copy is rebuilt from scratch by each run: incremental caches only cost disk.
+            .env("CARGO_INCREMENTAL", "0")
             .env_remove("CARGO_MAKEFLAGS")
             .env_remove("MAKEFLAGS")
             .env_remove("MFLAGS")
