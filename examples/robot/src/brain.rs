@@ -146,7 +146,7 @@ impl Action for RobotAction {
             behavior: self.behavior.clone(),
             action: self.name.clone(),
             change: "started",
-            duration_ms: (!self.external).then(|| self.length.as_millis() as u64),
+            duration_ms: (!self.external).then_some(self.length.as_millis() as u64),
         }));
     }
     fn step(&mut self, clock: &VirtualClock) -> ActionStatus {
