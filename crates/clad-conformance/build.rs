@@ -1,7 +1,9 @@
-//! Generates Rust for every conformance schema, one module per schema file, plus a registry
-//! that maps each CLAD type name to the generated type. Also generates our own edge-case
-//! schemas (`schemas/edge_cases.clad`, `schemas/empty_autounion.clad`), which exist even when
-//! the conformance data is absent.
+//! Generates Rust for every schema of the conformance tree (any tree described by a
+//! `vectors/MANIFEST.json`, see `src/corpus.rs`; `CLAD_CONFORMANCE_DIR` names it and
+//! `CLAD_CONFORMANCE_REQUIRE=1` makes its absence stop the build), one module per schema file,
+//! plus a registry that maps each CLAD type name to the generated type. Also generates our own
+//! schemas (`schemas/edge_cases.clad`, `views.clad`, `doc_example.clad`,
+//! `empty_autounion.clad`), which exist even when the conformance data is absent.
 
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
@@ -9,6 +11,11 @@ use std::path::{Path, PathBuf};
 /// The synthetic corpus shaped like the real robot schema tree (130 files): its generated code
 /// is compiled here, so `cargo clippy -- -D warnings` proves it compiles without warnings.
 #[path = "../clad-codegen/benches/corpus/mod.rs"]
+mod synthetic;
+
+/// Where the conformance data is and what its manifest says (shared with the library).
+#[allow(dead_code)]
+#[path = "src/corpus.rs"]
 mod corpus;
 
 /// Root name used in the registry for `schemas/edge_cases.clad` of this crate.
@@ -16,23 +23,36 @@ const EDGE_ROOT: &str = "@edge";
 const EDGE_SCHEMA: &str = "edge_cases.clad";
 const EMPTY_SCHEMA: &str = "empty_autounion.clad";
 const VIEWS_SCHEMA: &str = "views.clad";
+const DOC_SCHEMA: &str = "doc_example.clad";
 
 fn main() {
     let out = PathBuf::from(std::env::var_os("OUT_DIR").expect("OUT_DIR"));
-    let data = std::env::var_os("CLAD_CONFORMANCE_DIR")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| {
-            Path::new(env!("CARGO_MANIFEST_DIR"))
-                .join("../../../shared/conformance/message-buffers")
-        });
-    println!("cargo:rerun-if-env-changed=CLAD_CONFORMANCE_DIR");
-    // `#[cfg(conformance_data)]` for tests that name conformance modules directly.
-    println!("cargo::rustc-check-cfg=cfg(conformance_data)");
-    println!(
-        "cargo:rerun-if-changed={}",
-        data.join("vectors/MANIFEST.json").display()
-    );
-
+    let crate_dir = Path::new(env!("CARGO_MANIFEST_DIR"));
+    println!("cargo:rerun-if-env-changed={}", corpus::DIR_VAR);
+    println!("cargo:rerun-if-env-changed={}", corpus::REQUIRE_VAR);
+    // `#[cfg(conformance_reference)]` for tests that name modules of the reference corpus
+    // (`../shared/conformance/message-buffers`) directly: set only when that corpus is built.
+    println!("cargo::rustc-check-cfg=cfg(conformance_reference)");
+    let manifest = match corpus::locate(crate_dir) {
+        Ok(Some(dir)) => match corpus::Manifest::load(&dir) {
+            Ok(m) => Some(m),
+            Err(e) => panic!("conformance data: {e}"),
+        },
+        Ok(None) => {
+            println!(
+                "cargo:rerun-if-changed={}",
+                corpus::default_dir(crate_dir)
+                    .join("vectors/MANIFEST.json")
+                    .display()
+            );
+            println!(
+                "cargo:warning={}: the conformance tests will be skipped",
+                corpus::skip_message(crate_dir)
+            );
+            None
+        }
+        Err(e) => panic!("{e}"),
+    };
     synthetic_tree(&out);
 
     let mut roots_rs = String::new();
@@ -87,6 +107,24 @@ fn main() {
         &mut schema_list,
     );
 
+    // The wire module documentation's example and the spec's Foo (`tests/doc_example.rs`).
+    let doc = clad_codegen::Builder::new()
+        .include_dir(&edge_dir)
+        .file(DOC_SCHEMA)
+        .out_dir(&out)
+        .output_file("doc_example.rs");
+    emit_module(
+        &doc,
+        EDGE_ROOT,
+        DOC_SCHEMA,
+        "doc_example",
+        &edge_dir,
+        &mut roots_rs,
+        &mut visit_arms,
+        &mut view_visit_arms,
+        &mut schema_list,
+    );
+
     let empty = clad_codegen::Builder::new()
         .include_dir(&edge_dir)
         .file(EMPTY_SCHEMA)
@@ -104,25 +142,41 @@ fn main() {
         &mut schema_list,
     );
 
-    match std::fs::read_to_string(data.join("vectors/MANIFEST.json")) {
-        Ok(manifest) => {
-            roots_rs.push_str("/// The conformance data was found and compiled.\npub const AVAILABLE: bool = true;\n");
-            println!("cargo::rustc-cfg=conformance_data");
-            let manifest: serde_json::Value =
-                serde_json::from_str(&manifest).expect("MANIFEST.json");
+    match &manifest {
+        Some(manifest) => {
+            println!(
+                "cargo:rerun-if-changed={}",
+                manifest.dir.join("vectors/MANIFEST.json").display()
+            );
+            let dir = manifest
+                .dir
+                .canonicalize()
+                .unwrap_or_else(|_| manifest.dir.clone());
+            let _ = writeln!(
+                roots_rs,
+                "/// The conformance tree compiled here (`CLAD_CONFORMANCE_DIR` or the default).\n\
+                 pub const DATA_DIR: Option<&str> = Some({:?});\n\
+                 /// The conformance data was found and compiled.\npub const AVAILABLE: bool = true;\n\
+                 /// The tree is the reference compiler's own test schemas (see \
+                 /// [`corpus::REFERENCE_BASE`]).\npub const REFERENCE_SUITE: bool = {};",
+                dir.display().to_string(),
+                manifest.is_reference_suite()
+            );
+            if manifest.is_reference_suite() {
+                println!("cargo::rustc-cfg=conformance_reference");
+            }
             // One module per schema file (with everything it includes), like the original's
             // one header per file: two files of one root may declare the same type name.
-            for f in manifest["files"].as_array().expect("files") {
-                if f["status"] != "ok" {
-                    continue;
+            for f in manifest.ok_files() {
+                let module = module_name(&f.root, &f.schema);
+                let root_dir = manifest.schemas_dir().join(&f.root);
+                let mut builder = clad_codegen::Builder::new();
+                // The file's root, then the manifest's `include_dirs` in order.
+                for d in manifest.search_dirs(&f.root) {
+                    builder = builder.include_dir(d);
                 }
-                let root = f["root"].as_str().unwrap();
-                let schema = f["schema"].as_str().unwrap();
-                let module = module_name(root, schema);
-                let root_dir = data.join("schemas").join(root);
-                let builder = clad_codegen::Builder::new()
-                    .include_dir(&root_dir)
-                    .file(schema)
+                let builder = builder
+                    .file(&f.schema)
                     // Borrowed views for every type that has strings or byte arrays, so
                     // every vector and every fuzz input also goes through them.
                     .view(".")
@@ -130,8 +184,8 @@ fn main() {
                     .output_file(format!("{module}.rs"));
                 emit_module(
                     &builder,
-                    root,
-                    schema,
+                    &f.root,
+                    &f.schema,
                     &module,
                     &root_dir,
                     &mut roots_rs,
@@ -141,12 +195,14 @@ fn main() {
                 );
             }
         }
-        Err(_) => {
-            println!(
-                "cargo:warning=conformance data not found at {}: the conformance tests will be skipped",
-                data.display()
+        None => {
+            roots_rs.push_str(
+                "/// The conformance tree compiled here: none was found.\n\
+                 pub const DATA_DIR: Option<&str> = None;\n\
+                 /// The conformance data was found and compiled.\npub const AVAILABLE: bool = false;\n\
+                 /// The tree is the reference compiler's own test schemas.\n\
+                 pub const REFERENCE_SUITE: bool = false;\n",
             );
-            roots_rs.push_str("/// The conformance data was found and compiled.\npub const AVAILABLE: bool = false;\n");
         }
     }
 
@@ -254,8 +310,8 @@ fn module_name(root: &str, schema: &str) -> String {
 /// Generates Rust for every file of the synthetic corpus at once into `synthetic_tree.rs`.
 fn synthetic_tree(out: &Path) {
     println!("cargo:rerun-if-changed=../clad-codegen/benches/corpus/mod.rs");
-    let corpus = corpus::corpus();
-    let mut loader = corpus::loader_for(&corpus.files);
+    let corpus = synthetic::corpus();
+    let mut loader = synthetic::loader_for(&corpus.files);
     let mut units = Vec::new();
     for (path, _) in &corpus.files {
         let compiled = clad_codegen::compile(&mut loader, path);

@@ -22,9 +22,9 @@
 
 use crate::diagnostics::{self, Diagnostic};
 use crate::intent_map::{self, IntentMapOptions};
-use crate::ir::{DeclKind, Item, Schema};
+use crate::ir::{Item, Schema};
 use crate::loader::{FsLoader, LoadError, LoadedSource, SourceLoader};
-use crate::rust::{self, RustOptions};
+use crate::rust::{self, Emitter, GeneratedType, RustOptions};
 use crate::source::SourceDb;
 use std::fmt;
 use std::path::{Path, PathBuf};
@@ -41,22 +41,6 @@ pub struct Builder {
     base_dir: Option<PathBuf>,
     intent_maps: Vec<(String, IntentMapOptions)>,
     hri_maps: Vec<(String, intent_map::hri::HriMapOptions)>,
-}
-
-/// A generated type: its CLAD name and where it is in the generated code.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct GeneratedType {
-    /// Fully qualified CLAD name (`Cat::MyMessage`).
-    pub clad_name: String,
-    /// Path relative to the generated file's module (`cat::MyMessage`).
-    pub rust_path: String,
-    /// Path of its borrowed view (`cat::MyMessageView`), when the build generates one
-    /// ([`Builder::view`]).
-    pub view_path: Option<String>,
-    /// `enum`, `message`, `structure` or `union`.
-    pub kind: &'static str,
-    /// The schema file that declares it.
-    pub file: String,
 }
 
 /// The result of [`Builder::generate`].
@@ -173,15 +157,18 @@ impl Builder {
         self
     }
 
-    /// Path of the runtime crate in generated code (default `::clad_runtime`).
+    /// Path of the runtime crate in generated code (default `::clad_runtime`): the `wire`,
+    /// `json` and `serde` the generated types use.
     pub fn runtime_path(mut self, path: impl Into<String>) -> Self {
         self.options.runtime_path = path.into();
         self
     }
 
-    /// Path of the crate that holds `intent::StaticIntentMap` (and `hri::StaticHriMap`) in
-    /// generated intent-map statics (default `::robot_runtime`). Independent of [`Builder::runtime_path`]: the wire
-    /// runtime and the robot runtime are different crates.
+    /// Path of the crate whose `intent` module holds `StaticIntentMap` (and whose `hri`
+    /// module holds `StaticHriMap`), the types of the intent-map statics
+    /// ([`Builder::intent_map`], [`Builder::hri_intent_map`]), in generated code (default
+    /// `::robot_runtime`). Independent of [`Builder::runtime_path`]: the wire runtime and the
+    /// intent runtime may live in different crates.
     pub fn intent_map_runtime_path(mut self, path: impl Into<String>) -> Self {
         self.options.intent_runtime_path = path.into();
         self
@@ -206,10 +193,12 @@ impl Builder {
     /// Compiles an intent map (a `user_intent_map.json` in the original robot's format)
     /// against the union `union` (fully qualified, e.g. `Anki::Vector::UserIntent`) and emits it
     /// into the output as `pub static <UNION>_MAP` (e.g. `USER_INTENT_MAP`) at the root of the
-    /// generated file: a `robot_runtime::intent::StaticIntentMap<UserIntentTag>`. The JSON
-    /// file is found like a schema file (a plain path, or a path inside an include directory);
-    /// a schema of the build must declare the union. Map errors fail the build like schema
-    /// errors. See [`crate::intent_map`] for what is checked.
+    /// generated file: a `robot_runtime::intent::StaticIntentMap<UserIntentTag>` (the crate is
+    /// [`Builder::intent_map_runtime_path`]). The JSON file is found like a schema file (a
+    /// plain path, or a path inside an include directory); a schema of the build must declare
+    /// the union, and the enums the map is checked against may be declared by any file of the
+    /// build. Map errors fail the build like schema errors. See [`crate::intent_map`] for what
+    /// is checked.
     pub fn intent_map(self, json: impl Into<String>, union: impl Into<String>) -> Self {
         self.intent_map_with(json, IntentMapOptions::new(union))
     }
@@ -238,13 +227,14 @@ impl Builder {
     /// writing anything.
     pub fn generate(&self) -> Result<Generated, BuildError> {
         let (units, mut files_read) = self.compile_units()?;
-        let mut code = rust::generate(&units, &self.options).map_err(error_from)?;
-        let maps = self.compile_intent_maps(&units, &mut files_read)?;
+        let emitter = Emitter::new(&units, &self.options).map_err(error_from)?;
+        let mut code = emitter.file();
+        let maps = self.compile_intent_maps(&units, &emitter, &mut files_read)?;
         for map in maps.code {
             code.push('\n');
             code.push_str(&map);
         }
-        let types = rust::generated_types_with(&units, &self.options);
+        let types = emitter.types();
         Ok(Generated {
             code,
             files_read,
@@ -257,23 +247,21 @@ impl Builder {
     /// expands to) and the files read.
     pub fn generate_tokens(&self) -> Result<(proc_macro2::TokenStream, Vec<PathBuf>), BuildError> {
         let (units, mut files_read) = self.compile_units()?;
-        let mut tokens = rust::generate_tokens(&units, &self.options).map_err(error_from)?;
-        let maps = self.compile_intent_maps(&units, &mut files_read)?;
+        let emitter = Emitter::new(&units, &self.options).map_err(error_from)?;
+        let mut tokens = emitter.tokens().map_err(error_from)?;
+        let maps = self.compile_intent_maps(&units, &emitter, &mut files_read)?;
         for map in maps.code {
-            let map: proc_macro2::TokenStream = map.parse().map_err(|e| {
-                error_from(vec![Diagnostic::error_global(format!(
-                    "internal error: the generated intent map does not lex: {e}"
-                ))])
-            })?;
-            tokens.extend(map);
+            tokens.extend(rust::lex(&map, "generated intent map").map_err(error_from)?);
         }
         Ok((tokens, files_read))
     }
 
-    /// Compiles every intent map against the unit declaring its union and emits its static.
+    /// Compiles every intent map against the units of the build (the union from the unit
+    /// declaring it, enums from any unit) and emits its static with the build's `emitter`.
     fn compile_intent_maps(
         &self,
         units: &[Schema],
+        emitter: &Emitter<'_>,
         files_read: &mut Vec<PathBuf>,
     ) -> Result<IntentMaps, BuildError> {
         let mut out = IntentMaps::default();
@@ -297,7 +285,7 @@ impl Builder {
                 continue;
             }
             statics.push(name);
-            let Some(schema) = union_unit(units, &options.union) else {
+            if intent_map::union_unit(units, &options.union).is_none() {
                 let d = vec![Diagnostic::error_global(format!(
                     "no schema of this build declares the union `{}` of intent map \"{json}\"",
                     options.union
@@ -307,7 +295,7 @@ impl Builder {
                 continue;
             };
             let mut loader = self.loader();
-            let compiled = intent_map::compile_file(schema, &mut loader, json, options);
+            let compiled = intent_map::compile_file(units, &mut loader, json, options);
             files_read.extend(loader.fs.files_read().iter().cloned());
             let rendered = compiled.render();
             let Some(model) = compiled.model.as_ref().filter(|_| !compiled.has_errors()) else {
@@ -315,7 +303,7 @@ impl Builder {
                 continue;
             };
             out.warnings.push_str(&rendered);
-            match intent_map::generate(model, units, &self.options) {
+            match intent_map::generate(model, emitter) {
                 Ok(code) => out.code.push(code),
                 Err(d) => {
                     let rendered = diagnostics::render(&d, &SourceDb::new(), false);
@@ -338,7 +326,7 @@ impl Builder {
                 continue;
             }
             statics.push(options.static_name.clone());
-            let Some(schema) = union_unit(units, &options.union) else {
+            let Some(schema) = intent_map::union_unit(units, &options.union) else {
                 let d = vec![Diagnostic::error_global(format!(
                     "no schema of this build declares the union `{}` of HRI intent map \"{json}\"",
                     options.union
@@ -356,7 +344,7 @@ impl Builder {
                 continue;
             };
             out.warnings.push_str(&rendered);
-            match intent_map::hri::generate(model, units, &self.options) {
+            match intent_map::hri::generate(model, emitter) {
                 Ok(code) => out.code.push(code),
                 Err(d) => {
                     let rendered = diagnostics::render(&d, &SourceDb::new(), false);
@@ -526,18 +514,6 @@ struct IntentMaps {
     code: Vec<String>,
     /// Rendered warnings.
     warnings: String,
-}
-
-/// The unit that declares `union` (else one that includes it).
-fn union_unit<'a>(units: &'a [Schema], union: &str) -> Option<&'a Schema> {
-    let is_union = |u: &&Schema| {
-        u.own_decls()
-            .any(|(_, d)| d.fqn() == union && matches!(d.kind, DeclKind::Union(_)))
-    };
-    units
-        .iter()
-        .find(is_union)
-        .or_else(|| units.iter().find(|u| u.lookup(union).is_some()))
 }
 
 /// [`FsLoader`], rooted at [`Builder::base_dir`] when one is set.

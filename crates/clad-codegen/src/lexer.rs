@@ -283,8 +283,9 @@ pub fn reserved_in(word: &str) -> Option<&'static str> {
         .map(|(lang, _)| *lang)
 }
 
-/// Every reserved word, for tests and documentation.
-pub fn reserved_words() -> impl Iterator<Item = &'static str> {
+/// Every reserved word (tests).
+#[cfg(test)]
+fn reserved_words() -> impl Iterator<Item = &'static str> {
     RESERVED.iter().flat_map(|(_, w)| w.iter().copied())
 }
 

@@ -28,16 +28,16 @@
 
 #![warn(missing_docs)]
 
-pub mod ast;
+mod ast;
 pub mod builder;
 mod consteval;
 pub mod describe;
 pub mod diagnostics;
 pub mod dynamic;
-pub mod hash;
+mod hash;
 pub mod intent_map;
 pub mod ir;
-pub mod lexer;
+mod lexer;
 pub mod loader;
 #[doc(hidden)]
 pub mod macro_support;
@@ -48,10 +48,11 @@ pub mod rust;
 mod sema;
 pub mod source;
 
-pub use builder::{BuildError, Builder, Generated, GeneratedType};
+pub use builder::{BuildError, Builder, Generated};
 pub use diagnostics::{Diagnostic, Severity};
 pub use intent_map::IntentMapOptions;
 pub use loader::{FsLoader, LoadError, LoadedSource, MemoryLoader, SourceLoader};
+pub use rust::GeneratedType;
 pub use source::{FileId, SourceDb, SourceFile, Span};
 
 /// The result of compiling one translation unit.

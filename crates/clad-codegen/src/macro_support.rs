@@ -404,7 +404,9 @@ mod tests {
             ]
         );
         let code = ok.code.to_string();
-        assert!(code.contains("SCHEMAS_MAIN_FILE_HASH"), "{code}");
+        // The constant is named after the file, not after how its path was spelled.
+        assert!(code.contains("pub const MAIN_FILE_HASH"), "{code}");
+        assert!(code.contains("pub const SHARED_FILE_HASH"), "{code}");
 
         // With include_dirs, the file is found inside them and the manifest dir is not an
         // include directory any more.

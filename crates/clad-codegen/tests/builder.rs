@@ -201,3 +201,77 @@ fn conflicting_files_are_reported() {
         e.rendered
     );
 }
+
+/// The `pub const ..._FILE_HASH` lines of a generated file, in order.
+fn file_hash_consts(code: &str) -> Vec<String> {
+    code.lines()
+        .filter_map(|l| l.trim().strip_prefix("pub const "))
+        .filter_map(|l| l.split(':').next())
+        .filter(|name| name.ends_with("_FILE_HASH") || name.contains("_FILE_HASH_"))
+        .map(str::to_owned)
+        .collect()
+}
+
+#[test]
+fn file_hash_names_do_not_depend_on_how_the_path_is_spelled() {
+    let t = TempDir::new("hash-names");
+    schemas(&t);
+    let generate = |dirs: &[PathBuf], file: &str| {
+        Builder::new()
+            .include_dir(&dirs[0])
+            .include_dir(dirs.last().expect("a directory"))
+            .file(file)
+            .emit_cargo_directives(false)
+            .generate()
+            .unwrap_or_else(|e| panic!("{e}"))
+            .code
+    };
+    let short = generate(&[t.0.join("schemas")], "main.clad");
+    let long = generate(&[t.0.clone(), t.0.join("schemas")], "schemas/main.clad");
+    assert_eq!(
+        file_hash_consts(&short),
+        ["MAIN_FILE_HASH", "TYPES_FILE_HASH"]
+    );
+    assert_eq!(file_hash_consts(&long), file_hash_consts(&short));
+    // Same values too: only the doc comment and the header name the path as written.
+    let values = |code: &str| -> Vec<String> {
+        code.lines()
+            .filter(|l| l.contains("_FILE_HASH: &str"))
+            .map(|l| l.split('=').nth(1).unwrap_or_default().trim().to_owned())
+            .collect()
+    };
+    assert_eq!(values(&short), values(&long));
+}
+
+#[test]
+fn file_hash_name_clashes_get_suffixes_in_input_order() {
+    // Two files with the same name in different directories: the first input keeps the plain
+    // name, the second gets `_2`, whichever spelling they came with.
+    let t = TempDir::new("hash-clash");
+    t.write("a/state.clad", "namespace A { message S { uint_8 x } }\n");
+    t.write("b/state.clad", "namespace B { message S { uint_16 y } }\n");
+    let generate = |files: [&str; 2]| {
+        Builder::new()
+            .include_dir(&t.0)
+            .files(files)
+            .emit_cargo_directives(false)
+            .generate()
+            .unwrap_or_else(|e| panic!("{e}"))
+            .code
+    };
+    let ab = generate(["a/state.clad", "b/state.clad"]);
+    assert_eq!(
+        file_hash_consts(&ab),
+        ["STATE_FILE_HASH", "STATE_FILE_HASH_2"]
+    );
+    let line = |code: &str, name: &str| {
+        let i = code.find(&format!("pub const {name}:")).expect("const");
+        code[..i].lines().next_back().unwrap_or_default().to_owned()
+    };
+    assert!(line(&ab, "STATE_FILE_HASH").contains("`a/state.clad`"));
+    assert!(line(&ab, "STATE_FILE_HASH_2").contains("`b/state.clad`"));
+    let ba = generate(["b/state.clad", "a/state.clad"]);
+    assert!(line(&ba, "STATE_FILE_HASH").contains("`b/state.clad`"));
+    // Deterministic: the same build gives the same text.
+    assert_eq!(ab, generate(["a/state.clad", "b/state.clad"]));
+}

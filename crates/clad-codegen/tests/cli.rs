@@ -1,4 +1,5 @@
-//! The `cladc` binary: exit codes, diagnostics on stderr, include directories, `describe`.
+//! The `cladc` binary: exit codes (0 success, 1 schema or line errors, 2 usage errors),
+//! diagnostics on stderr, include directories, `describe`, help, completions, suggestions.
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
@@ -115,43 +116,271 @@ fn missing_input_file_exits_1() {
 #[test]
 fn usage_errors_exit_2() {
     let t = TempDir::new("usage");
+    t.write("x.clad", VALID);
     for args in [
-        &[][..],
         &["frobnicate", "x.clad"][..],
         &["check"][..],
         &["describe"][..],
         &["check", "--frobnicate", "x.clad"][..],
         &["check", "x.clad", "-I"][..],
+        &["rust", "x.clad"][..],
+        &["rust", "-o", "-"][..],
+        &["rust", "-o", "-", "x.clad", "--view"][..],
+        &["encode"][..],
+        &["encode", "x.clad", "y.clad"][..],
+        &["decode", "x.clad", "-o", "out"][..],
+        &["explain", "x.clad", "Px"][..],
+        &["explain", "x.clad", "Px", "00", "01"][..],
+        &["completions"][..],
+        &["completions", "tcsh"][..],
+        &["check", "-o", "out", "x.clad"][..],
     ] {
         let o = cladc(t.path(), args);
         assert_eq!(o.status.code(), Some(2), "cladc {args:?}: {}", stderr(&o));
+        let err = stderr(&o);
+        assert!(err.starts_with("error: "), "cladc {args:?}: {err}");
+        assert!(err.contains("try '--help'"), "cladc {args:?}: {err}");
+        assert_eq!(stdout(&o), "", "cladc {args:?}: nothing on stdout");
+    }
+    // No argument at all: the overview, on stderr.
+    let o = cladc(t.path(), &[]);
+    assert_eq!(o.status.code(), Some(2));
+    assert_eq!(stdout(&o), "");
+    let err = stderr(&o);
+    assert!(err.contains("Usage: cladc <COMMAND>"), "{err}");
+    assert!(err.contains("Commands:"), "{err}");
+}
+
+#[test]
+fn usage_errors_name_the_problem() {
+    let t = TempDir::new("usage-msg");
+    t.write("x.clad", VALID);
+    for (args, expected) in [
+        (
+            &["check", "x.clad", "-I"][..],
+            "a value is required for '--include-dir <DIR>'",
+        ),
+        (&["rust", "x.clad"][..], "--out-dir <DIR>"),
+        (
+            &["rust", "-o", "-", "x.clad", "--view"][..],
+            "'--view <PATH>'",
+        ),
+        (
+            &["encode", "x.clad", "y.clad"][..],
+            "unexpected argument 'y.clad'",
+        ),
+        (
+            &["check", "--frobnicate", "x.clad"][..],
+            "unexpected argument '--frobnicate'",
+        ),
+        (
+            &["completions", "tcsh"][..],
+            "possible values: bash, elvish, fish, powershell, zsh",
+        ),
+    ] {
+        let o = cladc(t.path(), args);
+        let err = stderr(&o);
+        assert!(err.contains(expected), "cladc {args:?}: {err}");
+    }
+}
+
+#[test]
+fn bad_hex_is_a_usage_error_even_before_the_schema_is_read() {
+    let t = TempDir::new("hex");
+    t.write("x.clad", VALID);
+    for hex in ["0", "0g", "+1", "zz", "00 01"] {
+        let o = cladc(t.path(), &["explain", "x.clad", "Px", hex]);
+        assert_eq!(o.status.code(), Some(2), "{hex}: {}", stderr(&o));
         assert!(
-            stderr(&o).contains("USAGE"),
-            "cladc {args:?}: {}",
+            stderr(&o).contains("not hex (two digits per byte)"),
+            "{hex}: {}",
             stderr(&o)
         );
     }
+    // The schema file does not exist: the argument is still checked first.
+    let o = cladc(t.path(), &["explain", "nope.clad", "Px", "0g"]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+}
+
+#[test]
+fn explain_exit_codes() {
+    let t = TempDir::new("explain");
+    t.write("x.clad", VALID);
+    // Color 0x10, float 0.5, empty string, empty array.
+    let o = cladc(t.path(), &["explain", "x.clad", "Px", "100000003f000000"]);
+    assert_eq!(o.status.code(), Some(0), "{}{}", stdout(&o), stderr(&o));
+    assert!(stdout(&o).contains("Px: 8 bytes"), "{}", stdout(&o));
+    // Truncated: the dump says where it stopped, exit 1.
+    let o = cladc(t.path(), &["explain", "x.clad", "Px", "10"]);
+    assert_eq!(o.status.code(), Some(1), "{}", stdout(&o));
+    assert!(stdout(&o).contains("error:"), "{}", stdout(&o));
+    // A schema error: diagnostics on stderr, exit 1.
+    t.write("bad.clad", "message B { Nope n }\n");
+    let o = cladc(t.path(), &["explain", "bad.clad", "B", "00"]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(stderr(&o).contains("unknown type: Nope"), "{}", stderr(&o));
+}
+
+#[test]
+fn mistyped_subcommand_suggests_the_right_one() {
+    let t = TempDir::new("typo");
+    for (typo, right) in [
+        ("chek", "check"),
+        ("descibe", "describe"),
+        ("explian", "explain"),
+        ("completion", "completions"),
+    ] {
+        let o = cladc(t.path(), &[typo, "x.clad"]);
+        assert_eq!(o.status.code(), Some(2), "{typo}: {}", stderr(&o));
+        let err = stderr(&o);
+        assert!(
+            err.contains(&format!("unrecognized subcommand '{typo}'")),
+            "{typo}: {err}"
+        );
+        // `tip: a similar subcommand exists: 'check'` (or several, when two are as close).
+        let tip = err
+            .lines()
+            .find(|l| l.contains("tip:") && l.contains("similar subcommand"))
+            .unwrap_or_else(|| panic!("{typo}: no suggestion in {err}"));
+        assert!(tip.contains(&format!("'{right}'")), "{typo}: {err}");
+    }
+    // Nothing close: no suggestion.
+    let o = cladc(t.path(), &["frobnicate"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(!stderr(&o).contains("similar"), "{}", stderr(&o));
 }
 
 #[test]
 fn help_and_version() {
     let t = TempDir::new("help");
-    for flag in ["--help", "-h"] {
-        let o = cladc(t.path(), &[flag]);
-        assert_eq!(o.status.code(), Some(0));
+    for args in [&["--help"][..], &["-h"][..], &["help"][..]] {
+        let o = cladc(t.path(), args);
+        assert_eq!(o.status.code(), Some(0), "{args:?}");
         let out = stdout(&o);
-        assert!(out.contains("USAGE"), "{out}");
-        assert!(
-            out.contains("cladc check") && out.contains("cladc describe"),
-            "{out}"
-        );
-        assert!(out.contains("-I DIR"), "{out}");
+        assert!(out.contains("Usage: cladc <COMMAND>"), "{out}");
+        for command in SUBCOMMANDS {
+            assert!(out.contains(&format!("\n  {command} ")), "{command}: {out}");
+        }
+        assert!(out.contains("Exit status: 0 on success"), "{out}");
+        assert_eq!(stderr(&o), "");
     }
-    let o = cladc(t.path(), &["check", "--help"]);
-    assert_eq!(o.status.code(), Some(0));
     let o = cladc(t.path(), &["--version"]);
     assert_eq!(o.status.code(), Some(0));
-    assert!(stdout(&o).starts_with("cladc "), "{}", stdout(&o));
+    assert_eq!(
+        stdout(&o).trim(),
+        format!("cladc {}", env!("CARGO_PKG_VERSION"))
+    );
+}
+
+const SUBCOMMANDS: [&str; 7] = [
+    "check",
+    "describe",
+    "rust",
+    "encode",
+    "decode",
+    "explain",
+    "completions",
+];
+
+#[test]
+fn every_subcommand_has_its_own_help() {
+    let t = TempDir::new("subhelp");
+    // What each command's help must show beyond its usage line.
+    let expected: [(&str, &[&str]); 7] = [
+        (
+            "check",
+            &["Validate schemas", "-I, --include-dir <DIR>", "<FILE>..."],
+        ),
+        (
+            "describe",
+            &["as JSON", "-I, --include-dir <DIR>", "<FILE>..."],
+        ),
+        (
+            "rust",
+            &[
+                "--out-dir <DIR>",
+                "--view <PATH>",
+                "-I, --include-dir <DIR>",
+                "<FILE>...",
+            ],
+        ),
+        (
+            "encode",
+            &["into hex lines", "-I, --include-dir <DIR>", "<FILE>"],
+        ),
+        (
+            "decode",
+            &["into CLAD-JSON lines", "-I, --include-dir <DIR>", "<FILE>"],
+        ),
+        (
+            "explain",
+            &["<FILE> <TYPE> <HEX>", "two hex digits per byte"],
+        ),
+        ("completions", &["<SHELL>", "bash", "zsh", "fish"]),
+    ];
+    for (command, needles) in expected {
+        for spelling in [
+            vec![command, "--help"],
+            vec![command, "-h"],
+            vec!["help", command],
+        ] {
+            let o = cladc(t.path(), &spelling);
+            assert_eq!(o.status.code(), Some(0), "{spelling:?}: {}", stderr(&o));
+            let out = stdout(&o);
+            assert!(
+                out.contains(&format!("Usage: cladc {command} ")),
+                "{spelling:?}: {out}"
+            );
+            for needle in needles {
+                assert!(out.contains(needle), "{spelling:?}: `{needle}` in {out}");
+            }
+            // Only this command's options: `check` has no -o, `rust` has no <TYPE>.
+            if command != "rust" {
+                assert!(!out.contains("--out-dir"), "{spelling:?}: {out}");
+            }
+            if command != "explain" {
+                assert!(!out.contains("<TYPE>"), "{spelling:?}: {out}");
+            }
+        }
+    }
+    // The long help says more than the summary.
+    let short = stdout(&cladc(t.path(), &["check", "-I", ".", "-h"]));
+    let long = stdout(&cladc(t.path(), &["check", "--help"]));
+    assert!(!short.contains("not searched"), "{short}");
+    assert!(
+        long.contains("The directory of the including file is not searched"),
+        "{long}"
+    );
+}
+
+#[test]
+fn completions_for_every_shell() {
+    let t = TempDir::new("completions");
+    let o = cladc(t.path(), &["completions", "bash"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let script = stdout(&o);
+    assert!(script.contains("_cladc()"), "{script}");
+    assert!(script.contains("complete -F _cladc"), "{script}");
+    for command in SUBCOMMANDS {
+        assert!(
+            script.contains(&format!("cladc,{command})")),
+            "{command}: {script}"
+        );
+    }
+    // Each command's options are offered after it.
+    assert!(script.contains("--include-dir"), "{script}");
+    assert!(
+        script.contains("--out-dir") && script.contains("--view"),
+        "{script}"
+    );
+    for shell in ["zsh", "fish", "elvish", "powershell"] {
+        let o = cladc(t.path(), &["completions", shell]);
+        assert_eq!(o.status.code(), Some(0), "{shell}: {}", stderr(&o));
+        let script = stdout(&o);
+        for command in SUBCOMMANDS {
+            assert!(script.contains(command), "{shell} {command}: {script}");
+        }
+    }
 }
 
 #[test]
@@ -274,5 +503,74 @@ fn rust_with_views_prints_the_view_types() {
     assert!(code.contains("pub s: &'a str"), "{code}");
     let o = cladc(t.path(), &["rust", "-o", "-", "robot.clad", "--view"]);
     assert_eq!(o.status.code(), Some(2));
-    assert!(stderr(&o).contains("--view needs a CLAD path"));
+    assert!(stderr(&o).contains("'--view <PATH>'"), "{}", stderr(&o));
+    // Options may come after the files; views for a namespace path work too.
+    let o = cladc(t.path(), &["rust", "robot.clad", "--view", "Px", "-o", "-"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(stdout(&o).contains("pub struct PxView<'a>"));
+    assert!(!stdout(&o).contains("pub enum UView<'a>"));
+}
+
+#[test]
+fn rust_writes_into_the_out_dir() {
+    let t = TempDir::new("rust-out");
+    t.write("robot.clad", VALID);
+    let o = cladc(t.path(), &["rust", "--out-dir", "gen", "robot.clad"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(stderr(&o).contains("wrote "), "{}", stderr(&o));
+    let code = std::fs::read_to_string(t.path().join("gen/clad.rs")).expect("gen/clad.rs");
+    assert!(code.contains("pub struct Px"), "{code}");
+    // A schema error: exit 1, diagnostics on stderr.
+    t.write("bad.clad", "message B { Nope n }\n");
+    let o = cladc(t.path(), &["rust", "-o", "gen", "bad.clad"]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(stderr(&o).contains("unknown type: Nope"), "{}", stderr(&o));
+}
+
+/// The bash script, loaded into a real bash, completes commands and each command's options.
+#[test]
+fn bash_completion_completes_commands_and_options() {
+    let t = TempDir::new("bash");
+    let o = cladc(t.path(), &["completions", "bash"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    t.write("cladc.bash", &stdout(&o));
+    // `_cladc <command> <word being completed> <previous word>`, as bash calls it.
+    let complete = |words: &str, cword: usize, cur: &str, prev: &str| -> Option<String> {
+        let script = format!(
+            "source cladc.bash && COMP_WORDS=({words}) && COMP_CWORD={cword} && \
+             _cladc cladc '{cur}' '{prev}' && echo \"${{COMPREPLY[*]}}\""
+        );
+        let out = Command::new("bash")
+            .args(["--noprofile", "--norc", "-c", &script])
+            .current_dir(t.path())
+            .output()
+            .ok()?;
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        Some(String::from_utf8_lossy(&out.stdout).trim().to_owned())
+    };
+    let Some(de) = complete("cladc de", 1, "de", "cladc") else {
+        eprintln!("SKIPPED: no bash on this machine");
+        return;
+    };
+    assert_eq!(de, "describe decode");
+    assert_eq!(
+        complete("cladc co", 1, "co", "cladc").unwrap(),
+        "completions"
+    );
+    let rust = complete("cladc rust --", 2, "--", "rust").unwrap();
+    for option in ["--include-dir", "--out-dir", "--view", "--help"] {
+        assert!(rust.split(' ').any(|w| w == option), "{option}: {rust}");
+    }
+    let check = complete("cladc check --", 2, "--", "check").unwrap();
+    assert!(check.contains("--include-dir"), "{check}");
+    assert!(!check.contains("--out-dir"), "{check}");
+    let shells = complete("cladc completions ''", 2, "", "completions").unwrap();
+    assert!(
+        shells.ends_with(" bash elvish fish powershell zsh"),
+        "{shells}"
+    );
 }

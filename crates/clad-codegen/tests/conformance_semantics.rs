@@ -8,25 +8,35 @@ use serde_json::Value;
 
 #[test]
 fn describe_matches_semantics_json_for_every_schema() {
-    let Some(dir) = common::conformance_dir() else {
+    let Some(m) = common::conformance() else {
+        return;
+    };
+    let Some(semantics_path) = m.semantics() else {
+        eprintln!(
+            "SKIPPED: {} has no semantics.json (optional in a conformance tree)",
+            m.dir.display()
+        );
         return;
     };
     let semantics: Value =
-        serde_json::from_str(&std::fs::read_to_string(dir.join("semantics.json")).unwrap())
-            .unwrap();
-    let files = common::manifest(&dir);
-    assert_eq!(files.len(), 38, "the manifest lists 38 schemas");
+        serde_json::from_str(&std::fs::read_to_string(semantics_path).unwrap()).unwrap();
+    let files = &m.files;
+    assert_eq!(
+        files.len(),
+        m.totals.files_selected,
+        "the manifest lists {} schemas",
+        m.totals.files_selected
+    );
     let mut failures = Vec::new();
     let mut checked = 0;
-    for f in &files {
+    for f in files {
         let expected = &semantics[&f.path];
         assert!(
             !expected.is_null(),
             "{} missing from semantics.json",
             f.path
         );
-        let root = dir.join("schemas").join(&f.root);
-        let mut loader = FsLoader::new([&root]);
+        let mut loader = FsLoader::new(m.search_dirs(&f.root));
         let out = compile(&mut loader, &f.schema);
         if let Some(err) = expected.get("error") {
             // The reference's first error line, e.g. `Could not find file "NotARealFile.clad"`.
@@ -81,10 +91,10 @@ fn describe_matches_semantics_json_for_every_schema() {
 
 #[test]
 fn sizes_beyond_64_bits_are_exact() {
-    let Some(dir) = common::conformance_dir() else {
+    let Some(m) = common::reference_suite("sizes_beyond_64_bits_are_exact") else {
         return;
     };
-    let mut loader = FsLoader::new([dir.join("schemas")]);
+    let mut loader = FsLoader::new([m.schemas_dir()]);
     let out = compile(&mut loader, "SimpleTest.clad");
     let schema = out.schema.expect("SimpleTest compiles");
     let json = describe::describe_json(&schema);

@@ -523,10 +523,10 @@ enum uint_8 E { X, Y }
 /// The conformance suite's failure fixture (a missing include).
 #[test]
 fn conformance_bad_clad() {
-    let Some(dir) = common::conformance_dir() else {
+    let Some(m) = common::reference_suite("conformance_bad_clad") else {
         return;
     };
-    let root = dir.join("schemas/failures");
+    let root = m.schemas_dir().join("failures");
     if !root.join("Bad.clad").is_file() {
         eprintln!("SKIPPED: {} not found", root.join("Bad.clad").display());
         return;

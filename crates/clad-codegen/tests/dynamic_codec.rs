@@ -20,39 +20,25 @@ fn unhex(s: &str) -> Vec<u8> {
 
 #[test]
 fn every_vector_encodes_decodes_and_reencodes() {
-    let Some(dir) = common::conformance_dir() else {
+    let Some(m) = common::conformance() else {
         return;
     };
-    let manifest: serde_json::Value =
-        serde_json::from_str(&std::fs::read_to_string(dir.join("vectors/MANIFEST.json")).unwrap())
-            .unwrap();
     let (mut passed, mut failures) = (0, Vec::new());
-    for f in manifest["files"].as_array().unwrap() {
-        if f["status"] != "ok" {
-            continue;
-        }
-        let root = dir.join("schemas").join(f["root"].as_str().unwrap());
-        let out = compile(&mut FsLoader::new([&root]), f["schema"].as_str().unwrap());
+    for f in m.ok_files() {
+        let out = compile(&mut FsLoader::new(m.search_dirs(&f.root)), &f.schema);
         let schema = out.schema.expect("conformance schema compiles");
-        let path = dir
-            .join("vectors")
-            .join(f["vectors_file"].as_str().unwrap());
-        for line in std::fs::read_to_string(&path)
-            .unwrap()
-            .lines()
-            .filter(|l| !l.is_empty())
-        {
-            let v: serde_json::Value = serde_json::from_str(line).unwrap();
-            let (ty, want) = (v["type"].as_str().unwrap(), v["hex"].as_str().unwrap());
+        for v in m.vectors(f).unwrap_or_else(|e| panic!("{e}")) {
+            let (ty, want) = (v.ty.as_str(), hex(&v.bytes));
+            let want = want.as_str();
             let result = (|| -> Result<(), String> {
-                let got = dynamic::encode(&schema, ty, &v["value"]).map_err(|e| e.to_string())?;
+                let got = dynamic::encode(&schema, ty, &v.value).map_err(|e| e.to_string())?;
                 if hex(&got) != want {
                     return Err(format!("encode: got {}, want {want}", hex(&got)));
                 }
                 let value =
                     dynamic::decode(&schema, ty, &unhex(want)).map_err(|e| e.to_string())?;
-                if value != v["value"] {
-                    return Err(format!("decode: got {value}, want {}", v["value"]));
+                if value != v.value {
+                    return Err(format!("decode: got {value}, want {}", v.value));
                 }
                 let again = dynamic::encode(&schema, ty, &value).map_err(|e| e.to_string())?;
                 if hex(&again) != want {
@@ -66,7 +52,7 @@ fn every_vector_encodes_decodes_and_reencodes() {
             })();
             match result {
                 Ok(()) => passed += 1,
-                Err(e) => failures.push(format!("{} {ty}: {e}", path.display())),
+                Err(e) => failures.push(format!("{} {ty}: {e}", v.origin)),
             }
         }
     }
@@ -75,7 +61,7 @@ fn every_vector_encodes_decodes_and_reencodes() {
         failures.len()
     );
     assert!(failures.is_empty(), "{}", failures.join("\n"));
-    assert_eq!(passed, 718);
+    assert_eq!(passed, m.totals.vectors, "the manifest's totals");
 }
 
 fn cladc(args: &[&str], stdin: &str) -> (String, bool) {
@@ -98,23 +84,22 @@ fn cladc(args: &[&str], stdin: &str) -> (String, bool) {
 
 #[test]
 fn cladc_encode_and_decode_every_vector() {
-    let Some(dir) = common::conformance_dir() else {
+    let Some(m) = common::conformance() else {
         return;
     };
-    let manifest: serde_json::Value =
-        serde_json::from_str(&std::fs::read_to_string(dir.join("vectors/MANIFEST.json")).unwrap())
-            .unwrap();
     let mut total = 0;
-    for f in manifest["files"].as_array().unwrap() {
-        if f["status"] != "ok" {
-            continue;
-        }
-        let root = dir.join("schemas").join(f["root"].as_str().unwrap());
-        let root = root.to_str().unwrap();
-        let schema = f["schema"].as_str().unwrap();
+    for f in m.ok_files() {
+        // `-I <root> -I <include_dirs>...`, the manifest's compile rule.
+        let dirs: Vec<String> = m
+            .search_dirs(&f.root)
+            .iter()
+            .map(|d| d.to_str().unwrap().to_owned())
+            .collect();
+        let include: Vec<&str> = dirs.iter().flat_map(|d| ["-I", d.as_str()]).collect();
+        let schema = f.schema.as_str();
         let text = std::fs::read_to_string(
-            dir.join("vectors")
-                .join(f["vectors_file"].as_str().unwrap()),
+            m.vectors_dir()
+                .join(f.vectors_file.as_deref().expect("ok files have vectors")),
         )
         .unwrap();
         let lines: Vec<serde_json::Value> = text
@@ -126,7 +111,7 @@ fn cladc_encode_and_decode_every_vector() {
             continue;
         }
         // Encode: one hex line per input line.
-        let (encoded, ok) = cladc(&["encode", "-I", root, schema], &text);
+        let (encoded, ok) = cladc(&[&["encode"], &include[..], &[schema]].concat(), &text);
         assert!(ok, "cladc encode failed for {schema}: {encoded}");
         let encoded: Vec<&str> = encoded.lines().collect();
         assert_eq!(encoded.len(), lines.len());
@@ -143,14 +128,17 @@ fn cladc_encode_and_decode_every_vector() {
                 )
             })
             .collect();
-        let (decoded, ok) = cladc(&["decode", "-I", root, schema], &decode_in);
+        let (decoded, ok) = cladc(&[&["decode"], &include[..], &[schema]].concat(), &decode_in);
         assert!(ok, "cladc decode failed for {schema}: {decoded}");
         let reencode_in: String = decoded
             .lines()
             .zip(&lines)
             .map(|(value, v)| format!("{{\"type\":{},\"value\":{value}}}\n", v["type"]))
             .collect();
-        let (again, ok) = cladc(&["encode", "-I", root, schema], &reencode_in);
+        let (again, ok) = cladc(
+            &[&["encode"], &include[..], &[schema]].concat(),
+            &reencode_in,
+        );
         assert!(ok, "re-encode failed for {schema}: {again}");
         for (got, v) in again.lines().zip(&lines) {
             assert_eq!(got, v["hex"].as_str().unwrap(), "{schema} {}", v["type"]);
@@ -158,15 +146,15 @@ fn cladc_encode_and_decode_every_vector() {
         total += lines.len();
     }
     println!("cladc encode/decode: {total} vectors");
-    assert_eq!(total, 718);
+    assert_eq!(total, m.totals.vectors, "the manifest's totals");
 }
 
 #[test]
 fn cladc_reports_bad_lines_and_keeps_going() {
-    let Some(dir) = common::conformance_dir() else {
+    let Some(m) = common::reference_suite("cladc_reports_bad_lines_and_keeps_going") else {
         return;
     };
-    let root = dir.join("schemas");
+    let root = m.schemas_dir();
     let input = concat!(
         "{\"type\":\"Foo\",\"value\":{\"myByte\":300}}\n",
         "not json\n",
@@ -187,14 +175,14 @@ fn cladc_reports_bad_lines_and_keeps_going() {
 }
 
 fn explain(root: &str, schema: &str, ty: &str, hexstr: &str) -> String {
-    let dir = common::conformance_dir().unwrap();
-    let out = compile(&mut FsLoader::new([dir.join("schemas").join(root)]), schema);
+    let m = common::conformance().unwrap();
+    let out = compile(&mut FsLoader::new(m.search_dirs(root)), schema);
     dynamic::explain(&out.schema.unwrap(), ty, &unhex(hexstr)).to_string()
 }
 
 #[test]
 fn explain_snapshots() {
-    if common::conformance_dir().is_none() {
+    if common::reference_suite("explain_snapshots").is_none() {
         return;
     }
     // A union of unions holding a Foo.

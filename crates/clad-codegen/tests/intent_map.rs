@@ -6,7 +6,7 @@ use clad_codegen::intent_map::{
     self, CloudMatch, IntentMapCompilation, IntentMapModel, IntentMapOptions, SanitationStep,
 };
 use clad_codegen::ir::Schema;
-use clad_codegen::rust::RustOptions;
+use clad_codegen::rust::{Emitter, RustOptions};
 use clad_codegen::{Builder, FsLoader, LoadedSource};
 use std::path::{Path, PathBuf};
 
@@ -57,7 +57,7 @@ fn compile_path(
     opts: &IntentMapOptions,
 ) -> IntentMapCompilation {
     let mut loader = FsLoader::new([dir]);
-    intent_map::compile_file(schema, &mut loader, file, opts)
+    intent_map::compile_file(std::slice::from_ref(schema), &mut loader, file, opts)
 }
 
 fn compile_text(schema: &Schema, text: &str, opts: &IntentMapOptions) -> IntentMapCompilation {
@@ -66,7 +66,7 @@ fn compile_text(schema: &Schema, text: &str, opts: &IntentMapOptions) -> IntentM
         path: None,
         text: text.into(),
     };
-    intent_map::compile(schema, source, opts)
+    intent_map::compile(std::slice::from_ref(schema), source, opts)
 }
 
 fn model(out: IntentMapCompilation) -> IntentMapModel {
@@ -343,8 +343,9 @@ fn original_format_compiles_and_resolves() {
 
 #[test]
 fn original_format_maps_every_original_member() {
-    // With the completeness lint on, only our additions after the original catalogue are
-    // reported: the original map covers everything before `test_SEPARATOR`.
+    // With the completeness lint on, nothing is reported: the original map covers every
+    // member before `test_SEPARATOR`, and the members after it (test members, then our
+    // additions) are test-only by the original's convention.
     let schema = user_intent_schema();
     let out = compile_path(
         &schema,
@@ -352,23 +353,143 @@ fn original_format_maps_every_original_member() {
         "original_user_intent_map.json",
         &options().warn_unmapped(true),
     );
-    assert!(!out.has_errors(), "{}", out.render());
-    let unmapped: Vec<String> = out
-        .diagnostics
-        .iter()
-        .map(|d| {
-            d.message
-                .trim_start_matches("user intent \"")
-                .trim_end_matches("\" is not mapped")
-                .to_owned()
-        })
-        .collect();
-    assert_eq!(unmapped.len(), 2 + 18, "{unmapped:?}");
-    assert_eq!(
-        &unmapped[..2],
-        ["knowledge_response_bypass", "play_keepaway"]
+    assert!(out.diagnostics.is_empty(), "{}", out.render());
+}
+
+/// A tree laid out like the original robot's: `userIntent.clad` does not include the file of
+/// the feature-gate enum, which is named `featureGateTypes.clad` and given to the build as an
+/// input of its own. Made from our schemas (the include line removed, the file renamed) in a
+/// fresh directory.
+fn original_layout(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!(
+        "clad-original-layout-{name}-{}",
+        std::process::id()
+    ));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let user_intent =
+        std::fs::read_to_string(schemas_dir().join("userIntent.clad")).expect("userIntent.clad");
+    let without = user_intent.replace("#include \"featureTypes.clad\"", "");
+    assert_ne!(without, user_intent, "the include line is gone");
+    std::fs::write(dir.join("userIntent.clad"), without).expect("write");
+    for (from, to) in [
+        ("activeFeatures.clad", "activeFeatures.clad"),
+        ("featureTypes.clad", "featureGateTypes.clad"),
+    ] {
+        std::fs::copy(schemas_dir().join(from), dir.join(to)).expect("copy");
+    }
+    dir
+}
+
+#[test]
+fn feature_enum_from_a_file_the_union_does_not_include() {
+    // §5 of issue 11: the original's own layout, as a new user would build it.
+    let dir = original_layout("ok");
+    let map = fixtures_dir().join("original_user_intent_map.json");
+    let generated = Builder::new()
+        .include_dir(&dir)
+        .file("userIntent.clad")
+        .file("featureGateTypes.clad")
+        .intent_map_with(
+            map.to_str().expect("utf-8 path"),
+            IntentMapOptions::new(UNION)
+                .feature_enum("Anki::Vector::FeatureType")
+                .warn_unmapped(true),
+        )
+        .emit_cargo_directives(false)
+        .generate()
+        .unwrap_or_else(|e| panic!("{e}"));
+    assert!(generated.warnings.is_empty(), "{}", generated.warnings);
+    let code: String = generated.code.split_whitespace().collect();
+    assert!(
+        code.contains("pubstaticUSER_INTENT_MAP:::robot_runtime::intent::StaticIntentMap<self::anki::vector::UserIntentTag>"),
+        "{}",
+        generated.code
     );
-    assert!(unmapped[2..].iter().all(|n| n.starts_with("hri_")));
+    // The gates are checked against the enum of the other file: a wrong one is an error.
+    let text = std::fs::read_to_string(&map).expect("map").replacen(
+        "\"feature_gate\": \"Messaging\"",
+        "\"feature_gate\": \"Mesaging\"",
+        1,
+    );
+    assert!(
+        text.contains("Mesaging"),
+        "the fixture gates an entry by Messaging"
+    );
+    std::fs::write(dir.join("typo_map.json"), text).expect("write");
+    let err = Builder::new()
+        .include_dir(&dir)
+        .file("userIntent.clad")
+        .file("featureGateTypes.clad")
+        .intent_map_with(
+            "typo_map.json",
+            IntentMapOptions::new(UNION).feature_enum("Anki::Vector::FeatureType"),
+        )
+        .emit_cargo_directives(false)
+        .generate()
+        .expect_err("unknown feature");
+    assert!(
+        err.rendered.contains("unknown feature \"Mesaging\""),
+        "{}",
+        err.rendered
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn missing_feature_enum_has_a_place_and_a_hint() {
+    // The same layout without the feature file: the error points at the first feature gate
+    // of the map, names the files searched and the enum the name is closest to.
+    let dir = original_layout("missing");
+    let map = fixtures_dir().join("original_user_intent_map.json");
+    let err = Builder::new()
+        .include_dir(&dir)
+        .file("userIntent.clad")
+        .intent_map_with(
+            map.to_str().expect("utf-8 path"),
+            IntentMapOptions::new(UNION).feature_enum("Anki::Vector::FeatureType"),
+        )
+        .emit_cargo_directives(false)
+        .generate()
+        .expect_err("no feature enum");
+    assert_eq!(err.diagnostics.len(), 1, "{}", err.rendered);
+    let d = &err.diagnostics[0];
+    assert_eq!(
+        d.message,
+        "no schema of this build declares the enum `Anki::Vector::FeatureType` for the intent map's feature gates"
+    );
+    assert!(d.span.is_some(), "the error has a location");
+    assert!(
+        err.rendered.contains("original_user_intent_map.json:"),
+        "{}",
+        err.rendered
+    );
+    assert!(err.rendered.contains("a feature gate to check against it"));
+    assert!(
+        err.rendered.contains(
+            "searched: userIntent.clad, activeFeatures.clad (and every file they include)"
+        ),
+        "{}",
+        err.rendered
+    );
+    // Misspelled: the hint names the enum it is closest to.
+    let err = Builder::new()
+        .include_dir(&dir)
+        .file("userIntent.clad")
+        .file("featureGateTypes.clad")
+        .intent_map_with(
+            map.to_str().expect("utf-8 path"),
+            IntentMapOptions::new(UNION).feature_enum("Anki::Vector::FeatureTypes"),
+        )
+        .emit_cargo_directives(false)
+        .generate()
+        .expect_err("misspelled feature enum");
+    assert!(
+        err.rendered
+            .contains("did you mean `Anki::Vector::FeatureType`?"),
+        "{}",
+        err.rendered
+    );
+    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
@@ -492,29 +613,56 @@ fn builder_tokens_hold_the_static_too() {
 }
 
 #[test]
-fn builder_runtime_path_and_static_name() {
-    let generated = Builder::new()
-        .include_dir(schemas_dir())
-        .file("userIntent.clad")
-        .intent_map_with(
-            "user_intent_map.json",
-            IntentMapOptions::new(UNION).static_name("INTENTS"),
-        )
-        .runtime_path("crate::rt")
-        .intent_map_runtime_path("crate::robot")
-        .emit_cargo_directives(false)
-        .generate()
-        .unwrap_or_else(|e| panic!("{e}"));
-    let code: String = generated.code.split_whitespace().collect();
+fn builder_runtime_paths_and_static_name() {
+    // The wire runtime and the intent runtime are separate settings.
+    let generate = |builder: Builder| {
+        builder
+            .include_dir(schemas_dir())
+            .file("userIntent.clad")
+            .intent_map_with(
+                "user_intent_map.json",
+                IntentMapOptions::new(UNION).static_name("INTENTS"),
+            )
+            .emit_cargo_directives(false)
+            .generate()
+            .unwrap_or_else(|e| panic!("{e}"))
+    };
+    let wire_only = generate(Builder::new().runtime_path("crate::rt"));
+    let code: String = wire_only.code.split_whitespace().collect();
+    assert!(
+        code.contains("pubstaticINTENTS:::robot_runtime::intent::StaticIntentMap<self::anki::vector::UserIntentTag>"),
+        "{}",
+        wire_only.code
+    );
+    assert!(code.contains("crate::rt::wire::Wire"));
+
+    let both = generate(
+        Builder::new()
+            .runtime_path("crate::rt")
+            .intent_map_runtime_path("crate::robot"),
+    );
+    let code: String = both.code.split_whitespace().collect();
     assert!(
         code.contains("pubstaticINTENTS:crate::robot::intent::StaticIntentMap<self::anki::vector::UserIntentTag>"),
         "{}",
-        generated.code
+        both.code
     );
-    assert!(generated.code.contains("use crate::robot::intent::{"));
-    // The wire runtime path is a separate setting.
-    assert!(generated.code.contains("crate::rt::wire::Wire"));
-    assert!(!generated.code.contains("crate::rt::intent"));
+    assert!(both.code.contains("use crate::robot::intent::{"));
+    assert!(!both.code.contains("crate::rt::intent"));
+
+    let err = Builder::new()
+        .include_dir(schemas_dir())
+        .file("userIntent.clad")
+        .intent_map("user_intent_map.json", UNION)
+        .intent_map_runtime_path("not a path")
+        .emit_cargo_directives(false)
+        .generate()
+        .expect_err("invalid path");
+    assert!(
+        err.rendered
+            .contains("invalid intent-map runtime path `not a path`"),
+        "{err}"
+    );
 }
 
 #[test]
@@ -607,8 +755,10 @@ fn entry_order_in_the_file_does_not_change_the_output() {
     let b = model(compile_text(&schema, &shuffled, &options()));
     assert_eq!(a, b);
     let units = units();
-    let code_a = intent_map::generate(&a, &units, &RustOptions::default()).expect("code");
-    let code_b = intent_map::generate(&b, &units, &RustOptions::default()).expect("code");
+    let opts = RustOptions::default();
+    let emitter = Emitter::new(&units, &opts).expect("emitter");
+    let code_a = intent_map::generate(&a, &emitter).expect("code");
+    let code_b = intent_map::generate(&b, &emitter).expect("code");
     assert_eq!(code_a, code_b);
 }
 
@@ -633,7 +783,10 @@ fn generated_static_for_a_small_map() {
       "unmatched_intent": "unmatched_intent"
     }"#;
     let map = model(compile_text(&schema, text, &options()));
-    let code = intent_map::generate(&map, &units(), &RustOptions::default()).expect("code");
+    let units = units();
+    let opts = RustOptions::default();
+    let emitter = Emitter::new(&units, &opts).expect("emitter");
+    let code = intent_map::generate(&map, &emitter).expect("code");
     insta::assert_snapshot!(code);
 }
 

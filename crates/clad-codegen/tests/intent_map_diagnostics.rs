@@ -62,7 +62,7 @@ fn compile(json: &str, opts: &IntentMapOptions) -> IntentMapCompilation {
         path: None,
         text: json.into(),
     };
-    intent_map::compile(&schema(), source, opts)
+    intent_map::compile(&[schema()], source, opts)
 }
 
 fn default_options() -> IntentMapOptions {
@@ -594,6 +594,18 @@ case!(
     MINIMAL,
     IntentMapOptions::new(UNION).feature_enum("Anki::Vector::Features")
 );
+case!(
+    unknown_feature_enum_at_the_first_gate,
+    r#"{
+  "user_intent_map": [
+    { "cloud_intent": "intent_explore_start", "user_intent": "explore_start" },
+    { "cloud_intent": "intent_clock_settimer", "user_intent": "set_timer",
+      "feature_gate": "Exploring" }
+  ],
+  "unmatched_intent": "unmatched_intent"
+}"#,
+    IntentMapOptions::new(UNION).feature_enum("Vector::FeatureType")
+);
 warning_case!(
     unmapped_members,
     MINIMAL,
@@ -621,7 +633,8 @@ case!(
 #[test]
 fn missing_file_is_a_diagnostic() {
     let mut loader = MemoryLoader::new();
-    let out = intent_map::compile_file(&schema(), &mut loader, "nowhere.json", &default_options());
+    let out =
+        intent_map::compile_file(&[schema()], &mut loader, "nowhere.json", &default_options());
     assert!(out.has_errors());
     assert!(out.model.is_none());
     insta::assert_snapshot!("missing_file", out.render());
@@ -634,6 +647,95 @@ fn unmapped_lint_is_off_by_default_and_for_test_maps() {
     let test_map = MINIMAL.replacen('{', "{ \"is_test\": true,", 1);
     let out = compile(&test_map, &IntentMapOptions::new(UNION).warn_unmapped(true));
     assert!(out.diagnostics.is_empty(), "{}", out.render());
+}
+
+/// A union in one file and the feature enum in another the union's file does not include.
+const SPLIT_UNION: &str = r#"namespace Anki { namespace Vector {
+structure UserIntent_Void {}
+union dupes_allowed UserIntent {
+  UserIntent_Void unmatched_intent,
+  UserIntent_Void explore_start,
+  UserIntent_Void set_timer,
+  UserIntent_Void test_SEPARATOR,
+  UserIntent_Void test_name,
+  UserIntent_Void play_keepaway,
+}
+} }
+"#;
+const SPLIT_FEATURES: &str =
+    "namespace Anki { namespace Vector { enum uint_8 FeatureType { Exploring, Messaging } } }\n";
+
+fn split_units() -> Vec<Schema> {
+    let mut files = MemoryLoader::new()
+        .file("userIntent.clad", SPLIT_UNION)
+        .file("featureGateTypes.clad", SPLIT_FEATURES);
+    ["featureGateTypes.clad", "userIntent.clad"]
+        .iter()
+        .map(|f| {
+            let out = clad_codegen::compile(&mut files, f);
+            assert!(!out.has_errors(), "{}", out.render());
+            out.schema.expect("schema")
+        })
+        .collect()
+}
+
+fn compile_split(units: &[Schema], json: &str, opts: &IntentMapOptions) -> IntentMapCompilation {
+    let source = LoadedSource {
+        name: "map.json".into(),
+        path: None,
+        text: json.into(),
+    };
+    intent_map::compile(units, source, opts)
+}
+
+#[test]
+fn feature_enum_is_looked_up_in_every_file_of_the_build() {
+    let json = r#"{
+  "user_intent_map": [
+    { "cloud_intent": "intent_explore_start", "user_intent": "explore_start",
+      "feature_gate": "Exploring" },
+    { "cloud_intent": "intent_clock_settimer", "user_intent": "set_timer" }
+  ],
+  "unmatched_intent": "unmatched_intent"
+}"#;
+    let units = split_units();
+    let out = compile_split(&units, json, &default_options());
+    assert!(out.diagnostics.is_empty(), "{}", out.render());
+    let map = out.model.expect("model");
+    let gated = map.cloud("intent_explore_start").expect("entry");
+    assert_eq!(gated.feature_gate.as_deref(), Some("Exploring"));
+    // Checked against that enum, not merely accepted.
+    let typo = json.replace("\"Exploring\"", "\"Explorng\"");
+    let out = compile_split(&units, &typo, &default_options());
+    assert!(out.has_errors());
+    assert_eq!(out.diagnostics[0].message, "unknown feature \"Explorng\"");
+    // The union's file alone: the error says where it looked.
+    let out = compile_split(&units[1..], json, &default_options());
+    assert!(out.has_errors());
+    assert!(
+        out.render()
+            .contains("searched: userIntent.clad (and every file they include)"),
+        "{}",
+        out.render()
+    );
+}
+
+#[test]
+fn members_after_test_separator_are_test_only() {
+    // `explore_start` (before the separator) is reported; `test_name` and `play_keepaway`
+    // (after it) are not, whatever their names.
+    let json = r#"{
+  "user_intent_map": [ { "cloud_intent": "intent_clock_settimer", "user_intent": "set_timer" } ],
+  "unmatched_intent": "unmatched_intent"
+}"#;
+    let out = compile_split(
+        &split_units(),
+        json,
+        &IntentMapOptions::new(UNION).warn_unmapped(true),
+    );
+    assert!(!out.has_errors(), "{}", out.render());
+    let messages: Vec<&str> = out.diagnostics.iter().map(|d| d.message.as_str()).collect();
+    assert_eq!(messages, ["user intent \"explore_start\" is not mapped"]);
 }
 
 #[test]
@@ -657,7 +759,8 @@ fn arbitrary_text_never_panics() {
                 path: None,
                 text: text.into(),
             };
-            let out = intent_map::compile(&schema, source, &default_options());
+            let out =
+                intent_map::compile(std::slice::from_ref(&schema), source, &default_options());
             let _ = out.render();
         }
     }

@@ -353,19 +353,28 @@ fn apply(text: &str, edits: &[Edit]) -> String {
 
 #[test]
 fn mutated_conformance_schemas_never_panic() {
-    let Some(dir) = common::conformance_dir() else {
+    let Some(m) = common::conformance() else {
         return;
     };
-    let schemas = dir.join("schemas");
-    let units: Vec<Unit> = common::manifest(&dir)
-        .into_iter()
+    let units: Vec<Unit> = m
+        .files
+        .iter()
         .map(|f| {
-            let root = schemas.join(&f.root);
-            let mut files = Vec::new();
-            clad_files(&root, &root, &mut files);
+            // Every file visible from the root, then from `include_dirs` in order (the first
+            // of a name wins, as in the search).
+            let mut files: Vec<(String, String)> = Vec::new();
+            for dir in m.search_dirs(&f.root) {
+                let mut found = Vec::new();
+                clad_files(&dir, &dir, &mut found);
+                for (name, text) in found {
+                    if !files.iter().any(|(n, _)| *n == name) {
+                        files.push((name, text));
+                    }
+                }
+            }
             Unit {
                 files,
-                main: f.schema,
+                main: f.schema.clone(),
             }
         })
         .collect();

@@ -6,12 +6,43 @@
 //! [`visit`] calls a [`TypeVisitor`] with that type, so one generic function (for example
 //! [`check_vector`]) runs on every type. [`SCHEMAS`] lists every compiled schema and its
 //! messages, structures and unions.
+//!
+//! The conformance tree is any folder described by a `vectors/MANIFEST.json` ([`corpus`]):
+//! `CLAD_CONFORMANCE_DIR` names it (default `../shared/conformance/message-buffers`),
+//! `CLAD_CONFORMANCE_REQUIRE=1` makes its absence an error. [`golden::check_vectors`] runs its
+//! vectors through a [`golden::Backend`]; [`golden::GeneratedBackend`] is the generated code.
+//!
+//! This crate's only normal dependencies are `clad-runtime`, serde and serde_json: that the
+//! code generated for a whole conformance tree compiles and passes here proves that generated
+//! code needs `clad-runtime` alone, never `robot-runtime`.
 
 use clad_runtime::wire::{HasView, PackErrorKind, UnpackError, Wire, WireView};
 use serde::{de::DeserializeOwned, Serialize};
 use std::fmt::Debug;
 
+pub mod corpus;
+pub mod golden;
+
 include!(concat!(env!("OUT_DIR"), "/roots.rs"));
+
+/// The manifest of the tree `build.rs` compiled ([`DATA_DIR`]); `None` when it had none.
+/// Panics when the manifest became unreadable since the build.
+pub fn built_manifest() -> Option<corpus::Manifest> {
+    DATA_DIR
+        .map(|d| corpus::Manifest::load(std::path::Path::new(d)).unwrap_or_else(|e| panic!("{e}")))
+}
+
+/// For tests of the built tree: its manifest, or `None` after printing why the tests skip.
+pub fn built_manifest_or_skip() -> Option<corpus::Manifest> {
+    let m = built_manifest();
+    if m.is_none() {
+        eprintln!(
+            "{}",
+            corpus::skip_message(std::path::Path::new(env!("CARGO_MANIFEST_DIR")))
+        );
+    }
+    m
+}
 
 /// The generated code of the whole synthetic robot-shaped tree (130 files, see
 /// `clad-codegen/benches/corpus`), compiled to prove it builds without warnings.
@@ -97,8 +128,10 @@ pub fn check(
     )
 }
 
-/// One golden vector: CLAD-JSON `value` must pack to `hex`; `hex` must unpack to an equal
-/// value; that value's JSON must read back to the same value and equal `value`.
+/// One golden vector: CLAD-JSON `value` must pack to `hex` (and `packed_size`, `MIN_SIZE`,
+/// `FIXED_SIZE` agree with its length); `hex` must unpack to an equal value that packs to
+/// `hex` again, while `hex` less its last byte or with one more byte must not unpack; that
+/// value's JSON must read back to the same value and equal `value`.
 pub fn check_vector<T: Generated>(value: &serde_json::Value, hex: &[u8]) -> Result<(), String> {
     let from_json: T =
         serde_json::from_value(value.clone()).map_err(|e| format!("JSON -> value: {e}"))?;
@@ -117,9 +150,32 @@ pub fn check_vector<T: Generated>(value: &serde_json::Value, hex: &[u8]) -> Resu
             hex.len()
         ));
     }
+    if hex.len() < T::MIN_SIZE || T::FIXED_SIZE.is_some_and(|n| n != hex.len()) {
+        return Err(format!(
+            "{} bytes, but MIN_SIZE is {} and FIXED_SIZE {:?}",
+            hex.len(),
+            T::MIN_SIZE,
+            T::FIXED_SIZE
+        ));
+    }
     let unpacked = T::unpack(hex).map_err(|e| format!("unpack: {e}"))?;
     if unpacked != from_json {
         return Err(format!("unpack: got {unpacked:?}, want {from_json:?}"));
+    }
+    match unpacked.pack() {
+        Ok(again) if again == hex => {}
+        other => return Err(format!("unpack then pack: {other:?}")),
+    }
+    // Strict: one byte missing or one byte too many is an error.
+    if let Some((_, short)) = hex.split_last() {
+        if let Ok(v) = T::unpack(short) {
+            return Err(format!("unpack of the bytes less the last one gave {v:?}"));
+        }
+    }
+    let mut longer = hex.to_vec();
+    longer.push(0);
+    if let Ok(v) = T::unpack(&longer) {
+        return Err(format!("unpack with a trailing byte gave {v:?}"));
     }
     let json = serde_json::to_value(&unpacked).map_err(|e| format!("value -> JSON: {e}"))?;
     let back: T = serde_json::from_value(json.clone()).map_err(|e| format!("JSON again: {e}"))?;

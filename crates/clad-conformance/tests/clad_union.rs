@@ -10,7 +10,8 @@ fn names<U: CladUnion>() -> Vec<(&'static str, u8, bool)> {
         .collect()
 }
 
-#[cfg(conformance_data)]
+/// Names a type of the reference corpus: compiled only when that corpus was built.
+#[cfg(conformance_reference)]
 #[test]
 fn generated_unions_are_generic_clad_unions() {
     use clad_conformance::top_simple_test::cat::MyMessage;

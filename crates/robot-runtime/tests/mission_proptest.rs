@@ -130,7 +130,7 @@ proptest! {
         let mut submitted: Vec<RequestId> = Vec::new();
         let mut finished: BTreeMap<RequestId, Outcome> = BTreeMap::new();
         let mut now = 0;
-        let mut record = |events: Vec<MissionEvent>, finished: &mut BTreeMap<RequestId, Outcome>| -> Result<(), TestCaseError> {
+        let record = |events: Vec<MissionEvent>, finished: &mut BTreeMap<RequestId, Outcome>| -> Result<(), TestCaseError> {
             for e in events {
                 if let MissionEvent::Finished { request, outcome } = e {
                     prop_assert!(

@@ -466,7 +466,7 @@ impl Harness {
             // A dropped guard deactivates at once; its event comes at the next call.
             None => prop_assert!(
                 m.active
-                    .map_or(true, |(id, _)| self.dropped_guards.contains(&id)),
+                    .is_none_or(|(id, _)| self.dropped_guards.contains(&id)),
                 "active per events: {:?}",
                 m.active
             ),
@@ -542,7 +542,7 @@ impl Harness {
                 // A known, enabled void entry always maps, whatever its parameters.
                 if source == IntentSource::Voice {
                     if let Some(e) = USER_INTENT_MAP.cloud(intent) {
-                        let enabled = e.feature_gate.map_or(true, |f| self.gate(f));
+                        let enabled = e.feature_gate.is_none_or(|f| self.gate(f));
                         if enabled && self.c.translator().is_void(e.tag) {
                             prop_assert_eq!(*tag, e.tag);
                         }
@@ -743,7 +743,7 @@ impl Harness {
                 let owner_before = self.c.active().map(|a| a.owner().clone());
                 // Two owners: an owner holding the active intent moves on to the next one;
                 // another owner needs `activate_replacing`.
-                let owner = if (tag as usize) % 2 == 0 {
+                let owner = if (tag as usize).is_multiple_of(2) {
                     "prop_a"
                 } else {
                     "prop_b"

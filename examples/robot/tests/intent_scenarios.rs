@@ -483,7 +483,7 @@ fn cloud_mapping_and_unmatched_fallback() {
     let mut c = intents::component();
     let mut mapped = 0;
     for e in USER_INTENT_MAP.cloud {
-        let enabled = e.feature_gate.map_or(true, intents::stock_features);
+        let enabled = e.feature_gate.is_none_or(intents::stock_features);
         if !enabled || !c.translator().is_void(e.tag) {
             continue;
         }

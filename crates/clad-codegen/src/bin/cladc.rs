@@ -1,277 +1,361 @@
 //! `cladc`: the CLAD compiler's command line.
+//!
+//! Arguments are parsed by clap (derive). Exit status, the contract scripts rely on:
+//! 0 on success, 1 when a schema or an input line has errors (diagnostics on stderr),
+//! 2 on a usage error (clap reports its own argument errors with 2 as well).
 
 use clad_codegen::{compile, describe, dynamic, ir::Schema, FsLoader};
-use std::io::IsTerminal;
-use std::io::Write as _;
+use clap::{Args, CommandFactory, Parser, Subcommand, ValueHint};
+use clap_complete::Shell;
+use std::io::{IsTerminal, Write as _};
+use std::path::PathBuf;
 use std::process::ExitCode;
 
-const USAGE: &str = r#"cladc: compiler for CLAD schema files
+/// Exit status when a schema, an input line or writing the output fails.
+const EXIT_ERRORS: u8 = 1;
+/// Exit status of a usage error; the same value clap exits with for its argument errors.
+const EXIT_USAGE: u8 = 2;
 
-USAGE:
-    cladc check    [-I DIR]... FILE...          validate schemas; diagnostics on stderr
-    cladc describe [-I DIR]... FILE...          the semantic model (hashes, values, tags, sizes)
-                                                as JSON; several files: an object keyed by file
-    cladc rust     [-I DIR]... [--view PATH]... -o DIR FILE...
-                                                generate Rust into DIR/clad.rs (`-o -`: stdout)
-    cladc encode   [-I DIR]... FILE             stdin lines {"type": T, "value": V} -> hex lines
-    cladc decode   [-I DIR]... FILE             stdin lines {"type": T, "hex": H} -> CLAD-JSON lines
-    cladc explain  [-I DIR]... FILE TYPE HEX    annotated dump: offset, bytes, field, value
+const AFTER_HELP: &str = "\
+FILE is a path, or a path inside one of the -I directories. TYPE is a fully qualified CLAD type \
+name (Ns::Type).
 
-OPTIONS:
-    -I DIR, --include-dir DIR   search DIR for #include files (repeatable, searched in order;
-                                the first one plays the role of the original's -C directory).
-                                With no -I, the current directory is searched.
-    -o DIR, --out-dir DIR       output directory of `cladc rust`
-    --view PATH                 `cladc rust`: also generate borrowed views (`<Name>View<'a>`)
-                                for the types at PATH (`.`, a namespace or Ns::Type; repeatable)
-    -h, --help                  print this help
-    -V, --version               print the version
+Exit status: 0 on success, 1 when a schema or an input line has errors, 2 on a usage error.";
 
-FILE is a path, or a path inside one of the -I directories. T is a fully qualified CLAD
-type name (Ns::Type). encode/decode write `error: <message>` for a line that fails.
-Exit status: 0 on success, 1 when a schema or a line has errors, 2 on a usage error."#;
-
-struct Args {
-    command: String,
-    out_dir: Option<String>,
-    include_dirs: Vec<String>,
-    views: Vec<String>,
-    files: Vec<String>,
+/// cladc: compiler for CLAD schema files.
+#[derive(Parser, Debug)]
+#[command(
+    name = "cladc",
+    version,
+    arg_required_else_help = true,
+    after_help = AFTER_HELP
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
 }
 
-fn parse_args(mut argv: impl Iterator<Item = String>) -> Result<Option<Args>, String> {
-    let mut command = None;
-    let mut include_dirs = Vec::new();
-    let mut files = Vec::new();
-    let mut out_dir = None;
-    let mut views = Vec::new();
-    while let Some(arg) = argv.next() {
-        match arg.as_str() {
-            "-h" | "--help" => return Ok(None),
-            "-V" | "--version" => {
-                println!("cladc {}", env!("CARGO_PKG_VERSION"));
-                std::process::exit(0);
-            }
-            "-I" | "--include-dir" => {
-                include_dirs.push(argv.next().ok_or("-I needs a directory")?);
-            }
-            "-o" | "--out-dir" => out_dir = Some(argv.next().ok_or("-o needs a directory")?),
-            "--view" => views.push(argv.next().ok_or("--view needs a CLAD path")?),
-            s if s.starts_with("-I") && s.len() > 2 => include_dirs.push(s[2..].to_owned()),
-            s if s.starts_with('-') && s != "-" => return Err(format!("unknown option `{s}`")),
-            _ if command.is_none() => command = Some(arg),
-            _ => files.push(arg),
-        }
-    }
-    let command = command.ok_or("missing command")?;
-    Ok(Some(Args {
-        command,
-        out_dir,
-        include_dirs,
-        views,
-        files,
-    }))
+#[derive(Subcommand, Debug)]
+enum Command {
+    /// Validate schemas; every error with file:line:col and a snippet on stderr
+    ///
+    /// Every FILE is compiled on its own and all of their errors are reported. Nothing is
+    /// written on stdout; the exit status is 1 when any file has an error.
+    Check {
+        #[command(flatten)]
+        includes: Includes,
+        /// Schema files to validate
+        #[arg(required = true, value_name = "FILE", value_hint = ValueHint::FilePath)]
+        files: Vec<String>,
+    },
+    /// The semantic model (hashes, enum values, tags, sizes) as JSON
+    ///
+    /// One FILE: its model. Several: an object keyed by file, the structure of the
+    /// conformance suite's semantics.json. Diagnostics go to stderr.
+    Describe {
+        #[command(flatten)]
+        includes: Includes,
+        /// Schema files to describe
+        #[arg(required = true, value_name = "FILE", value_hint = ValueHint::FilePath)]
+        files: Vec<String>,
+    },
+    /// Generate Rust into DIR/clad.rs, the same code the build.rs Builder writes
+    Rust {
+        #[command(flatten)]
+        includes: Includes,
+        /// Output directory; `-` prints the code on stdout
+        #[arg(short = 'o', long = "out-dir", value_name = "DIR", value_hint = ValueHint::DirPath)]
+        out_dir: String,
+        /// Also generate borrowed views for the types at PATH (repeatable)
+        ///
+        /// Views are `<Name>View<'a>` types that borrow strings and arrays from the received
+        /// bytes. PATH is `.` (everything), a namespace or Ns::Type.
+        #[arg(long = "view", value_name = "PATH")]
+        views: Vec<String>,
+        /// Schema files to compile
+        #[arg(required = true, value_name = "FILE", value_hint = ValueHint::FilePath)]
+        files: Vec<String>,
+    },
+    /// Encode stdin lines {"type": T, "value": V} into hex lines
+    ///
+    /// One output line per non-empty input line; a line that fails gives `error: <message>`
+    /// and the others are still encoded (exit status 1).
+    Encode(Codec),
+    /// Decode stdin lines {"type": T, "hex": H} into CLAD-JSON lines
+    ///
+    /// One output line per non-empty input line; a line that fails gives `error: <message>`
+    /// and the others are still decoded (exit status 1).
+    Decode(Codec),
+    /// Annotated dump of captured bytes: offset, bytes, field, value
+    ///
+    /// Exit status 1 when the bytes do not decode as TYPE; the dump shows where it stopped.
+    Explain {
+        #[command(flatten)]
+        includes: Includes,
+        /// The schema file
+        #[arg(value_name = "FILE", value_hint = ValueHint::FilePath)]
+        file: String,
+        /// Fully qualified CLAD type name (Ns::Type)
+        #[arg(value_name = "TYPE")]
+        ty: String,
+        /// The bytes, two hex digits per byte (e.g. 090e69)
+        #[arg(value_name = "HEX", value_parser = parse_hex_arg)]
+        hex: Hex,
+    },
+    /// Print a completion script for SHELL on stdout
+    ///
+    /// For example `cladc completions bash > ~/.local/share/bash-completion/completions/cladc`.
+    Completions {
+        /// The shell to complete for
+        #[arg(value_name = "SHELL")]
+        shell: Shell,
+    },
+}
+
+/// `-I DIR`, shared by every command that reads schemas.
+#[derive(Args, Debug)]
+struct Includes {
+    /// Search DIR for #include files (repeatable, searched in order)
+    ///
+    /// Directories are searched in the order given; the first one plays the role of the original
+    /// tool's -C directory. The directory of the including file is not searched. With no -I, the
+    /// current directory is searched.
+    #[arg(
+        short = 'I',
+        long = "include-dir",
+        value_name = "DIR",
+        value_hint = ValueHint::DirPath
+    )]
+    dirs: Vec<PathBuf>,
+}
+
+/// Arguments of `encode` and `decode`.
+#[derive(Args, Debug)]
+struct Codec {
+    #[command(flatten)]
+    includes: Includes,
+    /// The schema file
+    #[arg(value_name = "FILE", value_hint = ValueHint::FilePath)]
+    file: String,
+}
+
+/// Bytes given as hex on the command line.
+#[derive(Clone, Debug)]
+struct Hex(Vec<u8>);
+
+fn parse_hex_arg(s: &str) -> Result<Hex, String> {
+    parse_hex(s)
+        .map(Hex)
+        .ok_or_else(|| "not hex (two digits per byte)".to_owned())
 }
 
 fn main() -> ExitCode {
-    let args = match parse_args(std::env::args().skip(1)) {
-        Ok(Some(a)) => a,
-        Ok(None) => {
-            println!("{USAGE}");
-            return ExitCode::SUCCESS;
-        }
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
         Err(e) => {
-            eprintln!("cladc: {e}\n\n{USAGE}");
-            return ExitCode::from(2);
+            // `--help` and `--version` arrive here too: printed on stdout, status 0.
+            // Everything else is a usage error, printed on stderr.
+            let _ = e.print();
+            return if e.use_stderr() {
+                ExitCode::from(EXIT_USAGE)
+            } else {
+                ExitCode::SUCCESS
+            };
         }
     };
     let color = std::io::stderr().is_terminal() && std::env::var_os("NO_COLOR").is_none();
-    match args.command.as_str() {
-        "check" => {
-            if args.files.is_empty() {
-                eprintln!("cladc check: no input file\n\n{USAGE}");
-                return ExitCode::from(2);
-            }
-            let mut failed = false;
-            for file in &args.files {
-                let mut loader = FsLoader::new(&args.include_dirs);
-                let out = compile(&mut loader, file);
-                eprint!("{}", out.render_colored(color));
-                if out.has_errors() {
-                    failed = true;
+    match cli.command {
+        Command::Check { includes, files } => check(&includes, &files, color),
+        Command::Describe { includes, files } => describe(&includes, &files, color),
+        Command::Rust {
+            includes,
+            out_dir,
+            views,
+            files,
+        } => rust(&includes, &out_dir, &views, files),
+        Command::Encode(args) => codec(&args, true, color),
+        Command::Decode(args) => codec(&args, false, color),
+        Command::Explain {
+            includes,
+            file,
+            ty,
+            hex,
+        } => explain(&includes, &file, &ty, &hex.0, color),
+        Command::Completions { shell } => completions(shell),
+    }
+}
+
+fn status(failed: bool) -> ExitCode {
+    if failed {
+        ExitCode::from(EXIT_ERRORS)
+    } else {
+        ExitCode::SUCCESS
+    }
+}
+
+fn check(includes: &Includes, files: &[String], color: bool) -> ExitCode {
+    let mut failed = false;
+    for file in files {
+        let mut loader = FsLoader::new(&includes.dirs);
+        let out = compile(&mut loader, file);
+        eprint!("{}", out.render_colored(color));
+        failed |= out.has_errors();
+    }
+    status(failed)
+}
+
+fn describe(includes: &Includes, files: &[String], color: bool) -> ExitCode {
+    // One file: its entry. Several: an object keyed by file, like semantics.json. The text is
+    // assembled directly so sizes above 64 bits stay exact.
+    let mut entries = Vec::new();
+    let mut failed = false;
+    for file in files {
+        let mut loader = FsLoader::new(&includes.dirs);
+        let out = compile(&mut loader, file);
+        eprint!("{}", out.render_colored(color));
+        match &out.schema {
+            Some(schema) => entries.push((file, describe::describe_json(schema))),
+            None => failed = true,
+        }
+    }
+    let text = if files.len() == 1 {
+        entries.first().map(|(_, text)| text.clone())
+    } else {
+        let body: Vec<String> = entries
+            .iter()
+            .map(|(file, text)| {
+                let key = serde_json::to_string(file).unwrap_or_default();
+                format!("  {key}: {}", text.replace('\n', "\n  "))
+            })
+            .collect();
+        Some(format!("{{\n{}\n}}", body.join(",\n")))
+    };
+    if let Some(text) = text {
+        if writeln!(std::io::stdout().lock(), "{text}").is_err() {
+            return write_failed();
+        }
+    }
+    status(failed)
+}
+
+fn rust(includes: &Includes, out_dir: &str, views: &[String], files: Vec<String>) -> ExitCode {
+    let mut builder = clad_codegen::Builder::new().emit_cargo_directives(false);
+    for dir in &includes.dirs {
+        builder = builder.include_dir(dir);
+    }
+    for view in views {
+        builder = builder.view(view);
+    }
+    builder = builder.files(files);
+    if out_dir == "-" {
+        return match builder.generate() {
+            Ok(g) => {
+                if std::io::stdout()
+                    .lock()
+                    .write_all(g.code.as_bytes())
+                    .is_err()
+                {
+                    return write_failed();
                 }
-            }
-            if failed {
-                ExitCode::from(1)
-            } else {
                 ExitCode::SUCCESS
             }
+            Err(e) => {
+                eprint!("{}", e.rendered);
+                ExitCode::from(EXIT_ERRORS)
+            }
+        };
+    }
+    match builder.out_dir(out_dir).compile() {
+        Ok(path) => {
+            eprintln!("wrote {}", path.display());
+            ExitCode::SUCCESS
         }
-        "describe" => {
-            if args.files.is_empty() {
-                eprintln!("cladc describe: no input file\n\n{USAGE}");
-                return ExitCode::from(2);
-            }
-            // One file: its entry. Several: an object keyed by file, like semantics.json. The
-            // text is assembled directly so sizes above 64 bits stay exact.
-            let mut entries = Vec::new();
-            let mut failed = false;
-            for file in &args.files {
-                let mut loader = FsLoader::new(&args.include_dirs);
-                let out = compile(&mut loader, file);
-                eprint!("{}", out.render_colored(color));
-                match &out.schema {
-                    Some(schema) => entries.push((file, describe::describe_json(schema))),
-                    None => failed = true,
-                }
-            }
-            if let [(_, text)] = entries.as_slice() {
-                if args.files.len() == 1 {
-                    println!("{text}");
-                }
-            }
-            if args.files.len() > 1 {
-                let body: Vec<String> = entries
-                    .iter()
-                    .map(|(file, text)| {
-                        let key = serde_json::to_string(file).unwrap_or_default();
-                        format!("  {key}: {}", text.replace('\n', "\n  "))
-                    })
-                    .collect();
-                println!("{{\n{}\n}}", body.join(",\n"));
-            }
-            if failed {
-                ExitCode::from(1)
-            } else {
-                ExitCode::SUCCESS
-            }
-        }
-        "encode" | "decode" => {
-            let [file] = args.files.as_slice() else {
-                eprintln!(
-                    "cladc {}: expected exactly one schema file\n\n{USAGE}",
-                    args.command
-                );
-                return ExitCode::from(2);
-            };
-            let Some(schema) = load(&args, file, color) else {
-                return ExitCode::from(1);
-            };
-            let encode = args.command == "encode";
-            let mut failed = false;
-            let stdin = std::io::stdin();
-            let mut out = std::io::BufWriter::new(std::io::stdout().lock());
-            for line in std::io::BufRead::lines(stdin.lock()) {
-                let Ok(line) = line else {
-                    eprintln!("cladc: cannot read standard input");
-                    return ExitCode::from(1);
-                };
-                if line.trim().is_empty() {
-                    continue;
-                }
-                let result = if encode {
-                    encode_line(&schema, &line)
-                } else {
-                    decode_line(&schema, &line)
-                };
-                let text = match result {
-                    Ok(t) => t,
-                    Err(e) => {
-                        failed = true;
-                        format!("error: {e}")
-                    }
-                };
-                if writeln!(out, "{text}").is_err() {
-                    return ExitCode::from(1);
-                }
-            }
-            if failed {
-                ExitCode::from(1)
-            } else {
-                ExitCode::SUCCESS
-            }
-        }
-        "explain" => {
-            let [file, ty, hex] = args.files.as_slice() else {
-                eprintln!("cladc explain: expected FILE TYPE HEX\n\n{USAGE}");
-                return ExitCode::from(2);
-            };
-            let Some(schema) = load(&args, file, color) else {
-                return ExitCode::from(1);
-            };
-            let Some(bytes) = parse_hex(hex) else {
-                eprintln!("cladc explain: `{hex}` is not hex (two digits per byte)");
-                return ExitCode::from(2);
-            };
-            let explanation = dynamic::explain(&schema, ty, &bytes);
-            print!("{explanation}");
-            if explanation.error.is_some() {
-                ExitCode::from(1)
-            } else {
-                ExitCode::SUCCESS
-            }
-        }
-        "rust" => {
-            let Some(out_dir) = &args.out_dir else {
-                eprintln!("cladc rust: missing -o DIR\n\n{USAGE}");
-                return ExitCode::from(2);
-            };
-            if args.files.is_empty() {
-                eprintln!("cladc rust: no input file\n\n{USAGE}");
-                return ExitCode::from(2);
-            }
-            let mut builder = clad_codegen::Builder::new().emit_cargo_directives(false);
-            for dir in &args.include_dirs {
-                builder = builder.include_dir(dir);
-            }
-            for view in &args.views {
-                builder = builder.view(view);
-            }
-            builder = builder.files(args.files.iter().cloned());
-            if out_dir == "-" {
-                return match builder.generate() {
-                    Ok(g) => {
-                        print!("{}", g.code);
-                        ExitCode::SUCCESS
-                    }
-                    Err(e) => {
-                        eprint!("{}", e.rendered);
-                        ExitCode::from(1)
-                    }
-                };
-            }
-            match builder.out_dir(out_dir).compile() {
-                Ok(path) => {
-                    eprintln!("wrote {}", path.display());
-                    ExitCode::SUCCESS
-                }
-                Err(e) => {
-                    eprint!("{}", e.rendered);
-                    ExitCode::from(1)
-                }
-            }
-        }
-        other => {
-            eprintln!("cladc: unknown command `{other}`\n\n{USAGE}");
-            ExitCode::from(2)
+        Err(e) => {
+            eprint!("{}", e.rendered);
+            ExitCode::from(EXIT_ERRORS)
         }
     }
 }
 
-fn load(args: &Args, file: &str, color: bool) -> Option<Schema> {
-    let mut loader = FsLoader::new(&args.include_dirs);
+fn codec(args: &Codec, encode: bool, color: bool) -> ExitCode {
+    let Some(schema) = load(&args.includes, &args.file, color) else {
+        return ExitCode::from(EXIT_ERRORS);
+    };
+    let mut failed = false;
+    let stdin = std::io::stdin();
+    let mut out = std::io::BufWriter::new(std::io::stdout().lock());
+    for line in std::io::BufRead::lines(stdin.lock()) {
+        let Ok(line) = line else {
+            eprintln!("cladc: cannot read standard input");
+            return ExitCode::from(EXIT_ERRORS);
+        };
+        if line.trim().is_empty() {
+            continue;
+        }
+        let result = if encode {
+            encode_line(&schema, &line)
+        } else {
+            decode_line(&schema, &line)
+        };
+        let text = result.unwrap_or_else(|e| {
+            failed = true;
+            format!("error: {e}")
+        });
+        if writeln!(out, "{text}").is_err() {
+            return write_failed();
+        }
+    }
+    if out.flush().is_err() {
+        return write_failed();
+    }
+    status(failed)
+}
+
+fn explain(includes: &Includes, file: &str, ty: &str, bytes: &[u8], color: bool) -> ExitCode {
+    let Some(schema) = load(includes, file, color) else {
+        return ExitCode::from(EXIT_ERRORS);
+    };
+    let explanation = dynamic::explain(&schema, ty, bytes);
+    if write!(std::io::stdout().lock(), "{explanation}").is_err() {
+        return write_failed();
+    }
+    status(explanation.error.is_some())
+}
+
+fn completions(shell: Shell) -> ExitCode {
+    let mut script = Vec::new();
+    clap_complete::generate(shell, &mut Cli::command(), "cladc", &mut script);
+    if std::io::stdout().lock().write_all(&script).is_err() {
+        return write_failed();
+    }
+    ExitCode::SUCCESS
+}
+
+/// Standard output is gone (a closed pipe, a full disk): say so, exit 1.
+fn write_failed() -> ExitCode {
+    eprintln!("cladc: cannot write standard output");
+    ExitCode::from(EXIT_ERRORS)
+}
+
+fn load(includes: &Includes, file: &str, color: bool) -> Option<Schema> {
+    let mut loader = FsLoader::new(&includes.dirs);
     let out = compile(&mut loader, file);
     eprint!("{}", out.render_colored(color));
     out.schema
 }
 
+/// Two hex digits per byte, nothing else (surrounding whitespace aside).
 fn parse_hex(s: &str) -> Option<Vec<u8>> {
-    let s = s.trim();
-    if !s.len().is_multiple_of(2) {
+    let digits = s.trim().as_bytes();
+    if !digits.iter().all(u8::is_ascii_hexdigit) {
         return None;
     }
-    (0..s.len() / 2)
-        .map(|i| u8::from_str_radix(s.get(2 * i..2 * i + 2)?, 16).ok())
+    let pairs = digits.chunks_exact(2);
+    if !pairs.remainder().is_empty() {
+        return None;
+    }
+    pairs
+        .map(|pair| u8::from_str_radix(std::str::from_utf8(pair).ok()?, 16).ok())
         .collect()
 }
 
@@ -302,4 +386,25 @@ fn decode_line(schema: &Schema, line: &str) -> Result<String, String> {
     let bytes = parse_hex(hex).ok_or("\"hex\" is not hex (two digits per byte)")?;
     let value = dynamic::decode(schema, &ty, &bytes).map_err(|e| e.to_string())?;
     Ok(value.to_string())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_clap_definition_is_consistent() {
+        Cli::command().debug_assert();
+    }
+
+    #[test]
+    fn hex_arguments() {
+        assert_eq!(parse_hex("00ff10").as_deref(), Some(&[0, 255, 16][..]));
+        assert_eq!(parse_hex(" 0A ").as_deref(), Some(&[10][..]));
+        assert_eq!(parse_hex("").as_deref(), Some(&[][..]));
+        for bad in ["0", "0g", "zz", "+1", "é1"] {
+            assert!(parse_hex(bad).is_none(), "{bad}");
+            assert!(parse_hex_arg(bad).is_err(), "{bad}");
+        }
+    }
 }

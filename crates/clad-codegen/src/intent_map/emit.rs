@@ -1,35 +1,30 @@
-//! The validated map as Rust: one `pub static` of `robot_runtime::intent::StaticIntentMap`.
+//! The validated map as Rust: one `pub static` of `robot_runtime::intent::StaticIntentMap`
+//! (the crate is [`RustOptions::intent_runtime_path`]).
 //!
 //! The static refers to the union's generated `<Name>Tag` enum by a path relative to the root
 //! of the generated file (`self::anki::vector::UserIntentTag`), so it must be emitted into the
-//! same file as the union (the builder does this). Type and variant names come from
-//! [`crate::rust::generated_types`] and [`crate::rust::names`], the emitter's own naming rules.
+//! same file as the union (the builder does this). The tag enum's path and variant names are
+//! read from the [`Emitter`]'s naming table, the one the union itself is written from.
 
 use super::{IntentEntry, IntentMapModel, SanitationStep, SimpleVoiceEntry};
 use crate::diagnostics::Diagnostic;
-use crate::ir::{DeclKind, Schema};
 use crate::rust::code::{emit, str_lit, Code};
-use crate::rust::names::{Case, Scope};
-use crate::rust::{self, RustOptions};
+#[cfg(doc)]
+use crate::rust::RustOptions;
+use crate::rust::{self, Emitter};
 use proc_macro2::TokenStream;
 
 /// The Rust code of the static `model.static_name`, for a file that also holds the code
-/// [`crate::rust::generate`] emits for `units`: the union's unit and every unit it includes,
-/// as the builder compiles them (the same units [`crate::rust::generate`] needs). The
-/// builder appends it to the union's file.
-pub fn generate(
-    model: &IntentMapModel,
-    units: &[Schema],
-    opts: &RustOptions,
-) -> Result<String, Vec<Diagnostic>> {
-    let rt = rust::checked_path(&opts.intent_runtime_path)?;
+/// `emitter` writes (which must emit the map's union). The builder appends it to that file.
+pub fn generate(model: &IntentMapModel, emitter: &Emitter<'_>) -> Result<String, Vec<Diagnostic>> {
+    let rt = rust::intent_map_runtime_path(emitter.options())?;
     if syn::parse_str::<syn::Ident>(&model.static_name).is_err() {
         return Err(vec![Diagnostic::error_global(format!(
             "invalid name for the intent map static: `{}`",
             model.static_name
         ))]);
     }
-    let tags = TagPaths::new(units, &model.union)?;
+    let tags = TagPaths::new(emitter, &model.union)?;
     let tag_path = &tags.path;
 
     let mut c = Code::new();
@@ -87,14 +82,9 @@ pub fn generate(
 /// [`generate`] as tokens (what `include_clad!` expands to).
 pub fn generate_tokens(
     model: &IntentMapModel,
-    units: &[Schema],
-    opts: &RustOptions,
+    emitter: &Emitter<'_>,
 ) -> Result<TokenStream, Vec<Diagnostic>> {
-    generate(model, units, opts)?.parse().map_err(|e| {
-        vec![Diagnostic::error_global(format!(
-            "internal error: the generated intent map does not lex: {e}"
-        ))]
-    })
+    rust::lex(&generate(model, emitter)?, "generated intent map")
 }
 
 fn entry(c: &mut Code, tags: &TagPaths, e: &IntentEntry) -> Result<(), Vec<Diagnostic>> {
@@ -176,93 +166,37 @@ fn option_str(s: Option<&str>) -> String {
     }
 }
 
-/// The union's tag enum path and variant names, as the Rust emitter assigns them.
-pub(super) struct TagPaths {
+/// The union's tag enum path and variant names, read from the emitter's naming table.
+pub(super) struct TagPaths<'a> {
     /// `self::anki::vector::UserIntentTag`.
     pub(super) path: String,
-    /// Member name → variant identifier text, in member order.
-    variants: Vec<(String, String)>,
+    /// `(member name, variant identifier)`, in member order.
+    variants: Vec<(&'a str, &'a str)>,
 }
 
-impl TagPaths {
-    pub(super) fn new(units: &[Schema], union: &str) -> Result<Self, Vec<Diagnostic>> {
-        let not_emitted = || {
+impl<'a> TagPaths<'a> {
+    pub(super) fn new(emitter: &'a Emitter<'_>, union: &str) -> Result<Self, Vec<Diagnostic>> {
+        let tag = emitter.union_tag(union).ok_or_else(|| {
             vec![Diagnostic::error_global(format!(
                 "the union `{union}` of the intent map is not emitted by this build"
             ))
             .with_note("add the schema file that declares it to the same build")]
-        };
-        let types = rust::generated_types(units);
-        let ty = types
-            .iter()
-            .find(|t| t.clad_name == union && t.kind == "union")
-            .ok_or_else(not_emitted)?;
-        let (module, _) = ty
-            .rust_path
-            .rsplit_once("::")
-            .unwrap_or(("", &ty.rust_path));
-        // The emitter names a union's tag enum after every type of its module, in output
-        // order, then every union's tag in order (see `rust::context`).
-        let in_module = |t: &&crate::builder::GeneratedType| {
-            t.rust_path.rsplit_once("::").map_or("", |(m, _)| m) == module
-        };
-        let taken: Vec<&str> = types
-            .iter()
-            .filter(in_module)
-            .map(|t| last_segment(&t.rust_path))
-            .collect();
-        let mut scope = Scope::with_reserved(&taken);
-        let mut tag_ident = None;
-        for t in types.iter().filter(in_module).filter(|t| t.kind == "union") {
-            let base = last_segment(&t.rust_path).trim_end_matches('_');
-            let ident = scope.assign(&format!("{base}Tag"), Case::Camel);
-            if t.clad_name == union {
-                tag_ident = Some(ident);
-                break;
-            }
-        }
-        let tag_ident = tag_ident.ok_or_else(not_emitted)?;
-        let mut path = String::from("self::");
-        for segment in module.split("::").filter(|s| !s.is_empty()) {
-            path.push_str(segment);
-            path.push_str("::");
-        }
-        path.push_str(&tag_ident);
-
-        let members = units
-            .iter()
-            .find_map(|u| {
-                u.own_decls()
-                    .find(|(_, d)| d.fqn() == union)
-                    .and_then(|(_, d)| match &d.kind {
-                        DeclKind::Union(un) => Some(&un.members),
-                        _ => None,
-                    })
-            })
-            .ok_or_else(not_emitted)?;
-        let mut scope = Scope::new();
-        let variants = members
-            .iter()
-            .map(|m| (m.name.clone(), scope.assign(&m.name, Case::Camel)))
-            .collect();
-        Ok(TagPaths { path, variants })
+        })?;
+        Ok(TagPaths {
+            path: tag.path,
+            variants: tag.variants,
+        })
     }
 
-    pub(super) fn variant(&self, member: &str) -> Result<&str, Vec<Diagnostic>> {
+    pub(super) fn variant(&self, member: &str) -> Result<&'a str, Vec<Diagnostic>> {
         self.variants
             .iter()
-            .find(|(m, _)| m == member)
-            .map(|(_, v)| v.as_str())
+            .find(|(m, _)| *m == member)
+            .map(|(_, v)| *v)
             .ok_or_else(|| {
                 vec![Diagnostic::error_global(format!(
                     "internal error: no tag variant for union member `{member}`"
                 ))]
             })
     }
-}
-
-/// The identifier at the end of a Rust path, without `r#`.
-fn last_segment(path: &str) -> &str {
-    let last = path.rsplit("::").next().unwrap_or(path);
-    last.strip_prefix("r#").unwrap_or(last)
 }

@@ -38,14 +38,24 @@ use crate::diagnostics::{self, Diagnostic};
 use crate::ir::{Decl, DeclKind, Schema, Type, UnionMember};
 use crate::loader::{LoadedSource, SourceLoader};
 use crate::rust::code::{emit, str_lit, Code};
-use crate::rust::{self, RustOptions};
+use crate::rust::{self, Emitter};
 use crate::source::{FileId, SourceDb, SourceFile, Span};
 use std::ops::Range;
+
+/// One intent of [`VOCABULARY`]: `(constant, wire value, required roles, optional roles,
+/// open)`.
+pub type VocabularyEntry = (
+    &'static str,
+    &'static str,
+    &'static [&'static str],
+    &'static [&'static str],
+    bool,
+);
 
 /// The ROS4HRI vocabulary the map is checked against: `(constant, wire value, required
 /// roles, optional roles, open)`. The same table as `robot_runtime::hri::IntentKind::roles`
 /// (a test in `examples/robot` checks that the two agree).
-pub const VOCABULARY: &[(&str, &str, &[&str], &[&str], bool)] = &[
+pub const VOCABULARY: &[VocabularyEntry] = &[
     (
         "RAW_USER_INPUT",
         "__raw_user_input__",
@@ -663,19 +673,15 @@ impl<'s> Checker<'s> {
 }
 
 /// The Rust code of the static (appended to the union's generated file by the builder).
-pub fn generate(
-    model: &HriMapModel,
-    units: &[Schema],
-    opts: &RustOptions,
-) -> Result<String, Vec<Diagnostic>> {
-    let rt = rust::checked_path(&opts.intent_runtime_path)?;
+pub fn generate(model: &HriMapModel, emitter: &Emitter<'_>) -> Result<String, Vec<Diagnostic>> {
+    let rt = rust::intent_map_runtime_path(emitter.options())?;
     if syn::parse_str::<syn::Ident>(&model.static_name).is_err() {
         return Err(vec![Diagnostic::error_global(format!(
             "invalid name for the HRI intent map static: `{}`",
             model.static_name
         ))]);
     }
-    let tags = super::emit::TagPaths::new(units, &model.union)?;
+    let tags = super::emit::TagPaths::new(emitter, &model.union)?;
     let tag_path = &tags.path;
     let mut c = Code::new();
     c.doc(&format!(
@@ -873,7 +879,10 @@ mod tests {
             },
             &HriMapOptions::new("UserIntent"),
         );
-        let code = generate(&out.model.unwrap(), &[schema], &RustOptions::default()).unwrap();
+        let units = [schema];
+        let opts = crate::rust::RustOptions::default();
+        let emitter = crate::rust::Emitter::new(&units, &opts).unwrap();
+        let code = generate(&out.model.unwrap(), &emitter).unwrap();
         syn::parse_file(&code).expect("valid Rust");
         assert!(
             code.contains("RoleCondition { role: \"goal\", value: \"dock\" }"),

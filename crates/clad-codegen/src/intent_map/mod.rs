@@ -29,12 +29,16 @@
 //!   integer or float field; substitutions and numerics only where the entry has an intent of
 //!   that side; a rename to itself is a warning;
 //! - `feature_gate` names a member of the feature enum, when [`IntentMapOptions::feature_enum`]
-//!   is set;
+//!   is set; the enum is looked up in every file of the build (the union's file need not
+//!   include it), and when no file declares it the error points at the first `feature_gate`
+//!   (else at the map) and names the files searched and the enums of a close name;
 //! - simple voice responses: the union has `simple_voice_response`, `anim_group` is given,
 //!   values fit the payload fields, `active_feature` names a member of its enum;
 //! - optionally ([`IntentMapOptions::warn_unmapped`], a warning): union members no entry names,
-//!   except the unmatched intent, `simple_voice_response`, and `test_*` members (the original's
-//!   "every user intent found in clad must appear in json"); `"is_test": true` turns it off.
+//!   except the unmatched intent, `simple_voice_response`, `test_*` members and every member
+//!   declared after `test_SEPARATOR` (the original's "every user intent found in clad must
+//!   appear in json", and its convention that the members after the separator are test-only);
+//!   `"is_test": true` turns it off.
 //!
 //! Sanitation steps are compiled as the original does (§1.3 of the intent-runtime notes): one
 //! step per substitution, a numerics name marks the step with the same `from` as numeric or
@@ -49,7 +53,7 @@ mod validate;
 pub use emit::{generate, generate_tokens};
 
 use crate::diagnostics::{self, Diagnostic};
-use crate::ir::Schema;
+use crate::ir::{DeclKind, Schema};
 use crate::loader::{LoadError, LoadedSource, SourceLoader};
 use crate::source::{SourceDb, SourceFile};
 
@@ -59,7 +63,8 @@ pub struct IntentMapOptions {
     /// Fully qualified name of the user-intent union (`Anki::Vector::UserIntent`).
     pub union: String,
     /// Fully qualified name of an enum whose member names are the valid `feature_gate`
-    /// values (`Anki::Vector::FeatureType`). `None`: feature names are not checked.
+    /// values (`Anki::Vector::FeatureType`), declared by any file of the build. `None`:
+    /// feature names are not checked.
     pub feature_enum: Option<String>,
     /// Warn about union members that no entry maps (off by default).
     pub warn_unmapped: bool,
@@ -278,7 +283,10 @@ impl IntentMapCompilation {
     }
 }
 
-/// Compiles the intent map `source` against `schema` (which declares `options.union`).
+/// Compiles the intent map `source` against `schemas`, the files of one build: the union
+/// `options.union` is taken from the file that declares it (else one that includes it), and
+/// the enums the map names (the feature enum) are looked up in that file, then in every
+/// other one, so a feature enum may live in a file the union's file does not include.
 ///
 /// ```
 /// use clad_codegen::intent_map::{compile, IntentMapOptions};
@@ -299,7 +307,7 @@ impl IntentMapCompilation {
 ///   "unmatched_intent": "unmatched_intent"
 /// }"#;
 /// let source = LoadedSource { name: "map.json".into(), path: None, text: json.into() };
-/// let out = compile(&schema, source, &IntentMapOptions::new("UserIntent"));
+/// let out = compile(&[schema], source, &IntentMapOptions::new("UserIntent"));
 /// let map = out.model.expect("valid map");
 /// let entry = map.cloud("intent_clock_settimer_extend").unwrap();
 /// assert_eq!((entry.tag.name.as_str(), entry.tag.value), ("set_timer", 1));
@@ -307,14 +315,28 @@ impl IntentMapCompilation {
 /// assert!(entry.sanitation[0].numeric);
 /// ```
 pub fn compile(
-    schema: &Schema,
+    schemas: &[Schema],
     source: LoadedSource,
     options: &IntentMapOptions,
 ) -> IntentMapCompilation {
+    let Some(schema) = union_unit(schemas, &options.union).or(schemas.first()) else {
+        return IntentMapCompilation {
+            sources: SourceDb::new(),
+            diagnostics: vec![Diagnostic::error_global(format!(
+                "no schema to check the intent map \"{}\" against",
+                source.name
+            ))],
+            model: None,
+        };
+    };
+    let others: Vec<&Schema> = schemas
+        .iter()
+        .filter(|s| !std::ptr::eq(*s, schema))
+        .collect();
     let mut sources = schema.sources.clone();
     let file = sources.add(SourceFile::new(source.name, source.path, source.text));
     let text = sources.get(file).text.clone();
-    let (diagnostics, model) = validate::validate(schema, &sources, file, &text, options);
+    let (diagnostics, model) = validate::validate(schema, &others, &sources, file, &text, options);
     IntentMapCompilation {
         sources,
         diagnostics,
@@ -325,14 +347,14 @@ pub fn compile(
 /// Loads `name` through `loader` (as a main file: a plain path, or a path inside a search
 /// directory) and compiles it with [`compile`]. A missing or unreadable file is a diagnostic.
 pub fn compile_file(
-    schema: &Schema,
+    schemas: &[Schema],
     loader: &mut dyn SourceLoader,
     name: &str,
     options: &IntentMapOptions,
 ) -> IntentMapCompilation {
     match loader.load_main(name) {
         Ok(source) => {
-            let mut out = compile(schema, source, options);
+            let mut out = compile(schemas, source, options);
             // The generated code names the file as the caller wrote it, not as found on
             // disk (an absolute path would make the output machine-dependent).
             if let Some(model) = &mut out.model {
@@ -341,11 +363,26 @@ pub fn compile_file(
             out
         }
         Err(e) => IntentMapCompilation {
-            sources: schema.sources.clone(),
+            sources: union_unit(schemas, &options.union)
+                .or(schemas.first())
+                .map(|s| s.sources.clone())
+                .unwrap_or_default(),
             diagnostics: vec![load_error(name, e)],
             model: None,
         },
     }
+}
+
+/// The schema of `schemas` that declares `union` (else one that includes it).
+pub(crate) fn union_unit<'a>(schemas: &'a [Schema], union: &str) -> Option<&'a Schema> {
+    let declares = |u: &&Schema| {
+        u.own_decls()
+            .any(|(_, d)| d.fqn() == union && matches!(d.kind, DeclKind::Union(_)))
+    };
+    schemas
+        .iter()
+        .find(declares)
+        .or_else(|| schemas.iter().find(|u| u.lookup(union).is_some()))
 }
 
 /// The diagnostic for an intent map file that cannot be loaded.

@@ -37,11 +37,17 @@ const RESPONSE_FIELDS: &[(&str, &str)] = &[
 ];
 /// The union member simple voice responses become (the original's meta tag).
 const SIMPLE_VOICE_TAG: &str = "simple_voice_response";
+/// The original's sentinel member: the members after it are test-only.
+const TEST_SEPARATOR: &str = "test_SEPARATOR";
 /// `response.active_feature` when not given (§1.4).
 const DEFAULT_ACTIVE_FEATURE: &str = "BasicVoiceCommand";
 
+/// Validates the map in `text` (file `file` of `sources`) against `schema`, the unit that
+/// declares the union; the enums the map names are looked up in `schema`, then in `others`
+/// (every other file of the build).
 pub(super) fn validate(
     schema: &Schema,
+    others: &[&Schema],
     sources: &SourceDb,
     file: FileId,
     text: &str,
@@ -50,12 +56,14 @@ pub(super) fn validate(
     let (root, json_errors) = json::parse(text);
     let mut v = Validator {
         schema,
+        others,
         file,
         file_name: sources.get(file).name.clone(),
         union_name: options.union.clone(),
         diags: Vec::new(),
         members: None,
         features: None,
+        missing_features: None,
         cloud_seen: BTreeMap::new(),
         app_seen: BTreeMap::new(),
     };
@@ -67,7 +75,18 @@ pub(super) fn validate(
         v.diags.push(d);
     }
     v.resolve_schema(options);
-    let model = root.and_then(|root| v.root(&root, options));
+    let model = root.as_ref().and_then(|root| v.root(root, options));
+    // A missing feature enum no `feature_gate` value was checked against: at the map itself.
+    if let Some(d) = v.missing_features.take() {
+        let d = match &root {
+            Some(root) => {
+                let span = v.start(root);
+                d.at(span, "the intent map whose feature gates need it")
+            }
+            None => d.into(),
+        };
+        v.push(d);
+    }
     let model = model.filter(|_| !v.diags.iter().any(Diagnostic::is_error));
     // Report in reading order: problems without a place first, then by file and position.
     v.diags
@@ -76,7 +95,10 @@ pub(super) fn validate(
 }
 
 struct Validator<'s> {
+    /// The unit declaring the union.
     schema: &'s Schema,
+    /// The other units of the build (where enums the map names may live too).
+    others: &'s [&'s Schema],
     file: FileId,
     file_name: String,
     union_name: String,
@@ -85,6 +107,9 @@ struct Validator<'s> {
     members: Option<&'s [UnionMember]>,
     /// `(enum fqn, member names)` of the feature enum, when configured and resolved.
     features: Option<(String, Vec<&'s str>)>,
+    /// The error for a feature enum no file of the build declares, until it is reported at
+    /// the first `feature_gate` value (or at the map).
+    missing_features: Option<MissingEnum>,
     cloud_seen: BTreeMap<String, Range<usize>>,
     app_seen: BTreeMap<String, Range<usize>>,
 }
@@ -172,7 +197,7 @@ impl<'s> Validator<'s> {
             }
         }
         if let Some(fqn) = &options.feature_enum {
-            match schema.lookup(fqn).map(|id| schema.decl(id)) {
+            match self.lookup_anywhere(fqn) {
                 Some(Decl {
                     kind: DeclKind::Enum(e),
                     ..
@@ -185,12 +210,66 @@ impl<'s> Validator<'s> {
                     article(d.kind_name()),
                     d.kind_name()
                 ))),
-                None => self.push(Diagnostic::error_global(format!(
-                    "the schema `{}` has no enum `{fqn}` for the intent map's feature gates",
-                    schema.input
-                ))),
+                None => self.missing_features = Some(self.missing_enum(fqn)),
             }
         }
+    }
+
+    /// The declaration `fqn` in the union's unit, else in the first other unit declaring it.
+    fn lookup_anywhere(&self, fqn: &str) -> Option<&'s Decl> {
+        std::iter::once(self.schema)
+            .chain(self.others.iter().copied())
+            .find_map(|unit| unit.lookup(fqn).map(|id| unit.decl(id)))
+    }
+
+    /// The error for a feature enum no file of the build declares: which files were searched
+    /// and the enums with a close or the same short name.
+    fn missing_enum(&self, fqn: &str) -> MissingEnum {
+        let units: Vec<&Schema> = std::iter::once(self.schema)
+            .chain(self.others.iter().copied())
+            .collect();
+        let mut enums: Vec<String> = units
+            .iter()
+            .flat_map(|u| u.iter())
+            .filter(|(_, d)| matches!(d.kind, DeclKind::Enum(_)))
+            .map(|(_, d)| d.fqn())
+            .collect();
+        enums.sort();
+        enums.dedup();
+        let short = |n: &str| n.rsplit("::").next().unwrap_or(n).to_owned();
+        let mut close: Vec<&str> = enums
+            .iter()
+            .filter(|e| short(e) == short(fqn))
+            .map(String::as_str)
+            .collect();
+        if let Some(s) = suggest(fqn, enums.iter().map(String::as_str)) {
+            if !close.contains(&s) {
+                close.push(s);
+            }
+        }
+        let mut files: Vec<&str> = units.iter().map(|u| u.input.as_str()).collect();
+        files.dedup();
+        let mut d = Diagnostic::error_global(format!(
+            "no schema of this build declares the enum `{fqn}` for the intent map's feature gates"
+        ))
+        .with_note(format!(
+            "searched: {} (and every file they include)",
+            files.join(", ")
+        ));
+        d = match close.as_slice() {
+            [] => d.with_note(
+                "give the schema file that declares it to the build (Builder::file), or fix                  IntentMapOptions::feature_enum",
+            ),
+            [one] => d.with_note(format!("did you mean `{one}`?")),
+            many => d.with_note(format!(
+                "did you mean one of: {}?",
+                many.iter()
+                    .map(|e| format!("`{e}`"))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            )),
+        };
+        MissingEnum(d)
     }
 
     fn member(&self, name: &str) -> Option<&'s UnionMember> {
@@ -326,6 +405,10 @@ impl<'s> Validator<'s> {
 
     fn feature_gate<'n>(&mut self, node: &'n Node) -> Option<&'n str> {
         let name = self.string(node, "\"feature_gate\"")?;
+        if let Some(d) = self.missing_features.take() {
+            let span = self.span(&node.span);
+            self.push(d.at(span, "a feature gate to check against it"));
+        }
         if let Some((fqn, names)) = &self.features {
             if !names.contains(&name) {
                 let suggestion = suggest(name, names.iter().copied());
@@ -1026,10 +1109,16 @@ impl<'s> Validator<'s> {
         let Some(members) = self.members else {
             return;
         };
-        for m in members {
+        // The original's convention: members after `test_SEPARATOR` are test-only.
+        let test_only_from = members
+            .iter()
+            .position(|m| m.name == TEST_SEPARATOR)
+            .unwrap_or(members.len());
+        for (i, m) in members.iter().enumerate() {
             let exempt = Some(m.name.as_str()) == unmatched
                 || m.name == SIMPLE_VOICE_TAG
-                || m.name.starts_with("test_");
+                || m.name.starts_with("test_")
+                || i > test_only_from;
             if exempt || mapped.iter().any(|t| t.name == m.name) {
                 continue;
             }
@@ -1039,8 +1128,8 @@ impl<'s> Validator<'s> {
                     .with_label(format!("no entry of {file} names this member"))
                     .with_note(
                         "the original requires every user intent in the map (as an entry, gated \
-                         or not); members named test_* are exempt, and \"is_test\": true turns \
-                         this check off",
+                         or not); members named test_* or declared after test_SEPARATOR are \
+                         exempt, and \"is_test\": true turns this check off",
                     ),
             );
         }
@@ -1059,6 +1148,24 @@ fn tag_ref(m: &UnionMember) -> TagRef {
     TagRef {
         name: m.name.clone(),
         value: m.tag,
+    }
+}
+
+/// A diagnostic waiting for its place (see [`Validator::missing_features`]).
+struct MissingEnum(Diagnostic);
+
+impl MissingEnum {
+    /// The diagnostic at `span` with `label`.
+    fn at(self, span: Span, label: &str) -> Diagnostic {
+        let MissingEnum(mut d) = self;
+        d.span = Some(span);
+        d.with_label(label)
+    }
+}
+
+impl From<MissingEnum> for Diagnostic {
+    fn from(MissingEnum(d): MissingEnum) -> Self {
+        d
     }
 }
 

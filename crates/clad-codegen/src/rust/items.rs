@@ -5,7 +5,6 @@
 //! Helpers that produce a fragment (a type, an expression) return it as a `String`.
 
 use super::code::{arm, call, comma, emit, int_lit, str_lit, usize_lit, Code};
-use super::names::{Case, Scope};
 use super::Context;
 use crate::ir::*;
 
@@ -415,13 +414,12 @@ struct EnumShape {
     aliases: Vec<(usize, String, usize)>,
 }
 
-fn enum_shape(e: &Enum) -> EnumShape {
-    let mut scope =
-        Scope::with_reserved(&["NAME", "VERSION_HASH", "VERSION_HASH_STR", "ALL", "COUNT"]);
+/// `idents`: the naming table's identifier of every member.
+fn enum_shape(e: &Enum, idents: &[String]) -> EnumShape {
     let mut variants: Vec<(usize, String)> = Vec::new();
     let mut aliases = Vec::new();
-    for (i, m) in e.members.iter().enumerate() {
-        let ident = scope.assign(&m.name, Case::Camel);
+    for ((i, m), ident) in e.members.iter().enumerate().zip(idents) {
+        let ident = ident.clone();
         match variants
             .iter()
             .position(|(j, _)| e.members[*j].value == m.value)
@@ -443,9 +441,10 @@ fn enum_items(
     module: &[String],
 ) {
     let rt = &cx.rt;
-    let ident = &cx.placement(unit, id).ident;
+    let names = cx.placement(unit, id);
+    let ident = &names.ident;
     let repr = repr_ty(e.storage);
-    let shape = enum_shape(e);
+    let shape = enum_shape(e, &names.variants);
     let fqn = d.fqn();
     let fqn_lit = str_lit(&fqn);
 
@@ -663,7 +662,6 @@ fn concept_methods(
     let Some(list) = cx.concepts.get(enum_fqn) else {
         return;
     };
-    let mut scope = Scope::with_reserved(&["name", "from_name", "value", "from_value"]);
     c.blank();
     emit!(
         c,
@@ -677,7 +675,10 @@ fn concept_methods(
         let DeclKind::EnumConcept(concept) = &d.kind else {
             continue;
         };
-        let method = scope.assign(&d.name, Case::Snake);
+        let method = cx
+            .names
+            .concept_method(u, cid)
+            .expect("named with its enum");
         let ret = match &concept.return_type {
             Type::String { .. } => "&'static str".to_owned(),
             other => rust_type(cx, u, module, other),
@@ -735,7 +736,7 @@ fn enum_variant_path(
     let DeclKind::Enum(e) = &cx.units[unit].decl(id).kind else {
         return "::core::default::Default::default()".to_owned();
     };
-    let shape = enum_shape(e);
+    let shape = enum_shape(e, &cx.placement(unit, id).variants);
     match shape
         .variants
         .iter()
@@ -747,21 +748,6 @@ fn enum_variant_path(
 }
 
 // ----- structs -----------------------------------------------------------------------------
-
-pub(super) struct FieldNames {
-    pub idents: Vec<String>,
-}
-
-pub(super) fn field_names(s: &Struct) -> FieldNames {
-    let mut scope = Scope::new();
-    FieldNames {
-        idents: s
-            .fields
-            .iter()
-            .map(|f| scope.assign(&f.name, Case::Snake))
-            .collect(),
-    }
-}
 
 fn serde_with(cx: &Context<'_>, ty: &Type, in_union_value: bool) -> Option<String> {
     let rt = &cx.rt;
@@ -822,8 +808,9 @@ fn struct_items(
 ) {
     let rt = &cx.rt;
     let fqn = d.fqn();
-    let ident = &cx.placements[&fqn].ident;
-    let fnames = field_names(s);
+    let names = cx.names_of(&fqn);
+    let ident = &names.ident;
+    let fids = &names.fields;
     let (mut copy, mut eq) = (true, true);
     for f in &s.fields {
         let (c, e) = traits(cx, unit, &f.ty);
@@ -859,7 +846,7 @@ fn struct_items(
         emit!(c, "pub struct {ident} {{}}");
     } else {
         emit!(c, "pub struct {ident} {{");
-        for (f, fid) in s.fields.iter().zip(&fnames.idents) {
+        for (f, fid) in s.fields.iter().zip(fids) {
             c.docs(f.docs.as_deref());
             let name = str_lit(&f.name);
             match serde_with(cx, &f.ty, false) {
@@ -901,7 +888,7 @@ fn struct_items(
                 fn default() -> Self {{
                     Self {{"
         );
-        for (f, fid) in s.fields.iter().zip(&fnames.idents) {
+        for (f, fid) in s.fields.iter().zip(fids) {
             emit!(c, "{fid}: {},", default_expr(cx, unit, module, f));
         }
         c.lines("}\n}\n}");
@@ -911,7 +898,7 @@ fn struct_items(
     let mut sizes = Vec::new();
     let mut writes = Vec::new();
     let mut reads = Vec::new();
-    for (f, fid) in s.fields.iter().zip(&fnames.idents) {
+    for (f, fid) in s.fields.iter().zip(fids) {
         let name = str_lit(&f.name);
         let (size, write, read) = wire_parts(
             cx,
@@ -934,7 +921,7 @@ fn struct_items(
             m.is_fixed_size.then(|| m.max_size.value())
         })
         .collect();
-    let (write_body, read_body) = struct_wire_bodies(&fnames.idents, &field_sizes, &writes, &reads);
+    let (write_body, read_body) = struct_wire_bodies(fids, &field_sizes, &writes, &reads);
     let size_body = if s.metrics.is_fixed_size {
         usize_lit(s.metrics.max_size.value())
     } else {
@@ -1067,12 +1054,7 @@ fn union_items(
     let p = cx.placement(unit, id);
     let ident = &p.ident;
     let tag_ident = p.tag_ident.as_deref().unwrap_or("Tag");
-    let mut scope = Scope::new();
-    let vids: Vec<String> = u
-        .members
-        .iter()
-        .map(|m| scope.assign(&m.name, Case::Camel))
-        .collect();
+    let vids: Vec<String> = p.variants.clone();
     let (mut copy, mut eq) = (true, true);
     for m in &u.members {
         let (c, e) = traits(cx, unit, &m.ty);
@@ -1324,7 +1306,7 @@ fn union_items(
             write_arms.push_str(&format!("let w = &mut w.split_off({n})?;\n"));
         }
         write_arms.push_str(&format!(
-            "w.write_tag({tag})?;\n{}\n}}\n",
+            "w.write_tag({tag_ident}::{v}.value())?;\n{}\n}}\n",
             chain(&write, &in_field)
         ));
         read_arms.push_str(&format!(

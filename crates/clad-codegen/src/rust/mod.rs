@@ -10,12 +10,13 @@
 pub(crate) mod code;
 mod items;
 pub mod names;
+mod naming;
 mod views;
 
 use crate::diagnostics::Diagnostic;
 use crate::ir::{Decl, DeclId, DeclKind, Schema, Type};
 use code::{str_lit, Code};
-use names::{Case, Scope};
+use naming::{NameTable, TypeNames};
 use proc_macro2::TokenStream;
 use std::collections::HashMap;
 
@@ -25,8 +26,8 @@ pub struct RustOptions {
     /// Path of the runtime crate as seen from the generated code (default `::clad_runtime`):
     /// the wire format, CLAD-JSON and union support every generated type uses.
     pub runtime_path: String,
-    /// Path of the crate that holds `intent::StaticIntentMap`, for intent-map statics
-    /// (default `::robot_runtime`). Only generated intent maps use it.
+    /// Path of the crate whose `intent` module holds `StaticIntentMap`, as seen from the
+    /// generated code: the type of the intent-map statics (default `::robot_runtime`).
     pub intent_runtime_path: String,
     /// Extra attributes on generated types: `(CLAD path, attribute)`. The path is `.` (every
     /// type), a namespace (`Anki::Vector`, every type inside) or a fully qualified type name.
@@ -53,27 +54,14 @@ impl Default for RustOptions {
     }
 }
 
-/// Where a declaration lands in the generated code.
-#[derive(Clone, Debug)]
-pub(crate) struct Placement {
-    /// Module path (snake_case idents), outermost first.
-    pub module: Vec<String>,
-    /// The type's identifier.
-    pub ident: String,
-    /// For unions: the tag enum's identifier.
-    pub tag_ident: Option<String>,
-    /// For types with a borrowed view: the view's identifier.
-    pub view_ident: Option<String>,
-}
-
 /// Everything the item emitters need to know about the whole output.
 pub(crate) struct Context<'a> {
     pub units: &'a [Schema],
     pub opts: &'a RustOptions,
     /// The runtime crate's path, as written in the generated code (`::clad_runtime`).
     pub rt: String,
-    /// fqn → placement of every emitted type.
-    pub placements: HashMap<String, Placement>,
+    /// Every Rust name of the output, decided before any item is written.
+    pub names: NameTable,
     /// Enum concepts grouped by the enum they belong to (fqn of the enum).
     pub concepts: HashMap<String, Vec<(usize, DeclId)>>,
     /// Every emitted declaration (concepts included), in output order.
@@ -81,12 +69,16 @@ pub(crate) struct Context<'a> {
 }
 
 impl Context<'_> {
-    /// The placement of a type referenced from `unit`.
-    pub fn placement(&self, unit: usize, id: DeclId) -> &Placement {
-        let fqn = self.units[unit].decl(id).fqn();
-        self.placements
-            .get(&fqn)
-            .expect("every referenced type is placed (checked in generate)")
+    /// The names of a type referenced from `unit`.
+    pub fn placement(&self, unit: usize, id: DeclId) -> &TypeNames {
+        self.names_of(&self.units[unit].decl(id).fqn())
+    }
+
+    /// The names of the emitted type `fqn`.
+    pub fn names_of(&self, fqn: &str) -> &TypeNames {
+        self.names
+            .get(fqn)
+            .expect("every referenced type is placed (checked in context)")
     }
 
     /// A relative path from module `from` to the type `id` of `unit`.
@@ -99,16 +91,21 @@ impl Context<'_> {
 /// The runtime crate's path as the generated code spells it, after checking that
 /// `opts.runtime_path` is a Rust path.
 pub(crate) fn runtime_path(opts: &RustOptions) -> Result<String, Vec<Diagnostic>> {
-    checked_path(&opts.runtime_path)
+    checked_path("runtime path", &opts.runtime_path)
 }
 
-/// `path` as the generated code spells it, after checking that it is a Rust path.
-pub(crate) fn checked_path(path: &str) -> Result<String, Vec<Diagnostic>> {
+/// The path of the crate holding `StaticIntentMap` as the generated code spells it, after
+/// checking that `opts.intent_runtime_path` is a Rust path.
+pub(crate) fn intent_map_runtime_path(opts: &RustOptions) -> Result<String, Vec<Diagnostic>> {
+    checked_path("intent-map runtime path", &opts.intent_runtime_path)
+}
+
+fn checked_path(what: &str, path: &str) -> Result<String, Vec<Diagnostic>> {
     match syn::parse_str::<syn::Path>(path) {
         // A path holds no meaningful whitespace.
         Ok(_) => Ok(path.chars().filter(|c| !c.is_whitespace()).collect()),
         Err(e) => Err(vec![Diagnostic::error_global(format!(
-            "invalid runtime path `{path}`: {e}"
+            "invalid {what} `{path}`: {e}"
         ))]),
     }
 }
@@ -177,25 +174,154 @@ impl ModuleTree {
     }
 }
 
-/// Generates Rust for the declarations owned by each of `units` (one compiled file each).
-/// Returns the tokens, or diagnostics when the units cannot be emitted together (a type
-/// declared by two different files, a reference to a type no unit owns, a bad attribute).
-pub fn generate_tokens(
-    units: &[Schema],
-    opts: &RustOptions,
-) -> Result<TokenStream, Vec<Diagnostic>> {
-    let code = generate_code(units, opts)?;
+/// The Rust output of one build, planned once: which unit owns each type, and every Rust
+/// name (the naming table of `naming.rs`). Everything emitted for the build, the types, their
+/// list ([`Emitter::types`]) and the intent-map statics (`crate::intent_map::generate`),
+/// reads the same plan, so they cannot disagree about a name.
+pub struct Emitter<'a> {
+    cx: Context<'a>,
+}
+
+impl<'a> Emitter<'a> {
+    /// Plans the output for the declarations owned by each of `units` (one compiled file
+    /// each). Fails with diagnostics when the units cannot be emitted together (a type
+    /// declared by two different files, a reference to a type no unit owns, a bad attribute
+    /// or runtime path).
+    pub fn new(units: &'a [Schema], opts: &'a RustOptions) -> Result<Self, Vec<Diagnostic>> {
+        Ok(Emitter {
+            cx: context(units, opts)?,
+        })
+    }
+
+    /// The generated items as formatted text (no header).
+    pub fn code(&self) -> String {
+        emit(&self.cx)
+    }
+
+    /// The generated file: the `@generated` header, the sources, then [`Emitter::code`].
+    pub fn file(&self) -> String {
+        // Input names (relative to the include directories), so the header is the same on
+        // every machine.
+        let mut sources: Vec<String> = self.cx.units.iter().map(|u| u.input.clone()).collect();
+        sources.dedup();
+        let mut out = String::from(HEADER);
+        out.push_str(&format!("// Sources: {}\n\n", sources.join(", ")));
+        out.push_str(&self.code());
+        out
+    }
+
+    /// [`Emitter::code`] as tokens (what `include_clad!` expands to).
+    pub fn tokens(&self) -> Result<TokenStream, Vec<Diagnostic>> {
+        lex(&self.code(), "generated code")
+    }
+
+    /// Every type the output holds: CLAD name, Rust path relative to the generated file's
+    /// module, kind and declaring file, in output order.
+    pub fn types(&self) -> Vec<GeneratedType> {
+        let cx = &self.cx;
+        cx.owners
+            .iter()
+            .filter_map(|&(u, id)| {
+                let d = cx.units[u].decl(id);
+                if matches!(d.kind, DeclKind::EnumConcept(_)) {
+                    return None;
+                }
+                let p = cx.names.get(&d.fqn())?;
+                let in_module = |ident: &str| {
+                    let mut path: Vec<&str> = p.module.iter().map(String::as_str).collect();
+                    path.push(ident);
+                    path.join("::")
+                };
+                Some(GeneratedType {
+                    clad_name: d.fqn(),
+                    rust_path: in_module(&p.ident),
+                    view_path: p.view_ident.as_deref().map(in_module),
+                    kind: d.kind_name(),
+                    file: cx.units[u]
+                        .sources
+                        .get(cx.units[u].main_file())
+                        .name
+                        .clone(),
+                })
+            })
+            .collect()
+    }
+
+    /// The options the output is generated with.
+    pub fn options(&self) -> &RustOptions {
+        self.cx.opts
+    }
+
+    /// The tag enum of the emitted union `fqn`: its path from the root of the generated file
+    /// (`self::anki::vector::UserIntentTag`) and `(member name, variant)` per member.
+    pub(crate) fn union_tag(&self, fqn: &str) -> Option<UnionTag<'_>> {
+        let names = self.cx.names.get(fqn)?;
+        let tag_ident = names.tag_ident.as_deref()?;
+        let (u, id) = *self
+            .cx
+            .owners
+            .iter()
+            .find(|&&(u, id)| self.cx.units[u].decl(id).fqn() == fqn)?;
+        let DeclKind::Union(union) = &self.cx.units[u].decl(id).kind else {
+            return None;
+        };
+        let mut path = String::from("self::");
+        for m in &names.module {
+            path.push_str(m);
+            path.push_str("::");
+        }
+        path.push_str(tag_ident);
+        let variants = union
+            .members
+            .iter()
+            .map(|m| m.name.as_str())
+            .zip(names.variants.iter().map(String::as_str))
+            .collect();
+        Some(UnionTag { path, variants })
+    }
+}
+
+/// A union's tag enum as the generated code names it (see [`Emitter::union_tag`]).
+pub(crate) struct UnionTag<'a> {
+    /// `self::anki::vector::UserIntentTag`.
+    pub path: String,
+    /// `(member name, variant identifier)`, in member order.
+    pub variants: Vec<(&'a str, &'a str)>,
+}
+
+/// A generated type: its CLAD name and where it is in the generated code.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GeneratedType {
+    /// Fully qualified CLAD name (`Cat::MyMessage`).
+    pub clad_name: String,
+    /// Path relative to the generated file's module (`cat::MyMessage`).
+    pub rust_path: String,
+    /// Path of its borrowed view (`cat::MyMessageView`), when the build generates one
+    /// ([`crate::Builder::view`]).
+    pub view_path: Option<String>,
+    /// `enum`, `message`, `structure` or `union`.
+    pub kind: &'static str,
+    /// The schema file that declares it.
+    pub file: String,
+}
+
+/// `code` as tokens; `what` names it in the (internal) error.
+pub(crate) fn lex(code: &str, what: &str) -> Result<TokenStream, Vec<Diagnostic>> {
     code.parse().map_err(|e| {
         vec![Diagnostic::error_global(format!(
-            "internal error: generated code does not lex: {e}"
+            "internal error: the {what} does not lex: {e}"
         ))]
     })
 }
 
-/// The generated items as formatted text (no header).
-fn generate_code(units: &[Schema], opts: &RustOptions) -> Result<String, Vec<Diagnostic>> {
-    let cx = context(units, opts)?;
-    Ok(emit(&cx))
+/// Generates Rust for the declarations owned by each of `units` (one compiled file each).
+/// Returns the tokens, or diagnostics when the units cannot be emitted together (see
+/// [`Emitter::new`]).
+pub fn generate_tokens(
+    units: &[Schema],
+    opts: &RustOptions,
+) -> Result<TokenStream, Vec<Diagnostic>> {
+    Emitter::new(units, opts)?.tokens()
 }
 
 fn context<'a>(units: &'a [Schema], opts: &'a RustOptions) -> Result<Context<'a>, Vec<Diagnostic>> {
@@ -234,84 +360,8 @@ fn context<'a>(units: &'a [Schema], opts: &'a RustOptions) -> Result<Context<'a>
         }
     }
 
-    // 2. Names: module paths, then type identifiers per module in declaration order.
-    let mut module_scopes: HashMap<Vec<String>, Scope> = HashMap::new();
-    let mut module_names: HashMap<Vec<String>, Vec<String>> = HashMap::new();
-    let mut placements: HashMap<String, Placement> = HashMap::new();
-    let mut module_of = |ns: &[String]| -> Vec<String> {
-        let mut path = Vec::new();
-        for i in 0..ns.len() {
-            let key = ns[..=i].to_vec();
-            if let Some(m) = module_names.get(&key) {
-                path = m.clone();
-                continue;
-            }
-            let parent = path.clone();
-            let scope = module_scopes.entry(parent).or_default();
-            let name = scope.assign(&ns[i], Case::Snake);
-            path.push(name);
-            module_names.insert(key, path.clone());
-        }
-        path
-    };
-    let mut type_scopes: HashMap<Vec<String>, Scope> = HashMap::new();
-    let mut unions = Vec::new();
-    for &(u, id) in &owners {
-        let decl = units[u].decl(id);
-        if matches!(decl.kind, DeclKind::EnumConcept(_)) {
-            continue;
-        }
-        let module = module_of(&decl.namespace);
-        let ident = type_scopes
-            .entry(module.clone())
-            .or_default()
-            .assign(&decl.name, Case::Camel);
-        if matches!(decl.kind, DeclKind::Union(_)) {
-            unions.push(decl.fqn());
-        }
-        placements.insert(
-            decl.fqn(),
-            Placement {
-                module,
-                ident,
-                tag_ident: None,
-                view_ident: None,
-            },
-        );
-    }
-    for fqn in unions {
-        let p = placements.get_mut(&fqn).expect("placed above");
-        let scope = type_scopes.entry(p.module.clone()).or_default();
-        let base = p.ident.trim_start_matches("r#").trim_end_matches('_');
-        p.tag_ident = Some(scope.assign(&format!("{base}Tag"), Case::Camel));
-    }
-    // Borrowed views: the selected types that borrow, and every borrowing type inside them.
-    // Named after the tags, so adding views never renames anything else.
-    if !opts.views.is_empty() {
-        let mut with_view = std::collections::BTreeSet::new();
-        for &(u, id) in &owners {
-            let decl = units[u].decl(id);
-            if opts
-                .views
-                .iter()
-                .any(|p| items::type_matches(p, &decl.fqn()))
-            {
-                views::collect(&units[u], decl, &mut with_view);
-            }
-        }
-        for &(u, id) in &owners {
-            let fqn = units[u].decl(id).fqn();
-            if !with_view.contains(&fqn) {
-                continue;
-            }
-            let Some(p) = placements.get_mut(&fqn) else {
-                continue; // not emitted: reported as a missing type below
-            };
-            let scope = type_scopes.entry(p.module.clone()).or_default();
-            let base = p.ident.trim_start_matches("r#").trim_end_matches('_');
-            p.view_ident = Some(scope.assign(&format!("{base}View"), Case::Camel));
-        }
-    }
+    // 2. Every Rust name (see `naming.rs` for the order, which decides clash suffixes).
+    let names = NameTable::build(units, opts, &owners);
 
     // 3. Every referenced type must be emitted by some unit.
     let mut concepts: HashMap<String, Vec<(usize, DeclId)>> = HashMap::new();
@@ -321,14 +371,14 @@ fn context<'a>(units: &'a [Schema], opts: &'a RustOptions) -> Result<Context<'a>
         for ty in referenced_types(decl) {
             if let Some(rid) = decl_of(ty) {
                 let fqn = units[u].decl(rid).fqn();
-                if !placements.contains_key(&fqn) {
+                if names.get(&fqn).is_none() {
                     missing.push(fqn);
                 }
             }
         }
         if let DeclKind::EnumConcept(c) = &decl.kind {
             let efqn = units[u].decl(c.enum_decl).fqn();
-            if placements.contains_key(&efqn) {
+            if names.get(&efqn).is_some() {
                 concepts.entry(efqn).or_default().push((u, id));
             } else {
                 missing.push(efqn);
@@ -359,7 +409,7 @@ fn context<'a>(units: &'a [Schema], opts: &'a RustOptions) -> Result<Context<'a>
         units,
         opts,
         rt,
-        placements,
+        names,
         concepts,
         owners,
     })
@@ -375,25 +425,22 @@ fn emit(cx: &Context<'_>) -> String {
         if matches!(decl.kind, DeclKind::EnumConcept(_)) {
             continue; // emitted with their enum
         }
-        let module = cx.placements[&decl.fqn()].module.clone();
+        let names = cx.names_of(&decl.fqn());
+        let module = names.module.clone();
         let mut c = Code::with_depth(module.len());
         items::decl(&mut c, cx, u, id, &module);
         let tree = root.child(&module);
         tree.items.push(c.finish());
-        if cx.placements[&decl.fqn()].view_ident.is_some() {
+        if names.view_ident.is_some() {
             let mut c = Code::with_depth(module.len());
             views::view_items(&mut c, cx, u, id, decl, &module);
             tree.items.push(c.finish());
         }
     }
-    let mut hash_scope = Scope::new();
     let mut file_consts = Code::new();
-    for unit in units {
+    for (u, unit) in units.iter().enumerate() {
         let file = &unit.input;
-        let stem = file.strip_suffix(".clad").unwrap_or(file);
-        let name = hash_scope
-            .assign(&format!("{stem}_file_hash"), Case::Snake)
-            .to_uppercase();
+        let name = cx.names.file_hash(u);
         file_consts.doc(&format!(
             "File-level version hash of `{file}` (the original's `ASTHash`)."
         ));
@@ -423,15 +470,7 @@ pub const HEADER: &str = "// @generated by clad-codegen. Do not edit: changes ar
 
 /// Generates a formatted Rust file (with the `@generated` header).
 pub fn generate(units: &[Schema], opts: &RustOptions) -> Result<String, Vec<Diagnostic>> {
-    let code = generate_code(units, opts)?;
-    // Input names (relative to the include directories), so the header is the same on every
-    // machine.
-    let mut sources: Vec<String> = units.iter().map(|u| u.input.clone()).collect();
-    sources.dedup();
-    let mut out = String::from(HEADER);
-    out.push_str(&format!("// Sources: {}\n\n", sources.join(", ")));
-    out.push_str(&code);
-    Ok(out)
+    Ok(Emitter::new(units, opts)?.file())
 }
 
 fn decl_of(ty: &Type) -> Option<DeclId> {
@@ -451,42 +490,15 @@ fn referenced_types(decl: &Decl) -> Vec<&Type> {
     }
 }
 
-/// Every type [`generate`] emits for `units`: CLAD name, Rust path relative to the generated
-/// file's module, kind and declaring file, in output order. Computed with the same naming
-/// rules as the code itself.
-pub fn generated_types(units: &[Schema]) -> Vec<crate::builder::GeneratedType> {
+/// Every type [`generate`] emits for `units` (see [`Emitter::types`]).
+pub fn generated_types(units: &[Schema]) -> Vec<GeneratedType> {
     generated_types_with(units, &RustOptions::default())
 }
 
 /// [`generated_types`] for a build with these options (which decide the borrowed views).
-pub fn generated_types_with(
-    units: &[Schema],
-    opts: &RustOptions,
-) -> Vec<crate::builder::GeneratedType> {
-    let Ok(cx) = context(units, opts) else {
-        return Vec::new();
-    };
-    cx.owners
-        .iter()
-        .filter_map(|&(u, id)| {
-            let d = units[u].decl(id);
-            let p = cx.placements.get(&d.fqn())?;
-            if matches!(d.kind, DeclKind::EnumConcept(_)) {
-                return None;
-            }
-            let module: Vec<&str> = p.module.iter().map(String::as_str).collect();
-            let in_module = |ident: &str| {
-                let mut path = module.clone();
-                path.push(ident);
-                path.join("::")
-            };
-            Some(crate::builder::GeneratedType {
-                clad_name: d.fqn(),
-                rust_path: in_module(&p.ident),
-                view_path: p.view_ident.as_deref().map(in_module),
-                kind: d.kind_name(),
-                file: units[u].sources.get(units[u].main_file()).name.clone(),
-            })
-        })
-        .collect()
+/// Empty when the units cannot be emitted together.
+pub fn generated_types_with(units: &[Schema], opts: &RustOptions) -> Vec<GeneratedType> {
+    Emitter::new(units, opts)
+        .map(|e| e.types())
+        .unwrap_or_default()
 }

@@ -12,10 +12,10 @@
 
 use super::code::{call, emit, str_lit, usize_lit, Code};
 use super::items::{
-    camel_case_allow, chain, derives, field_names, len_ty, max_tok, read_then_head, rust_type,
+    camel_case_allow, chain, derives, len_ty, max_tok, read_then_head, rust_type,
     struct_wire_bodies, traits, wire_parts,
 };
-use super::{names, relative_path, Context};
+use super::{relative_path, Context};
 use crate::ir::*;
 
 /// Whether values of `ty` hold bytes a view borrows instead of copying.
@@ -343,8 +343,7 @@ fn struct_view(
 ) {
     let fqn = d.fqn();
     let Names { owned, view, doc } = names_of(cx, unit, id);
-    let fnames = field_names(s);
-    let fids = &fnames.idents;
+    let fids = &cx.placement(unit, id).fields;
     let (mut copy, mut eq) = (true, true);
     for f in &s.fields {
         let (c, e) = view_traits(cx, unit, &f.ty);
@@ -427,13 +426,8 @@ fn union_view(
     let Names { owned, view, doc } = names_of(cx, unit, id);
     let p = cx.placement(unit, id);
     let tag_ident = p.tag_ident.as_deref().unwrap_or("Tag");
-    // Variant identifiers: the owned union's, assigned by the same rules.
-    let mut scope = names::Scope::new();
-    let vids: Vec<String> = u
-        .members
-        .iter()
-        .map(|m| scope.assign(&m.name, names::Case::Camel))
-        .collect();
+    // Variant identifiers: the owned union's.
+    let vids: Vec<String> = p.variants.clone();
     let (mut copy, mut eq) = (true, true);
     for m in &u.members {
         let (c, e) = view_traits(cx, unit, &m.ty);

@@ -1,50 +1,38 @@
-//! Helpers shared by the integration tests.
+//! Helpers shared by the integration tests: where the conformance tree is and its manifest.
 #![allow(dead_code)]
 
-use std::path::PathBuf;
+use std::path::Path;
 
-/// The conformance data folder (`../shared/conformance/message-buffers`), or None (with a
-/// message on stderr) when it is absent. `CLAD_CONFORMANCE_DIR` overrides the location.
-pub fn conformance_dir() -> Option<PathBuf> {
-    let dir = match std::env::var_os("CLAD_CONFORMANCE_DIR") {
-        Some(d) => PathBuf::from(d),
-        None => PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-            .join("../../../shared/conformance/message-buffers"),
-    };
-    if dir.join("semantics.json").is_file() {
-        Some(dir)
+/// The one rule for finding the conformance data, shared with clad-conformance's build
+/// script and tests (`CLAD_CONFORMANCE_DIR`, `CLAD_CONFORMANCE_REQUIRE`).
+#[allow(dead_code, unreachable_pub)]
+#[path = "../../../clad-conformance/src/corpus.rs"]
+pub mod corpus;
+
+pub use corpus::Manifest;
+
+/// The manifest of the conformance tree (`CLAD_CONFORMANCE_DIR`, default
+/// `../shared/conformance/message-buffers`), or None (with a `SKIPPED` message on stderr)
+/// when it is absent and not required; the test fails when `CLAD_CONFORMANCE_REQUIRE=1` and
+/// the data is missing.
+pub fn conformance() -> Option<Manifest> {
+    corpus::for_tests(Path::new(env!("CARGO_MANIFEST_DIR")))
+}
+
+/// [`conformance`], for tests that name files or types of the reference corpus: `None` (with
+/// a message) on any other tree.
+pub fn reference_suite(test: &str) -> Option<Manifest> {
+    let m = conformance()?;
+    if m.is_reference_suite() {
+        Some(m)
     } else {
         eprintln!(
-            "SKIPPED: conformance data not found at {} (set CLAD_CONFORMANCE_DIR or check out \
-             ../shared next to the repository)",
-            dir.display()
+            "SKIPPED {test}: it names files of the reference corpus, and {} is another tree \
+             (its manifest's `base` is {:?}, not {:?})",
+            m.dir.display(),
+            m.base,
+            corpus::REFERENCE_BASE
         );
         None
     }
-}
-
-/// One schema of the conformance manifest.
-pub struct ManifestFile {
-    /// Key in semantics.json (path relative to schemas/).
-    pub path: String,
-    /// Compile root, relative to schemas/.
-    pub root: String,
-    /// Input name relative to the root.
-    pub schema: String,
-}
-
-/// Every schema listed in vectors/MANIFEST.json.
-pub fn manifest(dir: &std::path::Path) -> Vec<ManifestFile> {
-    let text = std::fs::read_to_string(dir.join("vectors/MANIFEST.json")).expect("manifest");
-    let v: serde_json::Value = serde_json::from_str(&text).expect("manifest json");
-    v["files"]
-        .as_array()
-        .expect("files")
-        .iter()
-        .map(|f| ManifestFile {
-            path: f["path"].as_str().expect("path").to_owned(),
-            root: f["root"].as_str().expect("root").to_owned(),
-            schema: f["schema"].as_str().expect("schema").to_owned(),
-        })
-        .collect()
 }

@@ -11,22 +11,24 @@ use serde_json::{Map, Value};
 use std::collections::HashMap;
 use std::path::PathBuf;
 
-/// The conformance data folder.
-pub fn data_dir() -> PathBuf {
-    std::env::var_os("CLAD_CONFORMANCE_DIR")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| {
-            PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-                .join("../../../shared/conformance/message-buffers")
-        })
+/// The manifest of the conformance tree `build.rs` compiled (`None` when there was none).
+pub fn manifest() -> Option<&'static clad_conformance::corpus::Manifest> {
+    static MANIFEST: std::sync::OnceLock<Option<clad_conformance::corpus::Manifest>> =
+        std::sync::OnceLock::new();
+    MANIFEST
+        .get_or_init(clad_conformance::built_manifest)
+        .as_ref()
 }
 
-/// The include directory of a compile root (ours for [`EDGE_ROOT`]).
-pub fn root_dir(root: &str) -> PathBuf {
+/// The include directories of a compile root: ours for [`EDGE_ROOT`], else the root under
+/// the tree's `schemas/` followed by the manifest's `include_dirs`.
+pub fn search_dirs(root: &str) -> Vec<PathBuf> {
     if root == EDGE_ROOT {
-        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("schemas")
+        vec![PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("schemas")]
     } else {
-        data_dir().join("schemas").join(root)
+        manifest()
+            .expect("a conformance root without conformance data")
+            .search_dirs(root)
     }
 }
 
@@ -57,7 +59,7 @@ impl Schemas {
         self.cache
             .entry((root.to_owned(), file.to_owned()))
             .or_insert_with(|| {
-                let mut loader = clad_codegen::FsLoader::new([root_dir(root)]);
+                let mut loader = clad_codegen::FsLoader::new(search_dirs(root));
                 let out = clad_codegen::compile(&mut loader, file);
                 match out.schema {
                     Some(s) => s,
@@ -364,28 +366,18 @@ pub struct Vector {
 
 /// Every golden vector (empty when the conformance data is absent).
 pub fn vectors() -> Vec<Vector> {
-    let Ok(manifest) = std::fs::read_to_string(data_dir().join("vectors/MANIFEST.json")) else {
+    let Some(manifest) = manifest() else {
         return Vec::new();
     };
-    let manifest: Value = serde_json::from_str(&manifest).unwrap();
     let mut out = Vec::new();
-    for f in manifest["files"].as_array().unwrap() {
-        if f["status"] != "ok" {
-            continue;
-        }
-        let file = f["vectors_file"].as_str().unwrap();
-        let text = std::fs::read_to_string(data_dir().join("vectors").join(file)).unwrap();
-        for (i, line) in text.lines().enumerate() {
-            if line.trim().is_empty() {
-                continue;
-            }
-            let v: Value = serde_json::from_str(line).unwrap();
+    for f in manifest.ok_files() {
+        for v in manifest.vectors(f).unwrap_or_else(|e| panic!("{e}")) {
             out.push(Vector {
-                root: f["root"].as_str().unwrap().to_owned(),
-                schema: f["schema"].as_str().unwrap().to_owned(),
-                ty: v["type"].as_str().unwrap().to_owned(),
-                bytes: clad_conformance::from_hex(v["hex"].as_str().unwrap()).unwrap(),
-                origin: format!("{file}:{}", i + 1),
+                root: f.root.clone(),
+                schema: f.schema.clone(),
+                ty: v.ty,
+                bytes: v.bytes,
+                origin: v.origin,
             });
         }
     }

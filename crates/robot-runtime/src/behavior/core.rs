@@ -611,7 +611,7 @@ impl<'a, U: IntentUnion, E: 'static> View<'a, U, E> {
                         .intents
                         .pending()
                         .is_some_and(|p| n.respond.iter().any(|m| m.matches(p.intent()))))
-                    && n.wants.as_ref().map_or(true, |c| c.eval(&v))))
+                    && n.wants.as_ref().is_none_or(|c| c.eval(&v))))
             && b.wants_to_be_activated(&v);
         if ok && n.state == LifecycleState::InScope {
             n.wants_tick.set(self.clock.tick());

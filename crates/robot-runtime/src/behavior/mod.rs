@@ -55,8 +55,8 @@ pub mod export;
 mod ids;
 mod loader;
 mod registry;
-mod runner;
-mod state_machine;
+pub mod runner;
+pub mod state_machine;
 mod tree;
 
 #[cfg(test)]

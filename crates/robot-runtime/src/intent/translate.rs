@@ -729,7 +729,7 @@ where
             ),
         ];
         for (f, v) in all {
-            if fields.map_or(true, |fs| fs.contains(&f)) {
+            if fields.is_none_or(|fs| fs.contains(&f)) {
                 c.push_value(Cow::Borrowed(f), v)?;
             }
         }

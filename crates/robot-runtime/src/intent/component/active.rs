@@ -105,6 +105,7 @@ where
                 owner: owner.clone(),
                 activated_tick: self.tick,
                 meta: p.meta,
+                arrived_tick: p.since_tick,
             },
             state: AtomicU8::new(ACTIVE),
         });

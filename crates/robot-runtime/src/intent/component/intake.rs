@@ -66,13 +66,12 @@ where
                 // Void intents (most voice commands): no translation result to carry around.
                 self.log_ignored_params(intent, params_ignored);
                 let matched = Match::Cloud { intent: map_intent };
-                let meta = IntentMeta::for_source(IntentSource::Voice, self.tick);
                 if !self.set_pending_with(
                     || U::default_for(tag),
                     tag,
                     IntentSource::Voice,
                     matched.clone(),
-                    meta,
+                    None,
                 ) {
                     return CloudOutcome::Outranked { tag };
                 }
@@ -130,7 +129,7 @@ where
                     since_tick: tick,
                     window_start: tick,
                     warned: false,
-                    meta: IntentMeta::for_source(IntentSource::Voice, tick),
+                    meta: None,
                 });
             });
         let notes = match build {
@@ -233,13 +232,12 @@ where
         tracing::info!(tag = U::tag_name(tag), "UserIntentComponent.NotWhitelisted");
         let matched = Match::Unmatched(UnmatchedReason::NotWhitelisted { tag });
         let unmatched = self.translator.map().unmatched;
-        let meta = IntentMeta::for_source(source, self.tick);
         if !self.set_pending_with(
             || U::default_for(unmatched),
             unmatched,
             source,
             matched.clone(),
-            meta,
+            None,
         ) {
             return CloudOutcome::Outranked { tag: unmatched };
         }
@@ -267,13 +265,12 @@ where
                     return self.not_whitelisted(tag, source);
                 }
                 // Void members are built in the pending slot itself.
-                let meta = IntentMeta::for_source(source, self.tick);
                 if !self.set_pending_with(
                     || U::default_for(tag),
                     tag,
                     source,
                     matched.clone(),
-                    meta,
+                    None,
                 ) {
                     return CloudOutcome::Outranked { tag };
                 }

@@ -237,9 +237,7 @@ where
     /// True when cloud/app intents may map to `tag`.
     pub fn is_whitelisted(&self, tag: U::Tag) -> bool {
         tag == self.translator.map().unmatched
-            || self
-                .whitelist
-                .map_or(true, |w| w.contains(U::tag_value(tag)))
+            || self.whitelist.is_none_or(|w| w.contains(U::tag_value(tag)))
     }
 
     // ----- ticking -------------------------------------------------------------------------

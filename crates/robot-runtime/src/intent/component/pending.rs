@@ -14,8 +14,7 @@ where
         matched: Match<U::Tag>,
     ) -> bool {
         let tag = intent.tag();
-        let meta = IntentMeta::for_source(source, self.tick);
-        self.set_pending_with(move || intent, tag, source, matched, meta)
+        self.set_pending_with(move || intent, tag, source, matched, None)
     }
 
     /// The pending-slot policy: true (and a [`DropReason::LowerPriority`] event for the
@@ -27,7 +26,7 @@ where
         source: IntentSource,
         priority: crate::hri::Priority,
     ) -> bool {
-        let Some(pending) = self.pending.as_ref().map(|p| p.meta.priority) else {
+        let Some(pending) = self.pending.as_ref().map(PendingIntent::priority) else {
             return false;
         };
         if pending <= priority {
@@ -53,9 +52,12 @@ where
         tag: U::Tag,
         source: IntentSource,
         matched: Match<U::Tag>,
-        meta: IntentMeta,
+        meta: Option<Box<IntentMeta>>,
     ) -> bool {
-        if self.refuse_lower(tag, source, meta.priority) {
+        let priority = meta
+            .as_ref()
+            .map_or(crate::hri::Priority::DEFAULT, |m| m.priority);
+        if self.refuse_lower(tag, source, priority) {
             return false;
         }
         let old = self.pending.as_ref().map(|p| (p.tag(), p.source));
@@ -127,7 +129,13 @@ where
         self.sync_active();
         meta.arrived_tick = self.tick;
         let tag = intent.tag();
-        self.set_pending_with(move || intent, tag, source, Match::Direct, meta)
+        self.set_pending_with(
+            move || intent,
+            tag,
+            source,
+            Match::Direct,
+            Some(Box::new(meta)),
+        )
     }
 
     /// Sets member `tag` with its default payload pending (`U::default_for(tag)`).

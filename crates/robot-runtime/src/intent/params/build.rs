@@ -264,7 +264,7 @@ pub(super) fn positional_items<'a>(
         .zip(defaults)
         .enumerate()
         .map(move |(i, (s, d))| match s {
-            Some(s) if keep.map_or(true, |k| k == i) => s.value.view(),
+            Some(s) if keep.is_none_or(|k| k == i) => s.value.view(),
             _ => ParamValue::JsonRef(d),
         })
 }
@@ -381,7 +381,7 @@ pub(crate) fn build_slots<U: CladUnion + serde::de::DeserializeOwned>(
 ) -> Result<U, (Option<String>, Error)> {
     let tag_name = U::tag_name(tag);
     let only = |keep: Option<usize>| -> Result<U, Error> {
-        let filled = |i: usize| keep.map_or(true, |k| k == i);
+        let filled = |i: usize| keep.is_none_or(|k| k == i);
         let seq = || positional_items(slots, shape.defaults.iter().flatten(), keep);
         let map = || {
             slots
