@@ -467,7 +467,7 @@ pub fn decode_hex(text: &str) -> Result<Vec<u8>, String> {
         .enumerate()
         .filter(|(_, b)| !matches!(b, b' ' | b'\t' | b':'))
         .collect();
-    if digits.len() % 2 != 0 {
+    if !digits.len().is_multiple_of(2) {
         return Err(format!("odd number of hex digits ({})", digits.len()));
     }
     digits
