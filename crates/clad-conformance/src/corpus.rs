@@ -426,7 +426,7 @@ impl Manifest {
 
 /// Parses lowercase or uppercase hex.
 fn parse_hex(s: &str) -> Option<Vec<u8>> {
-    if s.len() % 2 != 0 {
+    if !s.len().is_multiple_of(2) {
         return None;
     }
     (0..s.len() / 2)

@@ -87,6 +87,12 @@ pub mod clad {
     include!(concat!(env!("OUT_DIR"), "/clad.rs"));
 }
 
+pub mod brain;
+pub mod coverage;
 pub mod hri;
 pub mod intents;
+pub mod mission;
+pub mod robot;
 pub mod samples;
+pub mod scenario;
+pub mod timeline;

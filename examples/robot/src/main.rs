@@ -1,0 +1,182 @@
+//! The robot at work: plays a scenario of timed events (cloud messages, app and HRI intents,
+//! trigger words, action completions) through the intent component and the behaviors, and
+//! prints the timeline.
+//!
+//! ```sh
+//! cargo run --release -p robot-example                      # the default scenario
+//! cargo run --release -p robot-example -- --scenario my.jsonl --trace-json trace.jsonl
+//! cargo run --release -p robot-example -- --coverage        # which behavior claims which intent
+//! ```
+
+use std::fs;
+use std::io::Write;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use clap::Parser;
+use robot_example::coverage::{self, CompletedIntents};
+use robot_example::robot::{Robot, RunConfig, DEFAULT_SCENARIO, DEFAULT_TREE};
+use robot_example::scenario::Scenario;
+use robot_example::timeline;
+
+/// The completed-intents table shipped with the robot.
+const COMPLETED_INTENTS: &str = include_str!("../behaviors/completed_intents.json");
+
+/// Plays a scenario on the robot and prints its timeline.
+#[derive(Debug, Parser)]
+#[command(version, about, long_about = None)]
+struct Args {
+    /// Scenario to play (JSON Lines, see `src/scenario.rs`); default: the shipped one
+    /// (`scenarios/default.jsonl`).
+    #[arg(long, value_name = "FILE")]
+    scenario: Option<PathBuf>,
+
+    /// Also write the timeline as JSON Lines (one event per line) to FILE.
+    #[arg(long, value_name = "FILE")]
+    trace_json: Option<PathBuf>,
+
+    /// Write the behavior tree as Graphviz DOT to FILE, with the stack of `--at-tick`
+    /// highlighted.
+    #[arg(long, value_name = "FILE")]
+    dot: Option<PathBuf>,
+
+    /// Write the behavior tree as a Mermaid flowchart to FILE, with the stack of `--at-tick`
+    /// highlighted.
+    #[arg(long, value_name = "FILE")]
+    mermaid: Option<PathBuf>,
+
+    /// The tick whose stack `--dot` / `--mermaid` highlight (default: the last tick).
+    #[arg(long, value_name = "N")]
+    at_tick: Option<u64>,
+
+    /// Ticks per second of the robot's clock (scenario times in ms are turned into ticks).
+    #[arg(long, value_name = "N", default_value_t = 20,
+          value_parser = clap::value_parser!(u32).range(1..=10_000))]
+    ticks_per_second: u32,
+
+    /// Behavior tree to load instead of the shipped `behaviors/robot.json`.
+    #[arg(long, value_name = "FILE")]
+    tree: Option<PathBuf>,
+
+    /// Print which behavior claims each user intent, run the completed-intents table, and
+    /// exit 1 when an intent is not covered (instead of playing a scenario).
+    #[arg(long)]
+    coverage: bool,
+
+    /// Completed-intents table for `--coverage` (default: `behaviors/completed_intents.json`).
+    #[arg(long, value_name = "FILE", requires = "coverage")]
+    completed: Option<PathBuf>,
+
+    /// Print latency figures after the timeline (arrival to claim, ticks and CPU µs).
+    #[arg(long)]
+    latency: bool,
+}
+
+fn read(path: &PathBuf) -> Result<String, String> {
+    fs::read_to_string(path).map_err(|e| format!("cannot read {}: {e}", path.display()))
+}
+
+fn main() -> ExitCode {
+    let args = Args::parse();
+    match run(&args) {
+        Ok(code) => code,
+        Err(message) => {
+            let _ = writeln!(anstream::stderr(), "error: {message}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+fn run(args: &Args) -> Result<ExitCode, String> {
+    let (tree_name, tree_text) = match &args.tree {
+        Some(p) => (p.display().to_string(), read(p)?),
+        None => ("behaviors/robot.json".to_owned(), DEFAULT_TREE.to_owned()),
+    };
+    let config = RunConfig {
+        ticks_per_second: args.ticks_per_second,
+        snapshot_at_tick: args.at_tick,
+        ..RunConfig::default()
+    };
+    // Load once up front: a tree with problems is reported before anything runs.
+    let robot =
+        Robot::with_tree(&tree_name, &tree_text, config.clone()).map_err(|e| e.to_string())?;
+
+    if args.coverage {
+        let (name, text) = match &args.completed {
+            Some(p) => (p.display().to_string(), read(p)?),
+            None => (
+                "behaviors/completed_intents.json".to_owned(),
+                COMPLETED_INTENTS.to_owned(),
+            ),
+        };
+        let table = CompletedIntents::from_json(&name, &text).map_err(|e| e.to_string())?;
+        let report = coverage::check(&tree_name, &tree_text, &table, args.ticks_per_second)
+            .map_err(|e| e.to_string())?;
+        let mut out = anstream::stdout();
+        let _ = write!(out, "{}", report.render());
+        return Ok(if report.problems.is_empty() {
+            ExitCode::SUCCESS
+        } else {
+            ExitCode::FAILURE
+        });
+    }
+
+    let text = match &args.scenario {
+        Some(p) => read(p)?,
+        None => DEFAULT_SCENARIO.to_owned(),
+    };
+    let scenario = Scenario::parse(&text, args.ticks_per_second);
+    for e in &scenario.errors {
+        let _ = writeln!(anstream::stderr(), "warning: {e} (skipped; the rest runs)");
+    }
+    let run = robot.run(&scenario);
+
+    let mut out = anstream::stdout();
+    let _ = write!(out, "{}", timeline::render(&run.entries, true));
+    if args.latency {
+        let _ = writeln!(
+            out,
+            "\nlatency (input arrival -> claiming behavior active):"
+        );
+        for l in &run.latencies {
+            let _ = writeln!(
+                out,
+                "  line {:>3}  {:<24} {:<24} {} tick{}  {:>7.1} µs CPU",
+                l.line,
+                l.intent,
+                l.behavior,
+                l.ticks,
+                if l.ticks == 1 { "" } else { "s" },
+                l.cpu.as_secs_f64() * 1e6
+            );
+        }
+    }
+    if let Some(path) = &args.trace_json {
+        let file =
+            fs::File::create(path).map_err(|e| format!("cannot create {}: {e}", path.display()))?;
+        timeline::write_json_lines(&run.entries, std::io::BufWriter::new(file))
+            .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+    }
+    if args.dot.is_some() || args.mermaid.is_some() {
+        let snap = &run.snapshot;
+        if let Some(t) = args.at_tick.filter(|t| *t != snap.tick) {
+            return Err(format!(
+                "--at-tick {t}: the run ended at tick {}",
+                run.ticks.saturating_sub(1)
+            ));
+        }
+        for (path, text) in [(&args.dot, &snap.dot), (&args.mermaid, &snap.mermaid)] {
+            if let Some(path) = path {
+                fs::write(path, text)
+                    .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+            }
+        }
+        let _ = writeln!(
+            anstream::stderr(),
+            "tree written with the stack of tick {}: {}",
+            snap.tick,
+            snap.stack.join(" > ")
+        );
+    }
+    Ok(ExitCode::SUCCESS)
+}

@@ -1,0 +1,563 @@
+//! The robot's HRI side: ROS4HRI intents (`robot_runtime::hri`) admitted by an
+//! [`HriIntake`] and scheduled by a [`MissionController`] over the robot's resources, with
+//! simulated capabilities (navigation, guiding, engaging, presenting, activities).
+//!
+//! | capability | intents | resources | ends |
+//! |---|---|---|---|
+//! | `navigate` | `MOVE_TO` | base | `action_done` `navigate` (timeout 60 s) |
+//! | `guide` | `GUIDE` | base, speech | `action_done` `guide` (timeout 120 s) |
+//! | `engage` | `ENGAGE_WITH`, `GREET` | head, speech | after 1.5 s |
+//! | `present_content` | `PRESENT_CONTENT` | screen, speech | after 4 s |
+//! | `activity` | `START_ACTIVITY` | head, screen, speech | `action_done` `activity` (timeout 300 s) |
+//!
+//! `STOP_ACTIVITY` / `CANCEL_ACTIVITY` / `CONTINUE_ACTIVITY` / `SUSPEND` / `WAKEUP` act on
+//! the controller. Preemption is halt-before-start: a capability takes `halt_ms` to stop
+//! (the base needs 150 ms to brake), and the newcomer starts only when it has.
+
+use std::collections::HashMap;
+use std::time::Duration;
+
+use robot_runtime::hri::{
+    Admission, ConfidenceDecision, Envelope, HriEvent, HriIntake, IntakeConfig, IntentKind,
+    IntentRecord, Timestamp,
+};
+use robot_runtime::mission::{
+    CancelReason, Capability, CapabilityPolicy, ControlIgnoredReason, Decision, HaltProgress,
+    HaltReason, MissionConfig, MissionController, MissionEvent, Outcome, Progress, Request,
+    RequestId, Resource, ResourceSet,
+};
+
+use crate::brain::{Completions, Item, Log};
+use crate::scenario::ActionResult;
+use crate::timeline::What;
+
+/// The robot's resources.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Res {
+    /// The wheels / navigation.
+    Base,
+    /// The head (gaze).
+    Head,
+    /// The speaker.
+    Speech,
+    /// The face screen.
+    Screen,
+}
+
+impl Resource for Res {
+    const ALL: &'static [Res] = &[Res::Base, Res::Head, Res::Speech, Res::Screen];
+    fn index(self) -> u8 {
+        self as u8
+    }
+}
+
+fn names(set: ResourceSet<Res>) -> String {
+    set.iter()
+        .map(|r| match r {
+            Res::Base => "base",
+            Res::Head => "head",
+            Res::Speech => "speech",
+            Res::Screen => "screen",
+        })
+        .collect::<Vec<_>>()
+        .join("+")
+}
+
+/// A simulated capability.
+struct SimCapability {
+    name: &'static str,
+    resources: ResourceSet<Res>,
+    /// `Some`: ends by itself after this long; `None`: ends on `action_done` (or fails
+    /// after `timeout`).
+    length: Option<Duration>,
+    timeout: Duration,
+    halt: Duration,
+    tick: Duration,
+    elapsed: Duration,
+    halting: Option<Duration>,
+    completions: Completions,
+    log: Log,
+}
+
+impl SimCapability {
+    fn end_log(&self, change: &'static str) {
+        self.log.push(Item::What(What::Action {
+            behavior: format!("mission/{}", self.name),
+            action: self.name.to_owned(),
+            change,
+            duration_ms: None,
+        }));
+    }
+}
+
+impl Capability<Res> for SimCapability {
+    fn name(&self) -> &str {
+        self.name
+    }
+    fn resources(&self) -> ResourceSet<Res> {
+        self.resources
+    }
+    fn policy(&self) -> CapabilityPolicy {
+        CapabilityPolicy {
+            halt_timeout_ticks: ((self.halt.as_millis() / self.tick.as_millis().max(1)) as u32 + 3)
+                .max(3),
+            ..CapabilityPolicy::default()
+        }
+    }
+    fn start(&mut self, request: &Request) -> Result<(), String> {
+        self.elapsed = Duration::ZERO;
+        self.halting = None;
+        if self.length.is_none() {
+            self.completions.start(self.name);
+        }
+        let what = request
+            .object
+            .as_deref()
+            .map(|o| format!(" ({o})"))
+            .unwrap_or_default();
+        self.log.push(Item::What(What::Action {
+            behavior: format!("mission/{}", self.name),
+            action: format!("{}{what}", self.name),
+            change: if request.resumed {
+                "resumed"
+            } else {
+                "started"
+            },
+            duration_ms: self.length.map(|d| d.as_millis() as u64),
+        }));
+        Ok(())
+    }
+    fn tick(&mut self) -> Progress {
+        self.elapsed += self.tick;
+        match self.length {
+            Some(len) if self.elapsed >= len => {
+                self.end_log("succeeded");
+                Progress::Succeeded
+            }
+            Some(_) => Progress::Running,
+            None => match self.completions.poll(self.name) {
+                Some(ActionResult::Succeeded) => {
+                    self.completions.end(self.name);
+                    self.end_log("succeeded");
+                    Progress::Succeeded
+                }
+                Some(r) => {
+                    self.completions.end(self.name);
+                    self.end_log(r.name());
+                    Progress::Failed(format!("the robot reported {}", r.name()))
+                }
+                None if self.elapsed >= self.timeout => {
+                    self.completions.end(self.name);
+                    self.end_log("timed out");
+                    Progress::Failed("timed out".into())
+                }
+                None => Progress::Running,
+            },
+        }
+    }
+    fn halt(&mut self) -> HaltProgress {
+        match &mut self.halting {
+            None => {
+                self.halting = Some(Duration::ZERO);
+                self.log.push(Item::What(What::Action {
+                    behavior: format!("mission/{}", self.name),
+                    action: self.name.to_owned(),
+                    change: "stopping",
+                    duration_ms: Some(self.halt.as_millis() as u64),
+                }));
+                if self.halt.is_zero() {
+                    self.stopped()
+                } else {
+                    HaltProgress::Halting
+                }
+            }
+            Some(t) => {
+                *t += self.tick;
+                if *t >= self.halt {
+                    self.stopped()
+                } else {
+                    HaltProgress::Halting
+                }
+            }
+        }
+    }
+}
+
+impl SimCapability {
+    fn stopped(&mut self) -> HaltProgress {
+        if self.length.is_none() {
+            self.completions.end(self.name);
+        }
+        self.end_log("stopped");
+        HaltProgress::Halted
+    }
+}
+
+/// HRI intake + mission controller + capabilities.
+pub struct Hri {
+    intake: HriIntake,
+    mission: MissionController<Res>,
+    requests: HashMap<RequestId, (String, ResourceSet<Res>)>,
+    holding: HashMap<RequestId, bool>,
+    capability_names: Vec<String>,
+    capability_resources: Vec<ResourceSet<Res>>,
+}
+
+impl std::fmt::Debug for Hri {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Hri")
+            .field("mission", &self.mission)
+            .finish_non_exhaustive()
+    }
+}
+
+impl Hri {
+    /// The robot's capabilities and routes; `tick` is one tick's length.
+    pub fn new(tick: Duration, log: &Log, completions: &Completions) -> Self {
+        let mut mission = MissionController::new(MissionConfig::default());
+        let mut names = Vec::new();
+        let mut resources = Vec::new();
+        let mut add = |mission: &mut MissionController<Res>,
+                       name: &'static str,
+                       res: &[Res],
+                       length_ms: Option<u64>,
+                       timeout_ms: u64,
+                       halt_ms: u64| {
+            let set = ResourceSet::of(res);
+            names.push(name.to_owned());
+            resources.push(set);
+            mission.register(SimCapability {
+                name,
+                resources: set,
+                length: length_ms.map(Duration::from_millis),
+                timeout: Duration::from_millis(timeout_ms),
+                halt: Duration::from_millis(halt_ms),
+                tick,
+                elapsed: Duration::ZERO,
+                halting: None,
+                completions: completions.clone(),
+                log: log.clone(),
+            })
+        };
+        let navigate = add(&mut mission, "navigate", &[Res::Base], None, 60_000, 150);
+        let guide = add(
+            &mut mission,
+            "guide",
+            &[Res::Base, Res::Speech],
+            None,
+            120_000,
+            150,
+        );
+        let engage = add(
+            &mut mission,
+            "engage",
+            &[Res::Head, Res::Speech],
+            Some(1500),
+            0,
+            0,
+        );
+        let present = add(
+            &mut mission,
+            "present_content",
+            &[Res::Screen, Res::Speech],
+            Some(4000),
+            0,
+            50,
+        );
+        let activity = add(
+            &mut mission,
+            "activity",
+            &[Res::Head, Res::Screen, Res::Speech],
+            None,
+            300_000,
+            100,
+        );
+        mission
+            .route(IntentKind::MoveTo, navigate)
+            .route(IntentKind::Guide, guide)
+            .route(IntentKind::EngageWith, engage)
+            .route(IntentKind::Greet, engage)
+            .route(IntentKind::PresentContent, present)
+            .route(IntentKind::StartActivity, activity);
+        Self {
+            intake: HriIntake::new(IntakeConfig::default()),
+            mission,
+            requests: HashMap::new(),
+            holding: HashMap::new(),
+            capability_names: names,
+            capability_resources: resources,
+        }
+    }
+
+    /// True for the intents the controller runs a capability for (the others are control
+    /// intents, or go to the behaviors as user intents).
+    pub fn schedules(kind: &IntentKind) -> bool {
+        matches!(
+            kind,
+            IntentKind::MoveTo
+                | IntentKind::Guide
+                | IntentKind::EngageWith
+                | IntentKind::Greet
+                | IntentKind::PresentContent
+                | IntentKind::StartActivity
+        )
+    }
+
+    /// Admits one ROS4HRI intent message (JSON, read leniently) that arrived at `now_ms`:
+    /// the record to act on when it is to be executed, and what the intake reported.
+    pub fn admit(&mut self, json: &str, now_ms: u64) -> (Option<IntentRecord>, Vec<What>) {
+        let admission = self
+            .intake
+            .receive_json(json, Envelope::new(), Timestamp(now_ms));
+        let mut out = self.intake_events();
+        let record = match admission {
+            Admission::Execute(record) => Some(record),
+            Admission::Confirm(record) => {
+                out.push(What::InputIgnored {
+                    reason: format!(
+                        "{} needs confirmation (confidence {}): the robot asks before acting",
+                        record.intent.intent,
+                        record.intent.confidence.value().unwrap_or(1.0)
+                    ),
+                });
+                None
+            }
+            _ => None,
+        };
+        (record, out)
+    }
+
+    /// Hands an admitted intent to the mission controller (arbitration, control intents).
+    pub fn schedule(&mut self, record: IntentRecord) -> Vec<What> {
+        self.mission.handle_intent(record);
+        self.mission_events()
+    }
+
+    /// A tick at `now_ms`: capabilities advance, halts progress, queued requests start.
+    pub fn tick(&mut self, now_ms: u64) -> Vec<What> {
+        self.mission.tick(Timestamp(now_ms));
+        self.mission_events()
+    }
+
+    /// True when nothing runs or waits.
+    pub fn is_idle(&self) -> bool {
+        self.mission.is_idle()
+    }
+
+    fn intake_events(&mut self) -> Vec<What> {
+        self.intake
+            .drain_events()
+            .into_iter()
+            .filter_map(|e| match e {
+                HriEvent::Normalized { notes, .. } => Some(What::Note {
+                    text: format!("HRI message from an older peer, read as: {notes:?}"),
+                }),
+                HriEvent::Warning { error, .. } => Some(What::InputIgnored {
+                    reason: format!("HRI warning: {error}"),
+                }),
+                HriEvent::Rejected { intent, errors, .. } => Some(What::NotUnderstood {
+                    intent: intent.unwrap_or_else(|| "(unreadable)".into()),
+                    error: errors
+                        .iter()
+                        .map(ToString::to_string)
+                        .collect::<Vec<_>>()
+                        .join("; "),
+                    reaction: "rejected",
+                }),
+                HriEvent::Expired {
+                    intent, late_by_ms, ..
+                } => Some(What::InputIgnored {
+                    reason: format!("{intent} arrived {late_by_ms} ms after its expiry"),
+                }),
+                HriEvent::Duplicate { intent, of, .. } => Some(What::InputIgnored {
+                    reason: format!("{intent} duplicates intent #{} received just before", of.0),
+                }),
+                HriEvent::Admitted {
+                    decision: ConfidenceDecision::Ignore,
+                    intent,
+                    ..
+                } => Some(What::InputIgnored {
+                    reason: format!("{intent}: confidence too low, ignored"),
+                }),
+                HriEvent::Admitted { .. } => None,
+            })
+            .collect()
+    }
+
+    fn mission_events(&mut self) -> Vec<What> {
+        let mut out = Vec::new();
+        for e in self.mission.drain_events() {
+            match e {
+                MissionEvent::Decided {
+                    request,
+                    capability,
+                    priority,
+                    decision,
+                } => {
+                    let i = capability.0 as usize;
+                    let name = self.capability_names.get(i).cloned().unwrap_or_default();
+                    let res = self
+                        .capability_resources
+                        .get(i)
+                        .copied()
+                        .unwrap_or_default();
+                    let holder = format!("{name} #{}", request.0);
+                    self.requests.insert(request, (holder.clone(), res));
+                    let (change, reason) = match decision {
+                        Decision::Granted => ("granted", format!("priority {}", priority.0)),
+                        Decision::Preempting { victims } => (
+                            "granted by preemption",
+                            format!(
+                                "priority {}; starts once {} has stopped",
+                                priority.0,
+                                self.holders(&victims)
+                            ),
+                        ),
+                        Decision::Queued { blocked_by } => (
+                            "queued",
+                            format!(
+                                "priority {}; held by {}",
+                                priority.0,
+                                self.holders(&blocked_by)
+                            ),
+                        ),
+                        Decision::Rejected(r) => ("rejected", format!("{r:?}")),
+                    };
+                    out.push(What::Resource {
+                        resource: names(res),
+                        holder,
+                        change,
+                        reason: Some(reason),
+                    });
+                }
+                MissionEvent::Started { request, .. } => {
+                    self.holding.insert(request, true);
+                }
+                MissionEvent::HaltRequested { request, reason } => {
+                    let (holder, res) = self.lookup(request);
+                    let (change, why) = match reason {
+                        HaltReason::Preempted(by) => {
+                            ("preempted", format!("by {}; halting", self.lookup(by).0))
+                        }
+                        HaltReason::Stopped(by) => (
+                            "stopping",
+                            match by {
+                                Some(i) => format!("stop intent #{}", i.0),
+                                None => "stop requested".to_owned(),
+                            },
+                        ),
+                        HaltReason::Suspended => ("stopping", "the robot suspends".to_owned()),
+                        HaltReason::Shutdown => ("stopping", "shutdown".to_owned()),
+                    };
+                    out.push(What::Resource {
+                        resource: names(res),
+                        holder,
+                        change,
+                        reason: Some(why),
+                    });
+                }
+                MissionEvent::Halted { request, ticks } => {
+                    let (holder, res) = self.lookup(request);
+                    self.holding.remove(&request);
+                    out.push(What::Resource {
+                        resource: names(res),
+                        holder,
+                        change: "released",
+                        reason: Some(format!(
+                            "stopped after {ticks} tick{}",
+                            if ticks == 1 { "" } else { "s" }
+                        )),
+                    });
+                }
+                MissionEvent::HaltTimedOut { request, ticks, .. } => {
+                    let (holder, res) = self.lookup(request);
+                    self.holding.remove(&request);
+                    out.push(What::Resource {
+                        resource: names(res),
+                        holder,
+                        change: "force-released",
+                        reason: Some(format!("did not stop within {ticks} ticks")),
+                    });
+                }
+                MissionEvent::Finished { request, outcome } => {
+                    let (holder, res) = self.lookup(request);
+                    let was_holding = self.holding.remove(&request).is_some();
+                    let (change, reason) = match &outcome {
+                        Outcome::Completed => ("released", "completed".to_owned()),
+                        Outcome::Failed(why) => ("released", format!("failed: {why}")),
+                        Outcome::Rejected(r) => ("rejected", format!("{r:?}")),
+                        Outcome::Cancelled { reason, forced } => {
+                            let why = match reason {
+                                CancelReason::Preempted { by } => {
+                                    format!("preempted by {}", self.lookup(*by).0)
+                                }
+                                CancelReason::Stopped { by: Some(i) } => {
+                                    format!("stopped by intent #{}", i.0)
+                                }
+                                CancelReason::Stopped { by: None } => "stopped".to_owned(),
+                                other => format!("{other:?}"),
+                            };
+                            let forced = if *forced { ", force-released" } else { "" };
+                            ("cancelled", format!("{why}{forced}"))
+                        }
+                    };
+                    let change = if was_holding && change == "cancelled" {
+                        "released"
+                    } else {
+                        change
+                    };
+                    out.push(What::Resource {
+                        resource: names(res),
+                        holder,
+                        change,
+                        reason: Some(reason),
+                    });
+                }
+                MissionEvent::Paused { request } => {
+                    let (holder, res) = self.lookup(request);
+                    out.push(What::Resource {
+                        resource: names(res),
+                        holder,
+                        change: "paused",
+                        reason: None,
+                    });
+                }
+                MissionEvent::ControlIgnored { reason, .. } => out.push(What::InputIgnored {
+                    reason: match reason {
+                        ControlIgnoredReason::NothingMatches => {
+                            "stop/continue: no running or paused activity matches".to_owned()
+                        }
+                        ControlIgnoredReason::Outranked { requests } => format!(
+                            "stop: outranked by {} (higher priority)",
+                            self.holders(&requests)
+                        ),
+                        ControlIgnoredReason::AlreadyInState => {
+                            "the robot is already in that state".to_owned()
+                        }
+                    },
+                }),
+                MissionEvent::Unroutable { wire, .. } => out.push(What::InputIgnored {
+                    reason: format!("no capability handles {wire}"),
+                }),
+                other => out.push(What::Note {
+                    text: format!("mission: {other:?}"),
+                }),
+            }
+        }
+        out
+    }
+
+    fn lookup(&self, request: RequestId) -> (String, ResourceSet<Res>) {
+        self.requests
+            .get(&request)
+            .cloned()
+            .unwrap_or_else(|| (format!("#{}", request.0), ResourceSet::EMPTY))
+    }
+
+    fn holders(&self, ids: &[RequestId]) -> String {
+        ids.iter()
+            .map(|r| self.lookup(*r).0)
+            .collect::<Vec<_>>()
+            .join(", ")
+    }
+}

@@ -1,0 +1,664 @@
+//! The robot: the intent component over our map, the behavior tree of
+//! `behaviors/robot.json` on `robot_runtime::behavior`, ROS4HRI intents through
+//! `robot_runtime::hri` and the mission controller (`crate::mission`), and a tick loop that
+//! feeds them a [`Scenario`] and records a timeline.
+//!
+//! Each tick, in order:
+//!
+//! 1. the scenario events due on this tick, in file order: cloud datagrams go through
+//!    [`intents::handle_datagram`] (decoded on the tick thread as a borrowed view), app
+//!    intents through `handle_app_intent`, trigger words to the component; HRI intents are
+//!    admitted by the HRI intake, then either scheduled by the mission controller (the
+//!    capabilities that need resources: navigation, guiding, engaging, presenting,
+//!    activities; and the control intents) or, when `hri_intent_map.json` maps them to what a
+//!    voice command means, made the pending user intent; action completions end the running
+//!    action of that name;
+//! 2. the behavior runner's tick (the component's `update`, then every behavior on the
+//!    stack and in scope: claims happen here);
+//! 3. the mission controller's tick (capabilities advance, halts progress, queued requests
+//!    start).
+//!
+//! Everything the component, the behaviors, their actions and the controller report becomes
+//! a timeline [`Entry`].
+
+use std::time::{Duration, Instant};
+
+use robot_runtime::behavior::{export, LoadError, Runner};
+use robot_runtime::hri::IntentKind;
+use robot_runtime::intent::{
+    CloudErrorCause, DeactivateReason, DropReason, Flag, IntentEvent, Match, Reaction,
+    UnmatchedReason,
+};
+use robot_runtime::union::CladUnion;
+use robot_runtime::wire::WireView;
+
+use crate::brain::{self, Completions, Event, Item, Log};
+use crate::clad::cloud_mic::MessageView;
+use crate::intents::{self, Tag, UserIntent};
+use crate::mission::Hri;
+use crate::scenario::{encode_hex, Scenario, ScenarioEvent, TimedEvent};
+use crate::timeline::{Entry, What};
+
+/// The behavior tree shipped with the robot (`behaviors/robot.json`).
+pub const DEFAULT_TREE: &str = include_str!("../behaviors/robot.json");
+/// The ID of the tree's base behavior.
+pub const ROOT: &str = "GlobalInterruptions";
+/// The scenario `cargo run -p robot-example` plays (`scenarios/default.jsonl`).
+pub const DEFAULT_SCENARIO: &str = include_str!("../scenarios/default.jsonl");
+
+/// Run settings.
+#[derive(Clone, Debug)]
+pub struct RunConfig {
+    /// Ticks per second (the original engine ticked about every 60 ms; default 20).
+    pub ticks_per_second: u32,
+    /// After the last scenario event, keep ticking at most this many ticks until the robot
+    /// is idle (nothing pending or running, the base behaviors only).
+    pub settle_ticks: u64,
+    /// Record the stack, and the tree as DOT and Mermaid, as they are at the end of this
+    /// tick ([`Run::snapshot`]).
+    pub snapshot_at_tick: Option<u64>,
+}
+
+impl Default for RunConfig {
+    fn default() -> Self {
+        Self {
+            ticks_per_second: 20,
+            settle_ticks: 600,
+            snapshot_at_tick: None,
+        }
+    }
+}
+
+/// One measured path from an input's arrival to the behavior that claimed what it asked for.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Latency {
+    /// The scenario line of the input.
+    pub line: usize,
+    /// The claimed intent.
+    pub intent: &'static str,
+    /// The behavior that claimed it.
+    pub behavior: String,
+    /// Ticks from arrival to claim.
+    pub ticks: u64,
+    /// CPU time spent in the robot's code from handling the input to the claim (the input
+    /// and every tick in between; the time between ticks is not counted). Not part of the
+    /// deterministic timeline.
+    pub cpu: Duration,
+}
+
+/// The stack and the tree at one tick.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Snapshot {
+    /// The tick.
+    pub tick: u64,
+    /// The stack, bottom first.
+    pub stack: Vec<String>,
+    /// The tree as Graphviz DOT, the stack highlighted.
+    pub dot: String,
+    /// The tree as a Mermaid flowchart, the stack highlighted.
+    pub mermaid: String,
+}
+
+/// The result of a run.
+#[derive(Debug)]
+pub struct Run {
+    /// The timeline.
+    pub entries: Vec<Entry>,
+    /// Inputs whose intent was claimed, with their latency.
+    pub latencies: Vec<Latency>,
+    /// The snapshot of [`RunConfig::snapshot_at_tick`] if the run reached it, else of the
+    /// last tick.
+    pub snapshot: Snapshot,
+    /// Ticks run.
+    pub ticks: u64,
+}
+
+/// The robot.
+pub struct Robot {
+    runner: Runner<UserIntent, Event>,
+    hri: Hri,
+    log: Log,
+    completions: Completions,
+    config: RunConfig,
+    entries: Vec<Entry>,
+    latencies: Vec<Latency>,
+    /// The input the pending intent came from: (line, tick, CPU spent so far).
+    pending_from: Option<(usize, u64, Duration)>,
+    snapshot: Option<Snapshot>,
+    last_stack: Vec<String>,
+    /// The current tick (0-based).
+    tick: u64,
+}
+
+impl std::fmt::Debug for Robot {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Robot")
+            .field("tick", &self.tick)
+            .field("stack", &self.last_stack)
+            .finish_non_exhaustive()
+    }
+}
+
+impl Robot {
+    /// The robot with the shipped tree.
+    pub fn new(config: RunConfig) -> Self {
+        Self::with_tree("behaviors/robot.json", DEFAULT_TREE, config)
+            .expect("the shipped tree loads (tests/coverage.rs)")
+    }
+
+    /// The robot with another tree (its base behavior must be [`ROOT`]). Every problem of
+    /// the tree is in the error, with file and JSON path.
+    pub fn with_tree(file: &str, text: &str, config: RunConfig) -> Result<Self, LoadError> {
+        let log = Log::default();
+        let completions = Completions::default();
+        let tree = brain::load(file, text, ROOT, &log, &completions)?;
+        let mut component = intents::component();
+        let sink = log.clone();
+        component.subscribe(move |ev| sink.push(Item::Intent(ev.clone())));
+        let runner = Runner::new(tree, component);
+        let tick = Duration::from_micros(1_000_000 / u64::from(config.ticks_per_second.max(1)));
+        let hri = Hri::new(tick, &log, &completions);
+        Ok(Self {
+            runner,
+            hri,
+            log,
+            completions,
+            config,
+            entries: Vec::new(),
+            latencies: Vec::new(),
+            pending_from: None,
+            snapshot: None,
+            last_stack: Vec::new(),
+            tick: 0,
+        })
+    }
+
+    /// The behavior runner (the tree, the stack, the intent component).
+    pub fn runner(&self) -> &Runner<UserIntent, Event> {
+        &self.runner
+    }
+
+    fn t_ms(&self, tick: u64) -> u64 {
+        tick * 1000 / u64::from(self.config.ticks_per_second.max(1))
+    }
+
+    fn dt(&self) -> Duration {
+        Duration::from_micros(1_000_000 / u64::from(self.config.ticks_per_second.max(1)))
+    }
+
+    fn push(&mut self, what: What) {
+        let tick = self.tick;
+        let t_ms = self.t_ms(tick);
+        self.entries.push(Entry { tick, t_ms, what });
+    }
+
+    /// The stack as the timeline shows it: behavior names, a state machine with its state.
+    pub fn stack(&self) -> Vec<String> {
+        self.runner
+            .stack()
+            .map(|id| {
+                let name = self.runner.name(id).map(|n| n.as_str()).unwrap_or("?");
+                match self.runner.debug_state(id) {
+                    Some(state) => format!("{name}({state})"),
+                    None => name.to_owned(),
+                }
+            })
+            .collect()
+    }
+
+    fn snapshot_now(&self) -> Snapshot {
+        Snapshot {
+            tick: self.tick,
+            stack: self.stack(),
+            dot: export::to_dot(&self.runner),
+            mermaid: export::to_mermaid(&self.runner),
+        }
+    }
+
+    /// Runs `scenario` to its end (plus settling) and returns the timeline. The scenario's
+    /// rejected lines are reported at tick 0; the rest run.
+    pub fn run(mut self, scenario: &Scenario) -> Run {
+        for e in &scenario.errors {
+            self.push(What::ScenarioError {
+                line: e.line,
+                problem: e.problem.to_string(),
+            });
+        }
+        let tps = self.config.ticks_per_second.max(1);
+        let last = scenario.events.last().map_or(0, |e| e.when.tick(tps));
+        let mut next = 0;
+        let mut tick = 0;
+        let mut settled = 0;
+        let mut cpu = Duration::ZERO;
+        loop {
+            let start = Instant::now();
+            self.tick = tick;
+            while let Some(e) = scenario.events.get(next) {
+                if e.when.tick(tps) > tick {
+                    break;
+                }
+                next += 1;
+                self.deliver(e, cpu + start.elapsed());
+            }
+            self.end_tick(cpu + start.elapsed());
+            cpu += start.elapsed();
+            if self.config.snapshot_at_tick == Some(tick) {
+                self.snapshot = Some(self.snapshot_now());
+            }
+            if tick >= last && next >= scenario.events.len() {
+                if self.is_idle() || settled >= self.config.settle_ticks {
+                    break;
+                }
+                settled += 1;
+            }
+            tick += 1;
+        }
+        let snapshot = self.snapshot.take().unwrap_or_else(|| self.snapshot_now());
+        Run {
+            entries: self.entries,
+            latencies: self.latencies,
+            snapshot,
+            ticks: tick + 1,
+        }
+    }
+
+    /// Nothing pending, active or running; the stack is down to its idle behaviors.
+    pub fn is_idle(&self) -> bool {
+        let intents = self.runner.intents();
+        !intents.is_any_pending_or_active()
+            && !intents.is_trigger_word_pending()
+            && !intents.was_unclaimed()
+            && self.hri.is_idle()
+            && self
+                .runner
+                .top()
+                .and_then(|id| self.runner.class(id))
+                .is_some_and(|c| c == "Wait")
+    }
+
+    /// Starts tick `tick` (inputs delivered now are handled on it).
+    pub fn begin_tick(&mut self, tick: u64) {
+        self.tick = tick;
+    }
+
+    /// Delivers one scenario event during the current tick. `cpu` is the CPU time the run
+    /// has spent so far (for [`Latency::cpu`]).
+    pub fn deliver(&mut self, event: &TimedEvent, cpu: Duration) {
+        self.input(event, cpu);
+    }
+
+    /// Ends the current tick: the behaviors run (and claim what is pending), then the
+    /// mission controller.
+    pub fn end_tick(&mut self, cpu: Duration) {
+        let dt = self.dt();
+        self.runner.tick(dt, &[]);
+        self.drain(cpu);
+        let now = self.t_ms(self.tick);
+        let whats = self.hri.tick(now);
+        self.drain(cpu);
+        for w in whats {
+            self.push(w);
+        }
+        let stack = self.stack();
+        if stack != self.last_stack {
+            let common = stack
+                .iter()
+                .zip(&self.last_stack)
+                .take_while(|(a, b)| base(a) == base(b))
+                .count();
+            let old = std::mem::take(&mut self.last_stack);
+            for b in old[common..].iter().rev() {
+                self.push(What::Behavior {
+                    behavior: base(b).to_owned(),
+                    change: "deactivated",
+                    reason: None,
+                });
+            }
+            for b in &stack[common..] {
+                self.push(What::Behavior {
+                    behavior: base(b).to_owned(),
+                    change: "activated",
+                    reason: None,
+                });
+            }
+            self.push(What::Stack {
+                stack: stack.clone(),
+            });
+            self.last_stack = stack;
+        }
+    }
+
+    /// The timeline so far.
+    pub fn entries(&self) -> &[Entry] {
+        &self.entries
+    }
+
+    /// Forgets the timeline so far (a long-running robot that does not keep it).
+    pub fn clear_entries(&mut self) {
+        self.entries.clear();
+        self.latencies.clear();
+    }
+
+    /// The intent component.
+    pub fn intents(&self) -> &robot_runtime::intent::IntentComponent<UserIntent> {
+        self.runner.intents()
+    }
+
+    fn drain(&mut self, cpu: Duration) {
+        for item in self.log.take() {
+            match item {
+                Item::Intent(ev) => self.intent_event(ev, cpu),
+                Item::What(w) => self.push(w),
+            }
+        }
+    }
+
+    fn input(&mut self, e: &TimedEvent, cpu: Duration) {
+        let line = e.line;
+        let say = e.say.clone();
+        let input = |robot: &mut Self, kind: &'static str, detail: String| {
+            robot.push(What::Input {
+                line,
+                kind,
+                detail,
+                say: say.clone(),
+            });
+        };
+        let mut from_input = true;
+        match &e.event {
+            ScenarioEvent::Note(text) => {
+                self.push(What::Note { text: text.clone() });
+                return;
+            }
+            ScenarioEvent::Cloud { bytes, captured } => {
+                let detail = match MessageView::unpack_view(bytes) {
+                    Ok(MessageView::Result(r)) if r.parameters.is_empty() => {
+                        format!("result {}", r.intent)
+                    }
+                    Ok(MessageView::Result(r)) => format!("result {} {}", r.intent, r.parameters),
+                    Ok(other) => other.name().to_owned(),
+                    Err(_) if *captured => format!("{} bytes {}", bytes.len(), encode_hex(bytes)),
+                    Err(_) => format!("{} bytes", bytes.len()),
+                };
+                input(self, "cloud", detail);
+                intents::handle_datagram(self.runner.intents_mut(), bytes);
+            }
+            ScenarioEvent::AppIntent { intent, param } => {
+                input(self, "app", format!("{intent} {param:?}"));
+                self.runner.intents_mut().handle_app_intent(intent, param);
+            }
+            ScenarioEvent::Hri(message) => {
+                input(self, "hri", crate::scenario::describe_hri(message));
+                let now = self.t_ms(self.tick);
+                let text = serde_json::Value::Object(message.clone()).to_string();
+                let (record, whats) = self.hri.admit(&text, now);
+                for w in whats {
+                    self.push(w);
+                }
+                if let Some(record) = record {
+                    let kind = record.intent.intent.clone();
+                    let to_behaviors =
+                        crate::hri::to_user_intent(&record.intent).ok().filter(|u| {
+                            let name = UserIntent::tag_name(u.tag());
+                            !name.starts_with("hri_") || !Hri::schedules(&kind)
+                        });
+                    let control = matches!(
+                        kind,
+                        IntentKind::StopActivity
+                            | IntentKind::CancelActivity
+                            | IntentKind::ContinueActivity
+                            | IntentKind::Suspend
+                            | IntentKind::Wakeup
+                    );
+                    if control || to_behaviors.is_none() {
+                        // The decision first, then what the capabilities did about it.
+                        let whats = self.hri.schedule(record.clone());
+                        for w in whats {
+                            self.push(w);
+                        }
+                        self.drain(cpu);
+                        from_input = false;
+                    }
+                    if to_behaviors.is_some() {
+                        match crate::hri::to_pending(self.runner.intents_mut(), &record) {
+                            Ok(_) => from_input = true,
+                            Err(e) => self.push(What::InputIgnored {
+                                reason: format!("{kind}: {e}"),
+                            }),
+                        }
+                    }
+                }
+            }
+            ScenarioEvent::TriggerWord {
+                will_open_stream,
+                from_mute,
+            } => {
+                let detail = match (from_mute, will_open_stream) {
+                    (true, _) => "from the mute button",
+                    (false, true) => "heard, stream opening",
+                    (false, false) => "heard, no stream",
+                };
+                input(self, "trigger", detail.to_owned());
+                self.runner
+                    .intents_mut()
+                    .set_trigger_word_pending(*will_open_stream, *from_mute);
+            }
+            ScenarioEvent::ActionDone { action, result } => {
+                input(self, "action", format!("{action} {}", result.name()));
+                if !self.completions.complete(action, *result) {
+                    self.push(What::InputIgnored {
+                        reason: format!("no running action is named {action:?}"),
+                    });
+                }
+                from_input = false;
+            }
+        }
+        // Mark where a pending intent came from (for latency).
+        let items = self.log.take();
+        let pending = items
+            .iter()
+            .any(|i| matches!(i, Item::Intent(IntentEvent::Pending { .. })));
+        for item in items {
+            match item {
+                Item::Intent(ev) => self.intent_event(ev, cpu),
+                Item::What(w) => self.push(w),
+            }
+        }
+        if pending && from_input {
+            self.pending_from = Some((line, self.tick, cpu));
+        }
+    }
+
+    fn intent_event(&mut self, ev: IntentEvent<Tag>, cpu: Duration) {
+        {
+            let what = match ev {
+                IntentEvent::Pending {
+                    tag,
+                    source,
+                    matched,
+                } => {
+                    let payload = self
+                        .runner
+                        .intents()
+                        .pending()
+                        .filter(|p| p.tag() == tag)
+                        .and_then(|p| payload_json(p.intent()));
+                    What::Pending {
+                        intent: UserIntent::tag_name(tag),
+                        payload,
+                        source: source.to_string(),
+                        via: describe_match(&matched),
+                    }
+                }
+                IntentEvent::Replaced { old, new, .. } => What::Replaced {
+                    old: UserIntent::tag_name(old),
+                    new: UserIntent::tag_name(new),
+                },
+                IntentEvent::ClaimDeadlineNear { tag, age_ticks } => What::DeadlineNear {
+                    intent: UserIntent::tag_name(tag),
+                    age_ticks,
+                },
+                IntentEvent::Dropped {
+                    reason: DropReason::Expired { .. },
+                    ..
+                } => return, // the Unclaimed event that follows says it
+                IntentEvent::Dropped {
+                    tag,
+                    reason: DropReason::LowerPriority { .. },
+                    ..
+                } => What::InputIgnored {
+                    reason: format!(
+                        "{} dropped: a higher-priority intent is pending",
+                        UserIntent::tag_name(tag)
+                    ),
+                },
+                IntentEvent::Dropped { tag, .. } => What::Dropped {
+                    intent: UserIntent::tag_name(tag),
+                },
+                IntentEvent::Unclaimed { tag, .. } => {
+                    self.pending_from = None;
+                    What::Unclaimed {
+                        intent: UserIntent::tag_name(tag),
+                        age_ticks: self.runner.intents().config().claim_deadline_ticks,
+                    }
+                }
+                IntentEvent::Activated { id, tag, owner, .. } => {
+                    let owner = self
+                        .runner
+                        .owner_name(&owner)
+                        .map_or_else(|| owner.to_string(), str::to_owned);
+                    let latency = self.pending_from.take().map(|(line, tick, at)| {
+                        let ticks = self.tick - tick;
+                        self.latencies.push(Latency {
+                            line,
+                            intent: UserIntent::tag_name(tag),
+                            behavior: owner.to_string(),
+                            ticks,
+                            cpu: cpu.saturating_sub(at),
+                        });
+                        ticks
+                    });
+                    What::Claimed {
+                        intent: UserIntent::tag_name(tag),
+                        behavior: owner.to_string(),
+                        activation: id.0.get(),
+                        latency_ticks: latency,
+                    }
+                }
+                IntentEvent::Deactivated { tag, reason, .. } => What::Released {
+                    intent: UserIntent::tag_name(tag),
+                    reason: match reason {
+                        DeactivateReason::Released => "released",
+                        DeactivateReason::GuardDropped => "guard dropped",
+                        DeactivateReason::Superseded => "superseded",
+                        DeactivateReason::Forced => "forced",
+                    },
+                },
+                IntentEvent::TimeoutHeld => What::TimeoutHeld { held: true },
+                IntentEvent::TimeoutResumed => What::TimeoutHeld { held: false },
+                IntentEvent::TriggerWordPending { replaced, .. } => What::TriggerWord {
+                    change: if replaced {
+                        "pending (replaced)"
+                    } else {
+                        "pending"
+                    },
+                },
+                IntentEvent::TriggerWordSuppressed => What::TriggerWord {
+                    change: "suppressed",
+                },
+                IntentEvent::TriggerWordCleared => What::TriggerWord { change: "cleared" },
+                IntentEvent::TriggerWordDeadlineNear => return,
+                IntentEvent::TriggerWordDropped => What::TriggerWord {
+                    change: "expired (nobody reacted)",
+                },
+                IntentEvent::TranslateFailed {
+                    intent,
+                    error,
+                    reaction,
+                    ..
+                } => What::NotUnderstood {
+                    intent: intent.into(),
+                    error: error.to_string(),
+                    reaction: match reaction {
+                        Reaction::Unmatched => "unmatched intent",
+                        Reaction::ErrorFlag => "error flag",
+                        Reaction::Drop => "dropped",
+                    },
+                },
+                IntentEvent::CloudError { cause } => What::CloudError {
+                    cause: match cause {
+                        CloudErrorCause::Error { error, extra } if extra.is_empty() => {
+                            format!("cloud error {error}")
+                        }
+                        CloudErrorCause::Error { error, extra } => {
+                            format!("cloud error {error}: {extra}")
+                        }
+                        CloudErrorCause::StreamTimeout => "cloud stream timed out".into(),
+                        CloudErrorCause::BadResult => "a result that does not translate".into(),
+                        CloudErrorCause::Undecodable { error } => {
+                            format!("undecodable datagram: {error}")
+                        }
+                    },
+                },
+                IntentEvent::StreamOpened => What::StreamOpened,
+                IntentEvent::FlagCleared { flag } => What::FlagCleared {
+                    flag: match flag {
+                        Flag::Unclaimed => "unclaimed",
+                        Flag::Error => "error",
+                        Flag::StreamOpen => "stream-open",
+                    },
+                },
+                IntentEvent::CloudIgnored { message } => What::InputIgnored {
+                    reason: format!("the intent component does not handle {message}"),
+                },
+                other => What::InputIgnored {
+                    reason: format!("unrecognised intent event {}", other.name()),
+                },
+            };
+            self.push(what);
+        }
+    }
+}
+
+/// A union value's payload as compact JSON without its `type` key, or `None` for a void
+/// member.
+fn payload_json(intent: &UserIntent) -> Option<String> {
+    let mut v = serde_json::to_value(intent).ok()?;
+    let obj = v.as_object_mut()?;
+    obj.remove("type");
+    (!obj.is_empty()).then(|| serde_json::Value::Object(obj.clone()).to_string())
+}
+
+fn describe_match(m: &Match<Tag>) -> String {
+    match m {
+        Match::Cloud { intent } => format!("cloud intent {intent}"),
+        Match::App { intent } => format!("app intent {intent}"),
+        Match::SimpleVoice { intent } => format!("simple voice response to {intent}"),
+        Match::Direct => "set directly".into(),
+        Match::Unmatched(reason) => {
+            format!(
+                "unmatched: {}",
+                match reason {
+                    UnmatchedReason::UnknownIntent { intent } =>
+                        format!("{intent:?} is not in the map"),
+                    UnmatchedReason::EmptyIntent => "empty intent".into(),
+                    UnmatchedReason::FeatureDisabled { intent, feature } => {
+                        format!("{intent} needs feature {feature}, which is off")
+                    }
+                    UnmatchedReason::NoSimpleVoiceTag { intent } => {
+                        format!("{intent} is a simple voice response and the union has no member for it")
+                    }
+                    UnmatchedReason::NotWhitelisted { tag } => {
+                        format!("{} is not whitelisted", UserIntent::tag_name(*tag))
+                    }
+                    UnmatchedReason::TranslateFailed => "its parameters do not translate".into(),
+                }
+            )
+        }
+    }
+}
+
+/// A stack entry's behavior name (without a state machine's state).
+fn base(entry: &str) -> &str {
+    entry.split('(').next().unwrap_or(entry)
+}

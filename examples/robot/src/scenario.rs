@@ -1,0 +1,494 @@
+//! Scenarios: what happens to the robot, when. A scenario is a text file in **JSON Lines**:
+//! one event per line, in time order.
+//!
+//! ```text
+//! # Comments start with `#` (or `//`); blank lines are skipped.
+//! {"t": 0,    "note": "the user walks up to the robot"}
+//! {"t": 100,  "trigger_word": {}, "say": "Hey Vector"}
+//! {"t": 600,  "cloud": {"type": "result", "intent": "intent_weather_extend", "parameters": "{}", "metadata": ""}}
+//! {"t": 900,  "cloud_hex": "090e696e74656e745f776561746865720200"}
+//! {"t": 1500, "app_intent": {"intent": "intent_clock_settimer", "param": "60"}}
+//! {"t": 2000, "hri": {"intent": "__intent_move_to__", "data": {"goal": "kitchen"}, "priority": 200}}
+//! {"tick": 50, "action_done": {"action": "drive_to_charger", "result": "succeeded"}}
+//! ```
+//!
+//! Every line is an object with:
+//!
+//! * its time: `"t"` in milliseconds since the start, **or** `"tick"` (a tick number);
+//!   times never go back;
+//! * exactly one event:
+//!
+//!   | key | value | what the robot gets |
+//!   |---|---|---|
+//!   | `cloud` | a `CloudMic::Message` in CLAD-JSON | the message, packed to bytes, as a datagram from the cloud process |
+//!   | `cloud_hex` | captured bytes in hex (spaces allowed) | those bytes as a datagram, as they are (bytes that do not decode are an input too) |
+//!   | `app_intent` | `{"intent": name, "param": text}` (`param` optional) | an intent from the companion app |
+//!   | `hri` | a ROS4HRI intent message as JSON: `{"intent", "data" (object or JSON text), "source", "modality", "priority", "confidence"}`, any released version's spelling | an HRI intent (a touchscreen, a chatbot, a supervisor), validated by the robot's HRI intake (a bad one is reported, with every problem) |
+//!   | `trigger_word` | `{}` or `{"will_open_stream": bool, "from_mute": bool}` | the wake word was heard |
+//!   | `action_done` | `{"action": name, "result": "succeeded" \| "failed" \| "cancelled"}` (`result` optional) | a running action of that name ended (a robot whose actions run on hardware reports completions this way) |
+//!   | `note` | text | nothing: a line in the timeline for the reader |
+//!
+//! * optionally `"say"`: what the user said, shown in the timeline beside the event.
+//!
+//! A line that breaks these rules is a [`ScenarioError`] naming the line and the problem; the
+//! other lines still run.
+
+use std::fmt;
+
+use robot_runtime::wire::Wire;
+use serde::Deserialize;
+use serde_json::{Map, Value};
+
+use crate::clad::cloud_mic::Message;
+
+/// One parsed scenario: its events in time order and the lines that were rejected.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Scenario {
+    /// The events, in file order (which is time order).
+    pub events: Vec<TimedEvent>,
+    /// One error per rejected line; those lines are skipped.
+    pub errors: Vec<ScenarioError>,
+}
+
+/// When an event happens.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum When {
+    /// Milliseconds since the start (`"t"`).
+    Ms(u64),
+    /// A tick number (`"tick"`).
+    Tick(u64),
+}
+
+impl When {
+    /// The tick this happens on at `ticks_per_second` (a time in ms falls on the tick whose
+    /// period contains it).
+    pub fn tick(self, ticks_per_second: u32) -> u64 {
+        match self {
+            Self::Ms(ms) => ms.saturating_mul(u64::from(ticks_per_second)) / 1000,
+            Self::Tick(t) => t,
+        }
+    }
+}
+
+/// An event of a scenario, with its time and its source line.
+#[derive(Clone, Debug, PartialEq)]
+pub struct TimedEvent {
+    /// 1-based line number in the scenario text.
+    pub line: usize,
+    /// When.
+    pub when: When,
+    /// What the user said, if the line has `"say"`.
+    pub say: Option<String>,
+    /// What happens.
+    pub event: ScenarioEvent,
+}
+
+/// What happens at one line of a scenario.
+#[derive(Clone, Debug, PartialEq)]
+pub enum ScenarioEvent {
+    /// A datagram from the cloud process (`cloud`, packed from CLAD-JSON, or `cloud_hex`).
+    Cloud {
+        /// The bytes.
+        bytes: Vec<u8>,
+        /// True when given as hex (captured bytes), false when packed from CLAD-JSON.
+        captured: bool,
+    },
+    /// An intent from the companion app.
+    AppIntent {
+        /// The app intent name.
+        intent: String,
+        /// Its parameter.
+        param: String,
+    },
+    /// A ROS4HRI intent message (`hri_actions_msgs/Intent` as JSON, rosbridge style; read
+    /// leniently and validated by the robot's HRI intake, which reports every problem).
+    Hri(Map<String, Value>),
+    /// The wake word.
+    TriggerWord {
+        /// The cloud stream will open.
+        will_open_stream: bool,
+        /// From the mute button.
+        from_mute: bool,
+    },
+    /// A running action ended.
+    ActionDone {
+        /// The action's name.
+        action: String,
+        /// How it ended.
+        result: ActionResult,
+    },
+    /// A line for the reader.
+    Note(String),
+}
+
+/// A short description of a ROS4HRI message for the timeline: intent, roles, priority,
+/// source and modality as given.
+pub fn describe_hri(message: &Map<String, Value>) -> String {
+    let text = |key: &str| match message.get(key) {
+        Some(Value::String(s)) => Some(s.clone()),
+        Some(Value::Null) | None => None,
+        Some(other) => Some(other.to_string()),
+    };
+    let mut out = text("intent")
+        .or_else(|| text("action"))
+        .unwrap_or_else(|| "(no intent)".into());
+    if let Some(d) = text("data").filter(|d| !d.is_empty() && d != "{}") {
+        out.push(' ');
+        out.push_str(&d);
+    }
+    for (key, label) in [
+        ("priority", "priority"),
+        ("source", "from"),
+        ("modality", "via"),
+        ("confidence", "confidence"),
+    ] {
+        if let Some(v) = text(key) {
+            out.push_str(&format!(" {label} {v}"));
+        }
+    }
+    out
+}
+
+/// How an action ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Deserialize, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ActionResult {
+    /// It did what it should.
+    Succeeded,
+    /// It could not.
+    Failed,
+    /// It was stopped before the end.
+    Cancelled,
+}
+
+impl ActionResult {
+    /// `"succeeded"`, `"failed"`, `"cancelled"`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Self::Succeeded => "succeeded",
+            Self::Failed => "failed",
+            Self::Cancelled => "cancelled",
+        }
+    }
+}
+
+/// A rejected scenario line.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("scenario line {line}: {problem}")]
+pub struct ScenarioError {
+    /// 1-based line number.
+    pub line: usize,
+    /// What is wrong with it.
+    pub problem: Problem,
+}
+
+/// What is wrong with a scenario line.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum Problem {
+    /// Not JSON.
+    #[error("not valid JSON: {0}")]
+    NotJson(String),
+    /// JSON, but not an object.
+    #[error("expected a JSON object, found {0}")]
+    NotAnObject(&'static str),
+    /// Neither `t` nor `tick`.
+    #[error("no time: add \"t\" (milliseconds) or \"tick\"")]
+    NoTime,
+    /// Both `t` and `tick`.
+    #[error("both \"t\" and \"tick\": give one")]
+    TwoTimes,
+    /// The time is not a non-negative integer.
+    #[error("\"{key}\" must be a non-negative integer, found {found}")]
+    BadTime {
+        /// `t` or `tick`.
+        key: &'static str,
+        /// The JSON given.
+        found: String,
+    },
+    /// Earlier than the previous event.
+    #[error(
+        "{this} is before the previous event ({previous}); scenario lines must be in time order"
+    )]
+    TimeGoesBack {
+        /// This line's time.
+        this: String,
+        /// The previous event's time.
+        previous: String,
+    },
+    /// No event key.
+    #[error("no event: add one of {}", EVENT_KEYS.join(", "))]
+    NoEvent,
+    /// More than one event key.
+    #[error("more than one event ({0}): one per line")]
+    SeveralEvents(String),
+    /// A key that is neither a time, an event nor `say`.
+    #[error("unknown key \"{0}\" (expected t or tick, say, and one of {events})", events = EVENT_KEYS.join(", "))]
+    UnknownKey(String),
+    /// `say` is not a string.
+    #[error("\"say\" must be a string")]
+    BadSay,
+    /// The event's value is malformed.
+    #[error("bad {kind}: {reason}")]
+    BadEvent {
+        /// The event key.
+        kind: &'static str,
+        /// What is wrong.
+        reason: String,
+    },
+}
+
+/// The event keys a line may have (exactly one).
+pub const EVENT_KEYS: &[&str] = &[
+    "cloud",
+    "cloud_hex",
+    "app_intent",
+    "hri",
+    "trigger_word",
+    "action_done",
+    "note",
+];
+
+impl fmt::Display for When {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Self::Ms(ms) => write!(f, "t {ms} ms"),
+            Self::Tick(t) => write!(f, "tick {t}"),
+        }
+    }
+}
+
+impl Scenario {
+    /// Parses a scenario. Never fails as a whole: each bad line becomes a [`ScenarioError`]
+    /// (also logged with `tracing`) and the other lines are kept.
+    ///
+    /// Time order is checked with `ticks_per_second` when `t` and `tick` lines are mixed.
+    pub fn parse(text: &str, ticks_per_second: u32) -> Self {
+        let mut scenario = Self::default();
+        let mut last: Option<When> = None;
+        for (i, raw) in text.lines().enumerate() {
+            let line = i + 1;
+            let trimmed = raw.trim();
+            if trimmed.is_empty() || trimmed.starts_with('#') || trimmed.starts_with("//") {
+                continue;
+            }
+            match parse_line(trimmed) {
+                Ok((when, say, event)) => {
+                    if let Some(prev) = last {
+                        if when.tick(ticks_per_second) < prev.tick(ticks_per_second)
+                            || matches!((when, prev), (When::Ms(a), When::Ms(b)) if a < b)
+                        {
+                            scenario.reject(
+                                line,
+                                Problem::TimeGoesBack {
+                                    this: when.to_string(),
+                                    previous: prev.to_string(),
+                                },
+                            );
+                            continue;
+                        }
+                    }
+                    last = Some(when);
+                    scenario.events.push(TimedEvent {
+                        line,
+                        when,
+                        say,
+                        event,
+                    });
+                }
+                Err(problem) => scenario.reject(line, problem),
+            }
+        }
+        scenario
+    }
+
+    fn reject(&mut self, line: usize, problem: Problem) {
+        let error = ScenarioError { line, problem };
+        tracing::warn!(%error, "scenario line skipped");
+        self.errors.push(error);
+    }
+}
+
+fn json_kind(v: &Value) -> &'static str {
+    match v {
+        Value::Null => "null",
+        Value::Bool(_) => "a boolean",
+        Value::Number(_) => "a number",
+        Value::String(_) => "a string",
+        Value::Array(_) => "an array",
+        Value::Object(_) => "an object",
+    }
+}
+
+fn parse_line(text: &str) -> Result<(When, Option<String>, ScenarioEvent), Problem> {
+    let value: Value = serde_json::from_str(text).map_err(|e| Problem::NotJson(e.to_string()))?;
+    let Value::Object(mut obj) = value else {
+        return Err(Problem::NotAnObject(json_kind(&value)));
+    };
+    if let Some(key) = obj
+        .keys()
+        .find(|k| !matches!(k.as_str(), "t" | "tick" | "say") && !EVENT_KEYS.contains(&k.as_str()))
+    {
+        return Err(Problem::UnknownKey(key.clone()));
+    }
+    let time = |key: &'static str, v: &Value| {
+        v.as_u64().ok_or_else(|| Problem::BadTime {
+            key,
+            found: v.to_string(),
+        })
+    };
+    let when = match (obj.remove("t"), obj.remove("tick")) {
+        (Some(_), Some(_)) => return Err(Problem::TwoTimes),
+        (Some(t), None) => When::Ms(time("t", &t)?),
+        (None, Some(t)) => When::Tick(time("tick", &t)?),
+        (None, None) => return Err(Problem::NoTime),
+    };
+    let say = match obj.remove("say") {
+        None => None,
+        Some(Value::String(s)) => Some(s),
+        Some(_) => return Err(Problem::BadSay),
+    };
+    let mut events = obj.into_iter();
+    let (key, body) = events.next().ok_or(Problem::NoEvent)?;
+    if events.len() > 0 {
+        let mut keys: Vec<String> = std::iter::once(key).chain(events.map(|(k, _)| k)).collect();
+        keys.sort();
+        return Err(Problem::SeveralEvents(keys.join(", ")));
+    }
+    let kind = EVENT_KEYS
+        .iter()
+        .copied()
+        .find(|k| *k == key)
+        .expect("checked above");
+    let bad = |reason: String| Problem::BadEvent { kind, reason };
+    let event = match kind {
+        "cloud" => {
+            let message: Message = serde_json::from_value(body)
+                .map_err(|e| bad(format!("not a CloudMic::Message: {e}")))?;
+            let bytes = message
+                .pack()
+                .map_err(|e| bad(format!("does not pack: {e}")))?;
+            ScenarioEvent::Cloud {
+                bytes,
+                captured: false,
+            }
+        }
+        "cloud_hex" => {
+            let hex = body
+                .as_str()
+                .ok_or_else(|| bad(format!("expected a hex string, found {}", json_kind(&body))))?;
+            ScenarioEvent::Cloud {
+                bytes: decode_hex(hex).map_err(bad)?,
+                captured: true,
+            }
+        }
+        "app_intent" => {
+            #[derive(Deserialize)]
+            #[serde(deny_unknown_fields)]
+            struct App {
+                intent: String,
+                #[serde(default)]
+                param: String,
+            }
+            let app: App = serde_json::from_value(body).map_err(|e| bad(e.to_string()))?;
+            ScenarioEvent::AppIntent {
+                intent: app.intent,
+                param: app.param,
+            }
+        }
+        "hri" => match body {
+            Value::Object(m) => ScenarioEvent::Hri(m),
+            other => {
+                return Err(bad(format!(
+                    "expected an object, found {}",
+                    json_kind(&other)
+                )))
+            }
+        },
+        "trigger_word" => {
+            #[derive(Deserialize)]
+            #[serde(deny_unknown_fields)]
+            struct Trigger {
+                #[serde(default = "yes")]
+                will_open_stream: bool,
+                #[serde(default)]
+                from_mute: bool,
+            }
+            fn yes() -> bool {
+                true
+            }
+            let t: Trigger = match body {
+                Value::Bool(true) => Trigger {
+                    will_open_stream: true,
+                    from_mute: false,
+                },
+                other => serde_json::from_value(other).map_err(|e| bad(e.to_string()))?,
+            };
+            ScenarioEvent::TriggerWord {
+                will_open_stream: t.will_open_stream,
+                from_mute: t.from_mute,
+            }
+        }
+        "action_done" => {
+            #[derive(Deserialize)]
+            #[serde(deny_unknown_fields)]
+            struct Done {
+                action: String,
+                #[serde(default = "succeeded")]
+                result: ActionResult,
+            }
+            fn succeeded() -> ActionResult {
+                ActionResult::Succeeded
+            }
+            let d: Done = serde_json::from_value(body).map_err(|e| bad(e.to_string()))?;
+            ScenarioEvent::ActionDone {
+                action: d.action,
+                result: d.result,
+            }
+        }
+        "note" => match body {
+            Value::String(s) => ScenarioEvent::Note(s),
+            other => {
+                return Err(bad(format!(
+                    "expected a string, found {}",
+                    json_kind(&other)
+                )))
+            }
+        },
+        _ => unreachable!("EVENT_KEYS are all handled"),
+    };
+    Ok((when, say, event))
+}
+
+/// Hex digits to bytes; spaces, tabs and `:` between bytes are allowed.
+pub fn decode_hex(text: &str) -> Result<Vec<u8>, String> {
+    let digits: Vec<(usize, u8)> = text
+        .bytes()
+        .enumerate()
+        .filter(|(_, b)| !matches!(b, b' ' | b'\t' | b':'))
+        .collect();
+    if !digits.len().is_multiple_of(2) {
+        return Err(format!("odd number of hex digits ({})", digits.len()));
+    }
+    digits
+        .chunks(2)
+        .map(|pair| {
+            let nibble = |(at, b): (usize, u8)| {
+                (b as char).to_digit(16).map(|d| d as u8).ok_or_else(|| {
+                    format!("'{}' at character {} is not a hex digit", b as char, at + 1)
+                })
+            };
+            Ok(nibble(pair[0])? << 4 | nibble(pair[1])?)
+        })
+        .collect()
+}
+
+/// Bytes as lowercase hex without separators.
+pub fn encode_hex(bytes: &[u8]) -> String {
+    use fmt::Write;
+    let mut s = String::with_capacity(bytes.len() * 2);
+    for b in bytes {
+        let _ = write!(s, "{b:02x}");
+    }
+    s
+}
