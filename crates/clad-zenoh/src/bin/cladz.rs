@@ -281,7 +281,7 @@ fn echo(args: &Args, schema: &Schema, session: &zenoh::Session) -> ExitCode {
     };
     let mut stdout = std::io::stdout().lock();
     let mut seen = 0u64;
-    while args.count.map_or(true, |n| seen < n) {
+    while args.count.is_none_or(|n| seen < n) {
         let Ok(sample) = rx.recv() else { break };
         seen += 1;
         let line = describe_sample(schema, &sample);
