@@ -14,40 +14,20 @@ use robot_example::clad::bench::{EventView, RobotStateView};
 use robot_example::clad::cloud_mic::{IntentResult, Message};
 use robot_example::samples;
 use robot_runtime::wire::{Wire, WireView};
-use std::alloc::{GlobalAlloc, Layout, System};
 use std::hint::black_box;
-use std::sync::atomic::{AtomicUsize, Ordering::Relaxed};
 
-struct Counting;
+mod counting_alloc;
 
-static ALLOCATIONS: AtomicUsize = AtomicUsize::new(0);
-
-unsafe impl GlobalAlloc for Counting {
-    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        ALLOCATIONS.fetch_add(1, Relaxed);
-        System.alloc(layout)
-    }
-    unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
-        ALLOCATIONS.fetch_add(1, Relaxed);
-        System.alloc_zeroed(layout)
-    }
-    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
-        ALLOCATIONS.fetch_add(1, Relaxed);
-        System.realloc(ptr, layout, new_size)
-    }
-    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-        System.dealloc(ptr, layout)
-    }
-}
+use counting_alloc::Counting;
 
 #[global_allocator]
 static GLOBAL: Counting = Counting;
 
 /// Allocations made by `f` (its result is dropped outside the count).
 fn allocations<R>(f: impl FnOnce() -> R) -> usize {
-    let before = ALLOCATIONS.load(Relaxed);
+    let before = counting_alloc::allocations();
     let result = black_box(f());
-    let after = ALLOCATIONS.load(Relaxed);
+    let after = counting_alloc::allocations();
     drop(result);
     after - before
 }

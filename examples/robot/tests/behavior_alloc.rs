@@ -1,8 +1,6 @@
 //! Zero heap allocations per tick in steady state, proven with a counting global
 //! allocator: the example tree idling in HighLevelAI, and a 1,000-behavior reactive tree.
 
-use std::alloc::{GlobalAlloc, Layout, System};
-use std::sync::atomic::{AtomicUsize, Ordering::Relaxed};
 use std::time::Duration;
 
 use robot_example::intents::{self, UserIntent};
@@ -11,27 +9,9 @@ use robot_runtime::behavior::{
     Wait,
 };
 
-struct Counting;
+mod counting_alloc;
 
-static ALLOCATIONS: AtomicUsize = AtomicUsize::new(0);
-
-unsafe impl GlobalAlloc for Counting {
-    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        ALLOCATIONS.fetch_add(1, Relaxed);
-        System.alloc(layout)
-    }
-    unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
-        ALLOCATIONS.fetch_add(1, Relaxed);
-        System.alloc_zeroed(layout)
-    }
-    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
-        ALLOCATIONS.fetch_add(1, Relaxed);
-        System.realloc(ptr, layout, new_size)
-    }
-    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-        System.dealloc(ptr, layout)
-    }
-}
+use counting_alloc::Counting;
 
 #[global_allocator]
 static GLOBAL: Counting = Counting;
@@ -39,11 +19,11 @@ static GLOBAL: Counting = Counting;
 const DT: Duration = Duration::from_millis(60);
 
 fn ticks_allocate(r: &mut Runner<UserIntent>, n: usize) -> usize {
-    let before = ALLOCATIONS.load(Relaxed);
+    let before = counting_alloc::allocations();
     for _ in 0..n {
         r.tick(DT, &[]);
     }
-    ALLOCATIONS.load(Relaxed) - before
+    counting_alloc::allocations() - before
 }
 
 // One test function: the counter is global, so nothing else may run at the same time.
