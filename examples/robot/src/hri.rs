@@ -70,8 +70,32 @@ pub fn envelope(env: &IntentEnvelope) -> (IntentFields<'_>, Envelope) {
     (f, e)
 }
 
+/// A one-line description of `env` for the timeline, in the words of
+/// [`describe_hri`](crate::scenario::describe_hri) (fields not given are left out).
+pub fn describe(env: &IntentEnvelope) -> String {
+    let (f, _) = envelope(env);
+    let mut m = serde_json::Map::new();
+    for (key, value) in [
+        ("intent", f.intent),
+        ("data", f.data),
+        ("source", f.source),
+        ("modality", f.modality),
+    ] {
+        if !value.is_empty() {
+            m.insert(key.to_owned(), value.into());
+        }
+    }
+    if let Some(p) = f.priority {
+        m.insert("priority".to_owned(), p.into());
+    }
+    if let Some(c) = f.confidence {
+        m.insert("confidence".to_owned(), f64::from(c).into());
+    }
+    crate::scenario::describe_hri(&m)
+}
+
 /// Decodes one `Hri::IntentEnvelope` datagram and admits it. A datagram that does not decode
-/// is rejected with a [`robot_runtime::hri::HriError::MalformedMessage`] event carrying the
+/// is rejected with a [`robot_runtime::hri::HriError::Undecodable`] event carrying the
 /// unpack error (never a panic).
 pub fn receive(intake: &mut HriIntake, bytes: &[u8], now: Timestamp) -> Admission {
     match IntentEnvelope::unpack(bytes) {

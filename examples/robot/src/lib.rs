@@ -91,6 +91,8 @@ pub mod brain;
 pub mod coverage;
 pub mod hri;
 pub mod intents;
+#[cfg(feature = "zenoh")]
+pub mod live;
 pub mod mission;
 pub mod robot;
 pub mod samples;

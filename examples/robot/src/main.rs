@@ -6,6 +6,8 @@
 //! cargo run --release -p robot-example                      # the default scenario
 //! cargo run --release -p robot-example -- --scenario my.jsonl --trace-json trace.jsonl
 //! cargo run --release -p robot-example -- --coverage        # which behavior claims which intent
+//! # live: take cloud messages and HRI intents from Zenoh while the robot runs
+//! cargo run --release -p robot-example --features zenoh -- --zenoh
 //! ```
 
 use std::fs;
@@ -70,6 +72,56 @@ struct Args {
     /// Print latency figures after the timeline (arrival to claim, ticks and CPU µs).
     #[arg(long)]
     latency: bool,
+
+    /// Run live, in real time, taking cloud messages (`CloudMic/Message`) and HRI intents
+    /// (`Hri/IntentEnvelope`) from Zenoh while the robot runs; the timeline is printed as it
+    /// happens. Plays `--scenario` too when given (not the default one). Needs a build with
+    /// `--features zenoh`.
+    #[arg(long, help_heading = "Live (Zenoh)")]
+    zenoh: bool,
+
+    /// Zenoh endpoint to listen on (repeatable; default tcp/127.0.0.1:7447 when neither
+    /// --listen, --connect nor --zenoh-config is given).
+    #[arg(
+        long,
+        value_name = "ENDPOINT",
+        requires = "zenoh",
+        help_heading = "Live (Zenoh)"
+    )]
+    listen: Vec<String>,
+
+    /// Zenoh endpoint to connect to (repeatable), e.g. tcp/192.168.1.20:7447.
+    #[arg(
+        long,
+        value_name = "ENDPOINT",
+        requires = "zenoh",
+        help_heading = "Live (Zenoh)"
+    )]
+    connect: Vec<String>,
+
+    /// Also find peers by multicast scouting (off: only the endpoints given are used).
+    #[arg(long, requires = "zenoh", help_heading = "Live (Zenoh)")]
+    multicast: bool,
+
+    /// A Zenoh JSON5 configuration file (instead of --listen/--connect/--multicast).
+    #[arg(long, value_name = "FILE", requires = "zenoh", conflicts_with_all = ["listen", "connect", "multicast"],
+          help_heading = "Live (Zenoh)")]
+    zenoh_config: Option<PathBuf>,
+
+    /// Stop after this many seconds (default: run until stopped, e.g. with Ctrl-C).
+    #[arg(
+        long,
+        value_name = "SECONDS",
+        requires = "zenoh",
+        help_heading = "Live (Zenoh)"
+    )]
+    run_for: Option<f64>,
+
+    /// Capacity of each live input queue (messages between two ticks); when full, new
+    /// arrivals are dropped and the timeline says how many.
+    #[arg(long, value_name = "N", default_value_t = 256, requires = "zenoh",
+          value_parser = clap::value_parser!(u32).range(1..=1_000_000), help_heading = "Live (Zenoh)")]
+    queue: u32,
 }
 
 fn read(path: &PathBuf) -> Result<String, String> {
@@ -119,6 +171,10 @@ fn run(args: &Args) -> Result<ExitCode, String> {
         } else {
             ExitCode::FAILURE
         });
+    }
+
+    if args.zenoh {
+        return live(args, robot);
     }
 
     let text = match &args.scenario {
@@ -178,5 +234,109 @@ fn run(args: &Args) -> Result<ExitCode, String> {
             snap.stack.join(" > ")
         );
     }
+    Ok(ExitCode::SUCCESS)
+}
+
+#[cfg(not(feature = "zenoh"))]
+fn live(_: &Args, _: Robot) -> Result<ExitCode, String> {
+    Err("--zenoh: this build has no Zenoh support; build it with \
+         `cargo run --release -p robot-example --features zenoh -- --zenoh`"
+        .to_owned())
+}
+
+#[cfg(feature = "zenoh")]
+fn live(args: &Args, robot: Robot) -> Result<ExitCode, String> {
+    use robot_example::live::{self, LiveConfig, LiveInputs, Network};
+    use std::time::Duration;
+
+    let network = match &args.zenoh_config {
+        Some(path) => Network::ConfigFile(path.clone()),
+        None if args.listen.is_empty() && args.connect.is_empty() => Network::Peer {
+            listen: vec![live::DEFAULT_LISTEN.to_owned()],
+            connect: Vec::new(),
+            multicast: args.multicast,
+        },
+        None => Network::Peer {
+            listen: args.listen.clone(),
+            connect: args.connect.clone(),
+            multicast: args.multicast,
+        },
+    };
+    let run_for = match args.run_for {
+        Some(s) if s.is_finite() && s >= 0.0 => Some(Duration::from_secs_f64(s)),
+        Some(s) => return Err(format!("--run-for {s}: expected a number of seconds >= 0")),
+        None => None,
+    };
+    let scenario = match &args.scenario {
+        Some(p) => Scenario::parse(&read(p)?, args.ticks_per_second),
+        None => Scenario::default(),
+    };
+    for e in &scenario.errors {
+        let _ = writeln!(anstream::stderr(), "warning: {e} (skipped; the rest runs)");
+    }
+    let config = LiveConfig {
+        network: network.clone(),
+        queue: args.queue as usize,
+        ..LiveConfig::default()
+    };
+    let inputs = LiveInputs::open(&config).map_err(|e| format!("--zenoh: {e}"))?;
+    let mut err = anstream::stderr();
+    match &network {
+        Network::Peer {
+            listen, connect, ..
+        } => {
+            let _ = writeln!(
+                err,
+                "live: listening on [{}], connecting to [{}]; cloud messages on {}, HRI intents on {}",
+                listen.join(", "),
+                connect.join(", "),
+                inputs.cloud_key(),
+                inputs.hri_key()
+            );
+            if let Some(ep) = listen.first() {
+                let _ = writeln!(
+                    err,
+                    "live: poke it from another terminal (one CLAD-JSON value per line; README \
+                     \"Poke the running robot\"):\n  \
+                     cargo run -q -p clad-zenoh --bin cladz -- pub -I schemas cloud.clad \
+                     --type CloudMic::Message --connect {ep}"
+                );
+            }
+        }
+        Network::ConfigFile(path) => {
+            let _ = writeln!(
+                err,
+                "live: Zenoh configuration {}; cloud messages on {}, HRI intents on {}",
+                path.display(),
+                inputs.cloud_key(),
+                inputs.hri_key()
+            );
+        }
+    }
+    let mut out = anstream::stdout();
+    let _ = write!(out, "{}", timeline::render_header(true));
+    let mut last_tick = None;
+    let summary = live::run(
+        robot,
+        &scenario,
+        &inputs,
+        args.ticks_per_second,
+        run_for,
+        |entries| {
+            if !entries.is_empty() {
+                let _ = write!(
+                    out,
+                    "{}",
+                    timeline::render_rows(entries, true, &mut last_tick)
+                );
+                let _ = out.flush();
+            }
+        },
+    );
+    let _ = writeln!(
+        err,
+        "live: stopped after {} ticks; {} messages received",
+        summary.ticks, summary.received
+    );
     Ok(ExitCode::SUCCESS)
 }

@@ -309,6 +309,17 @@ impl Hri {
         let admission = self
             .intake
             .receive_json(json, Envelope::new(), Timestamp(now_ms));
+        self.admitted(admission)
+    }
+
+    /// Admits one packed `Hri::IntentEnvelope` (as it arrives over a transport) that arrived
+    /// at `now_ms`; bytes that do not decode are rejected and reported like any bad message.
+    pub fn admit_packed(&mut self, bytes: &[u8], now_ms: u64) -> (Option<IntentRecord>, Vec<What>) {
+        let admission = crate::hri::receive(&mut self.intake, bytes, Timestamp(now_ms));
+        self.admitted(admission)
+    }
+
+    fn admitted(&mut self, admission: Admission) -> (Option<IntentRecord>, Vec<What>) {
         let mut out = self.intake_events();
         let record = match admission {
             Admission::Execute(record) => Some(record),

@@ -24,16 +24,17 @@
 use std::time::{Duration, Instant};
 
 use robot_runtime::behavior::{export, LoadError, Runner};
-use robot_runtime::hri::IntentKind;
+use robot_runtime::hri::{IntentKind, IntentRecord};
 use robot_runtime::intent::{
     CloudErrorCause, DeactivateReason, DropReason, Flag, IntentEvent, Match, Reaction,
     UnmatchedReason,
 };
 use robot_runtime::union::CladUnion;
-use robot_runtime::wire::WireView;
+use robot_runtime::wire::{Wire, WireView};
 
 use crate::brain::{self, Completions, Event, Item, Log};
 use crate::clad::cloud_mic::MessageView;
+use crate::hri::IntentEnvelope;
 use crate::intents::{self, Tag, UserIntent};
 use crate::mission::Hri;
 use crate::scenario::{encode_hex, Scenario, ScenarioEvent, TimedEvent};
@@ -333,6 +334,15 @@ impl Robot {
         &self.entries
     }
 
+    /// Records a problem with an input that never reached the robot as an event (a sample a
+    /// transport refused, messages a full queue dropped): the timeline says it, and the
+    /// robot goes on.
+    pub fn report_ignored(&mut self, reason: impl Into<String>) {
+        self.push(What::InputIgnored {
+            reason: reason.into(),
+        });
+    }
+
     /// Forgets the timeline so far (a long-running robot that does not keep it).
     pub fn clear_entries(&mut self) {
         self.entries.clear();
@@ -392,42 +402,17 @@ impl Robot {
                 let now = self.t_ms(self.tick);
                 let text = serde_json::Value::Object(message.clone()).to_string();
                 let (record, whats) = self.hri.admit(&text, now);
-                for w in whats {
-                    self.push(w);
-                }
-                if let Some(record) = record {
-                    let kind = record.intent.intent.clone();
-                    let to_behaviors =
-                        crate::hri::to_user_intent(&record.intent).ok().filter(|u| {
-                            let name = UserIntent::tag_name(u.tag());
-                            !name.starts_with("hri_") || !Hri::schedules(&kind)
-                        });
-                    let control = matches!(
-                        kind,
-                        IntentKind::StopActivity
-                            | IntentKind::CancelActivity
-                            | IntentKind::ContinueActivity
-                            | IntentKind::Suspend
-                            | IntentKind::Wakeup
-                    );
-                    if control || to_behaviors.is_none() {
-                        // The decision first, then what the capabilities did about it.
-                        let whats = self.hri.schedule(record.clone());
-                        for w in whats {
-                            self.push(w);
-                        }
-                        self.drain(cpu);
-                        from_input = false;
-                    }
-                    if to_behaviors.is_some() {
-                        match crate::hri::to_pending(self.runner.intents_mut(), &record) {
-                            Ok(_) => from_input = true,
-                            Err(e) => self.push(What::InputIgnored {
-                                reason: format!("{kind}: {e}"),
-                            }),
-                        }
-                    }
-                }
+                from_input = self.hri_admitted(record, whats, cpu);
+            }
+            ScenarioEvent::HriPacked(bytes) => {
+                let detail = match IntentEnvelope::unpack(bytes) {
+                    Ok(env) => crate::hri::describe(&env),
+                    Err(_) => format!("{} bytes {}", bytes.len(), encode_hex(bytes)),
+                };
+                input(self, "hri", detail);
+                let now = self.t_ms(self.tick);
+                let (record, whats) = self.hri.admit_packed(bytes, now);
+                from_input = self.hri_admitted(record, whats, cpu);
             }
             ScenarioEvent::TriggerWord {
                 will_open_stream,
@@ -467,6 +452,55 @@ impl Robot {
         if pending && from_input {
             self.pending_from = Some((line, self.tick, cpu));
         }
+    }
+
+    /// What follows an HRI intake decision: the intake's reports, then the admitted intent
+    /// handed to the mission controller and/or the behaviors. Returns whether a pending user
+    /// intent now comes from this input (for latency).
+    fn hri_admitted(
+        &mut self,
+        record: Option<IntentRecord>,
+        whats: Vec<What>,
+        cpu: Duration,
+    ) -> bool {
+        for w in whats {
+            self.push(w);
+        }
+        let Some(record) = record else {
+            return true;
+        };
+        let mut from_input = true;
+        let kind = record.intent.intent.clone();
+        let to_behaviors = crate::hri::to_user_intent(&record.intent).ok().filter(|u| {
+            let name = UserIntent::tag_name(u.tag());
+            !name.starts_with("hri_") || !Hri::schedules(&kind)
+        });
+        let control = matches!(
+            kind,
+            IntentKind::StopActivity
+                | IntentKind::CancelActivity
+                | IntentKind::ContinueActivity
+                | IntentKind::Suspend
+                | IntentKind::Wakeup
+        );
+        if control || to_behaviors.is_none() {
+            // The decision first, then what the capabilities did about it.
+            let whats = self.hri.schedule(record.clone());
+            for w in whats {
+                self.push(w);
+            }
+            self.drain(cpu);
+            from_input = false;
+        }
+        if to_behaviors.is_some() {
+            match crate::hri::to_pending(self.runner.intents_mut(), &record) {
+                Ok(_) => from_input = true,
+                Err(e) => self.push(What::InputIgnored {
+                    reason: format!("{kind}: {e}"),
+                }),
+            }
+        }
+        from_input
     }
 
     fn intent_event(&mut self, ev: IntentEvent<Tag>, cpu: Duration) {

@@ -24,6 +24,7 @@
 //!   | `cloud_hex` | captured bytes in hex (spaces allowed) | those bytes as a datagram, as they are (bytes that do not decode are an input too) |
 //!   | `app_intent` | `{"intent": name, "param": text}` (`param` optional) | an intent from the companion app |
 //!   | `hri` | a ROS4HRI intent message as JSON: `{"intent", "data" (object or JSON text), "source", "modality", "priority", "confidence"}`, any released version's spelling | an HRI intent (a touchscreen, a chatbot, a supervisor), validated by the robot's HRI intake (a bad one is reported, with every problem) |
+//!   | `hri_hex` | a packed `Hri::IntentEnvelope` (`schemas/hri.clad`) in hex | an HRI intent as it arrives over a transport (bytes that do not decode are reported by the intake) |
 //!   | `trigger_word` | `{}` or `{"will_open_stream": bool, "from_mute": bool}` | the wake word was heard |
 //!   | `action_done` | `{"action": name, "result": "succeeded" \| "failed" \| "cancelled"}` (`result` optional) | a running action of that name ended (a robot whose actions run on hardware reports completions this way) |
 //!   | `note` | text | nothing: a line in the timeline for the reader |
@@ -103,6 +104,9 @@ pub enum ScenarioEvent {
     /// A ROS4HRI intent message (`hri_actions_msgs/Intent` as JSON, rosbridge style; read
     /// leniently and validated by the robot's HRI intake, which reports every problem).
     Hri(Map<String, Value>),
+    /// A packed `Hri::IntentEnvelope` (`hri_hex`, or a sample from a transport), admitted by
+    /// the same intake; bytes that do not decode are a reported input too.
+    HriPacked(Vec<u8>),
     /// The wake word.
     TriggerWord {
         /// The cloud stream will open.
@@ -244,6 +248,7 @@ pub const EVENT_KEYS: &[&str] = &[
     "cloud_hex",
     "app_intent",
     "hri",
+    "hri_hex",
     "trigger_word",
     "action_done",
     "note",
@@ -381,6 +386,12 @@ fn parse_line(text: &str) -> Result<(When, Option<String>, ScenarioEvent), Probl
                 bytes: decode_hex(hex).map_err(bad)?,
                 captured: true,
             }
+        }
+        "hri_hex" => {
+            let hex = body
+                .as_str()
+                .ok_or_else(|| bad(format!("expected a hex string, found {}", json_kind(&body))))?;
+            ScenarioEvent::HriPacked(decode_hex(hex).map_err(bad)?)
         }
         "app_intent" => {
             #[derive(Deserialize)]

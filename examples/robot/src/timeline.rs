@@ -25,13 +25,18 @@ pub struct Entry {
 }
 
 /// What happened. Serialized with an `"event"` key naming the variant.
+/// The `line` of an input that did not come from a scenario file (scenario lines count from
+/// 1): a message that arrived over a transport while the robot ran.
+pub const LIVE_INPUT: usize = 0;
+
 #[derive(Clone, Debug, PartialEq, Serialize)]
 #[serde(tag = "event", rename_all = "snake_case")]
 #[non_exhaustive]
 pub enum What {
-    /// A scenario line arrived.
+    /// A scenario line (or a live input) arrived.
     Input {
-        /// Its line in the scenario.
+        /// Its line in the scenario; [`LIVE_INPUT`] (0) for an input that came from a
+        /// transport while the robot ran (`--zenoh`), not from a scenario file.
         line: usize,
         /// The kind (`cloud`, `app_intent`, `hri`, `trigger_word`, `action_done`).
         kind: &'static str,
@@ -274,7 +279,11 @@ impl What {
                     .as_ref()
                     .map(|s| format!("  \u{201c}{s}\u{201d}"))
                     .unwrap_or_default();
-                format!("{kind} {detail}{said}  (line {line})")
+                if *line == LIVE_INPUT {
+                    format!("{kind} {detail}{said}  (live)")
+                } else {
+                    format!("{kind} {detail}{said}  (line {line})")
+                }
             }
             Self::Note { text } => format!("# {text}"),
             Self::ScenarioError { line, problem } => {
@@ -367,7 +376,13 @@ impl What {
 /// `anstream`, which drops them when the terminal does not support them or `NO_COLOR` is
 /// set).
 pub fn render(entries: &[Entry], color: bool) -> String {
-    let mut out = String::new();
+    let mut out = render_header(color);
+    out.push_str(&render_rows(entries, color, &mut None));
+    out
+}
+
+/// The header line of [`render`].
+pub fn render_header(color: bool) -> String {
     let header = Style::new().bold();
     let (h0, h1) = if color {
         (
@@ -377,16 +392,22 @@ pub fn render(entries: &[Entry], color: bool) -> String {
     } else {
         (String::new(), String::new())
     };
-    let _ = writeln!(out, "{h0}{:>9}  {:>5}  {:<9} what{h1}", "time", "tick", "");
-    let mut last_tick = None;
+    format!("{h0}{:>9}  {:>5}  {:<9} what{h1}\n", "time", "tick", "")
+}
+
+/// The rows of [`render`] without the header, for a timeline printed as it happens:
+/// `last_tick` is the tick of the row printed before (`None` at the start) and is updated,
+/// so that a tick's time is printed once even when its rows come in several calls.
+pub fn render_rows(entries: &[Entry], color: bool, last_tick: &mut Option<u64>) -> String {
+    let mut out = String::new();
     for e in entries {
         let time = format!("{}.{:03} s", e.t_ms / 1000, e.t_ms % 1000);
-        let (time, tick) = if last_tick == Some(e.tick) {
+        let (time, tick) = if *last_tick == Some(e.tick) {
             (String::new(), String::new())
         } else {
             (time, e.tick.to_string())
         };
-        last_tick = Some(e.tick);
+        *last_tick = Some(e.tick);
         let cat = e.what.category();
         let text = e.what.text();
         if color {

@@ -49,10 +49,18 @@ fn undecodable_datagrams_are_rejected_with_an_event() {
             hri::receive(&mut intake, &bytes[..cut], Timestamp(0)),
             Admission::Rejected(_)
         ));
-        assert!(matches!(
-            intake.drain_events().last(),
-            Some(HriEvent::Rejected { .. })
-        ));
+        match intake.drain_events().last() {
+            Some(HriEvent::Rejected { errors, .. }) => {
+                assert_eq!(errors.len(), 1, "{errors:?}");
+                assert_eq!(errors[0].kind(), "undecodable");
+                let text = errors[0].to_string();
+                assert!(
+                    text.starts_with("the intent message does not decode: "),
+                    "{text}"
+                );
+            }
+            other => panic!("cut {cut}: {other:?}"),
+        }
     }
 }
 

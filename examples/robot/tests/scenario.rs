@@ -293,3 +293,78 @@ fn bad_hri_messages_are_reported_by_the_intake_and_the_robot_goes_on() {
         [("navigate #1", "granted"), ("navigate #1", "released")]
     );
 }
+
+/// A supervisor's "dock" as a packed `Hri::IntentEnvelope`, in hex.
+fn dock_hex() -> String {
+    let mut env = robot_example::hri::IntentEnvelope::default();
+    env.intent.intent = "__intent_move_to__".into();
+    env.intent.data = r#"{"goal": "poi_docking"}"#.into();
+    env.intent.source = "__remote_supervisor__".into();
+    env.intent.priority = 255;
+    env.confidence_unstated = true;
+    let bytes = robot_runtime::wire::Wire::pack(&env).unwrap();
+    robot_example::scenario::encode_hex(&bytes)
+}
+
+#[test]
+fn hri_hex_is_a_packed_envelope_and_bad_values_are_errors() {
+    let hex = dock_hex();
+    let s = Scenario::parse(&format!(r#"{{"t": 0, "hri_hex": "{hex}"}}"#), 20);
+    assert_eq!(s.errors, vec![]);
+    assert_eq!(
+        s.events[0].event,
+        ScenarioEvent::HriPacked(robot_example::scenario::decode_hex(&hex).unwrap())
+    );
+    for (line, expected) in [
+        (
+            r#"{"t": 0, "hri_hex": 12}"#,
+            "bad hri_hex: expected a hex string, found a number",
+        ),
+        (r#"{"t": 0, "hri_hex": "0g"}"#, "bad hri_hex:"),
+        (r#"{"t": 0, "hri_hex": "012"}"#, "bad hri_hex:"),
+    ] {
+        let problem = one_error(line).to_string();
+        assert!(problem.starts_with(expected), "{line}: {problem}");
+    }
+}
+
+#[test]
+fn packed_hri_intents_reach_the_behaviors_and_garbage_is_reported() {
+    let text = format!(
+        "{{\"t\": 0, \"hri_hex\": \"010203\"}}\n{{\"t\": 100, \"hri_hex\": \"{}\"}}\n",
+        dock_hex()
+    );
+    let run = Robot::new(RunConfig::default()).run(&Scenario::parse(&text, 20));
+    let inputs: Vec<_> = run
+        .entries
+        .iter()
+        .filter_map(|e| match &e.what {
+            What::Input { line, detail, .. } => Some((*line, detail.clone())),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(inputs[0], (1, "3 bytes 010203".to_owned()));
+    assert_eq!(inputs[1].0, 2);
+    assert!(
+        inputs[1]
+            .1
+            .starts_with(r#"__intent_move_to__ {"goal": "poi_docking"} priority 255"#),
+        "{inputs:?}"
+    );
+    // The undecodable bytes are a problem line of the HRI intake, between the two inputs.
+    let text = robot_example::timeline::render(&run.entries, false);
+    let first = text.find("3 bytes 010203").unwrap();
+    let second = text.find("__intent_move_to__").unwrap();
+    let problem = text[first..second]
+        .lines()
+        .find(|l| l.contains("problem"))
+        .unwrap_or_else(|| panic!("no problem line:\n{text}"));
+    assert!(
+        problem.contains("the intent message does not decode: truncated input"),
+        "{problem}"
+    );
+    assert!(run.entries.iter().any(|e| matches!(
+        &e.what,
+        What::Behavior { behavior, change: "activated", .. } if behavior == "FindAndGoToHome"
+    )));
+}

@@ -14,6 +14,13 @@ pub enum HriError {
         /// What the JSON parser said, or what was found instead of an object.
         reason: String,
     },
+    /// The message arrived in a binary encoding (a packed CLAD `Hri::IntentEnvelope` from a
+    /// transport) and its bytes do not decode.
+    #[error("the intent message does not decode: {reason}")]
+    Undecodable {
+        /// What the decoder said.
+        reason: String,
+    },
     /// Neither `intent` nor the 0.3.0 `action` field is present.
     #[error("the intent message has no `intent` (nor 0.3.0 `action`) field")]
     MissingIntent,
@@ -124,6 +131,7 @@ impl HriError {
     pub fn kind(&self) -> &'static str {
         match self {
             HriError::MalformedMessage { .. } => "malformed_message",
+            HriError::Undecodable { .. } => "undecodable",
             HriError::MissingIntent => "missing_intent",
             HriError::EmptyIntent => "empty_intent",
             HriError::ConflictingIntentFields { .. } => "conflicting_intent_fields",

@@ -193,11 +193,11 @@ impl HriIntake {
     }
 
     /// Reports a message whose transport could not decode it (a truncated datagram, bad
-    /// UTF-8): rejected as [`HriError::MalformedMessage`] with `reason`.
+    /// UTF-8): rejected as [`HriError::Undecodable`] with `reason`.
     pub fn receive_undecodable(&mut self, reason: impl Into<String>) -> Admission {
         let rejected = RejectedIntent {
             intent: None,
-            errors: vec![HriError::MalformedMessage {
+            errors: vec![HriError::Undecodable {
                 reason: reason.into(),
             }],
             notes: Vec::new(),

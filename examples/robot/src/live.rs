@@ -1,0 +1,286 @@
+//! The robot on the network (cargo feature `zenoh`; `--zenoh` on the command line): while it
+//! ticks in real time, it takes cloud messages and HRI intents from Zenoh subscribers, so a
+//! second process — `cladz pub`, the speech client, a tablet, a supervisor's laptop — can
+//! send it intents while it runs.
+//!
+//! | key (default) | type | what the robot does with it |
+//! |---|---|---|
+//! | `CloudMic/Message` | `CloudMic::Message` (`schemas/cloud.clad`) | a datagram from the cloud process: `intents::handle_datagram`, as a `cloud`/`cloud_hex` scenario line |
+//! | `Hri/IntentEnvelope` | `Hri::IntentEnvelope` (`schemas/hri.clad`) | an HRI intent, admitted by the HRI intake, as an `hri_hex` scenario line |
+//!
+//! Each subscription feeds a bounded queue ([`clad_zenoh::intake`]) that the tick drains:
+//! samples of one publisher arrive complete and in order; a sample of another schema version
+//! (its version hash differs) or with no type tag is refused, and a queue that overflows
+//! counts what it dropped — both appear in the timeline as `ignored: …` lines (and in the
+//! `tracing` log) while the robot goes on. Live inputs show `(live)` where a scenario input
+//! shows its line.
+//!
+//! Within one tick the cloud queue is drained before the HRI queue (two publishers are never
+//! ordered with respect to each other).
+
+use std::path::PathBuf;
+use std::time::{Duration, Instant};
+
+use clad_zenoh::intake::{self, Intake, IntakeReceiver, OverflowPolicy, Packed};
+use clad_zenoh::zenoh::Session;
+use clad_zenoh::{config, key, Subscriber};
+
+use crate::clad::cloud_mic::Message;
+use crate::hri::IntentEnvelope;
+use crate::robot::Robot;
+use crate::scenario::{Scenario, ScenarioEvent, TimedEvent, When};
+use crate::timeline::{Entry, LIVE_INPUT};
+
+/// The endpoint the robot listens on when no network option is given.
+pub const DEFAULT_LISTEN: &str = "tcp/127.0.0.1:7447";
+
+/// Where the session listens and connects.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Network {
+    /// Peer mode with explicit endpoints (Zenoh locators such as `tcp/127.0.0.1:7447`).
+    Peer {
+        /// Endpoints to listen on.
+        listen: Vec<String>,
+        /// Endpoints to connect to.
+        connect: Vec<String>,
+        /// Also find peers by multicast scouting (off: only the endpoints given are used).
+        multicast: bool,
+    },
+    /// A Zenoh JSON5 configuration file (any setting Zenoh has).
+    ConfigFile(PathBuf),
+}
+
+impl Default for Network {
+    /// Peer mode listening on [`DEFAULT_LISTEN`], connecting nowhere, no multicast.
+    fn default() -> Self {
+        Self::Peer {
+            listen: vec![DEFAULT_LISTEN.to_owned()],
+            connect: Vec::new(),
+            multicast: false,
+        }
+    }
+}
+
+/// Settings of the live inputs.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LiveConfig {
+    /// The session.
+    pub network: Network,
+    /// Capacity of each input queue (messages between two ticks); when full, new arrivals
+    /// are dropped and the gap is reported.
+    pub queue: usize,
+    /// Key of the cloud messages (`None`: `CloudMic/Message`).
+    pub cloud_key: Option<String>,
+    /// Key of the HRI intents (`None`: `Hri/IntentEnvelope`).
+    pub hri_key: Option<String>,
+}
+
+impl Default for LiveConfig {
+    fn default() -> Self {
+        Self {
+            network: Network::default(),
+            queue: 256,
+            cloud_key: None,
+            hri_key: None,
+        }
+    }
+}
+
+/// The robot's subscriptions and their queues.
+pub struct LiveInputs {
+    cloud: IntakeReceiver<Packed<Message>>,
+    hri: IntakeReceiver<Packed<IntentEnvelope>>,
+    cloud_key: String,
+    hri_key: String,
+    // Dropping a subscriber undeclares it: both live as long as `self`.
+    _cloud_sub: Subscriber,
+    _hri_sub: Subscriber,
+    session: Session,
+}
+
+impl std::fmt::Debug for LiveInputs {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("LiveInputs")
+            .field("cloud_key", &self.cloud_key)
+            .field("hri_key", &self.hri_key)
+            .field("queued", &(self.cloud.len() + self.hri.len()))
+            .finish()
+    }
+}
+
+impl LiveInputs {
+    /// Opens a session as `config.network` says and subscribes.
+    pub fn open(config: &LiveConfig) -> Result<Self, clad_zenoh::Error> {
+        let zenoh_config = match &config.network {
+            Network::Peer {
+                listen,
+                connect,
+                multicast,
+            } => {
+                let l: Vec<&str> = listen.iter().map(String::as_str).collect();
+                let c: Vec<&str> = connect.iter().map(String::as_str).collect();
+                config::peer(&l, &c, *multicast)?
+            }
+            Network::ConfigFile(path) => config::from_file(path)?,
+        };
+        Self::subscribe(config::open(zenoh_config)?, config)
+    }
+
+    /// Subscribes on an open session (the robot keeps it for as long as it lives).
+    pub fn subscribe(session: Session, config: &LiveConfig) -> Result<Self, clad_zenoh::Error> {
+        let queue = config.queue.max(1);
+        let cloud_key = key::resolve::<Message>(config.cloud_key.as_deref());
+        let hri_key = key::resolve::<IntentEnvelope>(config.hri_key.as_deref());
+        let (cloud_sub, cloud) = intake::subscribe_packed::<Message>(
+            &session,
+            Some(&cloud_key),
+            queue,
+            OverflowPolicy::DropNewest,
+        )?;
+        let (hri_sub, hri) = intake::subscribe_packed::<IntentEnvelope>(
+            &session,
+            Some(&hri_key),
+            queue,
+            OverflowPolicy::DropNewest,
+        )?;
+        Ok(Self {
+            cloud,
+            hri,
+            cloud_key,
+            hri_key,
+            _cloud_sub: cloud_sub,
+            _hri_sub: hri_sub,
+            session,
+        })
+    }
+
+    /// The key of the cloud messages.
+    pub fn cloud_key(&self) -> &str {
+        &self.cloud_key
+    }
+
+    /// The key of the HRI intents.
+    pub fn hri_key(&self) -> &str {
+        &self.hri_key
+    }
+
+    /// Messages the input queues dropped so far because they were full (each gap is also
+    /// reported in the timeline when it is delivered).
+    pub fn dropped(&self) -> u64 {
+        self.cloud.dropped() + self.hri.dropped()
+    }
+
+    /// The session (for its id, or to declare more on it).
+    pub fn session(&self) -> &Session {
+        &self.session
+    }
+
+    /// Delivers everything queued since the last call to the robot's current tick `tick`
+    /// (between [`Robot::begin_tick`] and [`Robot::end_tick`]): the cloud queue, then the
+    /// HRI queue, each in arrival order. Refused samples and overflow gaps become
+    /// `ignored: …` timeline entries. Returns the number of messages delivered.
+    pub fn deliver(&self, robot: &mut Robot, tick: u64, cpu: Duration) -> usize {
+        let mut delivered = 0;
+        let capacity = self.cloud.capacity();
+        let event = |event| TimedEvent {
+            line: LIVE_INPUT,
+            when: When::Tick(tick),
+            say: None,
+            event,
+        };
+        self.cloud.drain(|item| match item {
+            Intake::Message(sample) => {
+                delivered += 1;
+                let e = event(ScenarioEvent::Cloud {
+                    bytes: sample.bytes().into_owned(),
+                    captured: true,
+                });
+                robot.deliver(&e, cpu);
+            }
+            Intake::Refused(e) => {
+                robot.report_ignored(format!("refused on {}: {e}", self.cloud_key))
+            }
+            Intake::Overflow { dropped } => {
+                robot.report_ignored(overflow(&self.cloud_key, dropped, capacity))
+            }
+        });
+        self.hri.drain(|item| match item {
+            Intake::Message(sample) => {
+                delivered += 1;
+                robot.deliver(
+                    &event(ScenarioEvent::HriPacked(sample.bytes().into_owned())),
+                    cpu,
+                );
+            }
+            Intake::Refused(e) => robot.report_ignored(format!("refused on {}: {e}", self.hri_key)),
+            Intake::Overflow { dropped } => {
+                robot.report_ignored(overflow(&self.hri_key, dropped, capacity))
+            }
+        });
+        delivered
+    }
+}
+
+fn overflow(key: &str, dropped: u64, capacity: usize) -> String {
+    format!(
+        "{dropped} message{} on {key} dropped: the input queue ({capacity}) was full",
+        if dropped == 1 { "" } else { "s" }
+    )
+}
+
+/// What a live run did.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct LiveSummary {
+    /// Ticks run.
+    pub ticks: u64,
+    /// Messages taken from the network.
+    pub received: usize,
+}
+
+/// Runs `robot` in real time at its ticks per second: each tick delivers the scenario events
+/// due (in scenario time from the start) and what arrived on the network, ticks the robot
+/// and hands the tick's timeline entries to `out` (then forgets them, so a long run does not
+/// grow). Stops when `run_for` has passed, or never (`None`: until the process is stopped).
+pub fn run(
+    mut robot: Robot,
+    scenario: &Scenario,
+    inputs: &LiveInputs,
+    ticks_per_second: u32,
+    run_for: Option<Duration>,
+    mut out: impl FnMut(&[Entry]),
+) -> LiveSummary {
+    let tps = ticks_per_second.max(1);
+    let period = Duration::from_secs(1) / tps;
+    let mut due = Instant::now();
+    let mut ran = Duration::ZERO;
+    let mut summary = LiveSummary::default();
+    let mut next = 0;
+    let mut tick: u64 = 0;
+    loop {
+        if let Some(wait) = due.checked_duration_since(Instant::now()) {
+            std::thread::sleep(wait);
+        }
+        let began = Instant::now();
+        robot.begin_tick(tick);
+        while let Some(e) = scenario.events.get(next) {
+            if e.when.tick(tps) > tick {
+                break;
+            }
+            next += 1;
+            robot.deliver(e, began.elapsed());
+        }
+        summary.received += inputs.deliver(&mut robot, tick, began.elapsed());
+        robot.end_tick(began.elapsed());
+        out(robot.entries());
+        robot.clear_entries();
+        summary.ticks = tick + 1;
+        ran += period;
+        if run_for.is_some_and(|limit| ran >= limit) {
+            return summary;
+        }
+        // The next tick is due one period after this one was (not after it ended), so the
+        // clock does not drift; a tick that ran late is followed at once.
+        due += period;
+        tick += 1;
+    }
+}
