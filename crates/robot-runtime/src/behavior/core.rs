@@ -328,6 +328,26 @@ pub(crate) struct Frame {
     pub ready: Option<(u32, DelegationOutcome)>,
 }
 
+/// The runner state a hook may read (shared while it runs).
+pub(crate) struct Shared<U: IntentUnion, E: 'static> {
+    pub nodes: Vec<Node<U, E>>,
+    pub stack: Vec<Frame>,
+    /// The tick's intent events.
+    pub ievents: Vec<IntentEvent<U::Tag>>,
+    pub clock: VirtualClock,
+}
+
+/// The runner state a hook may change (mutably borrowed while it runs).
+pub(crate) struct Mutable<U: IntentUnion> {
+    pub intents: IntentComponent<U>,
+    pub timers: Vec<(Box<str>, Duration)>,
+    /// Scoped effects, per behavior.
+    pub effects: Vec<Vec<(EffectId, Effect<U>)>>,
+    pub next_effect: u64,
+    pub cmds: VecDeque<Command>,
+    pub errors: ErrorLog,
+}
+
 pub(crate) enum Command {
     Delegate {
         from: BehaviorId,
@@ -482,14 +502,11 @@ pub struct ClaimSite<T> {
 /// conditions) may look at.
 pub struct View<'a, U: IntentUnion, E: 'static = ()> {
     pub(crate) me: BehaviorId,
-    pub(crate) clock: VirtualClock,
-    pub(crate) intents: &'a IntentComponent<U>,
-    pub(crate) nodes: &'a [Node<U, E>],
+    pub(crate) state_since: Option<Duration>,
+    pub(crate) s: &'a Shared<U, E>,
+    pub(crate) m: &'a Mutable<U>,
     pub(crate) behaviors: &'a [Slot<U, E>],
     pub(crate) events: &'a [E],
-    pub(crate) intent_events: &'a [IntentEvent<U::Tag>],
-    pub(crate) timers: &'a [(Box<str>, Duration)],
-    pub(crate) state_since: Option<Duration>,
 }
 
 impl<U: IntentUnion, E: 'static> Clone for View<'_, U, E> {
@@ -506,11 +523,11 @@ impl<'a, U: IntentUnion, E: 'static> View<'a, U, E> {
     }
     /// Tick and virtual time.
     pub fn clock(&self) -> VirtualClock {
-        self.clock
+        self.s.clock
     }
     /// The intent component.
     pub fn intents(&self) -> &'a IntentComponent<U> {
-        self.intents
+        &self.m.intents
     }
     /// This tick's user events.
     pub fn events(&self) -> &'a [E] {
@@ -518,34 +535,37 @@ impl<'a, U: IntentUnion, E: 'static> View<'a, U, E> {
     }
     /// This tick's intent events.
     pub fn intent_events(&self) -> &'a [IntentEvent<U::Tag>] {
-        self.intent_events
+        &self.s.ievents
     }
     /// State of `id` (None for an unknown ID).
     pub fn state_of(&self, id: BehaviorId) -> Option<LifecycleState> {
-        self.nodes.get(id.index()).map(|n| n.state)
+        self.s.nodes.get(id.index()).map(|n| n.state)
     }
     /// Name of `id`.
     pub fn name_of(&self, id: BehaviorId) -> Option<&'a BehaviorName> {
-        self.nodes.get(id.index()).map(|n| &n.name)
+        self.s.nodes.get(id.index()).map(|n| &n.name)
     }
     /// How long [`me`](Self::me) has been active.
     pub fn active_for(&self) -> Option<Duration> {
-        let n = self.nodes.get(self.me.index())?;
-        (n.state == LifecycleState::Active).then(|| self.clock.now().saturating_sub(n.activated_at))
+        let n = self.s.nodes.get(self.me.index())?;
+        (n.state == LifecycleState::Active)
+            .then(|| self.s.clock.now().saturating_sub(n.activated_at))
     }
     /// How long the current state machine state has lasted (set by the state machine).
     pub fn in_state_for(&self) -> Option<Duration> {
-        self.state_since.map(|t| self.clock.now().saturating_sub(t))
+        self.state_since
+            .map(|t| self.s.clock.now().saturating_sub(t))
     }
     /// Age of a named timer (reset by `resetTimers` / [`Ctx::reset_timer`]); never reset:
     /// time since start.
     pub fn timer_age(&self, name: &str) -> Duration {
         let since = self
+            .m
             .timers
             .iter()
             .find(|(n, _)| &**n == name)
             .map_or(Duration::ZERO, |(_, t)| *t);
-        self.clock.now().saturating_sub(since)
+        self.s.clock.now().saturating_sub(since)
     }
     /// The same view, for a state that started at `since`.
     pub fn with_state_since(mut self, since: Option<Duration>) -> Self {
@@ -586,8 +606,9 @@ impl<'a, U: IntentUnion, E: 'static> View<'a, U, E> {
         self.wants_inner(id, true)
     }
 
+    #[inline]
     fn wants_inner(&self, id: BehaviorId, any_scope: bool) -> bool {
-        let Some(n) = self.nodes.get(id.index()) else {
+        let Some(n) = self.s.nodes.get(id.index()) else {
             return false;
         };
         match n.state {
@@ -599,24 +620,32 @@ impl<'a, U: IntentUnion, E: 'static> View<'a, U, E> {
         let Some(b) = self.behaviors.get(id.index()).and_then(|b| b.as_deref()) else {
             return false;
         };
+        if n.opaque {
+            return false;
+        }
         let v = View {
             me: id,
             state_since: None,
             ..*self
         };
-        let ok = !n.opaque
-            && (n.plain
-                || ((n.respond.is_empty()
-                    || self
-                        .intents
-                        .pending()
-                        .is_some_and(|p| n.respond.iter().any(|m| m.matches(p.intent()))))
-                    && n.wants.as_ref().is_none_or(|c| c.eval(&v))))
-            && b.wants_to_be_activated(&v);
+        let ok = (n.plain || v.declared_gates(n)) && b.wants_to_be_activated(&v);
         if ok && n.state == LifecycleState::InScope {
-            n.wants_tick.set(self.clock.tick());
+            n.wants_tick.set(self.s.clock.tick());
         }
         ok
+    }
+
+    /// `respondToUserIntents` (a matching intent pending) and `wantsToBeActivatedCondition`
+    /// of the node this view is for.
+    #[inline(never)]
+    fn declared_gates(&self, n: &Node<U, E>) -> bool {
+        (n.respond.is_empty()
+            || self
+                .m
+                .intents
+                .pending()
+                .is_some_and(|p| n.respond.iter().any(|m| m.matches(p.intent()))))
+            && n.wants.as_ref().is_none_or(|c| c.eval(self))
     }
 }
 
@@ -625,22 +654,14 @@ impl<'a, U: IntentUnion, E: 'static> View<'a, U, E> {
 /// returned) and applied in order as soon as the hook returns.
 pub struct Ctx<'a, U: IntentUnion, E: 'static = ()> {
     pub(crate) me: BehaviorId,
-    pub(crate) clock: VirtualClock,
-    pub(crate) intents: &'a mut IntentComponent<U>,
-    pub(crate) nodes: &'a [Node<U, E>],
-    pub(crate) behaviors: &'a [Slot<U, E>],
-    pub(crate) stack: &'a [Frame],
-    pub(crate) events: &'a [E],
-    pub(crate) intent_events: &'a [IntentEvent<U::Tag>],
-    pub(crate) timers: &'a mut Vec<(Box<str>, Duration)>,
-    pub(crate) effects: &'a mut Vec<(EffectId, Effect<U>)>,
-    pub(crate) next_effect: &'a mut u64,
-    pub(crate) cmds: &'a mut VecDeque<Command>,
-    pub(crate) errors: &'a mut ErrorLog,
-    pub(crate) state_since: Option<Duration>,
     pub(crate) cancel_queued: bool,
     pub(crate) delegation_queued: bool,
     pub(crate) end_queued: bool,
+    pub(crate) state_since: Option<Duration>,
+    pub(crate) s: &'a Shared<U, E>,
+    pub(crate) m: &'a mut Mutable<U>,
+    pub(crate) behaviors: &'a [Slot<U, E>],
+    pub(crate) events: &'a [E],
 }
 
 impl<'a, U: IntentUnion, E: 'static> Ctx<'a, U, E> {
@@ -650,34 +671,31 @@ impl<'a, U: IntentUnion, E: 'static> Ctx<'a, U, E> {
     }
     /// Its name.
     pub fn my_name(&self) -> &'a BehaviorName {
-        &self.nodes[self.me.index()].name
+        &self.s.nodes[self.me.index()].name
     }
     /// Tick and virtual time.
     pub fn clock(&self) -> VirtualClock {
-        self.clock
+        self.s.clock
     }
     /// The shared view (what conditions and `wants_to_be_activated` see).
     pub fn view(&self) -> View<'_, U, E> {
         View {
             me: self.me,
-            clock: self.clock,
-            intents: self.intents,
-            nodes: self.nodes,
+            state_since: self.state_since,
+            s: self.s,
+            m: self.m,
             behaviors: self.behaviors,
             events: self.events,
-            intent_events: self.intent_events,
-            timers: self.timers,
-            state_since: self.state_since,
         }
     }
     /// The intent component.
     pub fn intents(&self) -> &IntentComponent<U> {
-        self.intents
+        &self.m.intents
     }
     /// The intent component, mutably (e.g. to clear the trigger word). Prefer the scoped
     /// [`activate_intent`](Self::activate_intent) for claims.
     pub fn intents_mut(&mut self) -> &mut IntentComponent<U> {
-        self.intents
+        &mut self.m.intents
     }
     /// This tick's user events.
     pub fn events(&self) -> &'a [E] {
@@ -685,7 +703,7 @@ impl<'a, U: IntentUnion, E: 'static> Ctx<'a, U, E> {
     }
     /// This tick's intent events.
     pub fn intent_events(&self) -> &'a [IntentEvent<U::Tag>] {
-        self.intent_events
+        &self.s.ievents
     }
     /// Sets the state start used by `TimeInState` conditions evaluated through
     /// [`view`](Self::view) (state machines).
@@ -702,7 +720,7 @@ impl<'a, U: IntentUnion, E: 'static> Ctx<'a, U, E> {
     }
     /// This behavior's lifecycle state.
     pub fn state(&self) -> LifecycleState {
-        self.nodes[self.me.index()].state
+        self.s.nodes[self.me.index()].state
     }
     /// True while this behavior is active.
     pub fn is_active(&self) -> bool {
@@ -710,11 +728,11 @@ impl<'a, U: IntentUnion, E: 'static> Ctx<'a, U, E> {
     }
     /// Resets a named timer (see [`Condition::TimerElapsed`]).
     pub fn reset_timer(&mut self, name: &str) {
-        reset_timer(self.timers, name, self.clock.now());
+        reset_timer(&mut self.m.timers, name, self.s.clock.now());
     }
 
     fn frame(&self) -> Option<usize> {
-        self.stack.iter().rposition(|f| f.id == self.me)
+        self.s.stack.iter().rposition(|f| f.id == self.me)
     }
 
     /// The behavior this one delegated to (the frame above), if any.
@@ -723,7 +741,7 @@ impl<'a, U: IntentUnion, E: 'static> Ctx<'a, U, E> {
         if self.cancel_queued {
             return None;
         }
-        self.stack.get(i + 1).map(|f| f.id)
+        self.s.stack.get(i + 1).map(|f| f.id)
     }
 
     /// True when control is delegated: a behavior above this one on the stack, or an action
@@ -737,7 +755,7 @@ impl<'a, U: IntentUnion, E: 'static> Ctx<'a, U, E> {
             return false;
         }
         match self.frame() {
-            Some(i) => i + 1 < self.stack.len() || self.stack[i].action.is_some(),
+            Some(i) => i + 1 < self.s.stack.len() || self.s.stack[i].action.is_some(),
             None => false,
         }
     }
@@ -754,7 +772,7 @@ impl<'a, U: IntentUnion, E: 'static> Ctx<'a, U, E> {
     }
 
     fn refuse<T>(&mut self, e: RunnerError) -> Result<T, RunnerError> {
-        self.errors.push(e);
+        self.m.errors.push(e);
         Err(e)
     }
 
@@ -772,10 +790,10 @@ impl<'a, U: IntentUnion, E: 'static> Ctx<'a, U, E> {
             return self.refuse(e);
         }
         let me = self.me;
-        let Some(t) = self.nodes.get(target.index()) else {
+        let Some(t) = self.s.nodes.get(target.index()) else {
             return self.refuse(RunnerError::Unknown { behavior: target });
         };
-        if !self.nodes[me.index()].delegates.contains(&target) {
+        if !self.s.nodes[me.index()].delegates.contains(&target) {
             return self.refuse(RunnerError::UndeclaredDelegate {
                 from: me,
                 to: target,
@@ -790,11 +808,11 @@ impl<'a, U: IntentUnion, E: 'static> Ctx<'a, U, E> {
             }
             LifecycleState::InScope => {}
         }
-        if t.wants_tick.get() != self.clock.tick() && !self.wants_to_activate(target) {
+        if t.wants_tick.get() != self.s.clock.tick() && !self.wants_to_activate(target) {
             return self.refuse(RunnerError::DoesNotWantToActivate { behavior: target });
         }
         self.delegation_queued = true;
-        self.cmds.push_back(Command::Delegate {
+        self.m.cmds.push_back(Command::Delegate {
             from: me,
             to: target,
             cont,
@@ -825,7 +843,7 @@ impl<'a, U: IntentUnion, E: 'static> Ctx<'a, U, E> {
             return self.refuse(e);
         }
         self.delegation_queued = true;
-        self.cmds.push_back(Command::Action {
+        self.m.cmds.push_back(Command::Action {
             from: self.me,
             action,
             cont,
@@ -844,7 +862,7 @@ impl<'a, U: IntentUnion, E: 'static> Ctx<'a, U, E> {
         let was = self.is_control_delegated();
         self.cancel_queued = true;
         self.delegation_queued = false;
-        self.cmds.push_back(Command::CancelDelegates {
+        self.m.cmds.push_back(Command::CancelDelegates {
             from: self.me,
             run_continuation,
         });
@@ -869,15 +887,15 @@ impl<'a, U: IntentUnion, E: 'static> Ctx<'a, U, E> {
             return self.refuse(RunnerError::NotActive { behavior: self.me });
         }
         self.end_queued = true;
-        self.cmds.push_back(Command::End { from: self.me, end });
+        self.m.cmds.push_back(Command::End { from: self.me, end });
         Ok(())
     }
 
     fn add_effect(&mut self, effect: Effect<U>) -> EffectId {
-        *self.next_effect += 1;
-        let id = EffectId(*self.next_effect);
+        self.m.next_effect += 1;
+        let id = EffectId(self.m.next_effect);
         tracing::trace!(behavior = %self.my_name(), kind = effect.kind(), "Behavior.Effect.Acquired");
-        self.effects.push((id, effect));
+        self.m.effects[self.me.index()].push((id, effect));
         id
     }
 
@@ -889,23 +907,23 @@ impl<'a, U: IntentUnion, E: 'static> Ctx<'a, U, E> {
     ) -> Result<EffectId, ClaimError<U::Tag>> {
         if !self.is_active() {
             return Err(ClaimError::NotPending {
-                pending: self.intents.pending_tag(),
+                pending: self.m.intents.pending_tag(),
             });
         }
         let owner = owner_of(self.me);
-        let guard = self.intents.activate_matching(matcher, owner)?;
+        let guard = self.m.intents.activate_matching(matcher, owner)?;
         Ok(self.add_effect(Effect::Intent(guard)))
     }
 
     /// Holds the claim timeout while this behavior is active (scoped).
     pub fn hold_timeout(&mut self) -> EffectId {
-        let h = self.intents.hold_timeout();
+        let h = self.m.intents.hold_timeout();
         self.add_effect(Effect::TimeoutHold(h))
     }
 
     /// Suppresses trigger words while this behavior is active (scoped).
     pub fn suppress_trigger_word(&mut self) -> EffectId {
-        let s = self.intents.suppress_trigger_word();
+        let s = self.m.intents.suppress_trigger_word();
         self.add_effect(Effect::TriggerWordSuppression(s))
     }
 
@@ -919,10 +937,13 @@ impl<'a, U: IntentUnion, E: 'static> Ctx<'a, U, E> {
 
     /// Undoes one effect now (false if it is not this behavior's or already undone).
     pub fn release_effect(&mut self, id: EffectId) -> bool {
-        match self.effects.iter().position(|(i, _)| *i == id) {
+        match self.m.effects[self.me.index()]
+            .iter()
+            .position(|(i, _)| *i == id)
+        {
             Some(p) => {
-                let (_, e) = self.effects.remove(p);
-                e.undo(self.intents);
+                let (_, e) = self.m.effects[self.me.index()].remove(p);
+                e.undo(&mut self.m.intents);
                 true
             }
             None => false,
@@ -931,7 +952,7 @@ impl<'a, U: IntentUnion, E: 'static> Ctx<'a, U, E> {
 
     /// Number of scoped effects this behavior holds.
     pub fn effect_count(&self) -> usize {
-        self.effects.len()
+        self.m.effects[self.me.index()].len()
     }
 }
 
