@@ -318,7 +318,46 @@ impl<U: IntentUnion, E: 'static> std::ops::DerefMut for Node<U, E> {
     }
 }
 
-pub(crate) type Slot<U, E> = Option<Box<dyn Behavior<U, E>>>;
+pub(crate) type Slot<U, E> = Box<dyn Behavior<U, E>>;
+
+/// The behavior objects a hook may look at: the arena split around the behavior whose hook
+/// runs (that one is mutably borrowed, so it is not here). `before` holds indices
+/// `0..before.len()`, `after` indices from `before.len() + 1`; from a [`Runner`] view (no
+/// hook running) `before` is the whole arena.
+///
+/// [`Runner`]: super::Runner
+pub(crate) struct Behaviors<'a, U: IntentUnion, E: 'static> {
+    pub before: &'a [Slot<U, E>],
+    pub after: &'a [Slot<U, E>],
+}
+
+impl<U: IntentUnion, E: 'static> Clone for Behaviors<'_, U, E> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+impl<U: IntentUnion, E: 'static> Copy for Behaviors<'_, U, E> {}
+
+impl<'a, U: IntentUnion, E: 'static> Behaviors<'a, U, E> {
+    /// The whole arena (no hook running).
+    pub fn all(slots: &'a [Slot<U, E>]) -> Self {
+        Self {
+            before: slots,
+            after: &[],
+        }
+    }
+    /// Behavior `id`; None for an unknown ID and for the behavior whose hook runs.
+    #[inline]
+    pub fn get(self, id: BehaviorId) -> Option<&'a dyn Behavior<U, E>> {
+        let i = id.index();
+        let b = match i.checked_sub(self.before.len()) {
+            None => self.before.get(i),
+            // `i == before.len()` wraps to usize::MAX: the hook's own behavior.
+            Some(k) => self.after.get(k.wrapping_sub(1)),
+        };
+        b.map(|b| &**b)
+    }
+}
 
 /// A frame of the behavior stack.
 pub(crate) struct Frame {
@@ -505,7 +544,7 @@ pub struct View<'a, U: IntentUnion, E: 'static = ()> {
     pub(crate) state_since: Option<Duration>,
     pub(crate) s: &'a Shared<U, E>,
     pub(crate) m: &'a Mutable<U>,
-    pub(crate) behaviors: &'a [Slot<U, E>],
+    pub(crate) behaviors: Behaviors<'a, U, E>,
     pub(crate) events: &'a [E],
 }
 
@@ -589,7 +628,7 @@ impl<'a, U: IntentUnion, E: 'static> View<'a, U, E> {
     /// Whether `id` can be gently interrupted now
     /// ([`Behavior::can_be_gently_interrupted`]); false for an unknown ID.
     pub fn can_be_gently_interrupted(&self, id: BehaviorId) -> bool {
-        let Some(b) = self.behaviors.get(id.index()).and_then(|b| b.as_deref()) else {
+        let Some(b) = self.behaviors.get(id) else {
             return false;
         };
         b.can_be_gently_interrupted(&View {
@@ -606,8 +645,45 @@ impl<'a, U: IntentUnion, E: 'static> View<'a, U, E> {
         self.wants_inner(id, true)
     }
 
+    /// The first of `ids`, in order, that is `current` or
+    /// [wants to be activated](Self::wants_to_activate); the ones after it are not asked. A
+    /// strict-priority choice in one call (cheaper than asking child by child).
+    pub fn first_wanting(
+        &self,
+        ids: &[BehaviorId],
+        current: Option<BehaviorId>,
+    ) -> Option<BehaviorId> {
+        let mut v = View {
+            state_since: None,
+            ..*self
+        };
+        for &id in ids {
+            if Some(id) == current {
+                return Some(id);
+            }
+            v.me = id;
+            if v.wants_me(false) {
+                return Some(id);
+            }
+        }
+        None
+    }
+
     #[inline]
     fn wants_inner(&self, id: BehaviorId, any_scope: bool) -> bool {
+        View {
+            me: id,
+            state_since: None,
+            ..*self
+        }
+        .wants_me(any_scope)
+    }
+
+    /// [`wants_to_activate`](Self::wants_to_activate) of [`me`](Self::me), for a view with no
+    /// state start.
+    #[inline]
+    fn wants_me(&self, any_scope: bool) -> bool {
+        let id = self.me;
         let Some(n) = self.s.nodes.get(id.index()) else {
             return false;
         };
@@ -617,18 +693,13 @@ impl<'a, U: IntentUnion, E: 'static> View<'a, U, E> {
             LifecycleState::OutOfScope if any_scope => {}
             LifecycleState::OutOfScope => return false,
         }
-        let Some(b) = self.behaviors.get(id.index()).and_then(|b| b.as_deref()) else {
+        let Some(b) = self.behaviors.get(id) else {
             return false;
         };
         if n.opaque {
             return false;
         }
-        let v = View {
-            me: id,
-            state_since: None,
-            ..*self
-        };
-        let ok = (n.plain || v.declared_gates(n)) && b.wants_to_be_activated(&v);
+        let ok = (n.plain || self.declared_gates(n)) && b.wants_to_be_activated(self);
         if ok && n.state == LifecycleState::InScope {
             n.wants_tick.set(self.s.clock.tick());
         }
@@ -660,7 +731,7 @@ pub struct Ctx<'a, U: IntentUnion, E: 'static = ()> {
     pub(crate) state_since: Option<Duration>,
     pub(crate) s: &'a Shared<U, E>,
     pub(crate) m: &'a mut Mutable<U>,
-    pub(crate) behaviors: &'a [Slot<U, E>],
+    pub(crate) behaviors: Behaviors<'a, U, E>,
     pub(crate) events: &'a [E],
 }
 

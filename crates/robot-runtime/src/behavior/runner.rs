@@ -44,9 +44,9 @@ use std::time::Duration;
 use super::action::{ActionEnd, ActionStatus};
 use super::clock::VirtualClock;
 use super::core::{
-    reset_timer, BehaviorEnd, BehaviorEvent, Command, Continuation, Ctx, DelegationOutcome, Effect,
-    EffectId, ErrorLog, EventScope, EventScopes, Frame, Invariant, LifecycleState, Mutable,
-    RunnerError, Shared, Slot, View,
+    reset_timer, BehaviorEnd, BehaviorEvent, Behaviors, Command, Continuation, Ctx,
+    DelegationOutcome, Effect, EffectId, ErrorLog, EventScope, EventScopes, Frame, Invariant,
+    LifecycleState, Mutable, RunnerError, Shared, Slot, View,
 };
 use super::ids::{BehaviorId, BehaviorName};
 use super::tree::Tree;
@@ -224,7 +224,7 @@ impl<U: IntentUnion, E: 'static> Runner<U, E> {
     }
     /// The behavior object of `id` (for inspection; e.g. `claim_sites`).
     pub fn behavior(&self, id: BehaviorId) -> Option<&dyn Behavior<U, E>> {
-        self.behaviors.get(id.index()).and_then(|b| b.as_deref())
+        self.behaviors.get(id.index()).map(|b| &**b)
     }
     /// The name of an intent's owner: the behavior's name for [`Owner::Behavior`] of this
     /// tree, the name for [`Owner::Named`].
@@ -284,7 +284,7 @@ impl<U: IntentUnion, E: 'static> Runner<U, E> {
             state_since: None,
             s: &self.core.s,
             m: &self.core.m,
-            behaviors: &self.behaviors,
+            behaviors: Behaviors::all(&self.behaviors),
             events: &[],
         }
     }
@@ -298,9 +298,14 @@ impl<U: IntentUnion, E: 'static> Runner<U, E> {
         c.s.clock.advance(dt);
         c.m.errors.errors.clear();
         c.s.ievents.clear();
-        c.s.ievents.extend(c.m.intents.drain_events());
+        // (Draining an empty buffer is not free; most ticks have no event.)
+        if !c.m.intents.events().is_empty() {
+            c.s.ievents.extend(c.m.intents.drain_events());
+        }
         c.m.intents.update();
-        c.s.ievents.extend(c.m.intents.drain_events());
+        if !c.m.intents.events().is_empty() {
+            c.s.ievents.extend(c.m.intents.drain_events());
+        }
         let tick = c.s.clock.tick();
         if c.s.stack.is_empty() {
             let base = c.base;
@@ -446,8 +451,9 @@ impl<U: IntentUnion, E: 'static> Runner<U, E> {
 
     // ----- internals -----------------------------------------------------------------------
 
-    /// Calls `f` on behavior `id` with a context; None if the behavior is being called
-    /// already (cannot happen through the runner's own paths).
+    /// Calls `f` on behavior `id` with a context (None for an unknown ID, which the runner's
+    /// own paths never pass). The arena is split around `id`: the hook has its behavior
+    /// mutably and the others shared.
     #[inline]
     fn with_ctx<R>(
         &mut self,
@@ -455,7 +461,8 @@ impl<U: IntentUnion, E: 'static> Runner<U, E> {
         events: &[E],
         f: impl FnOnce(&mut dyn Behavior<U, E>, &mut Ctx<'_, U, E>) -> R,
     ) -> Option<R> {
-        let mut b = self.behaviors.get_mut(id.index())?.take()?;
+        let (before, rest) = self.behaviors.split_at_mut_checked(id.index())?;
+        let (b, after) = rest.split_first_mut()?;
         let c = &mut self.core;
         let mut ctx = Ctx {
             me: id,
@@ -465,12 +472,10 @@ impl<U: IntentUnion, E: 'static> Runner<U, E> {
             state_since: None,
             s: &c.s,
             m: &mut c.m,
-            behaviors: &self.behaviors,
+            behaviors: Behaviors { before, after },
             events,
         };
-        let r = f(&mut *b, &mut ctx);
-        self.behaviors[id.index()] = Some(b);
-        Some(r)
+        Some(f(&mut **b, &mut ctx))
     }
 
     fn hook(&mut self, id: BehaviorId, hook: Hook, events: &[E]) {

@@ -204,7 +204,7 @@ impl<U: IntentUnion, E: 'static> TreeBuilder<U, E> {
                     activated_at: Duration::ZERO,
                 }),
             });
-            behaviors.push(Some(b));
+            behaviors.push(b);
         }
         if let Some(cycle) = find_cycle(&nodes) {
             return Err(TreeError::Cycle(
