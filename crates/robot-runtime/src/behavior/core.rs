@@ -265,8 +265,8 @@ pub enum Invariant {
     ActivatedWithoutWants(BehaviorId),
 }
 
-/// A node of the arena: the static declaration plus the runner's bookkeeping. `repr(C)`
-/// with the fields read every tick first, so a tick touches one cache line per node.
+/// A node of the arena: the static declaration plus the runner's bookkeeping. Only what a
+/// tick reads stays inline (32 bytes, two nodes a cache line); the rest is in [`Cold`].
 #[repr(C)]
 pub(crate) struct Node<U: IntentUnion, E: 'static> {
     // hot
@@ -277,22 +277,22 @@ pub(crate) struct Node<U: IntentUnion, E: 'static> {
     pub updates_inactive: bool,
     /// No `respondToUserIntents` and no `wantsToBeActivatedCondition`.
     pub plain: bool,
-    pub scope_count: u32,
-    pub scope_pos: u32,
-    /// Position in the runner's list of in-scope behaviors that need a call while inactive
-    /// (update or events); `u32::MAX` when not listed.
-    pub work_pos: u32,
     pub last_update: u64,
     pub wants_tick: std::cell::Cell<u64>,
-    pub activated_tick: u64,
-    pub activated_wants_tick: u64,
-    /// Everything else, out of line so the node array stays dense (reads go through
-    /// `Deref`).
+    /// Everything else, out of line so the node array stays dense (32 bytes a node; reads
+    /// go through `Deref`).
     pub cold: Box<Cold<U, E>>,
 }
 
 /// The parts of a node not read on every tick.
 pub(crate) struct Cold<U: IntentUnion, E: 'static> {
+    pub scope_count: u32,
+    pub scope_pos: u32,
+    /// Position in the runner's list of in-scope behaviors that need a call while inactive
+    /// (update or events); `u32::MAX` when not listed.
+    pub work_pos: u32,
+    pub activated_tick: u64,
+    pub activated_wants_tick: u64,
     pub activated_at: Duration,
     pub delegates: Box<[BehaviorId]>,
     pub name: BehaviorName,
