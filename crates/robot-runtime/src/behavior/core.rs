@@ -277,6 +277,8 @@ pub(crate) struct Node<U: IntentUnion, E: 'static> {
     pub updates_inactive: bool,
     /// No `respondToUserIntents` and no `wantsToBeActivatedCondition`.
     pub plain: bool,
+    /// Has a `wantsToCancelSelfCondition`.
+    pub cancel_rule: bool,
     pub last_update: u64,
     pub wants_tick: std::cell::Cell<u64>,
     /// Everything else, out of line so the node array stays dense (32 bytes a node; reads
@@ -653,6 +655,9 @@ impl<'a, U: IntentUnion, E: 'static> View<'a, U, E> {
         ids: &[BehaviorId],
         current: Option<BehaviorId>,
     ) -> Option<BehaviorId> {
+        // `wants_me` unrolled over `ids`, with one view whose `me` changes.
+        let nodes = &self.s.nodes[..];
+        let behaviors = self.behaviors;
         let mut v = View {
             state_since: None,
             ..*self
@@ -661,8 +666,23 @@ impl<'a, U: IntentUnion, E: 'static> View<'a, U, E> {
             if Some(id) == current {
                 return Some(id);
             }
+            let Some(n) = nodes.get(id.index()) else {
+                continue;
+            };
+            match n.state {
+                LifecycleState::Active => return Some(id),
+                LifecycleState::InScope => {}
+                LifecycleState::OutOfScope => continue,
+            }
+            let Some(b) = behaviors.get(id) else {
+                continue;
+            };
+            if n.opaque {
+                continue;
+            }
             v.me = id;
-            if v.wants_me(false) {
+            if (n.plain || v.declared_gates(n)) && b.wants_to_be_activated(&v) {
+                n.wants_tick.set(self.s.clock.tick());
                 return Some(id);
             }
         }

@@ -546,31 +546,20 @@ impl<U: IntentUnion, E: 'static> Runner<U, E> {
     }
 
     fn step_frame(&mut self, i: usize, events: &[E]) {
-        let id = self.core.s.stack[i].id;
+        let Some(frame) = self.core.s.stack.get(i) else {
+            return;
+        };
+        let id = frame.id;
         // 1. the frame's action
-        let clock = self.core.s.clock;
-        let frame = &mut self.core.s.stack[i];
-        if let Some(a) = frame.action.as_mut() {
-            let end = match a.step(&clock) {
-                ActionStatus::Running => None,
-                ActionStatus::Succeeded => Some(ActionEnd::Succeeded),
-                ActionStatus::Failed => Some(ActionEnd::Failed),
-            };
-            if let Some(end) = end {
-                let mut a = frame.action.take().expect("action");
-                a.on_end(end);
-                tracing::debug!(action = a.name(), ?end, "Behavior.Action.Ended");
-                if let Continuation::Call(k) =
-                    std::mem::replace(&mut frame.cont, Continuation::None)
-                {
-                    frame.ready = Some((k, DelegationOutcome::Action(end)));
-                }
-            }
+        if frame.action.is_some() {
+            self.step_action(i);
         }
         // 2. events
         self.deliver(id, true, events);
         // 3. continuation
-        self.run_ready(i, id, events);
+        if self.core.s.stack.get(i).is_some_and(|f| f.ready.is_some()) {
+            self.run_ready(i, id, events);
+        }
         // 4. update
         if self.still_at(i, id) {
             self.update(id, events);
@@ -578,29 +567,64 @@ impl<U: IntentUnion, E: 'static> Runner<U, E> {
         // 5. self-cancel rules
         if self.still_at(i, id) {
             let n = &self.core.s.nodes[id.index()];
-            let cancel = n
-                .cancel_when
-                .as_ref()
-                .is_some_and(|c| c.eval(&self.view(id)));
-            let idle = n.always_delegates
-                && i + 1 == self.core.s.stack.len()
-                && self.core.s.stack[i].action.is_none()
-                && self.core.s.stack[i].ready.is_none();
-            if cancel || idle {
-                tracing::debug!(
-                    behavior = %n.name,
-                    reason = if cancel { "wantsToCancelSelfCondition" } else { "always_delegates" },
-                    "Behavior.CancelSelf"
-                );
-                self.core.m.cmds.push_back(Command::End {
-                    from: id,
-                    end: BehaviorEnd::Finished,
-                });
-                self.apply(events);
+            if n.cancel_rule || n.always_delegates {
+                self.cancel_self_rules(i, id, events);
             }
         }
     }
 
+    /// Steps the action of frame `i`; when it ends, its continuation becomes ready.
+    #[inline(never)]
+    fn step_action(&mut self, i: usize) {
+        let clock = self.core.s.clock;
+        let Some(frame) = self.core.s.stack.get_mut(i) else {
+            return;
+        };
+        let Some(a) = frame.action.as_mut() else {
+            return;
+        };
+        let end = match a.step(&clock) {
+            ActionStatus::Running => return,
+            ActionStatus::Succeeded => ActionEnd::Succeeded,
+            ActionStatus::Failed => ActionEnd::Failed,
+        };
+        if let Some(mut a) = frame.action.take() {
+            a.on_end(end);
+            tracing::debug!(action = a.name(), ?end, "Behavior.Action.Ended");
+        }
+        if let Continuation::Call(k) = std::mem::replace(&mut frame.cont, Continuation::None) {
+            frame.ready = Some((k, DelegationOutcome::Action(end)));
+        }
+    }
+
+    /// Ends the behavior of frame `i` if its `wantsToCancelSelfCondition` holds, or if it
+    /// always delegates and is not delegating.
+    #[inline(never)]
+    fn cancel_self_rules(&mut self, i: usize, id: BehaviorId, events: &[E]) {
+        let n = &self.core.s.nodes[id.index()];
+        let cancel = n
+            .cancel_when
+            .as_ref()
+            .is_some_and(|c| c.eval(&self.view(id)));
+        let idle = n.always_delegates
+            && i + 1 == self.core.s.stack.len()
+            && self.core.s.stack[i].action.is_none()
+            && self.core.s.stack[i].ready.is_none();
+        if cancel || idle {
+            tracing::debug!(
+                behavior = %n.name,
+                reason = if cancel { "wantsToCancelSelfCondition" } else { "always_delegates" },
+                "Behavior.CancelSelf"
+            );
+            self.core.m.cmds.push_back(Command::End {
+                from: id,
+                end: BehaviorEnd::Finished,
+            });
+            self.apply(events);
+        }
+    }
+
+    #[inline(never)]
     fn run_ready(&mut self, i: usize, id: BehaviorId, events: &[E]) {
         if !self.still_at(i, id) {
             return;
