@@ -275,7 +275,8 @@ pub(crate) struct Node<U: IntentUnion, E: 'static> {
     pub opaque: bool,
     pub always_delegates: bool,
     pub updates_inactive: bool,
-    /// No `respondToUserIntents` and no `wantsToBeActivatedCondition`.
+    /// Not opaque, no `respondToUserIntents` and no `wantsToBeActivatedCondition`: only the
+    /// class decides whether it wants to be activated.
     pub plain: bool,
     /// Has a `wantsToCancelSelfCondition`.
     pub cancel_rule: bool,
@@ -677,9 +678,6 @@ impl<'a, U: IntentUnion, E: 'static> View<'a, U, E> {
             let Some(b) = behaviors.get(id) else {
                 continue;
             };
-            if n.opaque {
-                continue;
-            }
             v.me = id;
             if (n.plain || v.declared_gates(n)) && b.wants_to_be_activated(&v) {
                 n.wants_tick.set(self.s.clock.tick());
@@ -716,9 +714,6 @@ impl<'a, U: IntentUnion, E: 'static> View<'a, U, E> {
         let Some(b) = self.behaviors.get(id) else {
             return false;
         };
-        if n.opaque {
-            return false;
-        }
         let ok = (n.plain || self.declared_gates(n)) && b.wants_to_be_activated(self);
         if ok && n.state == LifecycleState::InScope {
             n.wants_tick.set(self.s.clock.tick());
@@ -726,16 +721,17 @@ impl<'a, U: IntentUnion, E: 'static> View<'a, U, E> {
         ok
     }
 
-    /// `respondToUserIntents` (a matching intent pending) and `wantsToBeActivatedCondition`
-    /// of the node this view is for.
+    /// Not an opaque stand-in, `respondToUserIntents` (a matching intent pending) and
+    /// `wantsToBeActivatedCondition` of the node this view is for.
     #[inline(never)]
     fn declared_gates(&self, n: &Node<U, E>) -> bool {
-        (n.respond.is_empty()
-            || self
-                .m
-                .intents
-                .pending()
-                .is_some_and(|p| n.respond.iter().any(|m| m.matches(p.intent()))))
+        !n.opaque
+            && (n.respond.is_empty()
+                || self
+                    .m
+                    .intents
+                    .pending()
+                    .is_some_and(|p| n.respond.iter().any(|m| m.matches(p.intent()))))
             && n.wants.as_ref().is_none_or(|c| c.eval(self))
     }
 }

@@ -178,7 +178,7 @@ impl<U: IntentUnion, E: 'static> TreeBuilder<U, E> {
             }
             b.init(BehaviorId::from_index(nodes.len()));
             nodes.push(Node {
-                plain: spec.respond.is_empty() && spec.wants.is_none(),
+                plain: !spec.opaque && spec.respond.is_empty() && spec.wants.is_none(),
                 cancel_rule: spec.cancel_when.is_some(),
                 always_delegates: b.always_delegates(),
                 updates_inactive: b.updates_while_inactive(),
