@@ -652,17 +652,15 @@ impl<'a, U: IntentUnion, E: 'static> View<'a, U, E> {
     /// [wants to be activated](Self::wants_to_activate); the ones after it are not asked. A
     /// strict-priority choice in one call (cheaper than asking child by child).
     pub fn first_wanting(
-        &self,
+        self,
         ids: &[BehaviorId],
         current: Option<BehaviorId>,
     ) -> Option<BehaviorId> {
-        // `wants_me` unrolled over `ids`, with one view whose `me` changes.
+        // `wants_me` unrolled over `ids`, with this view's `me` changed for each.
         let nodes = &self.s.nodes[..];
         let behaviors = self.behaviors;
-        let mut v = View {
-            state_since: None,
-            ..*self
-        };
+        let mut v = self;
+        v.state_since = None;
         for &id in ids {
             if Some(id) == current {
                 return Some(id);
@@ -680,7 +678,7 @@ impl<'a, U: IntentUnion, E: 'static> View<'a, U, E> {
             };
             v.me = id;
             if (n.plain || v.declared_gates(n)) && b.wants_to_be_activated(&v) {
-                n.wants_tick.set(self.s.clock.tick());
+                n.wants_tick.set(v.s.clock.tick());
                 return Some(id);
             }
         }

@@ -567,7 +567,7 @@ impl<U: IntentUnion, E: 'static> Runner<U, E> {
         // 5. self-cancel rules
         if self.still_at(i, id) {
             let n = &self.core.s.nodes[id.index()];
-            if n.cancel_rule || n.always_delegates {
+            if n.cancel_rule || (n.always_delegates && i + 1 == self.core.s.stack.len()) {
                 self.cancel_self_rules(i, id, events);
             }
         }
