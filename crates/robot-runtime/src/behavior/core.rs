@@ -649,8 +649,9 @@ impl<'a, U: IntentUnion, E: 'static> View<'a, U, E> {
     }
 
     /// The first of `ids`, in order, that is `current` or
-    /// [wants to be activated](Self::wants_to_activate); the ones after it are not asked. A
-    /// strict-priority choice in one call (cheaper than asking child by child).
+    /// [wants to be activated](Self::wants_to_activate) (a true answer is recorded, as
+    /// there); the ones after it are not asked. A strict-priority choice in one call,
+    /// cheaper than asking child by child.
     pub fn first_wanting(
         self,
         ids: &[BehaviorId],
