@@ -132,7 +132,7 @@ fn runner(n: usize, in_scope_update: bool) -> Runner<Intent> {
     r
 }
 
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug, PartialEq)]
 enum BonsaiAction {
     Never,
     Idle,

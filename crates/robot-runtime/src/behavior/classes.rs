@@ -89,10 +89,11 @@ impl<U: IntentUnion, E: 'static> Behavior<U, E> for Wait {
         false
     }
     fn update(&mut self, ctx: &mut Ctx<'_, U, E>) {
-        if let (Some(d), Some(t)) = (self.duration, ctx.view().active_for()) {
-            if t >= d {
-                let _ = ctx.cancel_self();
-            }
+        let Some(d) = self.duration else {
+            return;
+        };
+        if ctx.view().active_for().is_some_and(|t| t >= d) {
+            let _ = ctx.cancel_self();
         }
     }
 }
@@ -165,13 +166,7 @@ impl<U: IntentUnion, E: 'static> Behavior<U, E> for StrictPriorityDispatcher {
         if current.is_some() && !self.interrupt {
             return;
         }
-        let chosen = {
-            let view = ctx.view();
-            self.children
-                .iter()
-                .copied()
-                .find(|&c| Some(c) == current || view.wants_to_activate(c))
-        };
+        let chosen = ctx.view().first_wanting(&self.children, current);
         match chosen {
             Some(c) if Some(c) == current => {}
             Some(c) if current.is_some() => drop(ctx.delegate_now(c, Continuation::None)),

@@ -265,8 +265,8 @@ pub enum Invariant {
     ActivatedWithoutWants(BehaviorId),
 }
 
-/// A node of the arena: the static declaration plus the runner's bookkeeping. `repr(C)`
-/// with the fields read every tick first, so a tick touches one cache line per node.
+/// A node of the arena: the static declaration plus the runner's bookkeeping. Only what a
+/// tick reads stays inline (32 bytes, two nodes a cache line); the rest is in [`Cold`].
 #[repr(C)]
 pub(crate) struct Node<U: IntentUnion, E: 'static> {
     // hot
@@ -275,24 +275,27 @@ pub(crate) struct Node<U: IntentUnion, E: 'static> {
     pub opaque: bool,
     pub always_delegates: bool,
     pub updates_inactive: bool,
-    /// No `respondToUserIntents` and no `wantsToBeActivatedCondition`.
+    /// Not opaque, no `respondToUserIntents` and no `wantsToBeActivatedCondition`: only the
+    /// class decides whether it wants to be activated.
     pub plain: bool,
-    pub scope_count: u32,
-    pub scope_pos: u32,
-    /// Position in the runner's list of in-scope behaviors that need a call while inactive
-    /// (update or events); `u32::MAX` when not listed.
-    pub work_pos: u32,
+    /// Has a `wantsToCancelSelfCondition`.
+    pub cancel_rule: bool,
     pub last_update: u64,
     pub wants_tick: std::cell::Cell<u64>,
-    pub activated_tick: u64,
-    pub activated_wants_tick: u64,
-    /// Everything else, out of line so the node array stays dense (reads go through
-    /// `Deref`).
+    /// Everything else, out of line so the node array stays dense (32 bytes a node; reads
+    /// go through `Deref`).
     pub cold: Box<Cold<U, E>>,
 }
 
 /// The parts of a node not read on every tick.
 pub(crate) struct Cold<U: IntentUnion, E: 'static> {
+    pub scope_count: u32,
+    pub scope_pos: u32,
+    /// Position in the runner's list of in-scope behaviors that need a call while inactive
+    /// (update or events); `u32::MAX` when not listed.
+    pub work_pos: u32,
+    pub activated_tick: u64,
+    pub activated_wants_tick: u64,
     pub activated_at: Duration,
     pub delegates: Box<[BehaviorId]>,
     pub name: BehaviorName,
@@ -318,7 +321,46 @@ impl<U: IntentUnion, E: 'static> std::ops::DerefMut for Node<U, E> {
     }
 }
 
-pub(crate) type Slot<U, E> = Option<Box<dyn Behavior<U, E>>>;
+pub(crate) type Slot<U, E> = Box<dyn Behavior<U, E>>;
+
+/// The behavior objects a hook may look at: the arena split around the behavior whose hook
+/// runs (that one is mutably borrowed, so it is not here). `before` holds indices
+/// `0..before.len()`, `after` indices from `before.len() + 1`; from a [`Runner`] view (no
+/// hook running) `before` is the whole arena.
+///
+/// [`Runner`]: super::Runner
+pub(crate) struct Behaviors<'a, U: IntentUnion, E: 'static> {
+    pub before: &'a [Slot<U, E>],
+    pub after: &'a [Slot<U, E>],
+}
+
+impl<U: IntentUnion, E: 'static> Clone for Behaviors<'_, U, E> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+impl<U: IntentUnion, E: 'static> Copy for Behaviors<'_, U, E> {}
+
+impl<'a, U: IntentUnion, E: 'static> Behaviors<'a, U, E> {
+    /// The whole arena (no hook running).
+    pub fn all(slots: &'a [Slot<U, E>]) -> Self {
+        Self {
+            before: slots,
+            after: &[],
+        }
+    }
+    /// Behavior `id`; None for an unknown ID and for the behavior whose hook runs.
+    #[inline]
+    pub fn get(self, id: BehaviorId) -> Option<&'a dyn Behavior<U, E>> {
+        let i = id.index();
+        let b = match i.checked_sub(self.before.len()) {
+            None => self.before.get(i),
+            // `i == before.len()` wraps to usize::MAX: the hook's own behavior.
+            Some(k) => self.after.get(k.wrapping_sub(1)),
+        };
+        b.map(|b| &**b)
+    }
+}
 
 /// A frame of the behavior stack.
 pub(crate) struct Frame {
@@ -326,6 +368,26 @@ pub(crate) struct Frame {
     pub action: Option<Box<dyn Action>>,
     pub cont: Continuation,
     pub ready: Option<(u32, DelegationOutcome)>,
+}
+
+/// The runner state a hook may read (shared while it runs).
+pub(crate) struct Shared<U: IntentUnion, E: 'static> {
+    pub nodes: Vec<Node<U, E>>,
+    pub stack: Vec<Frame>,
+    /// The tick's intent events.
+    pub ievents: Vec<IntentEvent<U::Tag>>,
+    pub clock: VirtualClock,
+}
+
+/// The runner state a hook may change (mutably borrowed while it runs).
+pub(crate) struct Mutable<U: IntentUnion> {
+    pub intents: IntentComponent<U>,
+    pub timers: Vec<(Box<str>, Duration)>,
+    /// Scoped effects, per behavior.
+    pub effects: Vec<Vec<(EffectId, Effect<U>)>>,
+    pub next_effect: u64,
+    pub cmds: VecDeque<Command>,
+    pub errors: ErrorLog,
 }
 
 pub(crate) enum Command {
@@ -482,14 +544,11 @@ pub struct ClaimSite<T> {
 /// conditions) may look at.
 pub struct View<'a, U: IntentUnion, E: 'static = ()> {
     pub(crate) me: BehaviorId,
-    pub(crate) clock: VirtualClock,
-    pub(crate) intents: &'a IntentComponent<U>,
-    pub(crate) nodes: &'a [Node<U, E>],
-    pub(crate) behaviors: &'a [Slot<U, E>],
-    pub(crate) events: &'a [E],
-    pub(crate) intent_events: &'a [IntentEvent<U::Tag>],
-    pub(crate) timers: &'a [(Box<str>, Duration)],
     pub(crate) state_since: Option<Duration>,
+    pub(crate) s: &'a Shared<U, E>,
+    pub(crate) m: &'a Mutable<U>,
+    pub(crate) behaviors: Behaviors<'a, U, E>,
+    pub(crate) events: &'a [E],
 }
 
 impl<U: IntentUnion, E: 'static> Clone for View<'_, U, E> {
@@ -506,11 +565,11 @@ impl<'a, U: IntentUnion, E: 'static> View<'a, U, E> {
     }
     /// Tick and virtual time.
     pub fn clock(&self) -> VirtualClock {
-        self.clock
+        self.s.clock
     }
     /// The intent component.
     pub fn intents(&self) -> &'a IntentComponent<U> {
-        self.intents
+        &self.m.intents
     }
     /// This tick's user events.
     pub fn events(&self) -> &'a [E] {
@@ -518,34 +577,37 @@ impl<'a, U: IntentUnion, E: 'static> View<'a, U, E> {
     }
     /// This tick's intent events.
     pub fn intent_events(&self) -> &'a [IntentEvent<U::Tag>] {
-        self.intent_events
+        &self.s.ievents
     }
     /// State of `id` (None for an unknown ID).
     pub fn state_of(&self, id: BehaviorId) -> Option<LifecycleState> {
-        self.nodes.get(id.index()).map(|n| n.state)
+        self.s.nodes.get(id.index()).map(|n| n.state)
     }
     /// Name of `id`.
     pub fn name_of(&self, id: BehaviorId) -> Option<&'a BehaviorName> {
-        self.nodes.get(id.index()).map(|n| &n.name)
+        self.s.nodes.get(id.index()).map(|n| &n.name)
     }
     /// How long [`me`](Self::me) has been active.
     pub fn active_for(&self) -> Option<Duration> {
-        let n = self.nodes.get(self.me.index())?;
-        (n.state == LifecycleState::Active).then(|| self.clock.now().saturating_sub(n.activated_at))
+        let n = self.s.nodes.get(self.me.index())?;
+        (n.state == LifecycleState::Active)
+            .then(|| self.s.clock.now().saturating_sub(n.activated_at))
     }
     /// How long the current state machine state has lasted (set by the state machine).
     pub fn in_state_for(&self) -> Option<Duration> {
-        self.state_since.map(|t| self.clock.now().saturating_sub(t))
+        self.state_since
+            .map(|t| self.s.clock.now().saturating_sub(t))
     }
     /// Age of a named timer (reset by `resetTimers` / [`Ctx::reset_timer`]); never reset:
     /// time since start.
     pub fn timer_age(&self, name: &str) -> Duration {
         let since = self
+            .m
             .timers
             .iter()
             .find(|(n, _)| &**n == name)
             .map_or(Duration::ZERO, |(_, t)| *t);
-        self.clock.now().saturating_sub(since)
+        self.s.clock.now().saturating_sub(since)
     }
     /// The same view, for a state that started at `since`.
     pub fn with_state_since(mut self, since: Option<Duration>) -> Self {
@@ -569,7 +631,7 @@ impl<'a, U: IntentUnion, E: 'static> View<'a, U, E> {
     /// Whether `id` can be gently interrupted now
     /// ([`Behavior::can_be_gently_interrupted`]); false for an unknown ID.
     pub fn can_be_gently_interrupted(&self, id: BehaviorId) -> bool {
-        let Some(b) = self.behaviors.get(id.index()).and_then(|b| b.as_deref()) else {
+        let Some(b) = self.behaviors.get(id) else {
             return false;
         };
         b.can_be_gently_interrupted(&View {
@@ -586,8 +648,60 @@ impl<'a, U: IntentUnion, E: 'static> View<'a, U, E> {
         self.wants_inner(id, true)
     }
 
+    /// The first of `ids`, in order, that is `current` or
+    /// [wants to be activated](Self::wants_to_activate) (a true answer is recorded, as
+    /// there); the ones after it are not asked. A strict-priority choice in one call,
+    /// cheaper than asking child by child.
+    pub fn first_wanting(
+        self,
+        ids: &[BehaviorId],
+        current: Option<BehaviorId>,
+    ) -> Option<BehaviorId> {
+        // `wants_me` unrolled over `ids`, with this view's `me` changed for each.
+        let nodes = &self.s.nodes[..];
+        let behaviors = self.behaviors;
+        let mut v = self;
+        v.state_since = None;
+        for &id in ids {
+            if Some(id) == current {
+                return Some(id);
+            }
+            let Some(n) = nodes.get(id.index()) else {
+                continue;
+            };
+            match n.state {
+                LifecycleState::Active => return Some(id),
+                LifecycleState::InScope => {}
+                LifecycleState::OutOfScope => continue,
+            }
+            let Some(b) = behaviors.get(id) else {
+                continue;
+            };
+            v.me = id;
+            if (n.plain || v.declared_gates(n)) && b.wants_to_be_activated(&v) {
+                n.wants_tick.set(v.s.clock.tick());
+                return Some(id);
+            }
+        }
+        None
+    }
+
+    #[inline]
     fn wants_inner(&self, id: BehaviorId, any_scope: bool) -> bool {
-        let Some(n) = self.nodes.get(id.index()) else {
+        View {
+            me: id,
+            state_since: None,
+            ..*self
+        }
+        .wants_me(any_scope)
+    }
+
+    /// [`wants_to_activate`](Self::wants_to_activate) of [`me`](Self::me), for a view with no
+    /// state start.
+    #[inline]
+    fn wants_me(&self, any_scope: bool) -> bool {
+        let id = self.me;
+        let Some(n) = self.s.nodes.get(id.index()) else {
             return false;
         };
         match n.state {
@@ -596,27 +710,28 @@ impl<'a, U: IntentUnion, E: 'static> View<'a, U, E> {
             LifecycleState::OutOfScope if any_scope => {}
             LifecycleState::OutOfScope => return false,
         }
-        let Some(b) = self.behaviors.get(id.index()).and_then(|b| b.as_deref()) else {
+        let Some(b) = self.behaviors.get(id) else {
             return false;
         };
-        let v = View {
-            me: id,
-            state_since: None,
-            ..*self
-        };
-        let ok = !n.opaque
-            && (n.plain
-                || ((n.respond.is_empty()
-                    || self
-                        .intents
-                        .pending()
-                        .is_some_and(|p| n.respond.iter().any(|m| m.matches(p.intent()))))
-                    && n.wants.as_ref().is_none_or(|c| c.eval(&v))))
-            && b.wants_to_be_activated(&v);
+        let ok = (n.plain || self.declared_gates(n)) && b.wants_to_be_activated(self);
         if ok && n.state == LifecycleState::InScope {
-            n.wants_tick.set(self.clock.tick());
+            n.wants_tick.set(self.s.clock.tick());
         }
         ok
+    }
+
+    /// Not an opaque stand-in, `respondToUserIntents` (a matching intent pending) and
+    /// `wantsToBeActivatedCondition` of the node this view is for.
+    #[inline(never)]
+    fn declared_gates(&self, n: &Node<U, E>) -> bool {
+        !n.opaque
+            && (n.respond.is_empty()
+                || self
+                    .m
+                    .intents
+                    .pending()
+                    .is_some_and(|p| n.respond.iter().any(|m| m.matches(p.intent()))))
+            && n.wants.as_ref().is_none_or(|c| c.eval(self))
     }
 }
 
@@ -625,22 +740,14 @@ impl<'a, U: IntentUnion, E: 'static> View<'a, U, E> {
 /// returned) and applied in order as soon as the hook returns.
 pub struct Ctx<'a, U: IntentUnion, E: 'static = ()> {
     pub(crate) me: BehaviorId,
-    pub(crate) clock: VirtualClock,
-    pub(crate) intents: &'a mut IntentComponent<U>,
-    pub(crate) nodes: &'a [Node<U, E>],
-    pub(crate) behaviors: &'a [Slot<U, E>],
-    pub(crate) stack: &'a [Frame],
-    pub(crate) events: &'a [E],
-    pub(crate) intent_events: &'a [IntentEvent<U::Tag>],
-    pub(crate) timers: &'a mut Vec<(Box<str>, Duration)>,
-    pub(crate) effects: &'a mut Vec<(EffectId, Effect<U>)>,
-    pub(crate) next_effect: &'a mut u64,
-    pub(crate) cmds: &'a mut VecDeque<Command>,
-    pub(crate) errors: &'a mut ErrorLog,
-    pub(crate) state_since: Option<Duration>,
     pub(crate) cancel_queued: bool,
     pub(crate) delegation_queued: bool,
     pub(crate) end_queued: bool,
+    pub(crate) state_since: Option<Duration>,
+    pub(crate) s: &'a Shared<U, E>,
+    pub(crate) m: &'a mut Mutable<U>,
+    pub(crate) behaviors: Behaviors<'a, U, E>,
+    pub(crate) events: &'a [E],
 }
 
 impl<'a, U: IntentUnion, E: 'static> Ctx<'a, U, E> {
@@ -650,34 +757,31 @@ impl<'a, U: IntentUnion, E: 'static> Ctx<'a, U, E> {
     }
     /// Its name.
     pub fn my_name(&self) -> &'a BehaviorName {
-        &self.nodes[self.me.index()].name
+        &self.s.nodes[self.me.index()].name
     }
     /// Tick and virtual time.
     pub fn clock(&self) -> VirtualClock {
-        self.clock
+        self.s.clock
     }
     /// The shared view (what conditions and `wants_to_be_activated` see).
     pub fn view(&self) -> View<'_, U, E> {
         View {
             me: self.me,
-            clock: self.clock,
-            intents: self.intents,
-            nodes: self.nodes,
+            state_since: self.state_since,
+            s: self.s,
+            m: self.m,
             behaviors: self.behaviors,
             events: self.events,
-            intent_events: self.intent_events,
-            timers: self.timers,
-            state_since: self.state_since,
         }
     }
     /// The intent component.
     pub fn intents(&self) -> &IntentComponent<U> {
-        self.intents
+        &self.m.intents
     }
     /// The intent component, mutably (e.g. to clear the trigger word). Prefer the scoped
     /// [`activate_intent`](Self::activate_intent) for claims.
     pub fn intents_mut(&mut self) -> &mut IntentComponent<U> {
-        self.intents
+        &mut self.m.intents
     }
     /// This tick's user events.
     pub fn events(&self) -> &'a [E] {
@@ -685,7 +789,7 @@ impl<'a, U: IntentUnion, E: 'static> Ctx<'a, U, E> {
     }
     /// This tick's intent events.
     pub fn intent_events(&self) -> &'a [IntentEvent<U::Tag>] {
-        self.intent_events
+        &self.s.ievents
     }
     /// Sets the state start used by `TimeInState` conditions evaluated through
     /// [`view`](Self::view) (state machines).
@@ -702,7 +806,7 @@ impl<'a, U: IntentUnion, E: 'static> Ctx<'a, U, E> {
     }
     /// This behavior's lifecycle state.
     pub fn state(&self) -> LifecycleState {
-        self.nodes[self.me.index()].state
+        self.s.nodes[self.me.index()].state
     }
     /// True while this behavior is active.
     pub fn is_active(&self) -> bool {
@@ -710,11 +814,11 @@ impl<'a, U: IntentUnion, E: 'static> Ctx<'a, U, E> {
     }
     /// Resets a named timer (see [`Condition::TimerElapsed`]).
     pub fn reset_timer(&mut self, name: &str) {
-        reset_timer(self.timers, name, self.clock.now());
+        reset_timer(&mut self.m.timers, name, self.s.clock.now());
     }
 
     fn frame(&self) -> Option<usize> {
-        self.stack.iter().rposition(|f| f.id == self.me)
+        self.s.stack.iter().rposition(|f| f.id == self.me)
     }
 
     /// The behavior this one delegated to (the frame above), if any.
@@ -723,7 +827,7 @@ impl<'a, U: IntentUnion, E: 'static> Ctx<'a, U, E> {
         if self.cancel_queued {
             return None;
         }
-        self.stack.get(i + 1).map(|f| f.id)
+        self.s.stack.get(i + 1).map(|f| f.id)
     }
 
     /// True when control is delegated: a behavior above this one on the stack, or an action
@@ -737,7 +841,7 @@ impl<'a, U: IntentUnion, E: 'static> Ctx<'a, U, E> {
             return false;
         }
         match self.frame() {
-            Some(i) => i + 1 < self.stack.len() || self.stack[i].action.is_some(),
+            Some(i) => i + 1 < self.s.stack.len() || self.s.stack[i].action.is_some(),
             None => false,
         }
     }
@@ -754,7 +858,7 @@ impl<'a, U: IntentUnion, E: 'static> Ctx<'a, U, E> {
     }
 
     fn refuse<T>(&mut self, e: RunnerError) -> Result<T, RunnerError> {
-        self.errors.push(e);
+        self.m.errors.push(e);
         Err(e)
     }
 
@@ -772,10 +876,10 @@ impl<'a, U: IntentUnion, E: 'static> Ctx<'a, U, E> {
             return self.refuse(e);
         }
         let me = self.me;
-        let Some(t) = self.nodes.get(target.index()) else {
+        let Some(t) = self.s.nodes.get(target.index()) else {
             return self.refuse(RunnerError::Unknown { behavior: target });
         };
-        if !self.nodes[me.index()].delegates.contains(&target) {
+        if !self.s.nodes[me.index()].delegates.contains(&target) {
             return self.refuse(RunnerError::UndeclaredDelegate {
                 from: me,
                 to: target,
@@ -790,11 +894,11 @@ impl<'a, U: IntentUnion, E: 'static> Ctx<'a, U, E> {
             }
             LifecycleState::InScope => {}
         }
-        if t.wants_tick.get() != self.clock.tick() && !self.wants_to_activate(target) {
+        if t.wants_tick.get() != self.s.clock.tick() && !self.wants_to_activate(target) {
             return self.refuse(RunnerError::DoesNotWantToActivate { behavior: target });
         }
         self.delegation_queued = true;
-        self.cmds.push_back(Command::Delegate {
+        self.m.cmds.push_back(Command::Delegate {
             from: me,
             to: target,
             cont,
@@ -825,7 +929,7 @@ impl<'a, U: IntentUnion, E: 'static> Ctx<'a, U, E> {
             return self.refuse(e);
         }
         self.delegation_queued = true;
-        self.cmds.push_back(Command::Action {
+        self.m.cmds.push_back(Command::Action {
             from: self.me,
             action,
             cont,
@@ -844,7 +948,7 @@ impl<'a, U: IntentUnion, E: 'static> Ctx<'a, U, E> {
         let was = self.is_control_delegated();
         self.cancel_queued = true;
         self.delegation_queued = false;
-        self.cmds.push_back(Command::CancelDelegates {
+        self.m.cmds.push_back(Command::CancelDelegates {
             from: self.me,
             run_continuation,
         });
@@ -869,15 +973,15 @@ impl<'a, U: IntentUnion, E: 'static> Ctx<'a, U, E> {
             return self.refuse(RunnerError::NotActive { behavior: self.me });
         }
         self.end_queued = true;
-        self.cmds.push_back(Command::End { from: self.me, end });
+        self.m.cmds.push_back(Command::End { from: self.me, end });
         Ok(())
     }
 
     fn add_effect(&mut self, effect: Effect<U>) -> EffectId {
-        *self.next_effect += 1;
-        let id = EffectId(*self.next_effect);
+        self.m.next_effect += 1;
+        let id = EffectId(self.m.next_effect);
         tracing::trace!(behavior = %self.my_name(), kind = effect.kind(), "Behavior.Effect.Acquired");
-        self.effects.push((id, effect));
+        self.m.effects[self.me.index()].push((id, effect));
         id
     }
 
@@ -889,23 +993,23 @@ impl<'a, U: IntentUnion, E: 'static> Ctx<'a, U, E> {
     ) -> Result<EffectId, ClaimError<U::Tag>> {
         if !self.is_active() {
             return Err(ClaimError::NotPending {
-                pending: self.intents.pending_tag(),
+                pending: self.m.intents.pending_tag(),
             });
         }
         let owner = owner_of(self.me);
-        let guard = self.intents.activate_matching(matcher, owner)?;
+        let guard = self.m.intents.activate_matching(matcher, owner)?;
         Ok(self.add_effect(Effect::Intent(guard)))
     }
 
     /// Holds the claim timeout while this behavior is active (scoped).
     pub fn hold_timeout(&mut self) -> EffectId {
-        let h = self.intents.hold_timeout();
+        let h = self.m.intents.hold_timeout();
         self.add_effect(Effect::TimeoutHold(h))
     }
 
     /// Suppresses trigger words while this behavior is active (scoped).
     pub fn suppress_trigger_word(&mut self) -> EffectId {
-        let s = self.intents.suppress_trigger_word();
+        let s = self.m.intents.suppress_trigger_word();
         self.add_effect(Effect::TriggerWordSuppression(s))
     }
 
@@ -919,10 +1023,13 @@ impl<'a, U: IntentUnion, E: 'static> Ctx<'a, U, E> {
 
     /// Undoes one effect now (false if it is not this behavior's or already undone).
     pub fn release_effect(&mut self, id: EffectId) -> bool {
-        match self.effects.iter().position(|(i, _)| *i == id) {
+        match self.m.effects[self.me.index()]
+            .iter()
+            .position(|(i, _)| *i == id)
+        {
             Some(p) => {
-                let (_, e) = self.effects.remove(p);
-                e.undo(self.intents);
+                let (_, e) = self.m.effects[self.me.index()].remove(p);
+                e.undo(&mut self.m.intents);
                 true
             }
             None => false,
@@ -931,7 +1038,7 @@ impl<'a, U: IntentUnion, E: 'static> Ctx<'a, U, E> {
 
     /// Number of scoped effects this behavior holds.
     pub fn effect_count(&self) -> usize {
-        self.effects.len()
+        self.m.effects[self.me.index()].len()
     }
 }
 

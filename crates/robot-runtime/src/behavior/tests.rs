@@ -1311,6 +1311,56 @@ fn completed_intents_table() {
     );
 }
 
+// ----- arena split, node size ----------------------------------------------------------------
+
+/// A behavior that names itself through `debug_state`.
+struct Named(&'static str);
+
+impl Behavior<Ti> for Named {
+    fn debug_state(&self) -> Option<&str> {
+        Some(self.0)
+    }
+}
+
+#[test]
+fn a_hook_sees_every_other_behavior_and_not_its_own() {
+    let mut slots: Vec<core::Slot<Ti, ()>> = ["a", "b", "c", "d"]
+        .into_iter()
+        .map(|n| Box::new(Named(n)) as core::Slot<Ti, ()>)
+        .collect();
+    fn seen(b: core::Behaviors<'_, Ti, ()>) -> Vec<Option<&str>> {
+        (0..5)
+            .map(|i| {
+                b.get(BehaviorId::from_index(i))
+                    .and_then(|b| b.debug_state())
+            })
+            .collect()
+    }
+    assert_eq!(
+        seen(core::Behaviors::all(&slots)),
+        [Some("a"), Some("b"), Some("c"), Some("d"), None]
+    );
+    for me in 0..4 {
+        let (before, rest) = slots.split_at_mut(me);
+        let (own, after) = rest.split_first_mut().unwrap();
+        assert_eq!(own.debug_state(), Some(["a", "b", "c", "d"][me]));
+        let mut want = vec![Some("a"), Some("b"), Some("c"), Some("d"), None];
+        want[me] = None;
+        assert_eq!(
+            seen(core::Behaviors { before, after }),
+            want,
+            "hook of {me}"
+        );
+    }
+}
+
+#[cfg(target_pointer_width = "64")]
+#[test]
+fn a_node_is_32_bytes() {
+    // What a tick reads per behavior; two nodes a cache line.
+    assert_eq!(std::mem::size_of::<core::Node<Ti, ()>>(), 32);
+}
+
 // ----- property test --------------------------------------------------------------------------------
 
 mod prop {

@@ -178,20 +178,21 @@ impl<U: IntentUnion, E: 'static> TreeBuilder<U, E> {
             }
             b.init(BehaviorId::from_index(nodes.len()));
             nodes.push(Node {
-                plain: spec.respond.is_empty() && spec.wants.is_none(),
+                plain: !spec.opaque && spec.respond.is_empty() && spec.wants.is_none(),
+                cancel_rule: spec.cancel_when.is_some(),
                 always_delegates: b.always_delegates(),
                 updates_inactive: b.updates_while_inactive(),
                 event_scopes: b.event_scopes(),
                 opaque: spec.opaque,
                 state: LifecycleState::OutOfScope,
-                scope_count: 0,
-                scope_pos: u32::MAX,
-                work_pos: u32::MAX,
                 wants_tick: Cell::new(0),
                 last_update: 0,
-                activated_tick: 0,
-                activated_wants_tick: 0,
                 cold: Box::new(Cold {
+                    scope_count: 0,
+                    scope_pos: u32::MAX,
+                    work_pos: u32::MAX,
+                    activated_tick: 0,
+                    activated_wants_tick: 0,
                     label: spec.label.unwrap_or_else(|| name.to_string()).into(),
                     name,
                     class: spec.class.into(),
@@ -204,7 +205,7 @@ impl<U: IntentUnion, E: 'static> TreeBuilder<U, E> {
                     activated_at: Duration::ZERO,
                 }),
             });
-            behaviors.push(Some(b));
+            behaviors.push(b);
         }
         if let Some(cycle) = find_cycle(&nodes) {
             return Err(TreeError::Cycle(

@@ -29,7 +29,9 @@
 //! a [`CloudSender`] (`sender.send(msg)`); the component drains the channel in order at the
 //! start of every tick, so two messages in one tick are both handled.
 
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::mpsc::{Receiver, SendError, SyncSender, TrySendError};
+use std::sync::Arc;
 
 use serde::de::DeserializeOwned;
 
@@ -169,18 +171,26 @@ pub enum CloudJsonError {
 #[derive(Clone, Debug)]
 pub struct CloudSender {
     pub(crate) tx: SyncSender<CloudEvent>,
+    /// Shared with the queue: see [`CloudQueue::queued`].
+    pub(crate) queued: Arc<AtomicUsize>,
 }
 
 impl CloudSender {
     /// Queues a message, blocking while the queue is full (the component drains it every
     /// tick). Fails only when the component is gone.
     pub fn send(&self, event: impl Into<CloudEvent>) -> Result<(), SendError<CloudEvent>> {
-        self.tx.send(event.into())
+        self.queued.fetch_add(1, Ordering::Release);
+        self.tx.send(event.into()).inspect_err(|_| {
+            self.queued.fetch_sub(1, Ordering::Release);
+        })
     }
 
     /// Queues a message unless the queue is full or the component is gone.
     pub fn try_send(&self, event: impl Into<CloudEvent>) -> Result<(), TrySendError<CloudEvent>> {
-        self.tx.try_send(event.into())
+        self.queued.fetch_add(1, Ordering::Release);
+        self.tx.try_send(event.into()).inspect_err(|_| {
+            self.queued.fetch_sub(1, Ordering::Release);
+        })
     }
 }
 
@@ -189,11 +199,29 @@ impl CloudSender {
 pub(crate) struct CloudQueue {
     pub tx: SyncSender<CloudEvent>,
     pub rx: Receiver<CloudEvent>,
+    /// Messages sent and not yet received, counted before they are sent (so never fewer
+    /// than the channel holds): when zero, the per-tick drain does not touch the channel.
+    pub queued: Arc<AtomicUsize>,
 }
 
 impl CloudQueue {
     pub fn new(capacity: usize) -> Self {
         let (tx, rx) = std::sync::mpsc::sync_channel(capacity);
-        Self { tx, rx }
+        Self {
+            tx,
+            rx,
+            queued: Arc::new(AtomicUsize::new(0)),
+        }
+    }
+
+    /// The next queued message, if any (without touching the channel when none was sent).
+    #[inline]
+    pub fn try_recv(&self) -> Option<CloudEvent> {
+        if self.queued.load(Ordering::Acquire) == 0 {
+            return None;
+        }
+        let ev = self.rx.try_recv().ok()?;
+        self.queued.fetch_sub(1, Ordering::AcqRel);
+        Some(ev)
     }
 }

@@ -12,6 +12,7 @@ where
     pub fn cloud_sender(&self) -> CloudSender {
         CloudSender {
             tx: self.queue.tx.clone(),
+            queued: self.queue.queued.clone(),
         }
     }
 

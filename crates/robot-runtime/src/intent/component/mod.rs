@@ -264,11 +264,11 @@ where
             self.emit(IntentEvent::TimeoutResumed);
         }
         for _ in 0..self.config.max_cloud_per_tick {
-            match self.queue.rx.try_recv() {
-                Ok(ev) => {
+            match self.queue.try_recv() {
+                Some(ev) => {
                     self.handle_cloud(ev);
                 }
-                Err(_) => break,
+                None => break,
             }
         }
         self.expire_trigger_word();
