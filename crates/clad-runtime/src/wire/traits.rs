@@ -453,6 +453,10 @@ pub trait LengthPrefix: Wire + Copy + sealed::Sealed {
     fn from_len(len: u64) -> Self;
     /// The length as `u64`.
     fn to_len(self) -> u64;
+
+    /// The prefix at the start of `bytes` as `u64`; `None` when `bytes` is shorter than
+    /// [`LengthPrefix::SIZE`].
+    fn read_prefix(bytes: &[u8]) -> Option<u64>;
 }
 
 macro_rules! length_prefix {
@@ -469,6 +473,12 @@ macro_rules! length_prefix {
             #[inline(always)]
             fn to_len(self) -> u64 {
                 self as u64
+            }
+
+            #[inline(always)]
+            fn read_prefix(bytes: &[u8]) -> Option<u64> {
+                const SIZE: usize = core::mem::size_of::<$t>();
+                bytes.first_chunk::<SIZE>().map(|b| <$t>::from_le_bytes(*b) as u64)
             }
         }
     )*};
