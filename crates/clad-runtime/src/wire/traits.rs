@@ -174,6 +174,7 @@ pub trait Wire: Sized {
     /// written (the encoding is `buf[..n]`). Fails with
     /// [`PackErrorKind::BufferTooSmall`] when `buf` is too small; the contents of `buf`
     /// are then unspecified.
+    #[inline]
     fn pack_into(&self, buf: &mut [u8]) -> Result<usize, PackError> {
         let mut w = Writer::new(buf);
         self.write_to(&mut w)?;
@@ -182,6 +183,7 @@ pub trait Wire: Sized {
 
     /// Unpacks a value that must span all of `bytes`: trailing bytes are an
     /// [`UnpackErrorKind::TrailingBytes`](super::UnpackErrorKind::TrailingBytes) error.
+    #[inline]
     fn unpack(bytes: &[u8]) -> Result<Self, UnpackError> {
         let mut r = Reader::new(bytes);
         Self::read_then(&mut r, |r| r.finish(Self::TYPE_NAME))
@@ -191,6 +193,7 @@ pub trait Wire: Sized {
     /// its `String`s and `Vec`s (what `prost`'s `merge` is to a fresh decode): with enough
     /// capacity, decoding allocates nothing. Same checks and errors as [`Wire::unpack`];
     /// on error `self` holds an unspecified valid value (see [`Wire::read_into`]).
+    #[inline]
     fn unpack_into(&mut self, bytes: &[u8]) -> Result<(), UnpackError> {
         let mut r = Reader::new(bytes);
         self.read_into(&mut r)?;
