@@ -94,7 +94,10 @@
 //!   [`read_string_into`], [`read_vec_into`], [`read_byte_vec_into`],
 //!   [`read_string_vec_into`], [`read_strings_into`]), reusing capacity; a union reads in
 //!   place when it already holds the member the tag names. A union's member of variable
-//!   size is read by [`read_outlined_then`] (owned) and [`read_outlined_into`] (in place).
+//!   size is read by [`read_outlined_then`] (owned) and [`read_outlined_into`] (in place), a
+//!   fixed-size structure member of more than 16 bytes by [`read_member_then`]; both build
+//!   the member inside the union being returned ([`Wire::read_then_wrap`], which generated
+//!   messages and structures implement).
 //!
 //! Arrays of numbers and `bool` (`[i16; 640]`, `Vec<f32>`, and the same inside views) are
 //! decoded in bulk: one length check, then one loop that is a copy on little-endian targets.
@@ -233,9 +236,9 @@ pub use error::{
     UnpackErrorKind,
 };
 pub use helpers::{
-    read_byte_vec, read_byte_vec_into, read_enum, read_outlined, read_outlined_into,
-    read_outlined_then, read_str, read_str_run, read_string, read_string_array, read_string_into,
-    read_string_run, read_string_run_into, read_string_vec, read_string_vec_into,
+    read_byte_vec, read_byte_vec_into, read_enum, read_member_then, read_outlined,
+    read_outlined_into, read_outlined_then, read_str, read_str_run, read_string, read_string_array,
+    read_string_into, read_string_run, read_string_run_into, read_string_vec, read_string_vec_into,
     read_strings_into, read_vec, read_vec_into, string_size, string_vec_size, strings_size,
     struct_fixed_size, union_fixed_size, union_min_size, vec_size, write_byte_vec, write_len,
     write_outlined, write_string, write_string_vec, write_strings, write_vec,

@@ -198,8 +198,36 @@ pub(super) fn struct_items(
     c.lines(&write_head);
     c.lines(&write_body);
     c.line("}");
+    // `read_then` through `read_then_wrap`, which assembles the value inside what `wrap`
+    // makes of it (a union's member in the union being returned).
     c.lines(&read_heads);
-    c.lines(&read_body);
+    c.line("Self::read_then_wrap(r, end, |v| v)");
+    c.line("}");
+    emit!(
+        c,
+        "
+        #[inline]
+        fn read_then_wrap<U, F, W>(
+            r: &mut {rt}::wire::Reader<'_>,
+            end: F,
+            wrap: W,
+        ) -> ::core::result::Result<U, {rt}::wire::UnpackError>
+        where
+            F: ::core::ops::FnOnce(
+                &{rt}::wire::Reader<'_>,
+            ) -> ::core::result::Result<(), {rt}::wire::UnpackError>,
+            W: ::core::ops::FnOnce(Self) -> U,
+        {{"
+    );
+    let assemble = "::core::result::Result::Ok(Self {";
+    let at = read_body
+        .rfind(assemble)
+        .expect("the value is assembled last");
+    c.lines(&format!(
+        "{}::core::result::Result::Ok(wrap(Self {{{})",
+        &read_body[..at],
+        &read_body[at + assemble.len()..]
+    ));
     c.line("}");
     if !s.fields.is_empty() {
         c.lines(&read_into_head(rt));
