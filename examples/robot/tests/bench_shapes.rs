@@ -158,5 +158,8 @@ fn engine_robot_state_is_109_bytes() {
 fn located_objects_is_186_bytes() {
     assert_eq!(LocatedObjectState::PACKED_SIZE, 46);
     let bytes = check(&samples::located_objects(), 186);
-    assert_eq!(bytes[..2], [EngineToGameTag::LocatedObjectStates.value(), 4]);
+    assert_eq!(
+        bytes[..2],
+        [EngineToGameTag::LocatedObjectStates.value(), 4]
+    );
 }
