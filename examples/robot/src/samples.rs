@@ -145,3 +145,66 @@ pub fn observed_face() -> Observation {
         is_making_eye_contact: true,
     })
 }
+
+/// (h) The engine's robot state in the engine-to-game union: 1 tag + 108 fixed bytes = 109
+/// bytes.
+pub fn engine_robot_state() -> EngineToGame {
+    let v3 = |x: f32, y: f32, z: f32| Vec3 { x, y, z };
+    EngineToGame::RobotState(EngineRobotState {
+        timestamp: 987_654,
+        pose_frame_id: 17,
+        pose_origin_id: 3,
+        pose: PoseStruct3d {
+            x: 120.5,
+            y: -33.25,
+            z: 0.0,
+            q0: 0.92,
+            q1: 0.0,
+            q2: 0.0,
+            q3: 0.38,
+        },
+        left_wheel_speed_mmps: 40.0,
+        right_wheel_speed_mmps: 42.5,
+        head_angle_rad: 0.35,
+        lift_angle_rad: -0.1,
+        accel: v3(0.1, -0.2, 9.81),
+        gyro: v3(0.001, 0.002, -0.003),
+        battery_voltage: 3.95,
+        status: 0x0000_4021,
+        cliff_data_raw: [1200, 1190, 1215, 1202],
+        backpack_touch_sensor_raw: 512,
+        curr_path_segment: -1,
+        off_treads_state: OffTreadsState::OnTreads,
+        last_path_id: 12,
+        carrying_object_id: -1,
+        num_free_segment_slots: 8,
+    })
+}
+
+/// (i) Four located objects in the engine-to-game union: 1 tag + 1 count + 4 × 46 = 186
+/// bytes.
+pub fn located_objects() -> EngineToGame {
+    EngineToGame::LocatedObjectStates(LocatedObjectStates {
+        objects: (0..4)
+            .map(|i| LocatedObjectState {
+                object_id: 200 + i,
+                object_type: ObjectType::Cube,
+                pose_state: 1,
+                is_connected: i % 2 == 0,
+                pose: PoseStruct3d {
+                    x: 300.0 + 10.0 * i as f32,
+                    y: -20.0 * i as f32,
+                    z: 22.0,
+                    q0: 1.0,
+                    q1: 0.0,
+                    q2: 0.0,
+                    q3: 0.0,
+                },
+                last_observed_timestamp: 4_320_000 + 33 * i,
+                distance_mm: 310.5 + i as f32,
+                pose_origin_id: 3,
+                is_moving: false,
+            })
+            .collect(),
+    })
+}

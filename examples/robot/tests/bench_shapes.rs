@@ -146,3 +146,20 @@ fn observed_face_is_135_bytes() {
     let bytes = check(&samples::observed_face(), 135);
     assert_eq!(bytes[53..61], *b"\x07Lorenzo"); // after tag + 52 fixed bytes
 }
+
+#[test]
+fn engine_robot_state_is_109_bytes() {
+    assert_eq!(EngineRobotState::PACKED_SIZE, 108);
+    let bytes = check(&samples::engine_robot_state(), 109);
+    assert_eq!(bytes[0], EngineToGameTag::RobotState.value());
+}
+
+#[test]
+fn located_objects_is_186_bytes() {
+    assert_eq!(LocatedObjectState::PACKED_SIZE, 46);
+    let bytes = check(&samples::located_objects(), 186);
+    assert_eq!(
+        bytes[..2],
+        [EngineToGameTag::LocatedObjectStates.value(), 4]
+    );
+}

@@ -12,8 +12,8 @@
 
 use super::code::{call, emit, str_lit, usize_lit, Code};
 use super::items::{
-    camel_case_allow, chain, derives, len_ty, max_tok, read_then_head, rust_type,
-    struct_wire_bodies, traits, wire_parts,
+    camel_case_allow, chain, derives, len_ty, max_tok, read_then_head, rust_type, string_runs,
+    struct_wire_bodies, traits, wire_parts, RunCode,
 };
 use super::{relative_path, Context};
 use crate::ir::*;
@@ -400,7 +400,19 @@ fn struct_view(
         })
         .collect();
     let no_writes = vec![String::new(); s.fields.len()];
-    let (_, read_body) = struct_wire_bodies(fids, &field_sizes, &no_writes, &reads);
+    // Runs of strings: one UTF-8 validation (`wire::read_str_run`).
+    let runs: Vec<RunCode> = string_runs(cx, &s.fields)
+        .iter()
+        .map(|run| RunCode {
+            fields: run.fields.clone(),
+            read: format!(
+                "{}?",
+                run.call(&format!("{}::wire::read_str_run", cx.rt), "TYPE_NAME", None)
+            ),
+            write: None,
+        })
+        .collect();
+    let (_, read_body) = struct_wire_bodies(fids, &field_sizes, &no_writes, &reads, &runs);
     let mut view_body = format!("{view} {{\n");
     for (f, fid) in s.fields.iter().zip(fids) {
         let place = format!("self.{fid}");
@@ -540,8 +552,15 @@ fn view_links(
             }}
         }}
 
-        const _: () = {{
-            use {rt}::wire::FieldContext as _;
+        const _: () = {{"
+    );
+    // (Not needed when every member is read by a helper that names it itself.)
+    if read_body.contains(".in_field(") {
+        emit!(c, "use {rt}::wire::FieldContext as _;");
+    }
+    emit!(
+        c,
+        "
             const TYPE_NAME: &str = {};
             impl<'a> {rt}::wire::WireView<'a> for {view}<'a> {{
                 type Owned = {owned};",

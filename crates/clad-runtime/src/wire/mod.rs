@@ -72,7 +72,7 @@
 //!   `string[SL] x[N]` contributes `N * <SL as Wire>::MIN_SIZE`; unions use
 //!   [`union_min_size`]`(&[…])`. `0` is always safe but weakens the pre-allocation check.
 //!
-//! Two refinements the code generator makes for speed (the hand-written example below
+//! Refinements the code generator makes for speed (the hand-written example below
 //! leaves them out; the bytes and values are the same):
 //!
 //! * **Runs of fixed-size members** (two or more consecutive members whose types are
@@ -80,6 +80,11 @@
 //!   one [`Writer::split_off`] / [`Reader::split_off`] of the run's total size: one bounds
 //!   check for the run instead of one per member. A buffer or input too short for the run
 //!   is reported at the run's first byte, with the run's size as `need`.
+//! * **Runs of strings** (two or more consecutive `string` members with the same length
+//!   type) are read by one call, [`read_string_run`] (owned), [`read_string_run_into`] (in
+//!   place) or [`read_str_run`] (views), which validates the run's UTF-8 in one pass and
+//!   adds the failing member to an error's path itself; same strings and errors as the
+//!   members read one by one.
 //! * **[`Wire::read_then`]**: messages, structures and unions implement it (reading the
 //!   members into locals, calling `end(r)?`, then assembling the value) and implement
 //!   `read_from` as `Self::read_then(r, |_| Ok(()))`, so [`Wire::unpack`] builds the value
@@ -89,13 +94,16 @@
 //!   [`read_string_into`], [`read_vec_into`], [`read_byte_vec_into`],
 //!   [`read_string_vec_into`], [`read_strings_into`]), reusing capacity; a union reads in
 //!   place when it already holds the member the tag names. A union's member of variable
-//!   size is read by [`read_outlined_then`] (owned) and [`read_outlined_into`] (in place).
+//!   size is read by [`read_outlined_then`] (owned) and [`read_outlined_into`] (in place), a
+//!   fixed-size structure member of more than 16 bytes by [`read_member_then`]; both build
+//!   the member inside the union being returned ([`Wire::read_then_wrap`], which generated
+//!   messages and structures implement).
 //!
 //! Arrays of numbers and `bool` (`[i16; 640]`, `Vec<f32>`, and the same inside views) are
 //! decoded in bulk: one length check, then one loop that is a copy on little-endian targets.
 //! A truncated array is reported at its first byte with the whole array's size as `need`.
 //!
-//! Complete example, written as a generator would (without those two refinements):
+//! Complete example, written as a generator would (without those refinements):
 //!
 //! ```
 //! use clad_runtime::wire::{self, FieldContext, PackError, Reader, UnpackError, Wire, Writer};
@@ -228,12 +236,13 @@ pub use error::{
     UnpackErrorKind,
 };
 pub use helpers::{
-    read_byte_vec, read_byte_vec_into, read_enum, read_outlined, read_outlined_into,
-    read_outlined_then, read_str, read_string, read_string_array, read_string_into,
-    read_string_vec, read_string_vec_into, read_strings_into, read_vec, read_vec_into, string_size,
-    string_vec_size, strings_size, struct_fixed_size, union_fixed_size, union_min_size, vec_size,
-    write_byte_vec, write_len, write_outlined, write_string, write_string_vec, write_strings,
-    write_vec, MAX_ZERO_SIZED_ELEMENTS, NO_MAX,
+    read_byte_vec, read_byte_vec_into, read_enum, read_member_then, read_outlined,
+    read_outlined_into, read_outlined_then, read_str, read_str_run, read_string, read_string_array,
+    read_string_into, read_string_run, read_string_run_into, read_string_vec, read_string_vec_into,
+    read_strings_into, read_vec, read_vec_into, string_size, string_vec_size, strings_size,
+    struct_fixed_size, union_fixed_size, union_min_size, vec_size, write_byte_vec, write_len,
+    write_outlined, write_string, write_string_vec, write_strings, write_vec,
+    MAX_ZERO_SIZED_ELEMENTS, NO_MAX,
 };
 pub use reader::{Reader, INVALID_TAG};
 pub use traits::{LengthPrefix, Wire};

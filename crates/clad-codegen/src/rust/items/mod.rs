@@ -15,7 +15,7 @@ mod structs;
 mod unions;
 
 use enums::enum_variant_path;
-pub(super) use structs::struct_wire_bodies;
+pub(super) use structs::{string_runs, struct_wire_bodies, RunCode};
 
 /// Writes the items for declaration `id` of `unit`, placed in `module`.
 pub(super) fn decl(c: &mut Code, cx: &Context<'_>, unit: usize, id: DeclId, module: &[String]) {

@@ -128,10 +128,51 @@ pub(super) fn struct_items(
             m.is_fixed_size.then(|| m.max_size.value())
         })
         .collect();
-    let (write_body, read_body) = struct_wire_bodies(fids, &field_sizes, &writes, &reads);
+    // Runs of strings are read with one UTF-8 validation (`wire::read_str_run`).
+    let runs = string_runs(cx, &s.fields);
+    let read_runs: Vec<RunCode> = runs
+        .iter()
+        .map(|run| RunCode {
+            fields: run.fields.clone(),
+            read: format!(
+                "{}?",
+                run.call(
+                    &format!("{rt}::wire::read_string_run"),
+                    "Self::TYPE_NAME",
+                    None
+                )
+            ),
+            write: None,
+        })
+        .collect();
+    let (write_body, read_body) =
+        struct_wire_bodies(fids, &field_sizes, &writes, &reads, &read_runs);
     // `read_into` reads member by member in place, in the same runs as `write_to` (whose
     // body has the same shape: one statement per member).
-    let (into_body, _) = struct_wire_bodies(fids, &field_sizes, &intos, &reads);
+    let into_runs: Vec<RunCode> = runs
+        .iter()
+        .map(|run| {
+            let places: Vec<String> = run
+                .fields
+                .clone()
+                .map(|i| format!("&mut self.{}", fids[i]))
+                .collect();
+            let strings = format!("[{}]", comma(&places));
+            RunCode {
+                fields: run.fields.clone(),
+                read: String::new(),
+                write: Some(format!(
+                    "{}?;",
+                    run.call(
+                        &format!("{rt}::wire::read_string_run_into"),
+                        "Self::TYPE_NAME",
+                        Some(&strings),
+                    )
+                )),
+            }
+        })
+        .collect();
+    let (into_body, _) = struct_wire_bodies(fids, &field_sizes, &intos, &reads, &into_runs);
     let into_body = into_body.replace("let w = &mut w.split_off(", "let r = &mut r.split_off(");
     let size_body = if s.metrics.is_fixed_size {
         usize_lit(s.metrics.max_size.value())
@@ -157,8 +198,36 @@ pub(super) fn struct_items(
     c.lines(&write_head);
     c.lines(&write_body);
     c.line("}");
+    // `read_then` through `read_then_wrap`, which assembles the value inside what `wrap`
+    // makes of it (a union's member in the union being returned).
     c.lines(&read_heads);
-    c.lines(&read_body);
+    c.line("Self::read_then_wrap(r, end, |v| v)");
+    c.line("}");
+    emit!(
+        c,
+        "
+        #[inline]
+        fn read_then_wrap<U, F, W>(
+            r: &mut {rt}::wire::Reader<'_>,
+            end: F,
+            wrap: W,
+        ) -> ::core::result::Result<U, {rt}::wire::UnpackError>
+        where
+            F: ::core::ops::FnOnce(
+                &{rt}::wire::Reader<'_>,
+            ) -> ::core::result::Result<(), {rt}::wire::UnpackError>,
+            W: ::core::ops::FnOnce(Self) -> U,
+        {{"
+    );
+    let assemble = "::core::result::Result::Ok(Self {";
+    let at = read_body
+        .rfind(assemble)
+        .expect("the value is assembled last");
+    c.lines(&format!(
+        "{}::core::result::Result::Ok(wrap(Self {{{})",
+        &read_body[..at],
+        &read_body[at + assemble.len()..]
+    ));
     c.line("}");
     if !s.fields.is_empty() {
         c.lines(&read_into_head(rt));
@@ -168,24 +237,116 @@ pub(super) fn struct_items(
     c.lines("}\n};");
 }
 
+/// Two or more consecutive `string` members with the same length type (the members
+/// `fields`), read together by `wire::read_str_run` and its owned and in-place variants.
+pub(in crate::rust) struct StringRun {
+    /// The members of the run.
+    pub fields: std::ops::Range<usize>,
+    /// Their length type (`u8`, ...).
+    len_ty: &'static str,
+    /// The `fields` argument: `&[("name", max), ...]`.
+    names: String,
+}
+
+impl StringRun {
+    /// `helper::<L, N>(r, type_name, &[("name", max), ...][, strings])`.
+    pub fn call(&self, helper: &str, type_name: &str, strings: Option<&str>) -> String {
+        let head = format!("{helper}::<{}, {}>", self.len_ty, self.fields.len());
+        let mut args = vec!["r", type_name, self.names.as_str()];
+        args.extend(strings);
+        call(&head, &args)
+    }
+}
+
+/// The runs of two or more consecutive `string` members with the same length type.
+pub(in crate::rust) fn string_runs(cx: &Context<'_>, fields: &[Field]) -> Vec<StringRun> {
+    let string_len = |f: &Field| match f.ty {
+        Type::String { length, .. } => Some(length),
+        _ => None,
+    };
+    let mut runs = Vec::new();
+    let mut i = 0;
+    while i < fields.len() {
+        let Some(length) = string_len(&fields[i]) else {
+            i += 1;
+            continue;
+        };
+        let mut end = i + 1;
+        while end < fields.len() && string_len(&fields[end]) == Some(length) {
+            end += 1;
+        }
+        if end - i >= 2 {
+            let names: Vec<String> = fields[i..end]
+                .iter()
+                .map(|f| match f.ty {
+                    Type::String {
+                        max, max_declared, ..
+                    } => format!("({}, {})", str_lit(&f.name), max_tok(cx, max, max_declared)),
+                    _ => unreachable!("a run holds strings only"),
+                })
+                .collect();
+            let names = if names.iter().map(|n| n.len() + 2).sum::<usize>() <= 64 {
+                format!("&[{}]", comma(&names))
+            } else {
+                let mut list = String::from("&[\n");
+                for n in &names {
+                    list.push_str(n);
+                    list.push_str(",\n");
+                }
+                list.push(']');
+                list
+            };
+            runs.push(StringRun {
+                fields: i..end,
+                len_ty: len_ty(length),
+                names,
+            });
+        }
+        i = end;
+    }
+    runs
+}
+
+/// The code of one [`StringRun`] in [`struct_wire_bodies`]: `read` is the expression of
+/// the run's members as an array (with its `?`), `write` a statement that replaces the
+/// members' own write statements (`None`: keep them).
+pub(in crate::rust) struct RunCode {
+    pub fields: std::ops::Range<usize>,
+    pub read: String,
+    pub write: Option<String>,
+}
+
 /// The bodies of a structure's `write_to` and `read_then` from its members' write
 /// statements and read expressions (each with its `in_field`).
 ///
 /// Consecutive fixed-size members form runs. A run of two or more members (of at least one
 /// byte) goes through one `split_off` of its total size: one bounds check for the run, and
 /// a writer/reader of constant length, so the compiler drops the members' own checks after
-/// inlining. Members are read into `f_<field>` locals (a run as a tuple), then `end` runs,
-/// then the value is assembled in place (see `Wire::read_then`).
+/// inlining. The members of a `string_runs` run are read (and, with `write`, written)
+/// by one statement of their own. Members are read into `f_<field>` locals (a run as a
+/// tuple or an array), then `end` runs, then the value is assembled in place (see
+/// `Wire::read_then`).
 pub(in crate::rust) fn struct_wire_bodies(
     idents: &[String],
     sizes: &[Option<u128>],
     writes: &[String],
     reads: &[String],
+    runs: &[RunCode],
 ) -> (String, String) {
-    // (first member, end, bytes of the run or None for a single member).
-    let mut segments: Vec<(usize, usize, Option<u128>)> = Vec::new();
+    /// Members `start..end`: a run of fixed-size members of `bytes` bytes, one member
+    /// (`None`), or the string run `run`.
+    enum Segment<'r> {
+        Members(usize, usize, Option<u128>),
+        Strings(&'r RunCode),
+    }
+    let mut segments: Vec<Segment<'_>> = Vec::new();
     let mut i = 0;
     while i < sizes.len() {
+        if let Some(run) = runs.iter().find(|run| run.fields.start == i) {
+            segments.push(Segment::Strings(run));
+            i = run.fields.end.max(i + 1);
+            continue;
+        }
         let mut end = i;
         let mut bytes = 0u128;
         while let Some(Some(n)) = sizes.get(end) {
@@ -193,10 +354,10 @@ pub(in crate::rust) fn struct_wire_bodies(
             end += 1;
         }
         if end - i >= 2 && bytes > 0 {
-            segments.push((i, end, Some(bytes)));
+            segments.push(Segment::Members(i, end, Some(bytes)));
             i = end;
         } else {
-            segments.push((i, i + 1, None));
+            segments.push(Segment::Members(i, i + 1, None));
             i += 1;
         }
     }
@@ -206,7 +367,29 @@ pub(in crate::rust) fn struct_wire_bodies(
         .collect();
     let mut write_body = String::new();
     let mut read_body = String::new();
-    for (start, end, bytes) in segments {
+    for segment in segments {
+        let (start, end, bytes) = match segment {
+            Segment::Members(start, end, bytes) => (start, end, bytes),
+            Segment::Strings(run) => {
+                let members = run.fields.clone();
+                match &run.write {
+                    Some(write) => write_body.push_str(write),
+                    None => write_body.push_str(&writes[members.clone()].join("\n")),
+                }
+                write_body.push('\n');
+                let ls = &locals[members];
+                if ls.iter().map(|l| l.len() + 2).sum::<usize>() <= 48 {
+                    read_body.push_str(&format!("let [{}] = {};\n", comma(ls), run.read));
+                } else {
+                    read_body.push_str("let [\n");
+                    for l in ls {
+                        read_body.push_str(&format!("{l},\n"));
+                    }
+                    read_body.push_str(&format!("] = {};\n", run.read));
+                }
+                continue;
+            }
+        };
         let ws = writes[start..end].join("\n");
         let ls = &locals[start..end];
         match bytes {

@@ -275,10 +275,19 @@ pub(super) fn union_items(
             "w.write_tag({tag_ident}::{v}.value())?;\n{}\n}}\n",
             chain(&write, &in_field)
         ));
-        if outlined {
-            // Decoded where the union is returned (see `wire::read_outlined_then`).
+        // A fixed-size structure of more than 16 bytes is decoded in place too, inline.
+        let in_place = matches!(m.ty, Type::Struct(_))
+            && m_metrics.is_fixed_size
+            && m_metrics.max_size.value() > 16;
+        if outlined || in_place {
+            // Decoded where the union is returned (see `wire::read_member_then`).
+            let helper = if outlined {
+                "read_outlined_then"
+            } else {
+                "read_member_then"
+            };
             let call = call(
-                &format!("{rt}::wire::read_outlined_then"),
+                &format!("{rt}::wire::{helper}"),
                 &["r", "end", &format!("Self::{v}"), "Self::TYPE_NAME", &name],
             );
             read_arms.push_str(&format!("{tag} => {call},\n"));
