@@ -84,7 +84,8 @@
 //!   type) are read by one call, [`read_string_run`] (owned), [`read_string_run_into`] (in
 //!   place) or [`read_str_run`] (views), which validates the run's UTF-8 in one pass and
 //!   adds the failing member to an error's path itself; same strings and errors as the
-//!   members read one by one.
+//!   members read one by one. They are written by one call too, [`write_str_run`]: one
+//!   space check for the run, the same bytes and errors as member by member.
 //! * **[`Wire::read_then`]**: messages, structures and unions implement it (reading the
 //!   members into locals, calling `end(r)?`, then assembling the value) and implement
 //!   `read_from` as `Self::read_then(r, |_| Ok(()))`, so [`Wire::unpack`] builds the value
@@ -241,7 +242,7 @@ pub use helpers::{
     read_string_into, read_string_run, read_string_run_into, read_string_vec, read_string_vec_into,
     read_strings_into, read_vec, read_vec_into, string_size, string_vec_size, strings_size,
     struct_fixed_size, union_fixed_size, union_min_size, vec_size, write_byte_vec, write_len,
-    write_outlined, write_string, write_string_vec, write_strings, write_vec,
+    write_outlined, write_str_run, write_string, write_string_vec, write_strings, write_vec,
     MAX_ZERO_SIZED_ELEMENTS, NO_MAX,
 };
 pub use reader::{Reader, INVALID_TAG};

@@ -478,6 +478,9 @@ pub trait LengthPrefix: Wire + Copy + sealed::Sealed {
     /// The prefix at the start of `bytes` as `u64`; `None` when `bytes` is shorter than
     /// [`LengthPrefix::SIZE`].
     fn read_prefix(bytes: &[u8]) -> Option<u64>;
+    /// Writes `len` (checked by the caller to be `<= LIMIT`) as a prefix at the start of
+    /// `bytes`; `None` when `bytes` is shorter than [`LengthPrefix::SIZE`].
+    fn write_prefix(len: u64, bytes: &mut [u8]) -> Option<()>;
 }
 
 macro_rules! length_prefix {
@@ -500,6 +503,13 @@ macro_rules! length_prefix {
             fn read_prefix(bytes: &[u8]) -> Option<u64> {
                 const SIZE: usize = core::mem::size_of::<$t>();
                 bytes.first_chunk::<SIZE>().map(|b| <$t>::from_le_bytes(*b) as u64)
+            }
+
+            #[inline(always)]
+            fn write_prefix(len: u64, bytes: &mut [u8]) -> Option<()> {
+                const SIZE: usize = core::mem::size_of::<$t>();
+                *bytes.first_chunk_mut::<SIZE>()? = (len as $t).to_le_bytes();
+                Some(())
             }
         }
     )*};

@@ -85,6 +85,19 @@ impl<'a> Writer<'a> {
         })
     }
 
+    /// Takes the next `n` bytes to be filled by the caller, checking the space once; `None`
+    /// (and nothing taken) when fewer are left. The caller must fill all of them.
+    #[inline(always)]
+    pub(super) fn take_bytes(&mut self, n: usize) -> Option<&'a mut [u8]> {
+        if n > self.rest.len() {
+            return None;
+        }
+        let rest = core::mem::take(&mut self.rest);
+        let (head, tail) = rest.split_at_mut(n);
+        self.rest = tail;
+        Some(head)
+    }
+
     /// Writes one value of a [`Wire`] type (same as `value.write_to(self)`).
     #[inline(always)]
     pub fn write<T: Wire>(&mut self, value: &T) -> Result<(), PackError> {
@@ -117,7 +130,7 @@ impl<'a> Writer<'a> {
 /// strings) done inline by at most two overlapping loads and stores instead of a call to
 /// `memcpy`.
 #[inline(always)]
-fn copy_bytes(dst: &mut [u8], src: &[u8]) {
+pub(super) fn copy_bytes(dst: &mut [u8], src: &[u8]) {
     let n = src.len();
     if n > 16 || dst.len() != n {
         dst.copy_from_slice(src);

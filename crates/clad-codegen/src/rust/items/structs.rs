@@ -128,21 +128,38 @@ pub(super) fn struct_items(
             m.is_fixed_size.then(|| m.max_size.value())
         })
         .collect();
-    // Runs of strings are read with one UTF-8 validation (`wire::read_str_run`).
+    // Runs of strings are read with one UTF-8 validation (`wire::read_str_run`) and
+    // written with one space check (`wire::write_str_run`).
     let runs = string_runs(cx, &s.fields);
     let read_runs: Vec<RunCode> = runs
         .iter()
-        .map(|run| RunCode {
-            fields: run.fields.clone(),
-            read: format!(
-                "{}?",
-                run.call(
-                    &format!("{rt}::wire::read_string_run"),
-                    "Self::TYPE_NAME",
-                    None
-                )
-            ),
-            write: None,
+        .map(|run| {
+            let members: Vec<String> = run
+                .fields
+                .clone()
+                .map(|i| format!("&self.{}", fids[i]))
+                .collect();
+            let strings = format!("[{}]", comma(&members));
+            RunCode {
+                fields: run.fields.clone(),
+                read: format!(
+                    "{}?",
+                    run.call(
+                        &format!("{rt}::wire::read_string_run"),
+                        "Self::TYPE_NAME",
+                        None
+                    )
+                ),
+                write: Some(format!(
+                    "{}?;",
+                    run.call_with(
+                        &format!("{rt}::wire::write_str_run"),
+                        "w",
+                        "Self::TYPE_NAME",
+                        Some(&strings),
+                    )
+                )),
+            }
         })
         .collect();
     let (write_body, read_body) =
@@ -183,7 +200,12 @@ pub(super) fn struct_items(
     let (write_head, read_heads) = wire_method_heads(rt, w);
     c.blank();
     c.line("const _: () = {");
-    if !s.fields.is_empty() {
+    // (Not needed when every member is handled by a helper that names it itself, as a
+    // structure of strings only is.)
+    if [&write_body, &read_body, &into_body]
+        .iter()
+        .any(|b| b.contains(".in_field("))
+    {
         wire_imports(c, cx);
     }
     wire_impl_open(
@@ -251,8 +273,19 @@ pub(in crate::rust) struct StringRun {
 impl StringRun {
     /// `helper::<L, N>(r, type_name, &[("name", max), ...][, strings])`.
     pub fn call(&self, helper: &str, type_name: &str, strings: Option<&str>) -> String {
+        self.call_with(helper, "r", type_name, strings)
+    }
+
+    /// [`StringRun::call`] on the reader or writer `on`.
+    pub fn call_with(
+        &self,
+        helper: &str,
+        on: &str,
+        type_name: &str,
+        strings: Option<&str>,
+    ) -> String {
         let head = format!("{helper}::<{}, {}>", self.len_ty, self.fields.len());
-        let mut args = vec!["r", type_name, self.names.as_str()];
+        let mut args = vec![on, type_name, self.names.as_str()];
         args.extend(strings);
         call(&head, &args)
     }
