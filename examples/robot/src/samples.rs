@@ -36,28 +36,42 @@ pub fn device_info() -> Event {
     })
 }
 
+/// The robot's pose, accelerometer and gyro readings shared by the two robot-state shapes.
+fn robot_pose() -> PoseStruct3d {
+    PoseStruct3d {
+        x: 120.5,
+        y: -33.25,
+        z: 0.0,
+        q0: 0.92,
+        q1: 0.0,
+        q2: 0.0,
+        q3: 0.38,
+    }
+}
+const ACCEL: Vec3 = Vec3 {
+    x: 0.1,
+    y: -0.2,
+    z: 9.81,
+};
+const GYRO: Vec3 = Vec3 {
+    x: 0.001,
+    y: 0.002,
+    z: -0.003,
+};
+
 /// (d) The robot state with six sightings: 139 + 1 + 6 × 13 = 218 bytes.
 pub fn robot_state() -> RobotState {
-    let v3 = |x: f32, y: f32, z: f32| Vec3 { x, y, z };
     RobotState {
         timestamp: 987_654,
         pose_frame_id: 17,
         pose_origin_id: 3,
-        pose: PoseStruct3d {
-            x: 120.5,
-            y: -33.25,
-            z: 0.0,
-            q0: 0.92,
-            q1: 0.0,
-            q2: 0.0,
-            q3: 0.38,
-        },
+        pose: robot_pose(),
         left_wheel_speed_mmps: 40.0,
         right_wheel_speed_mmps: 42.5,
         head_angle_rad: 0.35,
         lift_angle_rad: -0.1,
-        accel: v3(0.1, -0.2, 9.81),
-        gyro: v3(0.001, 0.002, -0.003),
+        accel: ACCEL,
+        gyro: GYRO,
         battery: BatteryState {
             voltage: 3.95,
             temperature_deg_c: 31.0,
@@ -149,26 +163,17 @@ pub fn observed_face() -> Observation {
 /// (h) The engine's robot state in the engine-to-game union: 1 tag + 108 fixed bytes = 109
 /// bytes.
 pub fn engine_robot_state() -> EngineToGame {
-    let v3 = |x: f32, y: f32, z: f32| Vec3 { x, y, z };
     EngineToGame::RobotState(EngineRobotState {
         timestamp: 987_654,
         pose_frame_id: 17,
         pose_origin_id: 3,
-        pose: PoseStruct3d {
-            x: 120.5,
-            y: -33.25,
-            z: 0.0,
-            q0: 0.92,
-            q1: 0.0,
-            q2: 0.0,
-            q3: 0.38,
-        },
+        pose: robot_pose(),
         left_wheel_speed_mmps: 40.0,
         right_wheel_speed_mmps: 42.5,
         head_angle_rad: 0.35,
         lift_angle_rad: -0.1,
-        accel: v3(0.1, -0.2, 9.81),
-        gyro: v3(0.001, 0.002, -0.003),
+        accel: ACCEL,
+        gyro: GYRO,
         battery_voltage: 3.95,
         status: 0x0000_4021,
         cliff_data_raw: [1200, 1190, 1215, 1202],

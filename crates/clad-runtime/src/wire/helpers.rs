@@ -212,7 +212,7 @@ pub fn write_str_run<L: LengthPrefix, const N: usize>(
     fields: &[(&'static str, u64); N],
     strings: [&str; N],
 ) -> Result<(), PackError> {
-    if str_run_write_at_once::<L, N>(w, fields, &strings) {
+    if str_run_write_at_once::<L, N>(w, fields, &strings)? {
         return Ok(());
     }
     for (s, &(name, max)) in strings.iter().zip(fields) {
@@ -221,41 +221,48 @@ pub fn write_str_run<L: LengthPrefix, const N: usize>(
     Ok(())
 }
 
-/// The one-check write of [`write_str_run`]; `false` (and `w` untouched) when it does not
-/// apply.
+/// The one-check write of [`write_str_run`]: `Ok(false)` (and `w` untouched) when it does
+/// not apply.
 #[inline(always)]
 fn str_run_write_at_once<L: LengthPrefix, const N: usize>(
     w: &mut Writer<'_>,
     fields: &[(&'static str, u64); N],
     strings: &[&str; N],
-) -> bool {
+) -> Result<bool, PackError> {
     let mut total: usize = 0;
     for (s, &(_, max)) in strings.iter().zip(fields) {
         let n = s.len() as u64;
         if n > L::LIMIT || n > max {
-            return false;
+            return Ok(false);
         }
         total = total.saturating_add(L::SIZE + s.len());
     }
-    let Some(mut out) = w.take_bytes(total) else {
-        return false;
+    let Some(out) = w.take_bytes(total) else {
+        return Ok(false);
     };
+    match fill_str_run::<L>(out, strings) {
+        Some(()) => Ok(true),
+        // Cannot happen (`out` is the run's exact size); were it to, it is an error, never
+        // a short write reported as success.
+        None => Err(w.error(PackErrorKind::BufferTooSmall {
+            need: total,
+            left: 0,
+        })),
+    }
+}
+
+/// Writes each string's length prefix and bytes into `out`; `Some` when they fill it
+/// exactly.
+#[inline(always)]
+fn fill_str_run<L: LengthPrefix>(mut out: &mut [u8], strings: &[&str]) -> Option<()> {
     for s in strings {
-        // `out` holds exactly the run's bytes, so neither split can fail; were it to, the
-        // bytes taken stay as they are (never a panic).
-        let Some((prefix, rest)) = out.split_at_mut_checked(L::SIZE) else {
-            return true;
-        };
-        if L::write_prefix(s.len() as u64, prefix).is_none() {
-            return true;
-        }
-        let Some((body, rest)) = rest.split_at_mut_checked(s.len()) else {
-            return true;
-        };
+        let (prefix, rest) = out.split_at_mut_checked(L::SIZE)?;
+        L::write_prefix(s.len() as u64, prefix)?;
+        let (body, rest) = rest.split_at_mut_checked(s.len())?;
         super::writer::copy_bytes(body, s.as_bytes());
         out = rest;
     }
-    true
+    out.is_empty().then_some(())
 }
 
 /// Reads `N` consecutive `string[L]` members of the structure `type_name` as borrowed
@@ -898,6 +905,13 @@ mod tests {
                 check(strings, cap);
             }
         }
+        // The fill behind the one-check path refuses a slice of the wrong size (the caller
+        // turns that into an error, never a short write).
+        let mut exact = [0u8; 5];
+        assert_eq!(fill_str_run::<u8>(&mut exact, &["ab", "c"]), Some(()));
+        assert_eq!(exact, [2, b'a', b'b', 1, b'c']);
+        assert_eq!(fill_str_run::<u8>(&mut [0u8; 4], &["ab", "c"]), None);
+        assert_eq!(fill_str_run::<u8>(&mut [0u8; 6], &["ab", "c"]), None);
         proptest!(|(a in ".{0,6}", b in ".{0,3}", c in ".{0,20}", slack in 0usize..4)| {
             let strings = [a.as_str(), b.as_str(), c.as_str()];
             let need: usize = strings.iter().map(|s| s.len() + 1).sum();
