@@ -87,12 +87,14 @@ pub mod clad {
     include!(concat!(env!("OUT_DIR"), "/clad.rs"));
 }
 
-pub mod brain;
+pub mod actions;
+pub mod behavior_classes;
 pub mod coverage;
 pub mod hri;
 pub mod intents;
 #[cfg(feature = "zenoh")]
 pub mod live;
+pub mod log;
 pub mod mission;
 pub mod robot;
 pub mod samples;

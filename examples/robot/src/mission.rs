@@ -27,7 +27,8 @@ use robot_runtime::mission::{
     RequestId, Resource, ResourceSet,
 };
 
-use crate::brain::{Completions, Item, Log};
+use crate::actions::Completions;
+use crate::log::{Item, Log};
 use crate::scenario::ActionResult;
 use crate::timeline::What;
 

@@ -32,10 +32,12 @@ use robot_runtime::intent::{
 use robot_runtime::union::CladUnion;
 use robot_runtime::wire::{Wire, WireView};
 
-use crate::brain::{self, Completions, Event, Item, Log};
+use crate::actions::Completions;
+use crate::behavior_classes::{self, Event};
 use crate::clad::cloud_mic::MessageView;
 use crate::hri::IntentEnvelope;
 use crate::intents::{self, Tag, UserIntent};
+use crate::log::{Item, Log};
 use crate::mission::Hri;
 use crate::scenario::{encode_hex, Scenario, ScenarioEvent, TimedEvent};
 use crate::timeline::{Entry, What};
@@ -152,7 +154,7 @@ impl Robot {
     pub fn with_tree(file: &str, text: &str, config: RunConfig) -> Result<Self, LoadError> {
         let log = Log::default();
         let completions = Completions::default();
-        let tree = brain::load(file, text, ROOT, &log, &completions)?;
+        let tree = behavior_classes::load(file, text, ROOT, &log, &completions)?;
         let mut component = intents::component();
         let sink = log.clone();
         component.subscribe(move |ev| sink.push(Item::Intent(ev.clone())));

@@ -5,12 +5,14 @@ use std::time::Duration;
 
 use serde::Deserialize;
 
+use std::sync::Arc;
+
 use super::action::PlayAnimation;
+use super::build_context::{BuildCx, ClassFactory};
 use super::core::{Behavior, Continuation, Ctx, View};
 use super::ids::BehaviorId;
-use super::loader::ProblemKind;
-use super::registry::{BuildCx, Registry};
-use super::IntentUnion;
+use super::problem::ProblemKind;
+use crate::intent::IntentUnion;
 
 fn secs(cx_key: &str, s: f64) -> Result<Duration, String> {
     if (0.0..1.0e9).contains(&s) {
@@ -439,76 +441,81 @@ impl<U: IntentUnion, E: 'static> Behavior<U, E> for SimpleVoiceResponse {
 
 // ----- registration ------------------------------------------------------------------------
 
-pub(crate) fn register_builtins<U: IntentUnion, E: 'static>(r: &mut Registry<U, E>) {
-    r.register_class("Wait", |cx| {
-        let p: WaitParams = cx.params()?;
-        let d = match p.duration_s {
-            Some(s) => Some(duration(cx, "duration_s", s)?),
-            None => None,
-        };
-        Some(Box::new(Wait { duration: d }))
-    });
-    r.register_class("DispatcherStrictPriority", |cx| {
-        let p: PriorityParams = cx.params()?;
-        let children = resolve_all(cx, "behaviors", &p.behaviors)?;
-        Some(Box::new(StrictPriorityDispatcher {
-            children,
-            interrupt: p.interrupt_active_behavior,
-            link_scope: p.link_scope,
-        }))
-    });
-    r.register_class("DispatcherQueue", |cx| {
-        let p: QueueParams = cx.params()?;
-        let children = resolve_all(cx, "behaviors", &p.behaviors)?;
-        Some(Box::new(QueueDispatcher::new(children)))
-    });
-    r.register_class("DispatcherRerun", |cx| {
-        let p: RerunParams = cx.params()?;
-        let child = cx.delegate(&p.delegate_id, "delegateID")?;
-        let runs = match p.num_runs {
-            -1 => None,
-            n if n >= 0 => Some(u32::try_from(n).unwrap_or(u32::MAX)),
-            _ => {
-                cx.problem(
-                    "numRuns",
-                    ProblemKind::BadParams {
-                        reason: "`numRuns` must be -1 or non-negative".into(),
-                    },
-                );
-                return None;
+/// The builders of this module's classes, by class name (the registry adds them).
+pub(crate) fn builtins<U: IntentUnion, E: 'static>() -> Vec<(&'static str, ClassFactory<U, E>)> {
+    fn class<U: IntentUnion, E: 'static>(
+        name: &'static str,
+        f: impl Fn(&mut BuildCx<'_, U, E>) -> Option<Box<dyn Behavior<U, E>>> + Send + Sync + 'static,
+    ) -> (&'static str, ClassFactory<U, E>) {
+        (name, Arc::new(f))
+    }
+    vec![
+        class("Wait", |cx| {
+            let p: WaitParams = cx.params()?;
+            let d = match p.duration_s {
+                Some(s) => Some(duration(cx, "duration_s", s)?),
+                None => None,
+            };
+            Some(Box::new(Wait { duration: d }))
+        }),
+        class("DispatcherStrictPriority", |cx| {
+            let p: PriorityParams = cx.params()?;
+            let children = resolve_all(cx, "behaviors", &p.behaviors)?;
+            Some(Box::new(StrictPriorityDispatcher {
+                children,
+                interrupt: p.interrupt_active_behavior,
+                link_scope: p.link_scope,
+            }))
+        }),
+        class("DispatcherQueue", |cx| {
+            let p: QueueParams = cx.params()?;
+            let children = resolve_all(cx, "behaviors", &p.behaviors)?;
+            Some(Box::new(QueueDispatcher::new(children)))
+        }),
+        class("DispatcherRerun", |cx| {
+            let p: RerunParams = cx.params()?;
+            let child = cx.delegate(&p.delegate_id, "delegateID")?;
+            let runs = match p.num_runs {
+                -1 => None,
+                n if n >= 0 => Some(u32::try_from(n).unwrap_or(u32::MAX)),
+                _ => {
+                    cx.problem(
+                        "numRuns",
+                        ProblemKind::BadParams {
+                            reason: "`numRuns` must be -1 or non-negative".into(),
+                        },
+                    );
+                    return None;
+                }
+            };
+            Some(Box::new(RerunDispatcher::new(child, runs)))
+        }),
+        class("PlayAnimation", |cx| {
+            let p: PlayAnimationParams = cx.params()?;
+            let length = duration(cx, "length_s", p.length_s)?;
+            Some(Box::new(PlayAnimationBehavior::new(p.animation, length)))
+        }),
+        class("ReactToUnclaimedIntent", |cx| {
+            let p: UnclaimedParams = cx.params()?;
+            let mut b = ReactToUnclaimedIntent::default();
+            if let Some(a) = p.animation {
+                b.animation = a;
             }
-        };
-        Some(Box::new(RerunDispatcher::new(child, runs)))
-    });
-    r.register_class("PlayAnimation", |cx| {
-        let p: PlayAnimationParams = cx.params()?;
-        let length = duration(cx, "length_s", p.length_s)?;
-        Some(Box::new(PlayAnimationBehavior::new(p.animation, length)))
-    });
-    r.register_class("ReactToUnclaimedIntent", |cx| {
-        let p: UnclaimedParams = cx.params()?;
-        let mut b = ReactToUnclaimedIntent::default();
-        if let Some(a) = p.animation {
-            b.animation = a;
-        }
-        if let Some(s) = p.length_s {
-            b.length = duration(cx, "length_s", s)?;
-        }
-        Some(Box::new(b))
-    });
-    r.register_class("SimpleVoiceResponse", |cx| {
-        let p: SimpleVoiceParams = cx.params()?;
-        let length = match p.length_s {
-            Some(s) => duration(cx, "length_s", s)?,
-            None => Duration::from_secs(1),
-        };
-        Some(Box::new(SimpleVoiceResponse::new(
-            p.anim_field.unwrap_or_else(|| "anim_group".into()),
-            length,
-        )))
-    });
-}
-
-pub(crate) fn secs_opt(s: f64) -> Option<Duration> {
-    secs("", s).ok()
+            if let Some(s) = p.length_s {
+                b.length = duration(cx, "length_s", s)?;
+            }
+            Some(Box::new(b))
+        }),
+        class("SimpleVoiceResponse", |cx| {
+            let p: SimpleVoiceParams = cx.params()?;
+            let length = match p.length_s {
+                Some(s) => duration(cx, "length_s", s)?,
+                None => Duration::from_secs(1),
+            };
+            Some(Box::new(SimpleVoiceResponse::new(
+                p.anim_field.unwrap_or_else(|| "anim_group".into()),
+                length,
+            )))
+        }),
+    ]
 }

@@ -7,12 +7,11 @@ use std::time::Duration;
 
 use super::action::{Action, ActionEnd};
 use super::clock::VirtualClock;
-use super::condition::Condition;
+use super::condition::{Condition, EvalCx};
 use super::ids::{BehaviorId, BehaviorName};
-use super::IntentUnion;
 use crate::intent::{
-    ActiveIntentGuard, ClaimError, IntentComponent, IntentEvent, IntentMatcher, TimeoutHold,
-    TriggerWordSuppression,
+    ActiveIntentGuard, ClaimError, IntentComponent, IntentEvent, IntentMatcher, IntentUnion,
+    TimeoutHold, TriggerWordSuppression,
 };
 
 /// Lifecycle state of a behavior (spec §3.2).
@@ -265,8 +264,9 @@ pub enum Invariant {
     ActivatedWithoutWants(BehaviorId),
 }
 
-/// A node of the arena: the static declaration plus the runner's bookkeeping. Only what a
-/// tick reads stays inline (32 bytes, two nodes a cache line); the rest is in [`Cold`].
+/// A node of the arena: the static declaration plus the runner's bookkeeping. What a steady
+/// tick reads stays inline (32 bytes, so the node array stays dense); the rest is in
+/// [`NodeDetail`]. `Runner::new` asserts the size at compile time.
 #[repr(C)]
 pub(crate) struct Node<U: IntentUnion, E: 'static> {
     // hot
@@ -282,13 +282,13 @@ pub(crate) struct Node<U: IntentUnion, E: 'static> {
     pub cancel_rule: bool,
     pub last_update: u64,
     pub wants_tick: std::cell::Cell<u64>,
-    /// Everything else, out of line so the node array stays dense (32 bytes a node; reads
-    /// go through `Deref`).
-    pub cold: Box<Cold<U, E>>,
+    /// Everything else, out of line (reads go through `Deref`).
+    pub detail: Box<NodeDetail<U, E>>,
 }
 
-/// The parts of a node not read on every tick.
-pub(crate) struct Cold<U: IntentUnion, E: 'static> {
+/// The parts of a node a steady tick does not read: its declaration (name, class,
+/// delegates, conditions, intents) and its scope and activation bookkeeping.
+pub(crate) struct NodeDetail<U: IntentUnion, E: 'static> {
     pub scope_count: u32,
     pub scope_pos: u32,
     /// Position in the runner's list of in-scope behaviors that need a call while inactive
@@ -309,15 +309,15 @@ pub(crate) struct Cold<U: IntentUnion, E: 'static> {
 }
 
 impl<U: IntentUnion, E: 'static> std::ops::Deref for Node<U, E> {
-    type Target = Cold<U, E>;
-    fn deref(&self) -> &Cold<U, E> {
-        &self.cold
+    type Target = NodeDetail<U, E>;
+    fn deref(&self) -> &NodeDetail<U, E> {
+        &self.detail
     }
 }
 
 impl<U: IntentUnion, E: 'static> std::ops::DerefMut for Node<U, E> {
-    fn deref_mut(&mut self) -> &mut Cold<U, E> {
-        &mut self.cold
+    fn deref_mut(&mut self) -> &mut NodeDetail<U, E> {
+        &mut self.detail
     }
 }
 
@@ -589,34 +589,48 @@ impl<'a, U: IntentUnion, E: 'static> View<'a, U, E> {
     }
     /// How long [`me`](Self::me) has been active.
     pub fn active_for(&self) -> Option<Duration> {
-        let n = self.s.nodes.get(self.me.index())?;
-        (n.state == LifecycleState::Active)
-            .then(|| self.s.clock.now().saturating_sub(n.activated_at))
+        self.eval_cx().active_for()
     }
     /// How long the current state machine state has lasted (set by the state machine).
     pub fn in_state_for(&self) -> Option<Duration> {
-        self.state_since
-            .map(|t| self.s.clock.now().saturating_sub(t))
+        self.eval_cx().in_state_for()
     }
     /// Age of a named timer (reset by `resetTimers` / [`Ctx::reset_timer`]); never reset:
     /// time since start.
     pub fn timer_age(&self, name: &str) -> Duration {
-        let since = self
-            .m
-            .timers
-            .iter()
-            .find(|(n, _)| &**n == name)
-            .map_or(Duration::ZERO, |(_, t)| *t);
-        self.s.clock.now().saturating_sub(since)
+        self.eval_cx().timer_age(name)
     }
     /// The same view, for a state that started at `since`.
     pub fn with_state_since(mut self, since: Option<Duration>) -> Self {
         self.state_since = since;
         self
     }
-    /// Evaluates a condition.
+    /// What a condition evaluated for [`me`](Self::me) sees.
+    pub fn eval_cx(&self) -> EvalCx<'a, U, E> {
+        let active_since = self
+            .s
+            .nodes
+            .get(self.me.index())
+            .filter(|n| n.state == LifecycleState::Active)
+            .map(|n| n.activated_at);
+        EvalCx {
+            intents: &self.m.intents,
+            clock: self.s.clock,
+            active_since,
+            state_since: self.state_since,
+            timers: &self.m.timers,
+            events: self.events,
+        }
+    }
+    /// Evaluates a condition for [`me`](Self::me).
     pub fn eval(&self, condition: &Condition<U, E>) -> bool {
-        condition.eval(self)
+        condition.eval(&self.eval_cx())
+    }
+    /// The behavior object of `id`, to ask it class-specific questions (None for an
+    /// unknown ID and, inside a hook, for the behavior whose hook runs: it is borrowed
+    /// mutably by that hook).
+    pub fn behavior(&self, id: BehaviorId) -> Option<&'a dyn Behavior<U, E>> {
+        self.behaviors.get(id)
     }
 
     /// Does `id` want to be activated now? True when it is active; false when it is out of
@@ -731,7 +745,7 @@ impl<'a, U: IntentUnion, E: 'static> View<'a, U, E> {
                     .intents
                     .pending()
                     .is_some_and(|p| n.respond.iter().any(|m| m.matches(p.intent()))))
-            && n.wants.as_ref().is_none_or(|c| c.eval(self))
+            && n.wants.as_ref().is_none_or(|c| self.eval(c))
     }
 }
 
@@ -798,7 +812,7 @@ impl<'a, U: IntentUnion, E: 'static> Ctx<'a, U, E> {
     }
     /// Evaluates a condition for this behavior.
     pub fn eval(&self, condition: &Condition<U, E>) -> bool {
-        condition.eval(&self.view())
+        self.view().eval(condition)
     }
     /// See [`View::wants_to_activate`].
     pub fn wants_to_activate(&self, id: BehaviorId) -> bool {

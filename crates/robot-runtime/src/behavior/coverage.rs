@@ -9,9 +9,9 @@ use serde::Deserialize;
 
 use super::core::ClaimSite;
 use super::ids::BehaviorId;
-use super::loader::strip_comments;
-use super::{IntentUnion, Runner};
-use crate::intent::IntentSource;
+use super::jsonc::strip_comments;
+use super::runner::Runner;
+use crate::intent::{IntentSource, IntentUnion};
 use crate::union::CladUnion;
 
 /// How a behavior claims a tag.

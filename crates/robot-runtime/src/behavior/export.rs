@@ -4,7 +4,9 @@
 use std::fmt::Write;
 
 use super::core::LifecycleState;
-use super::{IntentUnion, Runner};
+use super::ids::BehaviorId;
+use super::runner::Runner;
+use crate::intent::IntentUnion;
 
 fn escape(s: &str) -> String {
     s.replace('\\', "\\\\").replace('"', "\\\"")
@@ -18,7 +20,7 @@ pub fn to_dot<U: IntentUnion, E: 'static>(runner: &Runner<U, E>) -> String {
     );
     let stack: Vec<_> = runner.stack().collect();
     for i in 0..runner.len() {
-        let id = super::BehaviorId::from_index(i);
+        let id = BehaviorId::from_index(i);
         let name = runner.name(id).map(|n| n.as_str()).unwrap_or("?");
         let class = runner.class(id).unwrap_or("?");
         let pos = stack.iter().position(|s| *s == id);
@@ -40,7 +42,7 @@ pub fn to_dot<U: IntentUnion, E: 'static>(runner: &Runner<U, E>) -> String {
         );
     }
     for i in 0..runner.len() {
-        let id = super::BehaviorId::from_index(i);
+        let id = BehaviorId::from_index(i);
         for d in runner.delegates(id) {
             let live = stack.windows(2).any(|w| w[0] == id && w[1] == *d);
             let _ = writeln!(
@@ -60,7 +62,7 @@ pub fn to_mermaid<U: IntentUnion, E: 'static>(runner: &Runner<U, E>) -> String {
     let mut out = String::from("flowchart TD\n");
     let stack: Vec<_> = runner.stack().collect();
     for i in 0..runner.len() {
-        let id = super::BehaviorId::from_index(i);
+        let id = BehaviorId::from_index(i);
         let name = runner.name(id).map(|n| n.as_str()).unwrap_or("?");
         let class = runner.class(id).unwrap_or("?");
         let _ = writeln!(
@@ -71,7 +73,7 @@ pub fn to_mermaid<U: IntentUnion, E: 'static>(runner: &Runner<U, E>) -> String {
         );
     }
     for i in 0..runner.len() {
-        let id = super::BehaviorId::from_index(i);
+        let id = BehaviorId::from_index(i);
         for d in runner.delegates(id) {
             let live = stack.windows(2).any(|w| w[0] == id && w[1] == *d);
             let _ = writeln!(
@@ -84,7 +86,7 @@ pub fn to_mermaid<U: IntentUnion, E: 'static>(runner: &Runner<U, E>) -> String {
     }
     out.push_str("  classDef active fill:#9be59b,stroke:#2d7a2d\n  classDef inscope stroke-dasharray: 5 5\n  classDef opaque fill:#dddddd\n");
     for i in 0..runner.len() {
-        let id = super::BehaviorId::from_index(i);
+        let id = BehaviorId::from_index(i);
         let class = if stack.contains(&id) {
             "active"
         } else if runner.is_opaque(id) {

@@ -33,17 +33,17 @@
 //! with [`Registry::register_condition`]. `debugLabel` is allowed everywhere.
 
 use std::collections::HashMap;
-use std::fmt;
-use std::time::Duration;
 
 use serde_json::{Map, Value};
 
-use super::condition::Condition;
+use super::build_context::BuildCx;
+use super::core::{Behavior, View};
 use super::ids::{BehaviorId, BehaviorName};
-use super::registry::{BuildCx, Registry};
+use super::jsonc::strip_comments;
+use super::problem::{LoadError, Problem, ProblemKind};
+use super::registry::Registry;
 use super::tree::{find_cycle_in, Spec, Tree, TreeBuilder, TreeError};
-use super::IntentUnion;
-use crate::intent::IntentMatcher;
+use crate::intent::IntentUnion;
 
 /// One JSON text and the name used in problems (usually its file name).
 #[derive(Clone, Copy, Debug)]
@@ -70,182 +70,6 @@ pub struct LoadOptions {
     /// opaque behavior are taken from the usual keys (`behaviors`, `delegateID`,
     /// `behavior`, `states[].behavior`, `behaviors[].behavior`) when they name behaviors.
     pub opaque_unknown: bool,
-}
-
-/// What is wrong.
-#[derive(Clone, Debug, PartialEq, Eq)]
-#[non_exhaustive]
-pub enum ProblemKind {
-    /// Not JSON.
-    Syntax {
-        /// serde_json's message (with line and column).
-        reason: String,
-    },
-    /// Not an instance object (or array of them).
-    NotAnInstance,
-    /// A required key is missing.
-    MissingKey {
-        /// The key.
-        key: String,
-    },
-    /// A key nobody reads.
-    UnknownKey {
-        /// The key.
-        key: String,
-    },
-    /// A key has the wrong type.
-    WrongType {
-        /// The key.
-        key: String,
-        /// What was expected.
-        expected: &'static str,
-    },
-    /// A bad behavior ID.
-    BadId {
-        /// The ID.
-        id: String,
-        /// Why.
-        reason: String,
-    },
-    /// The ID is used twice (`first` is where it was first defined).
-    DuplicateId {
-        /// The ID.
-        id: String,
-        /// File and path of the first definition.
-        first: String,
-    },
-    /// No such class.
-    UnknownClass {
-        /// The class.
-        class: String,
-    },
-    /// A delegate that is no behavior.
-    UnknownDelegate {
-        /// The name.
-        name: String,
-    },
-    /// No such base behavior.
-    UnknownBase {
-        /// The name.
-        name: String,
-    },
-    /// A delegation cycle through this behavior.
-    Cycle {
-        /// The cycle, as IDs.
-        cycle: Vec<String>,
-    },
-    /// A bad `respondToUserIntents` / `list` matcher (unknown tag, incomplete data...).
-    BadMatcher {
-        /// Why.
-        reason: String,
-    },
-    /// A bad condition shape or unknown condition type.
-    BadCondition {
-        /// Why.
-        reason: String,
-    },
-    /// The class rejected its parameters.
-    BadParams {
-        /// Why.
-        reason: String,
-    },
-}
-
-impl fmt::Display for ProblemKind {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Self::Syntax { reason } => write!(f, "not valid JSON: {reason}"),
-            Self::NotAnInstance => f.write_str("expected a behavior object or an array of them"),
-            Self::MissingKey { key } => write!(f, "missing key `{key}`"),
-            Self::UnknownKey { key } => write!(f, "unknown key `{key}`"),
-            Self::WrongType { key, expected } => write!(f, "`{key}` must be {expected}"),
-            Self::BadId { id, reason } => write!(f, "bad behavior ID `{id}`: {reason}"),
-            Self::DuplicateId { id, first } => {
-                write!(f, "duplicate behavior ID `{id}` (first defined at {first})")
-            }
-            Self::UnknownClass { class } => write!(f, "unknown behavior class `{class}`"),
-            Self::UnknownDelegate { name } => write!(f, "unknown delegate `{name}`"),
-            Self::UnknownBase { name } => write!(f, "unknown base behavior `{name}`"),
-            Self::Cycle { cycle } => write!(f, "delegation cycle: {}", cycle.join(" -> ")),
-            Self::BadMatcher { reason } => write!(f, "bad intent matcher: {reason}"),
-            Self::BadCondition { reason } => write!(f, "bad condition: {reason}"),
-            Self::BadParams { reason } => write!(f, "bad parameters: {reason}"),
-        }
-    }
-}
-
-/// One problem: where and what.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Problem {
-    /// The source's file name.
-    pub file: String,
-    /// The JSON path (`$.anonymousBehaviors[0].behaviors[2]`).
-    pub path: String,
-    /// What.
-    pub kind: ProblemKind,
-}
-
-impl fmt::Display for Problem {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}: {}: {}", self.file, self.path, self.kind)
-    }
-}
-
-/// Every problem of a tree.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("{} problem(s) in the behavior tree:\n{}", .problems.len(), .problems.iter().map(ToString::to_string).collect::<Vec<_>>().join("\n"))]
-pub struct LoadError {
-    /// All of them, in source order.
-    pub problems: Vec<Problem>,
-}
-
-/// Removes `//` line comments and `/* */` block comments outside strings (the original's
-/// reader accepted them), keeping line numbers. Returns the text unchanged (borrowed) when
-/// it has none.
-pub fn strip_comments(text: &str) -> std::borrow::Cow<'_, str> {
-    if !text.contains('/') {
-        return std::borrow::Cow::Borrowed(text);
-    }
-    let b = text.as_bytes();
-    let mut out = String::with_capacity(text.len());
-    let (mut i, mut in_str, mut start) = (0, false, 0);
-    while i < b.len() {
-        let c = b[i];
-        if in_str {
-            if c == b'\\' {
-                i += 2;
-                continue;
-            }
-            if c == b'"' {
-                in_str = false;
-            }
-            i += 1;
-        } else if c == b'"' {
-            in_str = true;
-            i += 1;
-        } else if c == b'/' && b.get(i + 1) == Some(&b'/') {
-            out.push_str(&text[start..i]);
-            while i < b.len() && b[i] != b'\n' {
-                i += 1;
-            }
-            start = i;
-        } else if c == b'/' && b.get(i + 1) == Some(&b'*') {
-            out.push_str(&text[start..i]);
-            i += 2;
-            while i < b.len() && !(b[i] == b'*' && b.get(i + 1) == Some(&b'/')) {
-                if b[i] == b'\n' {
-                    out.push('\n');
-                }
-                i += 1;
-            }
-            i = (i + 2).min(b.len());
-            start = i;
-        } else {
-            i += 1;
-        }
-    }
-    out.push_str(&text[start.min(b.len())..]);
-    std::borrow::Cow::Owned(out)
 }
 
 const COMMON: &[&str] = &[
@@ -536,7 +360,7 @@ fn collect<'v>(
 
 type Built<U, E> = (
     Option<Spec<U, E>>,
-    Option<Box<dyn super::Behavior<U, E>>>,
+    Option<Box<dyn Behavior<U, E>>>,
     Vec<BehaviorId>,
 );
 
@@ -595,7 +419,8 @@ fn build_instance<U: IntentUnion, E: 'static>(
         });
     }
     let mut cx = BuildCx {
-        registry,
+        conditions: &registry.conditions,
+        predicates: &registry.predicates,
         file,
         path: path.clone(),
         name: &inst.name,
@@ -608,7 +433,7 @@ fn build_instance<U: IntentUnion, E: 'static>(
         problems,
         delegates: Vec::new(),
     };
-    let behavior: Option<Box<dyn super::Behavior<U, E>>> = match factory {
+    let behavior: Option<Box<dyn Behavior<U, E>>> = match factory {
         Some(f) => {
             let before = cx.problems.len();
             let b = f(&mut cx);
@@ -716,276 +541,14 @@ struct Opaque {
     delegates: Vec<BehaviorId>,
 }
 
-impl<U: IntentUnion, E: 'static> super::Behavior<U, E> for Opaque {
+impl<U: IntentUnion, E: 'static> Behavior<U, E> for Opaque {
     fn updates_while_inactive(&self) -> bool {
         false
     }
     fn delegates(&self) -> Vec<BehaviorId> {
         self.delegates.clone()
     }
-    fn wants_to_be_activated(&self, _view: &super::View<'_, U, E>) -> bool {
+    fn wants_to_be_activated(&self, _view: &View<'_, U, E>) -> bool {
         false
     }
-}
-
-pub(crate) fn parse_matchers<U: IntentUnion, E: 'static>(
-    registry: &Registry<U, E>,
-    file: &str,
-    value: &Value,
-    path: &str,
-    problems: &mut Vec<Problem>,
-) -> Option<Vec<IntentMatcher<U>>> {
-    let lookup = |n: &str| registry.predicates.get(n).cloned();
-    let items: Vec<&Value> = match value {
-        Value::Array(a) => a.iter().collect(),
-        other => vec![other],
-    };
-    let mut ok = true;
-    for (k, v) in items.iter().enumerate() {
-        if let Err(e) = IntentMatcher::<U>::from_json(v, &lookup) {
-            ok = false;
-            problems.push(Problem {
-                file: file.into(),
-                path: if value.is_array() {
-                    format!("{path}[{k}]")
-                } else {
-                    path.into()
-                },
-                kind: ProblemKind::BadMatcher {
-                    reason: e.to_string(),
-                },
-            });
-        }
-    }
-    if !ok {
-        return None;
-    }
-    match IntentMatcher::list_from_json(value, &lookup) {
-        Ok(l) => Some(l),
-        Err(e) => {
-            problems.push(Problem {
-                file: file.into(),
-                path: path.into(),
-                kind: ProblemKind::BadMatcher {
-                    reason: e.to_string(),
-                },
-            });
-            None
-        }
-    }
-}
-
-pub(crate) fn parse_condition<U: IntentUnion, E: 'static>(
-    cx: &mut BuildCx<'_, U, E>,
-    value: &Value,
-    path: &str,
-) -> Option<Condition<U, E>> {
-    let file = cx.file.to_owned();
-    let Some(o) = value.as_object() else {
-        return bad_at(
-            cx,
-            &file,
-            path.into(),
-            "a condition must be an object".into(),
-        );
-    };
-    let allowed = |cx: &mut BuildCx<'_, U, E>, keys: &[&str]| -> bool {
-        let mut ok = true;
-        for k in o.keys() {
-            if k != "conditionType" && k != "debugLabel" && !keys.contains(&k.as_str()) {
-                cx.problems.push(Problem {
-                    file: file.clone(),
-                    path: format!("{path}.{k}"),
-                    kind: ProblemKind::UnknownKey { key: k.clone() },
-                });
-                ok = false;
-            }
-        }
-        ok
-    };
-    if let Some(name) = o.get("customCondition") {
-        let Some(name) = name.as_str() else {
-            return bad_at(
-                cx,
-                &file,
-                format!("{path}.customCondition"),
-                "must be a string".into(),
-            );
-        };
-        if !allowed(cx, &["customCondition"]) {
-            return None;
-        }
-        if let Some(i) = cx.custom.iter().position(|(n, _)| n == name) {
-            return Some(Condition::Shared {
-                name: name.into(),
-                condition: cx.custom[i].1.clone(),
-            });
-        }
-        if let Some(f) = cx.registry.conditions.get(name) {
-            return match f(&Map::new()) {
-                Ok(test) => Some(Condition::User {
-                    name: name.into(),
-                    test,
-                }),
-                Err(reason) => bad_at(cx, &file, path.into(), reason),
-            };
-        }
-        return bad_at(
-            cx,
-            &file,
-            format!("{path}.customCondition"),
-            format!("unknown custom condition `{name}`"),
-        );
-    }
-    let Some(ty) = o.get("conditionType").and_then(Value::as_str) else {
-        return bad_at(
-            cx,
-            &file,
-            path.into(),
-            "missing string `conditionType`".into(),
-        );
-    };
-    let min_s = |cx: &mut BuildCx<'_, U, E>| -> Option<Duration> {
-        match o.get("min_s").and_then(Value::as_f64) {
-            Some(s) if s.is_finite() && s >= 0.0 => Some(Duration::from_secs_f64(s)),
-            _ => bad_at(
-                cx,
-                &file,
-                format!("{path}.min_s"),
-                "`min_s` must be a non-negative number".into(),
-            ),
-        }
-    };
-    let list = |cx: &mut BuildCx<'_, U, E>| -> Option<Box<[IntentMatcher<U>]>> {
-        let Some(v) = o.get("list") else {
-            return bad_at(cx, &file, path.into(), "missing `list`".into());
-        };
-        let reg = cx.registry;
-        parse_matchers(reg, &file, v, &format!("{path}.list"), cx.problems).map(Into::into)
-    };
-    match ty {
-        "TrueCondition" => allowed(cx, &[]).then_some(Condition::True),
-        "FalseCondition" => allowed(cx, &[]).then_some(Condition::False),
-        "AnyUserIntent" => allowed(cx, &[]).then_some(Condition::AnyIntent),
-        "TriggerWordPending" => allowed(cx, &[]).then_some(Condition::TriggerWordPending),
-        "UnclaimedIntent" => allowed(cx, &[]).then_some(Condition::UnclaimedIntent),
-        "UserIntentPending" => {
-            let ok = allowed(cx, &["list"]);
-            list(cx).filter(|_| ok).map(Condition::IntentPending)
-        }
-        "UserIntentActive" => {
-            let ok = allowed(cx, &["list"]);
-            list(cx).filter(|_| ok).map(Condition::IntentActive)
-        }
-        "TimeInState" => {
-            let ok = allowed(cx, &["min_s"]);
-            min_s(cx).filter(|_| ok).map(Condition::InStateFor)
-        }
-        "TimeActive" => {
-            let ok = allowed(cx, &["min_s"]);
-            min_s(cx).filter(|_| ok).map(Condition::ActiveFor)
-        }
-        "TimerElapsed" => {
-            let ok = allowed(cx, &["min_s", "timer"]);
-            let timer = o.get("timer").and_then(Value::as_str).map(str::to_owned);
-            let m = min_s(cx);
-            match (timer, m, ok) {
-                (Some(t), Some(min), true) => Some(Condition::TimerElapsed {
-                    timer: t.into(),
-                    min,
-                }),
-                (None, _, _) => bad_at(
-                    cx,
-                    &file,
-                    format!("{path}.timer"),
-                    "missing string `timer`".into(),
-                ),
-                _ => None,
-            }
-        }
-        "Compound" => {
-            if !allowed(cx, &["and", "or", "not"]) {
-                return None;
-            }
-            let ops: Vec<&str> = ["and", "or", "not"]
-                .into_iter()
-                .filter(|k| o.contains_key(*k))
-                .collect();
-            if ops.len() != 1 {
-                return bad_at(
-                    cx,
-                    &file,
-                    path.into(),
-                    "`Compound` takes exactly one of `and`, `or`, `not`".into(),
-                );
-            }
-            let op = ops[0];
-            let v = &o[op];
-            if op == "not" {
-                return parse_condition(cx, v, &format!("{path}.not"))
-                    .map(|c| Condition::Not(Box::new(c)));
-            }
-            let Some(a) = v.as_array() else {
-                return bad_at(
-                    cx,
-                    &file,
-                    format!("{path}.{op}"),
-                    format!("`{op}` must be an array"),
-                );
-            };
-            let mut out = Vec::with_capacity(a.len());
-            for (k, item) in a.iter().enumerate() {
-                if let Some(c) = parse_condition(cx, item, &format!("{path}.{op}[{k}]")) {
-                    out.push(c);
-                }
-            }
-            (out.len() == a.len()).then(|| {
-                if op == "and" {
-                    Condition::And(out.into())
-                } else {
-                    Condition::Or(out.into())
-                }
-            })
-        }
-        other => {
-            if let Some(f) = cx.registry.conditions.get(other).cloned() {
-                let mut params = o.clone();
-                params.remove("conditionType");
-                params.remove("debugLabel");
-                return match f(&params) {
-                    Ok(test) => Some(Condition::User {
-                        name: other.into(),
-                        test,
-                    }),
-                    Err(reason) => bad_at(cx, &file, path.into(), reason),
-                };
-            }
-            if cx.opaque_unknown {
-                return Some(Condition::Opaque {
-                    condition_type: other.into(),
-                    raw: value.clone(),
-                });
-            }
-            bad_at(
-                cx,
-                &file,
-                format!("{path}.conditionType"),
-                format!("unknown condition type `{other}`"),
-            )
-        }
-    }
-}
-
-fn bad_at<T, U: IntentUnion, E: 'static>(
-    cx: &mut BuildCx<'_, U, E>,
-    file: &str,
-    path: String,
-    reason: String,
-) -> Option<T> {
-    cx.problems.push(Problem {
-        file: file.into(),
-        path,
-        kind: ProblemKind::BadCondition { reason },
-    });
-    None
 }

@@ -46,6 +46,7 @@
 //! ```
 
 mod action;
+mod build_context;
 mod classes;
 mod clock;
 mod condition;
@@ -53,29 +54,32 @@ mod core;
 pub mod coverage;
 pub mod export;
 mod ids;
+mod jsonc;
 mod loader;
+mod problem;
 mod registry;
 pub mod runner;
 pub mod state_machine;
 mod tree;
 
-#[cfg(test)]
-mod tests;
-
 pub use action::{Action, ActionEnd, ActionStatus, DriveToPose, PlayAnimation, Pose2, WaitFor};
+pub use build_context::{BuildCx, ClassFactory};
 pub use classes::{
     PlayAnimationBehavior, QueueDispatcher, ReactToUnclaimedIntent, RerunDispatcher,
     SimpleVoiceResponse, StrictPriorityDispatcher, Wait,
 };
 pub use clock::VirtualClock;
-pub use condition::{Condition, ConditionFn};
+pub use condition::parse::ConditionFactory;
+pub use condition::{Condition, ConditionFn, EvalCx};
 pub use core::{
     Behavior, BehaviorEnd, BehaviorEvent, ClaimSite, Cleanup, Continuation, Ctx, DelegationOutcome,
     Effect, EffectId, EventScope, EventScopes, Invariant, LifecycleState, RunnerError, View,
 };
 pub use ids::{BehaviorId, BehaviorName, NameError};
-pub use loader::{load_tree, strip_comments, LoadError, LoadOptions, Problem, ProblemKind, Source};
-pub use registry::{BuildCx, ClassFactory, ConditionFactory, Registry};
+pub use jsonc::strip_comments;
+pub use loader::{load_tree, LoadOptions, Source};
+pub use problem::{LoadError, Problem, ProblemKind};
+pub use registry::Registry;
 pub use runner::{ConditionPair, Runner};
 pub use state_machine::{StateMachine, StateMachineParams};
 pub use tree::{Spec, Tree, TreeBuilder, TreeError};

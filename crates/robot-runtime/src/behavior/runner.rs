@@ -43,15 +43,15 @@ use std::time::Duration;
 
 use super::action::{ActionEnd, ActionStatus};
 use super::clock::VirtualClock;
+use super::condition::Condition;
 use super::core::{
-    reset_timer, BehaviorEnd, BehaviorEvent, Behaviors, Command, Continuation, Ctx,
-    DelegationOutcome, Effect, EffectId, ErrorLog, EventScope, EventScopes, Frame, Invariant,
-    LifecycleState, Mutable, RunnerError, Shared, Slot, View,
+    owner_of, reset_timer, Behavior, BehaviorEnd, BehaviorEvent, Behaviors, Command, Continuation,
+    Ctx, DelegationOutcome, Effect, EffectId, ErrorLog, EventScope, EventScopes, Frame, Invariant,
+    LifecycleState, Mutable, Node, RunnerError, Shared, Slot, View,
 };
 use super::ids::{BehaviorId, BehaviorName};
 use super::tree::Tree;
-use super::{Behavior, IntentUnion};
-use crate::intent::{ClaimError, IntentComponent, IntentEvent};
+use crate::intent::{ClaimError, IntentComponent, IntentEvent, IntentUnion};
 
 /// Runs a behavior tree. See the [module documentation](self) for the tick and the
 /// guarantees.
@@ -75,10 +75,7 @@ struct Core<U: IntentUnion, E: 'static> {
 }
 
 /// A behavior's (`wantsToBeActivatedCondition`, `wantsToCancelSelfCondition`).
-pub type ConditionPair<'a, U, E> = (
-    Option<&'a super::Condition<U, E>>,
-    Option<&'a super::Condition<U, E>>,
-);
+pub type ConditionPair<'a, U, E> = (Option<&'a Condition<U, E>>, Option<&'a Condition<U, E>>);
 
 /// Which hook to call (internal).
 #[derive(Clone, Copy)]
@@ -94,6 +91,8 @@ impl<U: IntentUnion, E: 'static> Runner<U, E> {
     /// A runner for `tree`, driving `intents`. The base behavior enters scope now and is
     /// pushed on the first tick on which it wants to be activated.
     pub fn new(tree: Tree<U, E>, intents: IntentComponent<U>) -> Self {
+        // The hot part of a node stays 32 bytes (see `Node`).
+        const { assert!(std::mem::size_of::<Node<U, E>>() == 32) };
         let n = tree.nodes.len();
         let mut r = Self {
             behaviors: tree.behaviors,
@@ -605,7 +604,7 @@ impl<U: IntentUnion, E: 'static> Runner<U, E> {
         let cancel = n
             .cancel_when
             .as_ref()
-            .is_some_and(|c| c.eval(&self.view(id)));
+            .is_some_and(|c| self.view(id).eval(c));
         let idle = n.always_delegates
             && i + 1 == self.core.s.stack.len()
             && self.core.s.stack[i].action.is_none()
@@ -816,7 +815,7 @@ impl<U: IntentUnion, E: 'static> Runner<U, E> {
             tracing::warn!(behavior = %n.name, "Behavior.RespondToUserIntents.NothingPending");
             return;
         };
-        let owner = super::core::owner_of(id);
+        let owner = owner_of(id);
         let guard = match c.m.intents.activate_matching(m, owner.clone()) {
             Ok(g) => Ok(g),
             Err(ClaimError::AlreadyActive { .. }) => {

@@ -48,13 +48,14 @@ use std::time::Duration;
 use serde::Deserialize;
 use serde_json::Value;
 
+use std::sync::Arc;
+
+use super::build_context::{BuildCx, ClassFactory};
 use super::condition::Condition;
 use super::core::{Behavior, ClaimSite, Continuation, Ctx, DelegationOutcome, EffectId};
 use super::ids::BehaviorId;
-use super::loader::ProblemKind;
-use super::registry::{BuildCx, Registry};
-use super::IntentUnion;
-use crate::intent::IntentMatcher;
+use super::problem::ProblemKind;
+use crate::intent::{IntentMatcher, IntentUnion};
 
 /// JSON params of the state machine (class `InternalStates`, alias `HighLevelAI`).
 #[derive(Debug, Deserialize)]
@@ -347,7 +348,7 @@ fn build<U: IntentUnion, E: 'static>(
     cx: &mut BuildCx<'_, U, E>,
 ) -> Option<Box<dyn Behavior<U, E>>> {
     let p: StateMachineParams = cx.params()?;
-    let before = cx.problems.len();
+    let before = cx.problem_count();
     if p.states.is_empty() {
         cx.problem(
             "states",
@@ -369,7 +370,7 @@ fn build<U: IntentUnion, E: 'static>(
         }
     }
     for t in &p.state_timer_conditions {
-        match super::classes::secs_opt(t.begin_s) {
+        match secs(t.begin_s) {
             Some(d) => cx.add_custom_condition(&t.name, Condition::InStateFor(d)),
             None => cx.problem(
                 "stateTimerConditions",
@@ -558,7 +559,7 @@ fn build<U: IntentUnion, E: 'static>(
             }
         }
     }
-    if cx.problems.len() != before {
+    if cx.problem_count() != before {
         return None;
     }
     Some(Box::new(StateMachine {
@@ -572,7 +573,16 @@ fn build<U: IntentUnion, E: 'static>(
     }))
 }
 
-pub(crate) fn register<U: IntentUnion, E: 'static>(r: &mut Registry<U, E>) {
-    r.register_class("InternalStates", build::<U, E>);
-    r.register_class("HighLevelAI", build::<U, E>);
+/// The builders of this module's classes, by class name (the registry adds them).
+pub(crate) fn builtins<U: IntentUnion, E: 'static>() -> Vec<(&'static str, ClassFactory<U, E>)> {
+    vec![
+        ("InternalStates", Arc::new(build::<U, E>)),
+        ("HighLevelAI", Arc::new(build::<U, E>)),
+    ]
+}
+
+fn secs(s: f64) -> Option<Duration> {
+    (0.0..1.0e9)
+        .contains(&s)
+        .then(|| Duration::from_secs_f64(s))
 }

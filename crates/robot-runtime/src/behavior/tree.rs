@@ -6,10 +6,9 @@ use std::collections::HashMap;
 use std::time::Duration;
 
 use super::condition::Condition;
-use super::core::{Behavior, Cold, LifecycleState, Node, Slot};
+use super::core::{Behavior, LifecycleState, Node, NodeDetail, Slot};
 use super::ids::{BehaviorId, BehaviorName, NameError};
-use super::IntentUnion;
-use crate::intent::IntentMatcher;
+use crate::intent::{IntentMatcher, IntentUnion};
 
 /// The common declaration of a behavior instance, beside its class's own state.
 pub struct Spec<U: IntentUnion, E: 'static> {
@@ -187,7 +186,7 @@ impl<U: IntentUnion, E: 'static> TreeBuilder<U, E> {
                 state: LifecycleState::OutOfScope,
                 wants_tick: Cell::new(0),
                 last_update: 0,
-                cold: Box::new(Cold {
+                detail: Box::new(NodeDetail {
                     scope_count: 0,
                     scope_pos: u32::MAX,
                     work_pos: u32::MAX,

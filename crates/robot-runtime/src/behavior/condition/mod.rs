@@ -1,18 +1,69 @@
-//! [`Condition`]: pure predicates over the runner's state (intents, trigger word, timers,
+//! [`Condition`]: predicates over what the runner knows (intents, trigger word, timers,
 //! user conditions), combinable with and / or / not. Used by `wantsToBeActivatedCondition`,
-//! `wantsToCancelSelfCondition` and the state machine's transitions. Evaluation takes a
-//! shared [`View`]: it cannot delegate, claim or mutate.
+//! `wantsToCancelSelfCondition` and the state machine's transitions. Evaluation takes an
+//! [`EvalCx`] (shared references only): it cannot delegate, claim or mutate. `parse` reads
+//! conditions and matcher lists from JSON.
+//!
+//! This module knows nothing of behaviors or the runner: the runner builds the [`EvalCx`].
+
+pub(crate) mod parse;
 
 use std::fmt;
 use std::sync::Arc;
 use std::time::Duration;
 
-use super::core::View;
-use super::IntentUnion;
-use crate::intent::IntentMatcher;
+use crate::behavior::clock::VirtualClock;
+use crate::intent::{IntentComponent, IntentMatcher, IntentUnion};
 
-/// A user-registered condition: a pure function of the view.
-pub type ConditionFn<U, E> = Arc<dyn Fn(&View<'_, U, E>) -> bool + Send + Sync>;
+/// A user-registered condition: a pure function of what conditions see.
+pub type ConditionFn<U, E> = Arc<dyn Fn(&EvalCx<'_, U, E>) -> bool + Send + Sync>;
+
+/// What a condition sees when it is evaluated: the intent component, the clock, the
+/// runner's named timers, this tick's user events, and, for the behavior it is evaluated
+/// for, since when it is active and since when its state machine's current state lasts.
+pub struct EvalCx<'a, U: IntentUnion, E: 'static = ()> {
+    pub(crate) intents: &'a IntentComponent<U>,
+    pub(crate) clock: VirtualClock,
+    pub(crate) active_since: Option<Duration>,
+    pub(crate) state_since: Option<Duration>,
+    pub(crate) timers: &'a [(Box<str>, Duration)],
+    pub(crate) events: &'a [E],
+}
+
+impl<'a, U: IntentUnion, E: 'static> EvalCx<'a, U, E> {
+    /// The intent component.
+    pub fn intents(&self) -> &'a IntentComponent<U> {
+        self.intents
+    }
+    /// Tick and virtual time.
+    pub fn clock(&self) -> VirtualClock {
+        self.clock
+    }
+    /// This tick's user events.
+    pub fn events(&self) -> &'a [E] {
+        self.events
+    }
+    /// How long the behavior the condition is evaluated for has been active (None while it
+    /// is not).
+    pub fn active_for(&self) -> Option<Duration> {
+        self.active_since
+            .map(|t| self.clock.now().saturating_sub(t))
+    }
+    /// How long the current state of the state machine evaluating the condition has lasted
+    /// (None outside a state machine).
+    pub fn in_state_for(&self) -> Option<Duration> {
+        self.state_since.map(|t| self.clock.now().saturating_sub(t))
+    }
+    /// Age of a named timer (reset by `resetTimers`); never reset: time since start.
+    pub fn timer_age(&self, name: &str) -> Duration {
+        let since = self
+            .timers
+            .iter()
+            .find(|(n, _)| &**n == name)
+            .map_or(Duration::ZERO, |(_, t)| *t);
+        self.clock.now().saturating_sub(since)
+    }
+}
 
 /// A condition tree.
 pub enum Condition<U: IntentUnion, E: 'static = ()> {
@@ -66,7 +117,7 @@ pub enum Condition<U: IntentUnion, E: 'static = ()> {
         condition: Arc<Condition<U, E>>,
     },
     /// A condition type the registry does not know, loaded as an opaque stand-in (never
-    /// true); only with [`LoadOptions::opaque_unknown`](super::LoadOptions).
+    /// true); only with `LoadOptions::opaque_unknown`.
     Opaque {
         /// The unknown `conditionType`.
         condition_type: Box<str>,
@@ -77,7 +128,7 @@ pub enum Condition<U: IntentUnion, E: 'static = ()> {
 
 impl<U: IntentUnion, E: 'static> Condition<U, E> {
     /// Evaluates the condition.
-    pub fn eval(&self, v: &View<'_, U, E>) -> bool {
+    pub fn eval(&self, v: &EvalCx<'_, U, E>) -> bool {
         match self {
             Self::True => true,
             Self::False => false,

@@ -9,7 +9,9 @@
 //! contract), one more virtual call per child. bonsai-bt: the equivalent reactive selector, `Select(..).memory(false)` over
 //! n−1 actions that fail and a last one that stays `Running`, ticked with a dt event.
 //!
-//! `cargo bench -p robot-runtime --bench behavior`
+//! The union is the generated test union of this crate (`schemas/test_user_intent.clad`).
+//!
+//! `cargo bench -p robot-runtime-tests --bench behavior`
 
 use std::hint::black_box;
 use std::time::Duration;
@@ -19,67 +21,8 @@ use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Through
 use robot_runtime::behavior::{
     Behavior, Runner, Spec, StrictPriorityDispatcher, TreeBuilder, View, Wait,
 };
-use robot_runtime::intent::{IntentComponent, StaticIntentMap};
-use robot_runtime::union::CladUnion;
-use serde::{Deserialize, Serialize};
-
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(tag = "type", rename_all = "snake_case")]
-enum Intent {
-    Hello {},
-    Unmatched {},
-}
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
-enum Tag {
-    Hello,
-    Unmatched,
-}
-
-impl CladUnion for Intent {
-    type Tag = Tag;
-    const NAME: &'static str = "Bench::Intent";
-    const TAGS: &'static [Tag] = &[Tag::Hello, Tag::Unmatched];
-    fn tag(&self) -> Tag {
-        match self {
-            Intent::Hello {} => Tag::Hello,
-            Intent::Unmatched {} => Tag::Unmatched,
-        }
-    }
-    fn tag_name(tag: Tag) -> &'static str {
-        match tag {
-            Tag::Hello => "hello",
-            Tag::Unmatched => "unmatched",
-        }
-    }
-    fn tag_from_name(name: &str) -> Option<Tag> {
-        match name {
-            "hello" => Some(Tag::Hello),
-            "unmatched" => Some(Tag::Unmatched),
-            _ => None,
-        }
-    }
-    fn tag_value(tag: Tag) -> u8 {
-        tag as u8
-    }
-    fn default_for(tag: Tag) -> Self {
-        match tag {
-            Tag::Hello => Intent::Hello {},
-            Tag::Unmatched => Intent::Unmatched {},
-        }
-    }
-    fn payload_is_struct(_: Tag) -> bool {
-        true
-    }
-}
-
-static MAP: StaticIntentMap<Tag> = StaticIntentMap {
-    cloud: &[],
-    app: &[],
-    simple_voice: &[],
-    simple_voice_tag: None,
-    unmatched: Tag::Unmatched,
-};
+use robot_runtime::intent::IntentComponent;
+use robot_runtime_tests::{UserIntent as Intent, MAP};
 
 /// A behavior that does not want to run (its condition is a field, not a constant).
 /// `in_scope_update`: whether it asks for `update` while in scope and inactive (the

@@ -1,0 +1,204 @@
+//! The robot's own behavior classes on `robot_runtime::behavior`, the registry that adds
+//! them to the built-ins, and the loader call for the tree of `behaviors/robot.json` (the
+//! original engine's format).
+//!
+//! Classes the robot adds to the built-ins (`Wait`, `DispatcherStrictPriority`,
+//! `ReactToUnclaimedIntent`, `SimpleVoiceResponse`, `HighLevelAI`, ...):
+//!
+//! | `behaviorClass` | wants to be activated when | does |
+//! |---|---|---|
+//! | `ReactToVoiceCommand` | the trigger word is pending | clears it, pauses the claim deadline (scoped) and listens (`listenTimeout_s`) until an intent is pending (then ends so that its handler claims it), the error flag is set, or time is up; claims `unmatched_intent` and `silence` itself and plays `huhAnimation` |
+//! | `VoiceCommand` | its `respondToUserIntents` match the pending intent | the runner claims the intent for it; it runs its `action` (see [`crate::actions`]) and ends with it |
+
+use std::time::Duration;
+
+use robot_runtime::behavior::{
+    load_tree, Behavior, BuildCx, ClaimSite, Continuation, Ctx, DelegationOutcome, LoadError,
+    LoadOptions, Registry, Source, Tree, View,
+};
+use robot_runtime::intent::IntentMatcher;
+use serde::Deserialize;
+
+use crate::actions::{robot_action, ActionSpec, Completions};
+use crate::intents::{Tag, UserIntent};
+use crate::log::Log;
+
+/// The behavior tree's user event type (none: completions arrive through [`Completions`]).
+pub type Event = ();
+
+/// `VoiceCommand`: runs its action once the runner has claimed its intent; ends with it.
+struct VoiceCommand {
+    action: ActionSpec,
+    log: Log,
+    completions: Completions,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct VoiceCommandParams {
+    action: ActionSpec,
+}
+
+impl Behavior<UserIntent, Event> for VoiceCommand {
+    /// Ends with its action.
+    fn always_delegates(&self) -> bool {
+        true
+    }
+    fn on_activated(&mut self, ctx: &mut Ctx<'_, UserIntent, Event>) {
+        let me = ctx.my_name().to_string();
+        let action = robot_action(&self.action, &me, &self.log, &self.completions);
+        if let Err(e) = ctx.delegate_action(Box::new(action), Continuation::None) {
+            tracing::warn!(behavior = %me, error = %e, "could not start its action");
+        }
+    }
+}
+
+/// `ReactToVoiceCommand`: the trigger-word reaction (see the module docs).
+struct ReactToVoiceCommand {
+    log: Log,
+    completions: Completions,
+    listen: Duration,
+    huh: String,
+    huh_length: Duration,
+    reacting: bool,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+struct ReactParams {
+    #[serde(rename = "listenTimeout_s", default = "five")]
+    listen_timeout_s: f64,
+    #[serde(default = "huh")]
+    huh_animation: String,
+    #[serde(rename = "huhLength_s", default = "point_eight")]
+    huh_length_s: f64,
+}
+
+fn five() -> f64 {
+    5.0
+}
+fn huh() -> String {
+    "anim_huh".into()
+}
+fn point_eight() -> f64 {
+    0.8
+}
+
+impl Behavior<UserIntent, Event> for ReactToVoiceCommand {
+    fn always_delegates(&self) -> bool {
+        false
+    }
+    fn wants_to_be_activated(&self, view: &View<'_, UserIntent, Event>) -> bool {
+        view.intents().is_trigger_word_pending()
+    }
+    fn on_activated(&mut self, ctx: &mut Ctx<'_, UserIntent, Event>) {
+        self.reacting = false;
+        ctx.intents_mut().clear_trigger_word();
+        ctx.hold_timeout();
+    }
+    fn update(&mut self, ctx: &mut Ctx<'_, UserIntent, Event>) {
+        if !ctx.is_active() || self.reacting {
+            return;
+        }
+        let pending = ctx.intents().pending_tag();
+        match pending {
+            Some(tag @ (Tag::UnmatchedIntent | Tag::Silence)) => {
+                self.reacting = true;
+                let _ = ctx.activate_intent(&IntentMatcher::tag(tag));
+                let spec = ActionSpec {
+                    name: self.huh.clone(),
+                    duration_ms: Some(self.huh_length.as_millis() as u64),
+                    timeout_ms: None,
+                };
+                let me = ctx.my_name().to_string();
+                let anim = robot_action(&spec, &me, &self.log, &self.completions);
+                let _ = ctx.delegate_action(Box::new(anim), Continuation::Call(1));
+            }
+            Some(_) => {
+                let _ = ctx.cancel_self();
+            }
+            None if ctx.intents().was_error() => {
+                ctx.intents_mut().reset_error();
+                let _ = ctx.cancel_self();
+            }
+            None if ctx.view().active_for().is_some_and(|t| t >= self.listen) => {
+                let _ = ctx.cancel_self();
+            }
+            None => {}
+        }
+    }
+    fn on_delegation_done(
+        &mut self,
+        _step: u32,
+        _outcome: DelegationOutcome,
+        ctx: &mut Ctx<'_, UserIntent, Event>,
+    ) {
+        let _ = ctx.cancel_self();
+    }
+    fn claim_sites(&self, out: &mut Vec<ClaimSite<Tag>>) {
+        out.push(ClaimSite {
+            tag: Tag::UnmatchedIntent,
+            state: None,
+        });
+        out.push(ClaimSite {
+            tag: Tag::Silence,
+            state: None,
+        });
+    }
+}
+
+fn secs(s: f64) -> Duration {
+    Duration::try_from_secs_f64(s).unwrap_or_default()
+}
+
+/// The built-in classes plus the robot's.
+pub fn registry(log: &Log, completions: &Completions) -> Registry<UserIntent, Event> {
+    let mut r = Registry::with_builtins();
+    {
+        let (log, completions) = (log.clone(), completions.clone());
+        r.register_class(
+            "VoiceCommand",
+            move |cx: &mut BuildCx<'_, UserIntent, Event>| {
+                let p: VoiceCommandParams = cx.params()?;
+                Some(Box::new(VoiceCommand {
+                    action: p.action,
+                    log: log.clone(),
+                    completions: completions.clone(),
+                }) as Box<dyn Behavior<UserIntent, Event>>)
+            },
+        );
+    }
+    let (log, completions) = (log.clone(), completions.clone());
+    r.register_class(
+        "ReactToVoiceCommand",
+        move |cx: &mut BuildCx<'_, UserIntent, Event>| {
+            let p: ReactParams = cx.params()?;
+            Some(Box::new(ReactToVoiceCommand {
+                log: log.clone(),
+                completions: completions.clone(),
+                listen: secs(p.listen_timeout_s),
+                huh: p.huh_animation,
+                huh_length: secs(p.huh_length_s),
+                reacting: false,
+            }) as Box<dyn Behavior<UserIntent, Event>>)
+        },
+    );
+    r
+}
+
+/// Loads the robot's tree (`root` is the base behavior's ID).
+pub fn load(
+    file: &str,
+    text: &str,
+    root: &str,
+    log: &Log,
+    completions: &Completions,
+) -> Result<Tree<UserIntent, Event>, LoadError> {
+    let registry = registry(log, completions);
+    load_tree(
+        &registry,
+        &[Source::new(file, text)],
+        root,
+        &LoadOptions::default(),
+    )
+}
