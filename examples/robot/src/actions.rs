@@ -7,7 +7,10 @@ use std::collections::HashMap;
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Duration;
 
-use robot_runtime::behavior::{Action, ActionEnd, ActionStatus, VirtualClock};
+use robot_runtime::behavior::{
+    request_name, Action, ActionEnd, ActionFactory, ActionRequest, ActionStatus,
+    AnimationDurations, Timed, VirtualClock,
+};
 use serde::Deserialize;
 
 use crate::log::{Item, Log};
@@ -161,5 +164,74 @@ pub fn robot_action(
         until: None,
         log: log.clone(),
         completions: completions.clone(),
+    }
+}
+
+/// The robot's action factory (`robot_runtime::behavior::ActionFactory`): the animations,
+/// speech, turns and stand-in work the behavior classes ask for, simulated as timed actions
+/// (lengths from [`durations`](Self::durations), the runtime's documented defaults
+/// otherwise) that report their start and end to the [`Log`], so they show in the timeline.
+pub struct RobotActions {
+    /// The lengths of animations (by trigger or name) and stand-in classes.
+    pub durations: AnimationDurations,
+    log: Log,
+}
+
+impl RobotActions {
+    /// The factory, logging to `log`.
+    pub fn new(log: &Log) -> Self {
+        Self {
+            durations: AnimationDurations::default(),
+            log: log.clone(),
+        }
+    }
+}
+
+impl ActionFactory for RobotActions {
+    fn make(&mut self, behavior: &str, request: &ActionRequest<'_>) -> Box<dyn Action> {
+        Box::new(LoggedAction {
+            behavior: behavior.to_owned(),
+            inner: Timed::new(request_name(request), self.durations.length(request)),
+            log: self.log.clone(),
+        })
+    }
+}
+
+/// A timed action that reports its start and end.
+struct LoggedAction {
+    behavior: String,
+    inner: Timed,
+    log: Log,
+}
+
+impl Action for LoggedAction {
+    fn name(&self) -> &str {
+        self.inner.name()
+    }
+    fn start(&mut self, clock: &VirtualClock) {
+        self.inner.start(clock);
+        self.log.push(Item::What(What::Action {
+            behavior: self.behavior.clone(),
+            action: self.inner.name().to_owned(),
+            change: "started",
+            duration_ms: self.inner.length().map(|l| l.as_millis() as u64),
+        }));
+    }
+    fn step(&mut self, clock: &VirtualClock) -> ActionStatus {
+        self.inner.step(clock)
+    }
+    fn on_end(&mut self, end: ActionEnd) {
+        let change = match end {
+            ActionEnd::Succeeded => "succeeded",
+            ActionEnd::Failed => "failed",
+            ActionEnd::Cancelled => "cancelled",
+            ActionEnd::Interrupted => "interrupted",
+        };
+        self.log.push(Item::What(What::Action {
+            behavior: self.behavior.clone(),
+            action: self.inner.name().to_owned(),
+            change,
+            duration_ms: None,
+        }));
     }
 }

@@ -13,13 +13,14 @@
 use std::time::Duration;
 
 use robot_runtime::behavior::{
-    load_tree, Behavior, BuildCx, ClaimSite, Continuation, Ctx, DelegationOutcome, LoadError,
-    LoadOptions, Registry, Source, Tree, View,
+    load, Behavior, BehaviorId, BuildCx, ClaimSite, Continuation, Ctx, DelegationOutcome,
+    LoadError, LoadOptions, Loaded, OperationModifiers, Registry, Source, View,
 };
 use robot_runtime::intent::IntentMatcher;
 use serde::Deserialize;
 
 use crate::actions::{robot_action, ActionSpec, Completions};
+use crate::clad::anki::vector::{ActiveFeature, FeatureType};
 use crate::intents::{Tag, UserIntent};
 use crate::log::Log;
 
@@ -40,9 +41,13 @@ struct VoiceCommandParams {
 }
 
 impl Behavior<UserIntent, Event> for VoiceCommand {
-    /// Ends with its action.
-    fn always_delegates(&self) -> bool {
-        true
+    /// Ends with its action (the base default: it always delegates).
+    fn operation_modifiers(
+        &self,
+        m: &mut OperationModifiers,
+        _: &dyn Fn(BehaviorId) -> OperationModifiers,
+    ) {
+        m.always_delegates = true;
     }
     fn on_activated(&mut self, ctx: &mut Ctx<'_, UserIntent, Event>) {
         let me = ctx.my_name().to_string();
@@ -85,8 +90,15 @@ fn point_eight() -> f64 {
 }
 
 impl Behavior<UserIntent, Event> for ReactToVoiceCommand {
-    fn always_delegates(&self) -> bool {
-        false
+    /// Listens without delegating; reacts on a trigger word even off treads or on the
+    /// charger.
+    fn operation_modifiers(
+        &self,
+        m: &mut OperationModifiers,
+        _: &dyn Fn(BehaviorId) -> OperationModifiers,
+    ) {
+        m.allow_everywhere();
+        m.always_delegates = false;
     }
     fn wants_to_be_activated(&self, view: &View<'_, UserIntent, Event>) -> bool {
         view.intents().is_trigger_word_pending()
@@ -139,10 +151,12 @@ impl Behavior<UserIntent, Event> for ReactToVoiceCommand {
         out.push(ClaimSite {
             tag: Tag::UnmatchedIntent,
             state: None,
+            owner: None,
         });
         out.push(ClaimSite {
             tag: Tag::Silence,
             state: None,
+            owner: None,
         });
     }
 }
@@ -151,9 +165,12 @@ fn secs(s: f64) -> Duration {
     Duration::try_from_secs_f64(s).unwrap_or_default()
 }
 
-/// The built-in classes plus the robot's.
+/// The built-in classes plus the robot's, with the robot's feature and active-feature names
+/// (the generated `FeatureType` and `ActiveFeature` enums) for the loader to check.
 pub fn registry(log: &Log, completions: &Completions) -> Registry<UserIntent, Event> {
     let mut r = Registry::with_builtins();
+    r.set_feature_names(FeatureType::ALL.iter().map(|f| f.name()));
+    r.set_active_feature_names(ActiveFeature::ALL.iter().map(|f| f.name()));
     {
         let (log, completions) = (log.clone(), completions.clone());
         r.register_class(
@@ -186,19 +203,16 @@ pub fn registry(log: &Log, completions: &Completions) -> Registry<UserIntent, Ev
     r
 }
 
-/// Loads the robot's tree (`root` is the base behavior's ID).
-pub fn load(
-    file: &str,
-    text: &str,
-    root: &str,
+/// Loads a tree from `sources` with `base` as its root: the robot's own tree
+/// (`behaviors/robot.json`, with [`LoadOptions::default`]) or a tree written for the
+/// original engine ([`LoadOptions::original`]: classes not built in run as stand-ins).
+/// Every problem of the tree is in the error, with file, line and JSON path.
+pub fn load_sources(
+    sources: &[Source<'_>],
+    base: &str,
+    options: &LoadOptions,
     log: &Log,
     completions: &Completions,
-) -> Result<Tree<UserIntent, Event>, LoadError> {
-    let registry = registry(log, completions);
-    load_tree(
-        &registry,
-        &[Source::new(file, text)],
-        root,
-        &LoadOptions::default(),
-    )
+) -> Result<Loaded<UserIntent, Event>, LoadError> {
+    load(&registry(log, completions), sources, base, options)
 }

@@ -23,7 +23,7 @@
 
 use std::time::{Duration, Instant};
 
-use robot_runtime::behavior::{export, LoadError, Runner};
+use robot_runtime::behavior::{export, LoadError, LoadOptions, LoadReport, Runner, Source};
 use robot_runtime::hri::{IntentKind, IntentRecord};
 use robot_runtime::intent::{
     CloudErrorCause, DeactivateReason, DropReason, Flag, IntentEvent, Match, Reaction,
@@ -32,7 +32,7 @@ use robot_runtime::intent::{
 use robot_runtime::union::CladUnion;
 use robot_runtime::wire::{Wire, WireView};
 
-use crate::actions::Completions;
+use crate::actions::{Completions, RobotActions};
 use crate::behavior_classes::{self, Event};
 use crate::clad::cloud_mic::MessageView;
 use crate::hri::IntentEnvelope;
@@ -152,28 +152,50 @@ impl Robot {
     /// The robot with another tree (its base behavior must be [`ROOT`]). Every problem of
     /// the tree is in the error, with file and JSON path.
     pub fn with_tree(file: &str, text: &str, config: RunConfig) -> Result<Self, LoadError> {
+        Self::with_sources(
+            &[Source::new(file, text)],
+            ROOT,
+            &LoadOptions::default(),
+            config,
+        )
+        .map(|(robot, _)| robot)
+    }
+
+    /// The robot with a tree of several sources (a directory of the original engine's
+    /// files) and base behavior `base`; also returns what the load found (its warnings).
+    pub fn with_sources(
+        sources: &[Source<'_>],
+        base: &str,
+        options: &LoadOptions,
+        config: RunConfig,
+    ) -> Result<(Self, LoadReport), LoadError> {
         let log = Log::default();
         let completions = Completions::default();
-        let tree = behavior_classes::load(file, text, ROOT, &log, &completions)?;
+        let loaded = behavior_classes::load_sources(sources, base, options, &log, &completions)?;
+        let (tree, report) = (loaded.tree, loaded.report);
         let mut component = intents::component();
         let sink = log.clone();
         component.subscribe(move |ev| sink.push(Item::Intent(ev.clone())));
-        let runner = Runner::new(tree, component);
+        let mut runner = Runner::new(tree, component);
+        runner.set_action_factory(Box::new(RobotActions::new(&log)));
         let tick = Duration::from_micros(1_000_000 / u64::from(config.ticks_per_second.max(1)));
         let hri = Hri::new(tick, &log, &completions);
-        Ok(Self {
-            runner,
-            hri,
-            log,
-            completions,
-            config,
-            entries: Vec::new(),
-            latencies: Vec::new(),
-            pending_from: None,
-            snapshot: None,
-            last_stack: Vec::new(),
-            tick: 0,
-        })
+        Ok((
+            Self {
+                runner,
+                hri,
+                log,
+                completions,
+                config,
+                entries: Vec::new(),
+                latencies: Vec::new(),
+                pending_from: None,
+                snapshot: None,
+                last_stack: Vec::new(),
+                tick: 0,
+            },
+            report,
+        ))
     }
 
     /// The behavior runner (the tree, the stack, the intent component).
@@ -429,6 +451,19 @@ impl Robot {
                 self.runner
                     .intents_mut()
                     .set_trigger_word_pending(*will_open_stream, *from_mute);
+            }
+            ScenarioEvent::State(patch) => {
+                input(
+                    self,
+                    "state",
+                    serde_json::Value::Object(patch.clone()).to_string(),
+                );
+                for e in self.runner.robot_mut().apply_json(patch) {
+                    self.push(What::InputIgnored {
+                        reason: e.to_string(),
+                    });
+                }
+                from_input = false;
             }
             ScenarioEvent::ActionDone { action, result } => {
                 input(self, "action", format!("{action} {}", result.name()));

@@ -47,6 +47,7 @@
 
 mod action;
 mod build_context;
+pub mod catalog;
 mod classes;
 mod clock;
 mod condition;
@@ -54,34 +55,48 @@ mod core;
 pub mod coverage;
 pub mod export;
 mod ids;
+pub mod inspect;
+mod json_keys;
 mod jsonc;
 mod loader;
 mod problem;
 mod registry;
+pub mod robot_state;
 pub mod runner;
-pub mod state_machine;
 mod tree;
 
-pub use action::{Action, ActionEnd, ActionStatus, DriveToPose, PlayAnimation, Pose2, WaitFor};
-pub use build_context::{BuildCx, ClassFactory};
+pub use action::{
+    request_name, Action, ActionEnd, ActionFactory, ActionRequest, ActionStatus,
+    AnimationDurations, DriveToPose, PlayAnimation, Pose2, SimulatedActions, Timed, WaitFor,
+};
+pub use build_context::{BuildCx, ClassFactory, ReferenceCount};
 pub use classes::{
-    PlayAnimationBehavior, QueueDispatcher, ReactToUnclaimedIntent, RerunDispatcher,
-    SimpleVoiceResponse, StrictPriorityDispatcher, Wait,
+    AnimGetInLoop, AnimSequence, CooldownDispatcher, MoveHeadToAngle, PassThroughDispatcher,
+    PlayAnimationBehavior, PutDownBlock, QueueDispatcher, RandomDispatcher, ReactToUnclaimedIntent,
+    RerunDispatcher, ScoringDispatcher, SimpleVoiceResponse, StandIn, StateMachine,
+    StrictPriorityDispatcher, TextToSpeechLoop, Turn, Wait,
 };
 pub use clock::VirtualClock;
-pub use condition::parse::ConditionFactory;
-pub use condition::{Condition, ConditionFn, EvalCx};
+pub use condition::parse::{ConditionFactory, OpaqueValues};
+pub use condition::{
+    Condition, ConditionFn, EvalCx, Flag, HighLevelAiCondition, Kind as ConditionKind,
+    MachineTimes, MoodTest, Op,
+};
 pub use core::{
-    Behavior, BehaviorEnd, BehaviorEvent, ClaimSite, Cleanup, Continuation, Ctx, DelegationOutcome,
-    Effect, EffectId, EventScope, EventScopes, Invariant, LifecycleState, RunnerError, View,
+    Behavior, BehaviorEnd, BehaviorEvent, ClaimSite, Cleanup, Continuation, Ctx, CubeRequirement,
+    DelegationOutcome, Effect, EffectId, EventScope, EventScopes, Invariant, LifecycleState,
+    OperationModifiers, RunnerError, View,
 };
 pub use ids::{BehaviorId, BehaviorName, NameError};
-pub use jsonc::strip_comments;
-pub use loader::{load_tree, LoadOptions, Source};
-pub use problem::{LoadError, Problem, ProblemKind};
-pub use registry::Registry;
+pub use jsonc::{locate, strip_comments};
+pub use loader::{
+    check_tree, condition_support, load, load_tree, ClassCount, KeyCheck, LoadOptions, LoadReport,
+    Loaded, Source, StandIns,
+};
+pub use problem::{LoadError, Problem, ProblemKind, Severity};
+pub use registry::{Registry, BUILTIN_CLASSES};
+pub use robot_state::{RobotState, StateError};
 pub use runner::{ConditionPair, Runner};
-pub use state_machine::{StateMachine, StateMachineParams};
-pub use tree::{Spec, Tree, TreeBuilder, TreeError};
+pub use tree::{ModifierOverrides, Spec, Tree, TreeBuilder, TreeError};
 
 pub use crate::intent::IntentUnion;

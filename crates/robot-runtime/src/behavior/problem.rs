@@ -20,10 +20,25 @@ pub enum ProblemKind {
         /// The key.
         key: String,
     },
-    /// A key nobody reads.
+    /// A key nobody reads (the original engine does not read it either).
     UnknownKey {
         /// The key.
         key: String,
+    },
+    /// A key the original reads only for a purpose this runtime refuses (`debugLabel` on a
+    /// normal instance, `behaviorAlwaysDelegates` in `behaviorModifiers`).
+    Refused {
+        /// The key.
+        key: String,
+        /// Why.
+        reason: String,
+    },
+    /// A value outside the key's closed set or range.
+    BadValue {
+        /// The key.
+        key: String,
+        /// What is wrong.
+        reason: String,
     },
     /// A key has the wrong type.
     WrongType {
@@ -46,15 +61,42 @@ pub enum ProblemKind {
         /// File and path of the first definition.
         first: String,
     },
-    /// No such class.
+    /// No such class (neither registered nor a class of the original engine).
     UnknownClass {
         /// The class.
         class: String,
     },
-    /// A delegate that is no behavior.
+    /// A class of the original engine this runtime does not run natively; loading with
+    /// stand-ins (`LoadOptions::stand_ins`) runs it as a stand-in.
+    NotNative {
+        /// The class.
+        class: String,
+    },
+    /// A behavior name that names no behavior.
     UnknownDelegate {
         /// The name.
         name: String,
+    },
+    /// A key that resolves global IDs only names an anonymous behavior.
+    GlobalOnly {
+        /// The name.
+        name: String,
+    },
+    /// The named behavior has the wrong class.
+    WrongClass {
+        /// The name.
+        name: String,
+        /// Its class.
+        class: String,
+        /// The class required.
+        expected: &'static str,
+    },
+    /// A behavior ID the class's code names is missing from the tree.
+    MissingHardCodedId {
+        /// The ID.
+        id: String,
+        /// The class that names it.
+        class: String,
     },
     /// No such base behavior.
     UnknownBase {
@@ -90,13 +132,32 @@ impl fmt::Display for ProblemKind {
             Self::NotAnInstance => f.write_str("expected a behavior object or an array of them"),
             Self::MissingKey { key } => write!(f, "missing key `{key}`"),
             Self::UnknownKey { key } => write!(f, "unknown key `{key}`"),
+            Self::Refused { key, reason } => write!(f, "`{key}` is not accepted: {reason}"),
+            Self::BadValue { key, reason } => write!(f, "bad `{key}`: {reason}"),
             Self::WrongType { key, expected } => write!(f, "`{key}` must be {expected}"),
             Self::BadId { id, reason } => write!(f, "bad behavior ID `{id}`: {reason}"),
             Self::DuplicateId { id, first } => {
                 write!(f, "duplicate behavior ID `{id}` (first defined at {first})")
             }
             Self::UnknownClass { class } => write!(f, "unknown behavior class `{class}`"),
-            Self::UnknownDelegate { name } => write!(f, "unknown delegate `{name}`"),
+            Self::NotNative { class } => write!(
+                f,
+                "class `{class}` of the original engine does not run natively here (load with stand-ins)"
+            ),
+            Self::UnknownDelegate { name } => write!(f, "unknown behavior `{name}`"),
+            Self::GlobalOnly { name } => write!(
+                f,
+                "`{name}` is an anonymous behavior; this key resolves global behavior IDs only"
+            ),
+            Self::WrongClass {
+                name,
+                class,
+                expected,
+            } => write!(f, "`{name}` is a `{class}`; this key needs a `{expected}`"),
+            Self::MissingHardCodedId { id, class } => write!(
+                f,
+                "class `{class}` needs a behavior `{id}` in the tree (its code names it)"
+            ),
             Self::UnknownBase { name } => write!(f, "unknown base behavior `{name}`"),
             Self::Cycle { cycle } => write!(f, "delegation cycle: {}", cycle.join(" -> ")),
             Self::BadMatcher { reason } => write!(f, "bad intent matcher: {reason}"),
@@ -106,6 +167,17 @@ impl fmt::Display for ProblemKind {
     }
 }
 
+/// How bad a problem is.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Severity {
+    /// The tree does not load.
+    #[default]
+    Error,
+    /// Reported; the tree loads (lenient mode's unread keys, keys the original never
+    /// checks inside nested objects).
+    Warning,
+}
+
 /// One problem: where and what.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Problem {
@@ -113,13 +185,42 @@ pub struct Problem {
     pub file: String,
     /// The JSON path (`$.anonymousBehaviors[0].behaviors[2]`).
     pub path: String,
+    /// Line and column (1-based) of the value at `path` (or of the deepest value found on
+    /// the way), when known.
+    pub line: Option<(u32, u32)>,
+    /// Error or warning.
+    pub severity: Severity,
     /// What.
     pub kind: ProblemKind,
 }
 
+impl Problem {
+    /// An error at `file`/`path`.
+    pub fn error(file: &str, path: impl Into<String>, kind: ProblemKind) -> Self {
+        Self {
+            file: file.to_owned(),
+            path: path.into(),
+            line: None,
+            severity: Severity::Error,
+            kind,
+        }
+    }
+    /// True for [`Severity::Error`].
+    pub fn is_error(&self) -> bool {
+        self.severity == Severity::Error
+    }
+}
+
 impl fmt::Display for Problem {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}: {}: {}", self.file, self.path, self.kind)
+        match self.line {
+            Some((l, c)) => write!(f, "{}:{l}:{c}: ", self.file)?,
+            None => write!(f, "{}: ", self.file)?,
+        }
+        if self.severity == Severity::Warning {
+            f.write_str("warning: ")?;
+        }
+        write!(f, "{}: {}", self.path, self.kind)
     }
 }
 
@@ -127,8 +228,15 @@ impl fmt::Display for Problem {
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 #[error("{} problem(s) in the behavior tree:\n{}", .problems.len(), .problems.iter().map(ToString::to_string).collect::<Vec<_>>().join("\n"))]
 pub struct LoadError {
-    /// All of them, in source order.
+    /// All of them (errors and warnings), in source order.
     pub problems: Vec<Problem>,
+}
+
+impl LoadError {
+    /// The errors (what made the load fail).
+    pub fn errors(&self) -> impl Iterator<Item = &Problem> {
+        self.problems.iter().filter(|p| p.is_error())
+    }
 }
 
 /// Where problems go while something is being read: the file, and the list every reader
@@ -139,12 +247,25 @@ pub(crate) struct ProblemSink<'a> {
 }
 
 impl ProblemSink<'_> {
-    /// Records `kind` at `path`.
+    /// Records the error `kind` at `path`.
     pub fn push(&mut self, path: impl Into<String>, kind: ProblemKind) {
-        self.problems.push(Problem {
-            file: self.file.to_owned(),
-            path: path.into(),
-            kind,
-        });
+        self.problems.push(Problem::error(self.file, path, kind));
+    }
+    /// Records `kind` at `path` with `severity`.
+    pub fn push_as(&mut self, severity: Severity, path: impl Into<String>, kind: ProblemKind) {
+        let mut p = Problem::error(self.file, path, kind);
+        p.severity = severity;
+        self.problems.push(p);
+    }
+    /// The number of errors so far.
+    pub fn errors(&self) -> usize {
+        self.problems.iter().filter(|p| p.is_error()).count()
+    }
+    /// A sink for the same list, reborrowed.
+    pub fn reborrow(&mut self) -> ProblemSink<'_> {
+        ProblemSink {
+            file: self.file,
+            problems: self.problems,
+        }
     }
 }
