@@ -7,7 +7,7 @@
 //!
 //! | `behaviorClass` | wants to be activated when | does |
 //! |---|---|---|
-//! | `ReactToVoiceCommand` | the trigger word is pending | clears it, pauses the claim deadline (scoped) and listens (`listenTimeout_s`) until an intent is pending (then ends so that its handler claims it), the error flag is set, or time is up; claims `unmatched_intent` and `silence` itself and plays `huhAnimation` |
+//! | `ReactToVoiceCommand` | the trigger word is pending | clears it, pauses the claim deadline (scoped) and listens (`listenTimeout_s`, default 5 s) until an intent is pending (then ends so that its handler claims it), the error flag is set, or time is up; claims `unmatched_intent` and `silence` itself and plays `huhAnimation` (`huhLength_s`); the original class's `behaviorOnIntent` is accepted and resolved (a `ReactToMicDirection`), so trees written for the original use this class |
 //! | `VoiceCommand` | its `respondToUserIntents` match the pending intent | the runner claims the intent for it; it runs its `action` (see [`crate::actions`]) and ends with it |
 
 use std::time::Duration;
@@ -66,27 +66,6 @@ struct ReactToVoiceCommand {
     huh: String,
     huh_length: Duration,
     reacting: bool,
-}
-
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields, rename_all = "camelCase")]
-struct ReactParams {
-    #[serde(rename = "listenTimeout_s", default = "five")]
-    listen_timeout_s: f64,
-    #[serde(default = "huh")]
-    huh_animation: String,
-    #[serde(rename = "huhLength_s", default = "point_eight")]
-    huh_length_s: f64,
-}
-
-fn five() -> f64 {
-    5.0
-}
-fn huh() -> String {
-    "anim_huh".into()
-}
-fn point_eight() -> f64 {
-    0.8
 }
 
 impl Behavior<UserIntent, Event> for ReactToVoiceCommand {
@@ -161,10 +140,6 @@ impl Behavior<UserIntent, Event> for ReactToVoiceCommand {
     }
 }
 
-fn secs(s: f64) -> Duration {
-    Duration::try_from_secs_f64(s).unwrap_or_default()
-}
-
 /// The built-in classes plus the robot's, with the robot's feature and active-feature names
 /// (the generated `FeatureType` and `ActiveFeature` enums) for the loader to check.
 pub fn registry(log: &Log, completions: &Completions) -> Registry<UserIntent, Event> {
@@ -189,13 +164,25 @@ pub fn registry(log: &Log, completions: &Completions) -> Registry<UserIntent, Ev
     r.register_class(
         "ReactToVoiceCommand",
         move |cx: &mut BuildCx<'_, UserIntent, Event>| {
-            let p: ReactParams = cx.params()?;
+            // The robot's keys (with defaults), and the original class's reference to the
+            // behavior that turns toward the voice (declared, for trees written for it).
+            let listen = cx
+                .seconds("listenTimeout_s")
+                .unwrap_or(Duration::from_secs(5));
+            let huh = cx.str("huhAnimation").unwrap_or("anim_huh").to_owned();
+            let huh_length = cx
+                .seconds("huhLength_s")
+                .unwrap_or(Duration::from_millis(800));
+            if let Some(name) = cx.str("behaviorOnIntent") {
+                let id = cx.delegate(name, "behaviorOnIntent")?;
+                cx.require_class(id, name, "behaviorOnIntent", "ReactToMicDirection");
+            }
             Some(Box::new(ReactToVoiceCommand {
                 log: log.clone(),
                 completions: completions.clone(),
-                listen: secs(p.listen_timeout_s),
-                huh: p.huh_animation,
-                huh_length: secs(p.huh_length_s),
+                listen,
+                huh,
+                huh_length,
                 reacting: false,
             }) as Box<dyn Behavior<UserIntent, Event>>)
         },

@@ -100,3 +100,4 @@ pub mod robot;
 pub mod samples;
 pub mod scenario;
 pub mod timeline;
+pub mod tree_files;
