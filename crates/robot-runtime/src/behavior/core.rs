@@ -548,6 +548,9 @@ pub(crate) enum Command {
         from: BehaviorId,
         to: BehaviorId,
         cont: Continuation,
+        /// Ask the target whether it wants to be activated when the request is applied
+        /// (it is being cancelled by the same hook, so it is still active now).
+        ask_when_applied: bool,
     },
     Action {
         from: BehaviorId,
@@ -1117,16 +1120,22 @@ impl<'a, U: IntentUnion, E: 'static> Ctx<'a, U, E> {
                 to: target,
             });
         }
+        // Restarting the delegate this hook cancels (a state machine's self-transition):
+        // it is still active now; whether it wants to run is asked once it is not.
+        let restart = t.state == LifecycleState::Active
+            && self.cancel_queued
+            && self.frame().is_some_and(|i| (t.stack_pos as usize) > i);
         match t.state {
-            LifecycleState::Active => {
+            LifecycleState::Active if !restart => {
                 return self.refuse(RunnerError::AlreadyActive { behavior: target })
             }
             LifecycleState::OutOfScope => {
                 return self.refuse(RunnerError::NotInScope { behavior: target })
             }
-            LifecycleState::InScope => {}
+            _ => {}
         }
-        if t.wants_tick.get() != self.s.clock.tick() && !self.wants_to_activate(target) {
+        if !restart && t.wants_tick.get() != self.s.clock.tick() && !self.wants_to_activate(target)
+        {
             return self.refuse(RunnerError::DoesNotWantToActivate { behavior: target });
         }
         self.delegation_queued = true;
@@ -1134,6 +1143,7 @@ impl<'a, U: IntentUnion, E: 'static> Ctx<'a, U, E> {
             from: me,
             to: target,
             cont,
+            ask_when_applied: restart,
         });
         Ok(())
     }

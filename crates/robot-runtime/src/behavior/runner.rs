@@ -815,7 +815,12 @@ impl<U: IntentUnion, E: 'static> Runner<U, E> {
     fn apply_queued(&mut self, events: &[E]) {
         while let Some(cmd) = self.core.m.cmds.pop_front() {
             match cmd {
-                Command::Delegate { from, to, cont } => {
+                Command::Delegate {
+                    from,
+                    to,
+                    cont,
+                    ask_when_applied,
+                } => {
                     let top = self.core.s.stack.last();
                     let in_control = top.is_some_and(|f| f.id == from && f.action.is_none());
                     if !in_control {
@@ -835,11 +840,17 @@ impl<U: IntentUnion, E: 'static> Runner<U, E> {
                         self.core.m.errors.push(e);
                         continue;
                     }
-                    if n.wants_tick.get() != self.core.s.clock.tick() {
-                        self.core
-                            .m
-                            .errors
-                            .push(RunnerError::DoesNotWantToActivate { behavior: to });
+                    let wants = n.wants_tick.get() == self.core.s.clock.tick()
+                        || (ask_when_applied && self.view(from).wants_to_activate(to));
+                    if !wants {
+                        if ask_when_applied {
+                            tracing::warn!(behavior = ?to, "Behavior.Restart.DoesNotWantToRun");
+                        } else {
+                            self.core
+                                .m
+                                .errors
+                                .push(RunnerError::DoesNotWantToActivate { behavior: to });
+                        }
                         continue;
                     }
                     self.push(Some(from), to, cont, events);
