@@ -9,6 +9,14 @@
 //! contract), one more virtual call per child. bonsai-bt: the equivalent reactive selector, `Select(..).memory(false)` over
 //! n−1 actions that fail and a last one that stays `Running`, ticked with a dt event.
 //!
+//! On a tree shaped like the original robot's (`shaped_tree::tree`, 350 files, idle in its
+//! HighLevelAI, every reaction's condition false): `load_tree/original_shaped_350` loads,
+//! validates and resolves it from its JSON texts; `original_shaped_tick` ticks it (throughput:
+//! the behaviors in activatable scope, so the report is the cost per in-scope behavior),
+//! beside bonsai-bt on a tree of as many nodes (a reactive selector over selectors of failing
+//! actions, one per group, and a last running action). `deep_chain/N` ticks a chain of N
+//! strict-priority dispatchers (throughput: N, the depth of the stack).
+//!
 //! The union is the generated test union of this crate (`schemas/test_user_intent.clad`).
 //!
 //! `cargo bench -p robot-runtime-tests --bench behavior`
@@ -19,10 +27,11 @@ use std::time::Duration;
 use bonsai_bt::{Action, Event, Select, Status, UpdateArgs, BT, RUNNING};
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
 use robot_runtime::behavior::{
-    Behavior, Runner, Spec, StrictPriorityDispatcher, TreeBuilder, View, Wait,
+    load_tree, Behavior, LoadOptions, Registry, Runner, Source, Spec, StrictPriorityDispatcher,
+    TreeBuilder, View, Wait,
 };
 use robot_runtime::intent::IntentComponent;
-use robot_runtime_tests::{UserIntent as Intent, MAP};
+use robot_runtime_tests::{shaped_tree, UserIntent as Intent, MAP};
 
 /// A behavior that does not want to run (its condition is a field, not a constant).
 /// `in_scope_update`: whether it asks for `update` while in scope and inactive (the
@@ -118,5 +127,97 @@ fn ticks(c: &mut Criterion) {
     g.finish();
 }
 
-criterion_group!(benches, ticks);
+fn shaped_runner(files: &[(String, String)]) -> Runner<Intent> {
+    let sources: Vec<Source<'_>> = files.iter().map(|(n, t)| Source::new(n, t)).collect();
+    let tree = load_tree(
+        &Registry::with_builtins(),
+        &sources,
+        "InitNormalOperation",
+        &LoadOptions::original(),
+    )
+    .unwrap();
+    let mut r = Runner::new(tree, IntentComponent::new(&MAP));
+    for _ in 0..40 {
+        r.tick(Duration::from_millis(60), &[]);
+    }
+    assert!(r.is_on_stack(r.id("HighLevelAI").unwrap()));
+    r
+}
+
+fn original_shaped(c: &mut Criterion) {
+    let files = shaped_tree::tree(350, 2);
+    let sources: Vec<Source<'_>> = files.iter().map(|(n, t)| Source::new(n, t)).collect();
+    let reg = Registry::<Intent>::with_builtins();
+    let mut g = c.benchmark_group("load_tree");
+    g.throughput(Throughput::Elements(files.len() as u64));
+    g.bench_function("original_shaped_350", |b| {
+        b.iter(|| {
+            load_tree(
+                &reg,
+                black_box(&sources),
+                "InitNormalOperation",
+                &LoadOptions::original(),
+            )
+            .unwrap()
+        })
+    });
+    g.finish();
+
+    let mut r = shaped_runner(&files);
+    let in_scope = r.in_scope().len();
+    let groups = r.delegates(r.id("GlobalInterruptions").unwrap()).len();
+    let mut g = c.benchmark_group("original_shaped_tick");
+    g.throughput(Throughput::Elements(in_scope as u64));
+    g.bench_function(BenchmarkId::new("robot_runtime", in_scope), |b| {
+        b.iter(|| r.tick(black_box(Duration::from_millis(60)), black_box(&[])))
+    });
+    assert!(r.is_on_stack(r.id("HighLevelAI").unwrap()));
+    // bonsai-bt: as many nodes, shaped alike.
+    let per_group = in_scope / groups.max(1);
+    let mut kids = Vec::with_capacity(groups);
+    for _ in 0..groups.saturating_sub(1) {
+        kids.push(
+            Select(
+                (0..per_group.max(1))
+                    .map(|_| Action(BonsaiAction::Never))
+                    .collect(),
+            )
+            .memory(false),
+        );
+    }
+    kids.push(Action(BonsaiAction::Idle));
+    let mut bt = BT::new(Select(kids).memory(false), ());
+    let e: Event = UpdateArgs { dt: 0.06 }.into();
+    g.bench_function(BenchmarkId::new("bonsai_bt", in_scope), |b| {
+        b.iter(|| {
+            bt.tick(black_box(&e), &mut |args, _| match args.action {
+                BonsaiAction::Never => (Status::Failure, args.dt),
+                BonsaiAction::Idle => RUNNING,
+            })
+        })
+    });
+    g.finish();
+
+    let mut g = c.benchmark_group("deep_chain");
+    for depth in [1_000usize, 10_000] {
+        let text = shaped_tree::chain(depth);
+        let tree = load_tree(
+            &Registry::<Intent>::with_builtins(),
+            &[Source::new("chain.json", &text)],
+            "Link0",
+            &LoadOptions::default(),
+        )
+        .unwrap();
+        let mut r = Runner::new(tree, IntentComponent::new(&MAP));
+        r.tick(Duration::from_millis(60), &[]);
+        assert_eq!(r.stack().len(), depth + 1);
+        g.throughput(Throughput::Elements(depth as u64));
+        g.bench_function(BenchmarkId::from_parameter(depth), |b| {
+            b.iter(|| r.tick(black_box(Duration::from_millis(60)), black_box(&[])))
+        });
+    }
+    g.finish();
+}
+
+criterion_group!(benches, ticks, original_shaped);
 criterion_main!(benches);

@@ -398,7 +398,11 @@ pub(crate) struct Node<U: IntentUnion, E: 'static> {
     pub cancel_rule: bool,
     /// The activation gates that block it ([`OperationModifiers::gate_bits`]).
     pub gate: u8,
-    pub last_update: u64,
+    /// The tick of its last update, truncated to 32 bits (it is only compared with the
+    /// current tick, so a wrap after 2^32 ticks — 8 years at 60 ms — is harmless).
+    pub last_update: u32,
+    /// Position on the stack; `u32::MAX` when not on it.
+    pub stack_pos: u32,
     pub wants_tick: std::cell::Cell<u64>,
     /// Everything else, out of line (reads go through `Deref`).
     pub detail: Box<NodeDetail<U, E>>,
@@ -413,8 +417,6 @@ pub(crate) struct NodeDetail<U: IntentUnion, E: 'static> {
     /// Position in the runner's list of in-scope behaviors that need a call while inactive
     /// (update or events); `u32::MAX` when not listed.
     pub work_pos: u32,
-    /// Position on the stack; `u32::MAX` when not on it.
-    pub stack_pos: u32,
     pub activated_tick: u64,
     pub activated_wants_tick: u64,
     pub activated_at: Duration,

@@ -9,7 +9,6 @@
 //! change with the state's current time: the runner sets it at the start of every tick, so a
 //! change made between two ticks carries the time of the last one.
 
-use std::collections::HashMap;
 use std::fmt;
 use std::time::Duration;
 
@@ -327,7 +326,8 @@ pub struct RobotState {
     last_poked: Option<Duration>,
     touched_since: Option<Duration>,
     engine_error: Option<(u8, u64)>,
-    features: HashMap<Box<str>, bool>,
+    /// Features set explicitly (few: a list is faster to search than a hash map).
+    features: Vec<(Box<str>, bool)>,
     emotion_events: Vec<Box<str>>,
     /// Picked up (the robot's pick-up detection).
     pub picked_up: bool,
@@ -419,7 +419,7 @@ impl Default for RobotState {
             last_poked: None,
             touched_since: None,
             engine_error: None,
-            features: HashMap::new(),
+            features: Vec::new(),
             emotion_events: Vec::new(),
             picked_up: false,
             on_charger: false,
@@ -595,13 +595,16 @@ impl RobotState {
     /// Whether feature `name` is enabled (a feature not set: [`features_default`](Self::features_default)).
     pub fn feature_enabled(&self, name: &str) -> bool {
         self.features
-            .get(name)
-            .copied()
-            .unwrap_or(self.features_default)
+            .iter()
+            .find(|(n, _)| &**n == name)
+            .map_or(self.features_default, |(_, on)| *on)
     }
     /// Enables or disables feature `name`.
     pub fn set_feature(&mut self, name: &str, enabled: bool) {
-        self.features.insert(name.into(), enabled);
+        match self.features.iter_mut().find(|(n, _)| &**n == name) {
+            Some((_, on)) => *on = enabled,
+            None => self.features.push((name.into(), enabled)),
+        }
     }
     /// Records a poke now.
     pub fn poke(&mut self) {

@@ -424,10 +424,10 @@ impl<U: IntentUnion, E: 'static> Runner<U, E> {
             let Some(n) = self.core.s.nodes.get_mut(id.index()) else {
                 continue;
             };
-            if n.state != LifecycleState::InScope || n.last_update == tick {
+            if n.state != LifecycleState::InScope || n.last_update == tick as u32 {
                 continue;
             }
-            n.last_update = tick;
+            n.last_update = tick as u32;
             let update = n.updates_inactive;
             if has_events && !n.event_scopes.is_empty() {
                 self.deliver_events(id, false, events);
@@ -591,7 +591,7 @@ impl<U: IntentUnion, E: 'static> Runner<U, E> {
             }
             let needs_update = node.state == LifecycleState::Active
                 || (node.state == LifecycleState::InScope && node.updates_inactive);
-            if tick > 0 && needs_update && node.last_update != tick {
+            if tick > 0 && needs_update && node.last_update != tick as u32 {
                 return Err(Invariant::MissedUpdate(id));
             }
             let worker = counts[i] > 0 && (node.updates_inactive || !node.event_scopes.is_empty());
@@ -653,14 +653,14 @@ impl<U: IntentUnion, E: 'static> Runner<U, E> {
     fn update(&mut self, id: BehaviorId, events: &[E]) {
         let tick = self.core.s.clock.tick();
         let n = &mut self.core.s.nodes[id.index()];
-        if n.last_update == tick {
+        if n.last_update == tick as u32 {
             self.core
                 .m
                 .errors
                 .push(RunnerError::Invariant(Invariant::DoubleUpdate(id)));
             return;
         }
-        n.last_update = tick;
+        n.last_update = tick as u32;
         self.hook(id, Hook::Update, events);
         self.apply(events);
     }

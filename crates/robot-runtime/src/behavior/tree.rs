@@ -317,11 +317,11 @@ impl<U: IntentUnion, E: 'static> TreeBuilder<U, E> {
                 state: LifecycleState::OutOfScope,
                 wants_tick: Cell::new(0),
                 last_update: 0,
+                stack_pos: u32::MAX,
                 detail: Box::new(NodeDetail {
                     scope_count: 0,
                     scope_pos: u32::MAX,
                     work_pos: u32::MAX,
-                    stack_pos: u32::MAX,
                     activated_tick: 0,
                     activated_wants_tick: 0,
                     activated_at: Duration::ZERO,
