@@ -70,7 +70,14 @@ fn steady_ticks_of_an_original_shaped_tree_do_not_allocate() {
                 r.tick(Duration::from_millis(60), &[]);
             }
         });
-        assert_eq!(r.stack().collect::<Vec<_>>(), stack, "{files_n} files: the stack stayed");
-        assert_eq!(n, 0, "{files_n} files ({in_scope} in scope): 200 steady ticks");
+        assert_eq!(
+            r.stack().collect::<Vec<_>>(),
+            stack,
+            "{files_n} files: the stack stayed"
+        );
+        assert_eq!(
+            n, 0,
+            "{files_n} files ({in_scope} in scope): 200 steady ticks"
+        );
     }
 }

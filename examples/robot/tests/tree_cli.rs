@@ -57,8 +57,14 @@ fn check_tree_reports_every_problem_with_its_place() {
     let d = dir.path().display().to_string();
     let (code, out, err) = run(&["--check-tree", &d]);
     assert_eq!(code, Some(1), "{out}\n{err}");
-    assert!(out.contains("base.json:4:"), "the missing reference's place: {out}");
-    assert!(out.contains("base.json:5:"), "the unknown key's place: {out}");
+    assert!(
+        out.contains("base.json:4:"),
+        "the missing reference's place: {out}"
+    );
+    assert!(
+        out.contains("base.json:5:"),
+        "the unknown key's place: {out}"
+    );
     assert!(out.contains("surprise"), "{out}");
 
     // Lenient: the unknown key is a warning; the missing reference stays an error.

@@ -10,14 +10,22 @@
 //!   built-ins.
 //! * Scoped effects ([`Effect`]): intents, timeout holds, trigger-word suppressions,
 //!   cleanups, undone in reverse order on any deactivation.
-//! * [`Condition`] (`condition`): pure predicates for activation, self-cancel and state
-//!   machine transitions.
-//! * Built-in classes (`classes`, `state_machine`): `Wait`, `DispatcherStrictPriority`,
-//!   `DispatcherQueue`, `DispatcherRerun`, `ReactToUnclaimedIntent`, `SimpleVoiceResponse`,
-//!   `PlayAnimation`, `InternalStates`/`HighLevelAI`.
+//! * [`Condition`] (`condition`): the original's condition types natively (spec §2; the
+//!   full list in [`catalog::CONDITION_TYPES`]), for activation, self-cancel and state
+//!   machine transitions; each remembers its last result for [`inspect`].
+//! * [`RobotState`] (`robot_state`): what conditions and classes read (treads, charger,
+//!   carrying, faces, cubes, timers, whiteboard, features), settable from JSON.
+//! * Built-in classes (`classes`): the waits, every dispatcher of the original
+//!   (strict priority with its options, cooldown, random, queue, scoring, pass-through,
+//!   rerun), the state machines (`HighLevelAI`, `PRDemo`, `InternalStates`), animation,
+//!   motion and voice classes, and [`StandIn`] for original classes not built in
+//!   ([`catalog::ORIGINAL_CLASSES`] lists all 175).
 //! * [`Registry`] and [`load_tree`] (`registry`, `loader`): classes by name and the JSON
-//!   loader, which validates the whole tree at once and reports every problem with file and
-//!   JSON path; trees in the original engine's format load unchanged.
+//!   loader, which validates the whole tree at once and reports every problem with
+//!   file:line:col and JSON path ([`check_tree`] without building); trees in the original
+//!   engine's format load unchanged ([`LoadOptions::original`]).
+//! * [`inspect`]: read-only questions for tools (status, why a behavior is not active,
+//!   conditions' last results) and [`Runner::force_behavior`].
 //! * `coverage` and `export`: intent coverage, the completed-intents table check, DOT and
 //!   Mermaid export.
 //!
@@ -46,11 +54,11 @@
 //! ```
 
 mod action;
-mod build_context;
+pub mod build_context;
 pub mod catalog;
-mod classes;
+pub mod classes;
 mod clock;
-mod condition;
+pub mod condition;
 mod core;
 pub mod coverage;
 pub mod export;

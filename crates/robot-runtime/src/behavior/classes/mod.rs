@@ -1,6 +1,6 @@
 //! The built-in behavior classes, one family per file, each reading its keys through the
 //! [`BuildCx`] (every problem reported) and handing the registry its builder
-//! ([`builtins`]):
+//! (`builtins`):
 //!
 //! * `wait` — `Wait`;
 //! * `dispatch` — the dispatchers of spec §2: `DispatcherStrictPriority`,
@@ -16,13 +16,13 @@
 //! * `voice` — `SimpleVoiceResponse`, `ReactToUnclaimedIntent`;
 //! * `stand_in` — what runs for a class of the original engine that is not built in.
 
-mod animation;
-mod dispatch;
-mod motion;
-pub(crate) mod stand_in;
-pub(crate) mod state_machine;
-mod voice;
-mod wait;
+pub mod animation;
+pub mod dispatch;
+pub mod motion;
+pub mod stand_in;
+pub mod state_machine;
+pub mod voice;
+pub mod wait;
 
 use std::sync::Arc;
 

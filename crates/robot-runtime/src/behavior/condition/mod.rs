@@ -18,7 +18,7 @@
 //!
 //! This module knows nothing of behaviors or the runner: the runner builds the [`EvalCx`].
 
-pub(crate) mod parse;
+pub mod parse;
 
 use std::cell::{Cell, RefCell};
 use std::fmt;
