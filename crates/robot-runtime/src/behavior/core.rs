@@ -935,7 +935,17 @@ impl<'a, U: IntentUnion, E: 'static> View<'a, U, E> {
     /// pending), of the node this view is for.
     #[inline(never)]
     fn declared_conditions(&self, n: &Node<U, E>) -> bool {
-        n.wants.as_ref().is_none_or(|c| self.eval(c))
+        // Only asked of in-scope, inactive nodes: no activation time to look up.
+        n.wants.as_ref().is_none_or(|c| {
+            c.eval(&EvalCx {
+                intents: &self.m.intents,
+                robot: &self.m.robot,
+                clock: self.s.clock,
+                active_since: None,
+                machine: None,
+                events: self.events,
+            })
+        })
             && (n.respond.is_empty()
                 || self
                     .m
