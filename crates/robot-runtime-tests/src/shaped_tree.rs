@@ -5,7 +5,9 @@
 //! dispatchers behind a condition), animation sequences, timed wrappers, classes of the
 //! original engine that run as stand-ins, conditions of many types, anonymous behaviors,
 //! voice handlers with `respondToUserIntents` over the test union, and a HighLevelAI with
-//! ten states at the bottom. Deterministic for a given size and seed.
+//! ten states at the bottom. Most reactions of queue and random groups are anonymous
+//! behaviors in their group's file, so a tree of 350 files holds about 430 behaviors, as the
+//! original's does. Deterministic for a given size and seed.
 //!
 //! The tree loads with zero problems in strict mode with stand-ins
 //! (`LoadOptions::original()`); its base behavior is `InitNormalOperation`.
@@ -99,18 +101,13 @@ fn list(names: &[String]) -> String {
     format!("[{}]", quoted.join(", "))
 }
 
-/// A leaf reaction: an animation, a timed wrapper or a stand-in, behind a condition.
-fn leaf(
-    out: &mut Vec<(String, String)>,
-    rng: &mut Rng,
-    dir: &str,
-    id: &str,
-    condition: Option<&str>,
-) {
+/// A leaf reaction's keys (without its ID): an animation, a timed wrapper or a stand-in,
+/// behind a condition.
+fn leaf_body(rng: &mut Rng, id: &str, condition: Option<&str>) -> String {
     let cond = condition
         .map(|c| format!(", \"wantsToBeActivatedCondition\": {c}"))
         .unwrap_or_default();
-    let body = match rng.below(6) {
+    match rng.below(6) {
         0 | 1 => format!(
             "\"behaviorClass\": \"AnimSequence\", \"animTriggers\": [\"{id}Anim\"]{cond}"
         ),
@@ -121,8 +118,7 @@ fn leaf(
             "\"behaviorClass\": \"Turn\", \"shouldTurnClockwise\": true, \"turnDegrees\": 90{cond}"
         ),
         _ => format!("\"behaviorClass\": \"{}\"{cond}", rng.pick(STAND_IN_CLASSES)),
-    };
-    file(out, dir, id, &body);
+    }
 }
 
 /// A tree of about `files` files (at least 40), shaped like the original's.
@@ -183,6 +179,7 @@ pub fn tree(files: usize, seed: u64) -> Vec<(String, String)> {
         let size = 3 + rng.below(8);
         let kind = g % 5;
         let mut kids = Vec::new();
+        let mut anonymous = Vec::new();
         for k in 0..size {
             let id = format!("{name}Reaction{k}");
             let cond = CONDITIONS[rng.below(CONDITIONS.len())];
@@ -200,12 +197,28 @@ pub fn tree(files: usize, seed: u64) -> Vec<(String, String)> {
                     &id,
                     &format!("{class}, \"respondToUserIntents\": [{{\"type\": \"{intent}\"}}]"),
                 );
+                made += 1;
+            } else if matches!(kind, 2 | 3) && rng.below(4) > 0 {
+                // Most of a queue's or random dispatcher's reactions are anonymous: declared
+                // in the group's own file, as the original's often are.
+                let id = format!("{}reaction{k}", name.to_lowercase());
+                let body = leaf_body(&mut rng, &id, Some(cond));
+                anonymous.push(format!("{{\"behaviorName\": \"{id}\", {body}}}"));
+                kids.push(id);
+                continue;
             } else {
-                leaf(&mut out, &mut rng, &dir, &id, Some(cond));
+                let body = leaf_body(&mut rng, &id, Some(cond));
+                file(&mut out, &dir, &id, &body);
+                made += 1;
             }
             kids.push(id);
         }
-        made += size + 1;
+        made += 1;
+        let anonymous_key = if anonymous.is_empty() {
+            String::new()
+        } else {
+            format!(", \"anonymousBehaviors\": [{}]", anonymous.join(", "))
+        };
         let body = match kind {
             0 | 4 => format!(
                 "\"behaviorClass\": \"DispatcherStrictPriority\", \"interruptActiveBehavior\": true, \"linkScope\": true, \"behaviors\": {}",
@@ -227,7 +240,7 @@ pub fn tree(files: usize, seed: u64) -> Vec<(String, String)> {
                 )
             }
             2 => format!(
-                "\"behaviorClass\": \"DispatcherQueue\", \"wantsToBeActivatedCondition\": {}, \"behaviors\": {}",
+                "\"behaviorClass\": \"DispatcherQueue\", \"wantsToBeActivatedCondition\": {}, \"behaviors\": {}{anonymous_key}",
                 CONDITIONS[rng.below(CONDITIONS.len())],
                 list(&kids)
             ),
@@ -237,7 +250,7 @@ pub fn tree(files: usize, seed: u64) -> Vec<(String, String)> {
                     .map(|k| format!("{{\"behavior\": \"{k}\", \"weight\": {}.0, \"cooldown_s\": 0}}", 1 + rng.below(3)))
                     .collect();
                 format!(
-                    "\"behaviorClass\": \"DispatcherRandom\", \"wantsToBeActivatedCondition\": {}, \"behaviors\": [{}]",
+                    "\"behaviorClass\": \"DispatcherRandom\", \"wantsToBeActivatedCondition\": {}, \"behaviors\": [{}]{anonymous_key}",
                     CONDITIONS[rng.below(CONDITIONS.len())],
                     entries.join(", ")
                 )

@@ -50,6 +50,21 @@ fn shaped_trees_of_every_size_load_with_zero_problems_and_resolve_every_referenc
             &LoadOptions::original(),
         );
         assert_eq!(report.problems, [], "{files} files");
+        // As the original's: more behaviors than files (anonymous ones in their parents'
+        // files); 350 files hold about 430.
+        assert!(
+            report.behaviors >= files + files / 10 && report.anonymous > 0,
+            "{files} files: {} behaviors ({} anonymous)",
+            report.behaviors,
+            report.anonymous
+        );
+        if files == 350 {
+            assert!(
+                (400..=480).contains(&report.behaviors),
+                "{}",
+                report.behaviors
+            );
+        }
         assert_eq!(report.references.resolved, report.references.checked);
         assert!(report.classes.values().any(|c| !c.native), "stand-ins");
         assert!(report.conditions.len() > 15);

@@ -945,13 +945,12 @@ impl<'a, U: IntentUnion, E: 'static> View<'a, U, E> {
                 machine: None,
                 events: self.events,
             })
-        })
-            && (n.respond.is_empty()
-                || self
-                    .m
-                    .intents
-                    .pending()
-                    .is_some_and(|p| n.respond.iter().any(|m| m.matches(p.intent()))))
+        }) && (n.respond.is_empty()
+            || self
+                .m
+                .intents
+                .pending()
+                .is_some_and(|p| n.respond.iter().any(|m| m.matches(p.intent()))))
     }
 }
 
