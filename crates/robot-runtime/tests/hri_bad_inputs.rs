@@ -72,6 +72,72 @@ fn unknown_modality_is_reported_and_rejected_when_configured() {
     assert_eq!(e[0].kind(), "unknown_modality");
 }
 
+/// The module promises that nothing is dropped silently: a misspelt field is reported (it
+/// would otherwise run at the default priority 128, or with an unstated confidence), and a
+/// strict reader refuses the message.
+#[test]
+fn unknown_fields_are_reported_and_rejected_when_strict() {
+    let json = r#"{"intent": "__intent_move_to__", "data": "{\"goal\": \"kitchen\"}",
+      "source": "__remote_supervisor__", "modality": "__modality_touchscreen__",
+      "priorty": 255, "confidance": 0.1, "header": {"stamp": 0}}"#;
+    let mut lenient = HriIntake::new(IntakeConfig::default());
+    let Admission::Execute(record) = lenient.receive_json(json, Envelope::new(), Timestamp(0))
+    else {
+        panic!("read without the unknown fields by default");
+    };
+    assert_eq!(
+        record.intent.priority,
+        robot_runtime::hri::Priority::DEFAULT
+    );
+    let mut warnings: Vec<(String, Option<&str>)> = lenient
+        .drain_events()
+        .into_iter()
+        .filter_map(|e| match e {
+            HriEvent::Warning {
+                error: HriError::UnknownField { field, meant },
+                ..
+            } => Some((field, meant)),
+            _ => None,
+        })
+        .collect();
+    warnings.sort();
+    assert_eq!(
+        warnings,
+        [
+            ("confidance".to_owned(), Some("confidence")),
+            ("header".to_owned(), None),
+            ("priorty".to_owned(), Some("priority")),
+        ]
+    );
+    let text = HriError::UnknownField {
+        field: "priorty".into(),
+        meant: Some("priority"),
+    }
+    .to_string();
+    assert_eq!(
+        text,
+        "`priorty` is not a field of the intent message (did you mean `priority`?); \
+         its value is not used"
+    );
+
+    let mut strict = HriIntake::new(IntakeConfig {
+        read: ReadOptions {
+            reject_unknown_fields: true,
+            ..ReadOptions::default()
+        },
+        ..IntakeConfig::default()
+    });
+    let e = rejected(&mut strict, json);
+    let kinds: Vec<_> = e.iter().map(HriError::kind).collect();
+    assert_eq!(kinds, ["unknown_field"; 3]);
+    // The next valid message is still handled.
+    let ok = r#"{"intent": "__intent_move_to__", "data": "{\"goal\": \"hall\"}", "priority": 255}"#;
+    assert!(matches!(
+        strict.receive_json(ok, Envelope::new(), Timestamp(10)),
+        Admission::Execute(_)
+    ));
+}
+
 #[test]
 fn missing_required_role_names_intent_and_role() {
     let mut intake = HriIntake::new(IntakeConfig::default());

@@ -10,6 +10,7 @@ use super::core::{Behavior, Continuation, Ctx, View};
 use super::ids::BehaviorId;
 use super::loader::ProblemKind;
 use super::registry::{BuildCx, Registry};
+use super::wakeup::Wakeup;
 use super::IntentUnion;
 
 fn secs(cx_key: &str, s: f64) -> Result<Duration, String> {
@@ -96,6 +97,14 @@ impl<U: IntentUnion, E: 'static> Behavior<U, E> for Wait {
             let _ = ctx.cancel_self();
         }
     }
+    /// Always wants to run; acts only when its duration is up.
+    fn next_wakeup(&self, view: &View<'_, U, E>) -> Wakeup {
+        match (self.duration, view.active_for()) {
+            (Some(d), Some(t)) if t < d => Wakeup::after(view.clock().now(), d - t),
+            (Some(_), Some(_)) => Wakeup::EveryTick,
+            _ => Wakeup::Never,
+        }
+    }
 }
 
 // ----- DispatcherStrictPriority -----------------------------------------------------------
@@ -157,6 +166,17 @@ impl<U: IntentUnion, E: 'static> Behavior<U, E> for StrictPriorityDispatcher {
                 .children
                 .iter()
                 .any(|c| view.would_want_to_activate(*c))
+    }
+    /// Active, it runs whichever child wants to: the children are in scope, and the runner
+    /// counts their wake-ups. Inactive with `linkScope`, it wants to run when a child would.
+    fn next_wakeup(&self, view: &View<'_, U, E>) -> Wakeup {
+        if self.link_scope && view.active_for().is_none() {
+            self.children
+                .iter()
+                .fold(Wakeup::Never, |w, c| w.min(view.activation_wakeup(*c)))
+        } else {
+            Wakeup::Never
+        }
     }
     fn update(&mut self, ctx: &mut Ctx<'_, U, E>) {
         if !ctx.is_active() {
@@ -368,6 +388,11 @@ impl<U: IntentUnion, E: 'static> Behavior<U, E> for ReactToUnclaimedIntent {
     }
     fn wants_to_be_activated(&self, view: &View<'_, U, E>) -> bool {
         view.intents().was_unclaimed()
+    }
+    /// Wants to run on the unclaimed flag (set by the intent component: not on its own);
+    /// active, its animation runs as an action (the runner counts it).
+    fn next_wakeup(&self, _view: &View<'_, U, E>) -> Wakeup {
+        Wakeup::Never
     }
     fn on_activated(&mut self, ctx: &mut Ctx<'_, U, E>) {
         ctx.intents_mut().reset_unclaimed();

@@ -528,6 +528,20 @@ pub trait Behavior<U: IntentUnion, E: 'static = ()>: Send + 'static {
     fn debug_state(&self) -> Option<&str> {
         None
     }
+    /// When this behavior may next act on its own if no input arrives (no user event, no
+    /// change in the intent component) and the runner's state stays as it is: until then its
+    /// `update` changes nothing (neither the runner nor the behavior itself) and
+    /// `wants_to_be_activated` keeps its current answer. A discrete-event caller skips the
+    /// ticks before the earliest wake-up of the behaviors on the stack and in scope
+    /// ([`Runner::next_wakeup`](super::Runner::next_wakeup)). A delegate's own wake-up is
+    /// counted by the runner; a dispatcher accounts only for what its own logic waits for.
+    ///
+    /// The default, [`Wakeup::EveryTick`](super::Wakeup::EveryTick), never lets a tick be
+    /// skipped (a behavior that counts updates, or reads the clock, needs nothing more);
+    /// override it only when sure.
+    fn next_wakeup(&self, _view: &View<'_, U, E>) -> super::Wakeup {
+        super::Wakeup::EveryTick
+    }
 }
 
 /// A place where an intent can be claimed (coverage).

@@ -58,6 +58,7 @@ mod registry;
 pub mod runner;
 pub mod state_machine;
 mod tree;
+mod wakeup;
 
 #[cfg(test)]
 mod tests;
@@ -79,5 +80,6 @@ pub use registry::{BuildCx, ClassFactory, ConditionFactory, Registry};
 pub use runner::{ConditionPair, Runner};
 pub use state_machine::{StateMachine, StateMachineParams};
 pub use tree::{Spec, Tree, TreeBuilder, TreeError};
+pub use wakeup::Wakeup;
 
 pub use crate::intent::IntentUnion;

@@ -343,6 +343,15 @@ impl<U: IntentUnion, E: 'static> Runner<U, E> {
         }
     }
 
+    /// Advances the clock by `ticks` ticks of `dt` without calling any hook or updating the
+    /// intent component: what `ticks` calls of [`tick`](Self::tick) would do when nothing can
+    /// happen in between. Only for a discrete-event caller that established it with
+    /// [`next_wakeup`](Self::next_wakeup) (skipping to a tick that ends before the wake-up)
+    /// after a tick that changed nothing, with nothing pending in the intent component.
+    pub fn skip_idle_ticks(&mut self, ticks: u64, dt: Duration) {
+        self.core.s.clock.advance_by(ticks, dt);
+    }
+
     /// Replaces the stack with `stack` (names or IDs bottom to top; the first must be the
     /// base), as the original's test "named stacks" do: the current stack is popped
     /// (interrupting everything), then each behavior is pushed in order, each a declared

@@ -49,10 +49,11 @@ use serde::Deserialize;
 use serde_json::Value;
 
 use super::condition::Condition;
-use super::core::{Behavior, ClaimSite, Continuation, Ctx, DelegationOutcome, EffectId};
+use super::core::{Behavior, ClaimSite, Continuation, Ctx, DelegationOutcome, EffectId, View};
 use super::ids::BehaviorId;
 use super::loader::ProblemKind;
 use super::registry::{BuildCx, Registry};
+use super::wakeup::Wakeup;
 use super::IntentUnion;
 use crate::intent::IntentMatcher;
 
@@ -319,6 +320,31 @@ impl<U: IntentUnion, E: 'static> Behavior<U, E> for StateMachine<U, E> {
     }
     fn debug_state(&self) -> Option<&str> {
         self.current_state()
+    }
+    /// Active: the first time a transition of the current state may fire (its condition,
+    /// timers included, may change); the state's behavior is a delegate (the runner counts
+    /// it). Inactive: it always wants to run, and its update does nothing.
+    fn next_wakeup(&self, view: &View<'_, U, E>) -> Wakeup {
+        let Some(cur) = self.current.filter(|_| view.active_for().is_some()) else {
+            return Wakeup::Never;
+        };
+        let v = view.with_state_since(Some(self.since));
+        let mut w = Wakeup::Never;
+        for kind in &self.states[cur].transitions {
+            for t in kind.iter().map(|&t| &self.transitions[t]) {
+                if t.to == cur {
+                    continue;
+                }
+                w = w.min(if t.condition.eval(&v) {
+                    // Holds now and waits only for its moment (the delegate's end or a
+                    // gentle interruption): a stack change, or any tick.
+                    Wakeup::EveryTick
+                } else {
+                    t.condition.next_change(&v)
+                });
+            }
+        }
+        w
     }
     fn claim_sites(&self, out: &mut Vec<ClaimSite<U::Tag>>) {
         let mut tags = Vec::new();
