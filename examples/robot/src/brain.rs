@@ -20,7 +20,7 @@ use std::time::Duration;
 
 use robot_runtime::behavior::{
     load_tree, Action, ActionEnd, ActionStatus, Behavior, BuildCx, ClaimSite, Continuation, Ctx,
-    DelegationOutcome, LoadError, LoadOptions, Registry, Source, Tree, View, VirtualClock,
+    DelegationOutcome, LoadError, LoadOptions, Registry, Source, Tree, View, VirtualClock, Wakeup,
 };
 use robot_runtime::intent::{IntentEvent, IntentMatcher};
 use serde::Deserialize;
@@ -274,6 +274,14 @@ impl Behavior<UserIntent, Event> for ReactToVoiceCommand {
     }
     fn wants_to_be_activated(&self, view: &View<'_, UserIntent, Event>) -> bool {
         view.intents().is_trigger_word_pending()
+    }
+    /// Inactive, it waits for the trigger word (an input); active, it listens with a timeout.
+    fn next_wakeup(&self, view: &View<'_, UserIntent, Event>) -> Wakeup {
+        if view.active_for().is_some() {
+            Wakeup::EveryTick
+        } else {
+            Wakeup::Never
+        }
     }
     fn on_activated(&mut self, ctx: &mut Ctx<'_, UserIntent, Event>) {
         self.reacting = false;

@@ -341,6 +341,10 @@ impl<U: IntentUnion, E: 'static> Behavior<U, E> for PlayAnimationBehavior {
     fn updates_while_inactive(&self) -> bool {
         false
     }
+    /// Always wants to run; active, its animation is an action (the runner counts it).
+    fn next_wakeup(&self, _view: &View<'_, U, E>) -> Wakeup {
+        Wakeup::Never
+    }
     fn always_delegates(&self) -> bool {
         true
     }
@@ -436,6 +440,10 @@ impl SimpleVoiceResponse {
 impl<U: IntentUnion, E: 'static> Behavior<U, E> for SimpleVoiceResponse {
     fn updates_while_inactive(&self) -> bool {
         false
+    }
+    /// Its intent gate is the runner's; active, its animation is an action.
+    fn next_wakeup(&self, _view: &View<'_, U, E>) -> Wakeup {
+        Wakeup::Never
     }
     fn always_delegates(&self) -> bool {
         true

@@ -180,6 +180,12 @@ impl HriIntent {
         "action",
     ];
 
+    /// The field of [`HriIntent::FIELDS`] that `field` most likely misspells (at most two
+    /// edits away, one for names of five letters or less, case ignored), for reports.
+    pub fn closest_field(field: &str) -> Option<&'static str> {
+        closest_field(field)
+    }
+
     /// An intent with empty data, source [`Source::Unknown`], modality [`Modality::Other`],
     /// the default priority and unstated confidence.
     pub fn new(intent: IntentKind) -> HriIntent {
@@ -378,8 +384,7 @@ impl HriIntent {
     }
 }
 
-/// The field of [`HriIntent::FIELDS`] that `field` most likely misspells: at most two edits
-/// away (one for short names), case ignored.
+/// See [`HriIntent::closest_field`].
 fn closest_field(field: &str) -> Option<&'static str> {
     let lower = field.to_ascii_lowercase();
     HriIntent::FIELDS
