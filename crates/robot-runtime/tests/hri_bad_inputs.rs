@@ -303,3 +303,73 @@ proptest! {
         }
     }
 }
+
+/// Any JSON value: scalars, arrays, nested objects.
+fn any_json() -> impl Strategy<Value = serde_json::Value> {
+    use serde_json::Value;
+    let leaf = prop_oneof![
+        Just(Value::Null),
+        any::<bool>().prop_map(Value::Bool),
+        any::<i64>().prop_map(Value::from),
+        any::<f64>().prop_map(Value::from),
+        ".{0,12}".prop_map(Value::String),
+        prop_oneof![
+            Just("__intent_move_to__"),
+            Just("\"__intent_say__\""),
+            Just("{\"goal\": \"x\"}"),
+            Just("speech"),
+        ]
+        .prop_map(|s| Value::String(s.to_owned())),
+    ];
+    leaf.prop_recursive(3, 24, 6, |inner| {
+        prop_oneof![
+            prop::collection::vec(inner.clone(), 0..4).prop_map(Value::Array),
+            prop::collection::btree_map(
+                prop_oneof![
+                    Just("intent".to_owned()),
+                    Just("action".to_owned()),
+                    Just("data".to_owned()),
+                    Just("source".to_owned()),
+                    Just("modality".to_owned()),
+                    Just("priority".to_owned()),
+                    Just("confidence".to_owned()),
+                    "[a-z]{1,10}",
+                ],
+                inner,
+                0..8
+            )
+            .prop_map(|m| Value::Object(m.into_iter().collect())),
+        ]
+    })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 512, ..ProptestConfig::default() })]
+
+    /// Any JSON a peer can send, strict or lenient: never a panic, always an event, every
+    /// rejection with typed errors; the next valid message is still admitted.
+    #[test]
+    fn any_json_message_is_handled_and_the_next_one_still_runs(
+        value in any_json(),
+        strict in any::<bool>(),
+    ) {
+        let mut intake = HriIntake::new(IntakeConfig {
+            read: ReadOptions {
+                reject_unknown_fields: strict,
+                reject_unexpected_roles: strict,
+                reject_unknown_modality: strict,
+            },
+            ..IntakeConfig::default()
+        });
+        let a = intake.receive_json(&value.to_string(), Envelope::new(), Timestamp(0));
+        let events = intake.drain_events();
+        prop_assert!(!events.is_empty());
+        if let Admission::Rejected(_) = a {
+            let typed = events.iter().any(|e| matches!(e, HriEvent::Rejected { errors, .. } if !errors.is_empty()));
+            prop_assert!(typed, "{:?}", events);
+        }
+        let ok = r#"{"intent": "__intent_guide__", "data": "{\"goal\": \"lab\", \"recipient\": \"p9\"}", "priority": 99}"#;
+        let next = intake.receive_json(ok, Envelope::new(), Timestamp(10_000));
+        prop_assert!(matches!(next, Admission::Execute(_)), "{:?}", next);
+    }
+}
