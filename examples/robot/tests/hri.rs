@@ -319,8 +319,10 @@ mod on_the_robot {
     }
 
     fn dock(id: u64) -> Vec<u8> {
-        let mut env = IntentEnvelope::default();
-        env.id = id;
+        let mut env = IntentEnvelope {
+            id,
+            ..IntentEnvelope::default()
+        };
         env.intent.intent = "__intent_move_to__".into();
         env.intent.data = r#"{"goal": "poi_docking"}"#.into();
         env.intent.priority = 255;

@@ -105,15 +105,15 @@ impl<U: IntentUnion, E: 'static> View<'_, U, E> {
             ..*self
         };
         let class = || b.next_wakeup(&v);
-        let gate = if n.opaque {
-            Wakeup::Never
-        } else if !n.respond.is_empty()
-            && !self
-                .m
-                .intents
-                .pending()
-                .is_some_and(|p| n.respond.iter().any(|m| m.matches(p.intent())))
-        {
+        // An opaque stand-in never wants to run; `respondToUserIntents` needs a pending intent.
+        let closed = n.opaque
+            || (!n.respond.is_empty()
+                && !self
+                    .m
+                    .intents
+                    .pending()
+                    .is_some_and(|p| n.respond.iter().any(|m| m.matches(p.intent()))));
+        let gate = if closed {
             Wakeup::Never
         } else {
             match &n.wants {
