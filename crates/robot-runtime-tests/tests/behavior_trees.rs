@@ -7,14 +7,13 @@ use std::collections::HashMap;
 use std::time::Duration;
 
 use proptest::prelude::*;
-use robot_runtime::behavior::robot_state::OffTreads;
 use robot_runtime::behavior::{
     check_tree, export, inspect, load, BehaviorId, LoadOptions, ProblemKind, Registry, Runner,
     Source,
 };
 use robot_runtime::intent::{IntentComponent, IntentSource};
-use robot_runtime_tests::clad::{UserIntentMeetVictor, UserIntentTimeInSeconds};
 use robot_runtime_tests::shaped_tree;
+use robot_runtime_tests::world::{apply, change};
 use robot_runtime_tests::{UserIntent, Void, MAP};
 
 const DT: Duration = Duration::from_millis(60);
@@ -69,97 +68,6 @@ fn shaped_trees_of_every_size_load_with_zero_problems_and_resolve_every_referenc
         assert!(report.classes.values().any(|c| !c.native), "stand-ins");
         assert!(report.conditions.len() > 15);
     }
-}
-
-/// One change of the world between two ticks.
-#[derive(Clone, Debug)]
-enum Change {
-    Nothing,
-    OffTreads(u8),
-    Charger(bool),
-    Battery(bool),
-    Cube(bool),
-    Face(bool),
-    Held(bool),
-    Mood(bool),
-    Intent(u8),
-    TriggerWord,
-}
-
-fn apply(r: &mut Runner<UserIntent>, c: &Change) {
-    let now = r.clock().now();
-    let s = r.robot_mut();
-    match c {
-        Change::Nothing => {}
-        Change::OffTreads(k) => s.set_off_treads(OffTreads::ALL[usize::from(*k) % 7]),
-        Change::Charger(b) => {
-            s.on_charger = *b;
-            s.on_charger_platform = *b;
-        }
-        Change::Battery(low) => {
-            s.battery_level = if *low {
-                robot_runtime::behavior::robot_state::BatteryLevel::Low
-            } else {
-                robot_runtime::behavior::robot_state::BatteryLevel::Nominal
-            }
-        }
-        Change::Cube(b) => {
-            if *b {
-                s.observe_object(1, 150.0);
-            } else {
-                s.objects.clear();
-            }
-            s.user_holding_cube = *b;
-        }
-        Change::Face(b) => {
-            s.faces.clear();
-            if *b {
-                s.faces.push(robot_runtime::behavior::robot_state::Face {
-                    distance_mm: Some(400.0),
-                    named: true,
-                    last_seen: now,
-                });
-            }
-        }
-        Change::Held(b) => {
-            s.set_being_held(*b);
-            s.set_held_in_palm(*b);
-        }
-        Change::Mood(high) => s.set_simple_mood(if *high {
-            robot_runtime::behavior::robot_state::SimpleMood::HighStim
-        } else {
-            robot_runtime::behavior::robot_state::SimpleMood::Default
-        }),
-        Change::Intent(k) => {
-            let intent = match k % 4 {
-                0 => UserIntent::ImperativeCome(Void {}),
-                1 => UserIntent::GreetingGoodmorning(Void {}),
-                2 => UserIntent::SetTimer(UserIntentTimeInSeconds { time_s: 5 }),
-                _ => UserIntent::MeetVictor(UserIntentMeetVictor {
-                    username: "x".into(),
-                }),
-            };
-            r.intents_mut().set_pending(intent, IntentSource::Voice);
-        }
-        Change::TriggerWord => {
-            r.intents_mut().set_trigger_word_pending(true, false);
-        }
-    }
-}
-
-fn change() -> impl Strategy<Value = Change> {
-    prop_oneof![
-        4 => Just(Change::Nothing),
-        1 => any::<u8>().prop_map(Change::OffTreads),
-        1 => any::<bool>().prop_map(Change::Charger),
-        1 => any::<bool>().prop_map(Change::Battery),
-        1 => any::<bool>().prop_map(Change::Cube),
-        1 => any::<bool>().prop_map(Change::Face),
-        1 => any::<bool>().prop_map(Change::Held),
-        1 => any::<bool>().prop_map(Change::Mood),
-        1 => any::<u8>().prop_map(Change::Intent),
-        1 => Just(Change::TriggerWord),
-    ]
 }
 
 /// The children of cooldown dispatchers that are cooling down, per child.

@@ -14,9 +14,11 @@ const ALLOWED: &[(&str, &[&str])] = &[
     ("jsonc", &[]),
     ("catalog", &[]),
     ("json_keys", &["problem"]),
-    ("robot_state", &["catalog"]),
-    ("action", &["clock"]),
-    ("condition", &["clock", "robot_state"]),
+    ("robot_state", &["catalog", "wakeup"]),
+    ("wakeup", &[]),
+    ("changes", &["robot_state", "wakeup"]),
+    ("action", &["clock", "wakeup"]),
+    ("condition", &["clock", "robot_state", "wakeup"]),
     (
         "condition::parse",
         &[
@@ -29,19 +31,29 @@ const ALLOWED: &[(&str, &[&str])] = &[
     ),
     (
         "core",
-        &["action", "clock", "condition", "ids", "robot_state"],
+        &[
+            "action",
+            "changes",
+            "clock",
+            "condition",
+            "ids",
+            "robot_state",
+            "wakeup",
+        ],
     ),
     ("tree", &["condition", "core", "ids"]),
     (
         "runner",
         &[
             "action",
+            "changes",
             "clock",
             "condition",
             "core",
             "ids",
             "robot_state",
             "tree",
+            "wakeup",
         ],
     ),
     (
@@ -69,6 +81,7 @@ const ALLOWED: &[(&str, &[&str])] = &[
             "json_keys",
             "problem",
             "robot_state",
+            "wakeup",
         ],
     ),
     (

@@ -9,7 +9,7 @@ use std::time::Duration;
 
 use robot_runtime::behavior::{
     request_name, Action, ActionEnd, ActionFactory, ActionRequest, ActionStatus,
-    AnimationDurations, Timed, VirtualClock,
+    AnimationDurations, Timed, VirtualClock, Wakeup,
 };
 use serde::Deserialize;
 
@@ -119,6 +119,10 @@ impl Action for RobotAction {
             _ => ActionStatus::Succeeded,
         }
     }
+    /// Its end or timeout (a completion is an input: the scenario line that reports it).
+    fn next_wakeup(&self, _clock: &VirtualClock) -> Wakeup {
+        self.until.map_or(Wakeup::EveryTick, Wakeup::At)
+    }
     fn on_end(&mut self, end: ActionEnd) {
         let reported = self
             .external
@@ -219,6 +223,9 @@ impl Action for LoggedAction {
     }
     fn step(&mut self, clock: &VirtualClock) -> ActionStatus {
         self.inner.step(clock)
+    }
+    fn next_wakeup(&self, clock: &VirtualClock) -> Wakeup {
+        self.inner.next_wakeup(clock)
     }
     fn on_end(&mut self, end: ActionEnd) {
         let change = match end {

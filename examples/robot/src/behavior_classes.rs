@@ -13,8 +13,8 @@
 use std::time::Duration;
 
 use robot_runtime::behavior::{
-    load, Behavior, BehaviorId, BuildCx, ClaimSite, Continuation, Ctx, DelegationOutcome,
-    LoadError, LoadOptions, Loaded, OperationModifiers, Registry, Source, View,
+    load, Behavior, BehaviorId, BuildCx, ClaimSite, Continuation, Ctx, DelegationOutcome, Inputs,
+    LoadError, LoadOptions, Loaded, OperationModifiers, Registry, Source, View, Wakeup, Watch,
 };
 use robot_runtime::intent::IntentMatcher;
 use serde::Deserialize;
@@ -49,6 +49,17 @@ impl Behavior<UserIntent, Event> for VoiceCommand {
     ) {
         m.always_delegates = true;
     }
+    fn updates_while_inactive(&self) -> bool {
+        false
+    }
+    /// Its `respondToUserIntents` decide (the runner's part); the class always wants to.
+    fn activation_watch(&self, _view: &View<'_, UserIntent, Event>) -> Option<Watch> {
+        Some(Watch::CONSTANT)
+    }
+    /// Its action is the runner's.
+    fn next_wakeup(&self, _view: &View<'_, UserIntent, Event>) -> Wakeup {
+        Wakeup::Never
+    }
     fn on_activated(&mut self, ctx: &mut Ctx<'_, UserIntent, Event>) {
         let me = ctx.my_name().to_string();
         let action = robot_action(&self.action, &me, &self.log, &self.completions);
@@ -81,6 +92,21 @@ impl Behavior<UserIntent, Event> for ReactToVoiceCommand {
     }
     fn wants_to_be_activated(&self, view: &View<'_, UserIntent, Event>) -> bool {
         view.intents().is_trigger_word_pending()
+    }
+    fn updates_while_inactive(&self) -> bool {
+        false
+    }
+    fn activation_watch(&self, _view: &View<'_, UserIntent, Event>) -> Option<Watch> {
+        Some(Watch::reads(Inputs::INTENTS))
+    }
+    /// Listening: its timeout (an intent or an error is an input); reacting: its action.
+    fn next_wakeup(&self, view: &View<'_, UserIntent, Event>) -> Wakeup {
+        match view.active_for() {
+            Some(_) if self.reacting => Wakeup::Never,
+            Some(t) if t < self.listen => Wakeup::after(view.clock().now(), self.listen - t),
+            Some(_) => Wakeup::EveryTick,
+            None => Wakeup::Never,
+        }
     }
     fn on_activated(&mut self, ctx: &mut Ctx<'_, UserIntent, Event>) {
         self.reacting = false;

@@ -19,6 +19,7 @@
 //! ordered with respect to each other).
 
 use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use clad_zenoh::intake::{self, Intake, IntakeReceiver, OverflowPolicy, Packed};
@@ -30,6 +31,10 @@ use crate::hri::IntentEnvelope;
 use crate::robot::Robot;
 use crate::scenario::{Scenario, ScenarioEvent, TimedEvent, When};
 use crate::timeline::{Entry, LIVE_INPUT};
+
+/// The longest `run_for` the command line takes, in seconds (one year): a documented limit
+/// instead of a `Duration` overflow.
+pub const MAX_RUN_FOR_S: f64 = 365.0 * 24.0 * 3600.0;
 
 /// The endpoint the robot listens on when no network option is given.
 pub const DEFAULT_LISTEN: &str = "tcp/127.0.0.1:7447";
@@ -235,6 +240,9 @@ pub struct LiveSummary {
     pub ticks: u64,
     /// Messages taken from the network.
     pub received: usize,
+    /// The run ended because it was asked to stop ([`run_until`]), not because its time was
+    /// up.
+    pub interrupted: bool,
 }
 
 /// Runs `robot` in real time at its ticks per second: each tick delivers the scenario events
@@ -242,11 +250,33 @@ pub struct LiveSummary {
 /// and hands the tick's timeline entries to `out` (then forgets them, so a long run does not
 /// grow). Stops when `run_for` has passed, or never (`None`: until the process is stopped).
 pub fn run(
+    robot: Robot,
+    scenario: &Scenario,
+    inputs: &LiveInputs,
+    ticks_per_second: u32,
+    run_for: Option<Duration>,
+    out: impl FnMut(&[Entry]),
+) -> LiveSummary {
+    run_until(
+        robot,
+        scenario,
+        inputs,
+        ticks_per_second,
+        run_for,
+        &AtomicBool::new(false),
+        out,
+    )
+}
+
+/// [`run`], also ending after the tick in progress once `stop` is set (by a Ctrl-C handler,
+/// another thread); the summary says so ([`LiveSummary::interrupted`]).
+pub fn run_until(
     mut robot: Robot,
     scenario: &Scenario,
     inputs: &LiveInputs,
     ticks_per_second: u32,
     run_for: Option<Duration>,
+    stop: &AtomicBool,
     mut out: impl FnMut(&[Entry]),
 ) -> LiveSummary {
     let tps = ticks_per_second.max(1);
@@ -276,6 +306,10 @@ pub fn run(
         summary.ticks = tick + 1;
         ran += period;
         if run_for.is_some_and(|limit| ran >= limit) {
+            return summary;
+        }
+        if stop.load(Ordering::Relaxed) {
+            summary.interrupted = true;
             return summary;
         }
         // The next tick is due one period after this one was (not after it ended), so the

@@ -94,8 +94,9 @@ struct Args {
     #[arg(long, value_name = "FILE", requires = "coverage")]
     completed: Option<PathBuf>,
 
-    /// Print latency figures after the timeline (arrival to claim, ticks and CPU µs).
-    #[arg(long)]
+    /// Print latency figures after the timeline (arrival to claim, ticks and CPU µs). Not
+    /// with --zenoh (a live run has no end to print them at; refused, not ignored).
+    #[arg(long, conflicts_with = "zenoh")]
     latency: bool,
 
     /// Run live, in real time, taking cloud messages (`CloudMic/Message`) and HRI intents
@@ -133,7 +134,8 @@ struct Args {
           help_heading = "Live (Zenoh)")]
     zenoh_config: Option<PathBuf>,
 
-    /// Stop after this many seconds (default: run until stopped, e.g. with Ctrl-C).
+    /// Stop after this many seconds, at most one year (31536000; default: run until
+    /// stopped with Ctrl-C, which ends the run with its summary line).
     #[arg(
         long,
         value_name = "SECONDS",
@@ -151,6 +153,13 @@ struct Args {
 
 fn read(path: &PathBuf) -> Result<String, String> {
     fs::read_to_string(path).map_err(|e| format!("cannot read {}: {e}", path.display()))
+}
+
+/// A scenario file, decoded line by line (a line that is not UTF-8 is reported, the rest
+/// runs).
+fn read_scenario(path: &PathBuf, ticks_per_second: u32) -> Result<Scenario, String> {
+    let bytes = fs::read(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    Ok(Scenario::parse_bytes(&bytes, ticks_per_second))
 }
 
 fn main() -> ExitCode {
@@ -261,18 +270,44 @@ fn run(args: &Args) -> Result<ExitCode, String> {
         return live(args, robot);
     }
 
-    let text = match &args.scenario {
-        Some(p) => read(p)?,
-        None => DEFAULT_SCENARIO.to_owned(),
+    let scenario = match &args.scenario {
+        Some(p) => read_scenario(p, args.ticks_per_second)?,
+        None => Scenario::parse(DEFAULT_SCENARIO, args.ticks_per_second),
     };
-    let scenario = Scenario::parse(&text, args.ticks_per_second);
     for e in &scenario.errors {
         let _ = writeln!(anstream::stderr(), "warning: {e} (skipped; the rest runs)");
     }
-    let run = robot.run(&scenario);
-
+    // The timeline is printed (and the trace written) as the robot runs: a long run keeps
+    // no timeline in memory.
+    let mut trace = match &args.trace_json {
+        Some(path) => Some((
+            path,
+            std::io::BufWriter::new(
+                fs::File::create(path)
+                    .map_err(|e| format!("cannot create {}: {e}", path.display()))?,
+            ),
+        )),
+        None => None,
+    };
+    let mut trace_error = None;
     let mut out = anstream::stdout();
-    let _ = write!(out, "{}", timeline::render(&run.entries, true));
+    let _ = write!(out, "{}", timeline::render_header(true));
+    let mut last_tick = None;
+    let run = robot.run_streaming(&scenario, |entries| {
+        let _ = write!(
+            out,
+            "{}",
+            timeline::render_rows(entries, true, &mut last_tick)
+        );
+        if let (Some((path, file)), None) = (&mut trace, &trace_error) {
+            if let Err(e) = timeline::write_json_lines(entries, &mut *file) {
+                trace_error = Some(format!("cannot write {}: {e}", path.display()));
+            }
+        }
+    });
+    if let Some(e) = trace_error {
+        return Err(e);
+    }
     if args.latency {
         let _ = writeln!(
             out,
@@ -290,12 +325,6 @@ fn run(args: &Args) -> Result<ExitCode, String> {
                 l.cpu.as_secs_f64() * 1e6
             );
         }
-    }
-    if let Some(path) = &args.trace_json {
-        let file =
-            fs::File::create(path).map_err(|e| format!("cannot create {}: {e}", path.display()))?;
-        timeline::write_json_lines(&run.entries, std::io::BufWriter::new(file))
-            .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
     }
     if args.dot.is_some() || args.mermaid.is_some() {
         let snap = &run.snapshot;
@@ -347,12 +376,28 @@ fn live(args: &Args, robot: Robot) -> Result<ExitCode, String> {
         },
     };
     let run_for = match args.run_for {
-        Some(s) if s.is_finite() && s >= 0.0 => Some(Duration::from_secs_f64(s)),
-        Some(s) => return Err(format!("--run-for {s}: expected a number of seconds >= 0")),
+        Some(s) if (0.0..=live::MAX_RUN_FOR_S).contains(&s) => Some(Duration::from_secs_f64(s)),
+        Some(s) => {
+            return Err(format!(
+                "--run-for {s}: expected a number of seconds from 0 to {} (one year); leave it \
+                 out to run until stopped with Ctrl-C",
+                live::MAX_RUN_FOR_S
+            ))
+        }
         None => None,
     };
+    // Ctrl-C (or SIGTERM) ends the run after the tick in progress, with the summary line; a
+    // second one ends the process at once.
+    let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let flag = stop.clone();
+    ctrlc::set_handler(move || {
+        if flag.swap(true, std::sync::atomic::Ordering::SeqCst) {
+            std::process::exit(130);
+        }
+    })
+    .map_err(|e| format!("--zenoh: cannot handle Ctrl-C: {e}"))?;
     let scenario = match &args.scenario {
-        Some(p) => Scenario::parse(&read(p)?, args.ticks_per_second),
+        Some(p) => read_scenario(p, args.ticks_per_second)?,
         None => Scenario::default(),
     };
     for e in &scenario.errors {
@@ -400,12 +445,13 @@ fn live(args: &Args, robot: Robot) -> Result<ExitCode, String> {
     let mut out = anstream::stdout();
     let _ = write!(out, "{}", timeline::render_header(true));
     let mut last_tick = None;
-    let summary = live::run(
+    let summary = live::run_until(
         robot,
         &scenario,
         &inputs,
         args.ticks_per_second,
         run_for,
+        &stop,
         |entries| {
             if !entries.is_empty() {
                 let _ = write!(
@@ -419,8 +465,14 @@ fn live(args: &Args, robot: Robot) -> Result<ExitCode, String> {
     );
     let _ = writeln!(
         err,
-        "live: stopped after {} ticks; {} messages received",
-        summary.ticks, summary.received
+        "live: {} after {} ticks; {} messages received",
+        if summary.interrupted {
+            "interrupted"
+        } else {
+            "stopped"
+        },
+        summary.ticks,
+        summary.received
     );
     Ok(ExitCode::SUCCESS)
 }

@@ -23,7 +23,7 @@
 
 use std::time::{Duration, Instant};
 
-use robot_runtime::behavior::{export, LoadError, LoadOptions, LoadReport, Runner, Source};
+use robot_runtime::behavior::{export, LoadError, LoadOptions, LoadReport, Runner, Source, Wakeup};
 use robot_runtime::hri::{IntentKind, IntentRecord};
 use robot_runtime::intent::{
     CloudErrorCause, DeactivateReason, DropReason, Flag, IntentEvent, Match, Reaction,
@@ -60,6 +60,9 @@ pub struct RunConfig {
     /// Record the stack, and the tree as DOT and Mermaid, as they are at the end of this
     /// tick ([`Run::snapshot`]).
     pub snapshot_at_tick: Option<u64>,
+    /// Skip idle stretches (default true; see [`Robot::run_streaming`]). The timeline is the
+    /// same either way (tested); off, every tick runs.
+    pub skip_idle: bool,
 }
 
 impl Default for RunConfig {
@@ -68,6 +71,7 @@ impl Default for RunConfig {
             ticks_per_second: 20,
             settle_ticks: 600,
             snapshot_at_tick: None,
+            skip_idle: true,
         }
     }
 }
@@ -112,8 +116,10 @@ pub struct Run {
     /// The snapshot of [`RunConfig::snapshot_at_tick`] if the run reached it, else of the
     /// last tick.
     pub snapshot: Snapshot,
-    /// Ticks run.
+    /// Ticks the run spans (the last tick's number plus one).
     pub ticks: u64,
+    /// Ticks actually run; the others were idle and skipped.
+    pub ticks_run: u64,
 }
 
 /// The robot.
@@ -179,7 +185,7 @@ impl Robot {
         let mut runner = Runner::new(tree, component);
         runner.set_action_factory(Box::new(RobotActions::new(&log)));
         let tick = Duration::from_micros(1_000_000 / u64::from(config.ticks_per_second.max(1)));
-        let hri = Hri::new(tick, &log, &completions);
+        let hri = Hri::new(tick, &completions);
         Ok((
             Self {
                 runner,
@@ -241,8 +247,29 @@ impl Robot {
     }
 
     /// Runs `scenario` to its end (plus settling) and returns the timeline. The scenario's
-    /// rejected lines are reported at tick 0; the rest run.
-    pub fn run(mut self, scenario: &Scenario) -> Run {
+    /// rejected lines are reported at tick 0; the rest run. The whole timeline is kept in
+    /// memory: a long run prints through [`run_streaming`](Self::run_streaming) instead.
+    pub fn run(self, scenario: &Scenario) -> Run {
+        let mut entries = Vec::new();
+        let mut run = self.run_streaming(scenario, |tick| entries.extend_from_slice(tick));
+        run.entries = entries;
+        run
+    }
+
+    /// [`run`](Self::run), handing the timeline to `sink` tick by tick instead of keeping it
+    /// ([`Run::entries`] is empty): memory stays bounded on a run of any length (what the
+    /// binary does).
+    ///
+    /// Idle stretches are skipped as a discrete-event simulator does: after a tick that
+    /// changed nothing, while nothing waits on a deadline of the intent component and the
+    /// mission controller has nothing to poll, the robot jumps to the first tick on which
+    /// something can happen — the next scenario line, or the behaviors' next wake-up
+    /// ([`Runner::next_wakeup`](robot_runtime::behavior::Runner::next_wakeup): a state
+    /// machine's timer, a cooldown, a condition waiting on time, the end of an animation
+    /// or of a timed `Wait`) — instead of ticking through (see
+    /// [`next_busy_tick`](Self::next_busy_tick)). The timeline is the same as ticking every
+    /// tick; a run costs time in proportion to what happens, not to the robot time it spans.
+    pub fn run_streaming(mut self, scenario: &Scenario, mut sink: impl FnMut(&[Entry])) -> Run {
         for e in &scenario.errors {
             self.push(What::ScenarioError {
                 line: e.line,
@@ -253,16 +280,21 @@ impl Robot {
         let last = scenario.events.last().map_or(0, |e| e.when.tick(tps));
         let mut next = 0;
         let mut tick = 0;
-        let mut settled = 0;
         let mut cpu = Duration::ZERO;
+        let mut ticks_run = 0;
         loop {
             let start = Instant::now();
+            ticks_run += 1;
             self.tick = tick;
+            let stack_changes = self.runner.stack_changes();
+            let before = self.entries.len();
+            let mut delivered = false;
             while let Some(e) = scenario.events.get(next) {
                 if e.when.tick(tps) > tick {
                     break;
                 }
                 next += 1;
+                delivered = true;
                 self.deliver(e, cpu + start.elapsed());
             }
             self.end_tick(cpu + start.elapsed());
@@ -270,21 +302,84 @@ impl Robot {
             if self.config.snapshot_at_tick == Some(tick) {
                 self.snapshot = Some(self.snapshot_now());
             }
+            let changed = delivered
+                || self.entries.len() != before
+                || self.runner.stack_changes() != stack_changes;
+            if !self.entries.is_empty() {
+                sink(&self.entries);
+                self.entries.clear();
+            }
             if tick >= last && next >= scenario.events.len() {
-                if self.is_idle() || settled >= self.config.settle_ticks {
+                // Settling is counted in ticks (skipped ones too), from the last input.
+                if self.is_idle() || tick - last >= self.config.settle_ticks {
                     break;
                 }
-                settled += 1;
             }
-            tick += 1;
+            let mut to = tick + 1;
+            if !changed && self.config.skip_idle {
+                let next_line = scenario.events.get(next).map(|e| e.when.tick(tps));
+                let snapshot = self.config.snapshot_at_tick.filter(|t| *t > tick);
+                let settled = last.saturating_add(self.config.settle_ticks);
+                if let Some(busy) = self.next_busy_tick([next_line, snapshot, Some(settled)]) {
+                    if busy > to {
+                        self.runner.skip_idle_ticks(busy - to, self.dt());
+                        to = busy;
+                    }
+                }
+            }
+            tick = to;
         }
         let snapshot = self.snapshot.take().unwrap_or_else(|| self.snapshot_now());
+        if !self.entries.is_empty() {
+            sink(&self.entries);
+            self.entries.clear();
+        }
         Run {
-            entries: self.entries,
+            entries: Vec::new(),
             latencies: self.latencies,
             snapshot,
             ticks: tick + 1,
+            ticks_run,
         }
+    }
+
+    /// After a tick (the current one) that changed nothing: the first later tick on which
+    /// something can happen, given the ticks of the next inputs (`None`: no such input), or
+    /// `None` when the robot is not provably quiet and must tick on.
+    ///
+    /// Provably quiet: nothing in the intent component counts ticks (no pending intent, no
+    /// trigger word; no unclaimed flag either), the mission controller has nothing running,
+    /// queued or to poll, and the behaviors' next wake-up is known: the runner's, which
+    /// covers its stack (actions with their ends, dispatchers with the conditions of the
+    /// children they ask, state machines with their transitions) and says
+    /// [`Wakeup::EveryTick`] after a tick that changed the robot state, the intents or the
+    /// stack.
+    pub fn next_busy_tick(&self, inputs: impl IntoIterator<Item = Option<u64>>) -> Option<u64> {
+        let intents = self.runner.intents();
+        if intents.is_any_pending()
+            || intents.is_trigger_word_pending()
+            || intents.was_unclaimed()
+            || !self.hri.is_quiescent()
+        {
+            return None;
+        }
+        let after = self.tick + 1;
+        let wake = match self.runner.next_wakeup() {
+            Wakeup::EveryTick => return None,
+            Wakeup::Never => None,
+            Wakeup::At(at) => {
+                // The runner's clock stands at the end of this tick; a tick advances it by
+                // one period first. The first tick whose time reaches `at` may act.
+                let now = self.runner.clock().now();
+                let dt = self.dt().as_nanos().max(1);
+                let left = at.saturating_sub(now).as_nanos();
+                let ticks = u64::try_from(left.div_ceil(dt)).unwrap_or(u64::MAX);
+                Some(self.tick.saturating_add(ticks.max(1)))
+            }
+        };
+        let busy = inputs.into_iter().flatten().chain(wake).min();
+        // Nothing will ever happen: the caller stops anyway once the inputs are done.
+        Some(busy.unwrap_or(after).max(after))
     }
 
     /// Nothing pending, active or running; the stack is down to its idle behaviors.

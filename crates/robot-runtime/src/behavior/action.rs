@@ -14,6 +14,7 @@ use std::fmt;
 use std::time::Duration;
 
 use super::clock::VirtualClock;
+use super::wakeup::Wakeup;
 
 /// What one step of an action reports.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -68,6 +69,13 @@ pub trait Action: Send + 'static {
     /// Called exactly once when the action ends, whatever the reason. Stop actuators here
     /// for [`ActionEnd::Cancelled`] / [`ActionEnd::Interrupted`].
     fn on_end(&mut self, _end: ActionEnd) {}
+    /// The wake-up contract (see [`wakeup`](super::wakeup)): the first virtual time at
+    /// which [`step`](Self::step) may do anything but return [`ActionStatus::Running`]
+    /// unchanged, if no input arrives. Default [`Wakeup::EveryTick`] (steps are never
+    /// skipped): right for an action that moves something every step.
+    fn next_wakeup(&self, _clock: &VirtualClock) -> Wakeup {
+        Wakeup::EveryTick
+    }
 }
 
 impl fmt::Debug for dyn Action {
@@ -105,6 +113,10 @@ impl Action for WaitFor {
             Some(t) if clock.now() < t => ActionStatus::Running,
             _ => ActionStatus::Succeeded,
         }
+    }
+    /// Its end.
+    fn next_wakeup(&self, _clock: &VirtualClock) -> Wakeup {
+        self.until.map_or(Wakeup::EveryTick, Wakeup::At)
     }
 }
 
@@ -153,6 +165,13 @@ impl Action for PlayAnimation {
     fn on_end(&mut self, end: ActionEnd) {
         tracing::debug!(animation = %self.animation, ?end, "PlayAnimation.End");
         self.ended = Some(end);
+    }
+    /// Its end.
+    fn next_wakeup(&self, clock: &VirtualClock) -> Wakeup {
+        if self.animation.is_empty() {
+            return Wakeup::EveryTick;
+        }
+        self.wait.next_wakeup(clock)
     }
 }
 
@@ -414,6 +433,14 @@ impl Action for Timed {
             (None, _) => ActionStatus::Running,
             (Some(_), Some(t)) if clock.now() < t => ActionStatus::Running,
             _ => ActionStatus::Succeeded,
+        }
+    }
+    /// Its end (never, when it runs until stopped).
+    fn next_wakeup(&self, _clock: &VirtualClock) -> Wakeup {
+        match (self.length, self.until) {
+            (None, _) => Wakeup::Never,
+            (Some(_), Some(t)) => Wakeup::At(t),
+            (Some(_), None) => Wakeup::EveryTick,
         }
     }
 }

@@ -7,10 +7,12 @@ use std::fmt;
 use std::time::Duration;
 
 use super::action::{Action, ActionEnd, ActionFactory, ActionRequest};
+use super::changes::Changes;
 use super::clock::VirtualClock;
 use super::condition::{Condition, EvalCx, MachineTimes};
 use super::ids::{BehaviorId, BehaviorName};
 use super::robot_state::RobotState;
+use super::wakeup::{Inputs, Wakeup, Watch};
 use crate::intent::{
     ActiveIntentGuard, ClaimError, IntentComponent, IntentEvent, IntentMatcher, IntentUnion, Owner,
     TimeoutHold, TriggerWordSuppression,
@@ -355,6 +357,23 @@ impl OperationModifiers {
         }
     }
 
+    /// The robot-state inputs behind the activation-gate bits `bits` (see
+    /// [`gate_bits`](Self::gate_bits)).
+    pub(crate) fn gate_inputs(bits: u8) -> Inputs {
+        let mut i = Inputs::NONE;
+        for (bit, input) in [
+            (1, Inputs::OFF_TREADS),
+            (2, Inputs::ON_CHARGER),
+            (4, Inputs::CARRYING),
+            (8, Inputs::CUBE_CONNECTED),
+        ] {
+            if bits & bit != 0 {
+                i |= input;
+            }
+        }
+        i
+    }
+
     /// The activation-gate bits this behavior is blocked by (spec §0 steps 2–5), in the
     /// bits of `RobotState::blocking`.
     pub(crate) fn gate_bits(&self) -> u8 {
@@ -530,6 +549,8 @@ pub(crate) struct Mutable<U: IntentUnion> {
     /// The runner's random generator (xorshift64*; seeded, so runs replay).
     pub rng: u64,
     pub actions: Box<dyn ActionFactory>,
+    /// Change stamps of the inputs (see [`wakeup`](super::wakeup)).
+    pub changes: Changes,
 }
 
 impl<U: IntentUnion> Mutable<U> {
@@ -707,6 +728,36 @@ pub trait Behavior<U: IntentUnion, E: 'static = ()>: Send + 'static {
     /// For tools: the conditions this class owns (a state machine's transitions, an
     /// animation loop's end condition), each with a label.
     fn owned_conditions<'s>(&'s self, _out: &mut Vec<(String, &'s Condition<U, E>)>) {}
+    /// The wake-up contract (see [`wakeup`](super::wakeup)): when this behavior's own
+    /// `update` may next act if no input arrives (no robot-state change, no intent, no user
+    /// event) and the stack stays as it is. Until then its `update` must change nothing,
+    /// neither the runner nor the behavior. Asked of active behaviors, and of behaviors in
+    /// scope whose class [updates while inactive](Self::updates_while_inactive). The
+    /// runner accounts for the rest: the frame's action
+    /// ([`Action::next_wakeup`](super::Action::next_wakeup)), a ready continuation, the
+    /// `wantsToCancelSelfCondition`, the delegates (each answers for itself). A dispatcher
+    /// answers for what its choice waits for: the [activation
+    /// watches](View::activation_watch) of the children it asks, its cooldowns.
+    ///
+    /// Pure (it must not evaluate conditions: that would advance stateful ones). The
+    /// default, [`Wakeup::EveryTick`](super::Wakeup::EveryTick), never lets a tick be
+    /// skipped (right for a behavior that counts updates or reads the clock).
+    fn next_wakeup(&self, _view: &View<'_, U, E>) -> super::Wakeup {
+        super::Wakeup::EveryTick
+    }
+    /// The caching contract (see [`wakeup`](super::wakeup)): what the last answer of
+    /// [`wants_to_be_activated`](Self::wants_to_be_activated) depends on — the
+    /// [`Inputs`](super::Inputs) it read and until when it holds if they do not change —
+    /// given the state its last call left. The runner then reuses the answer instead of
+    /// asking again while the watch holds, and a discrete-event caller may skip ticks until
+    /// it ends. The answer must truly not change otherwise (the runner's differential test
+    /// checks the built-in classes against asking every time).
+    ///
+    /// Pure. `None` (the default): not declared; the class is asked every time, as the
+    /// original asked every tick, and a tick that asks it is never skipped.
+    fn activation_watch(&self, _view: &View<'_, U, E>) -> Option<super::Watch> {
+        None
+    }
 }
 
 /// A place where an intent can be claimed (coverage).
@@ -999,6 +1050,7 @@ impl<'a, U: IntentUnion, E: 'static> Ctx<'a, U, E> {
     /// The intent component, mutably (e.g. to clear the trigger word). Prefer the scoped
     /// [`activate_intent`](Self::activate_intent) for claims.
     pub fn intents_mut(&mut self) -> &mut IntentComponent<U> {
+        self.m.changes.stamp(Inputs::INTENTS);
         &mut self.m.intents
     }
     /// The robot.
@@ -1006,8 +1058,9 @@ impl<'a, U: IntentUnion, E: 'static> Ctx<'a, U, E> {
         &self.m.robot
     }
     /// The robot, mutably (a simulated effector changes the world: a put-down clears
-    /// "carrying").
+    /// "carrying"). The fields that change are stamped when the hook returns.
     pub fn robot_mut(&mut self) -> &mut RobotState {
+        self.m.changes.touch_robot();
         &mut self.m.robot
     }
     /// This tick's user events.
@@ -1041,6 +1094,7 @@ impl<'a, U: IntentUnion, E: 'static> Ctx<'a, U, E> {
     /// Resets behavior timer `index` (a `BehaviorTimers` index) now.
     pub fn reset_behavior_timer(&mut self, index: usize) {
         let now = self.s.clock.now();
+        self.m.changes.touch_robot();
         self.m.robot.behavior_timers.reset(index, now);
     }
     /// A uniform draw from [0, 1) of the runner's seeded generator.
@@ -1261,6 +1315,7 @@ impl<'a, U: IntentUnion, E: 'static> Ctx<'a, U, E> {
                 pending: self.m.intents.pending_tag(),
             });
         }
+        self.m.changes.stamp(Inputs::INTENTS);
         let guard = activate(&mut self.m.intents, matcher, owner_of(owner))?;
         Ok(self.add_effect(Effect::Intent(guard)))
     }
@@ -1293,6 +1348,7 @@ impl<'a, U: IntentUnion, E: 'static> Ctx<'a, U, E> {
         {
             Some(p) => {
                 let (_, e) = self.m.effects[self.me.index()].remove(p);
+                self.m.changes.stamp(Inputs::INTENTS);
                 e.undo(&mut self.m.intents);
                 true
             }
@@ -1327,5 +1383,65 @@ pub(crate) fn activate<U: IntentUnion>(
             intents.activate_replacing(matcher.target_tag(), owner)
         }
         other => other,
+    }
+}
+
+impl<U: IntentUnion, E: 'static> View<'_, U, E> {
+    /// What the last `WantsToBeActivated` answer of `id` (spec §0) depends on, given the
+    /// state its last evaluation left (pure: nothing is evaluated). Active and out-of-scope
+    /// behaviors answer by their lifecycle state ([`Inputs::STACK`]). An in-scope one: the
+    /// robot-state fields behind its activation gates; when they let it through, its
+    /// `wantsToBeActivatedCondition` ([`Condition::watch`](super::Condition::watch)); when
+    /// that held (the original short-circuits), its `respondToUserIntents`
+    /// ([`Inputs::INTENTS`]); when a listed intent is pending, its class
+    /// ([`Behavior::activation_watch`](super::Behavior::activation_watch); a class that does
+    /// not declare one makes it [`Watch::EVERY_TICK`]).
+    pub fn activation_watch(&self, id: BehaviorId) -> Watch {
+        let Some(n) = self.s.nodes.get(id.index()) else {
+            return Watch::CONSTANT;
+        };
+        if n.state != LifecycleState::InScope {
+            return Watch::reads(Inputs::STACK);
+        }
+        let mut w = Watch::reads(Inputs::STACK | OperationModifiers::gate_inputs(n.gate));
+        if n.gate & self.m.robot.blocking() != 0 {
+            return w;
+        }
+        let v = View { me: id, ..*self };
+        if let Some(c) = &n.wants {
+            w = w.and(c.watch(&v.eval_cx()));
+            match c.last() {
+                None => return Watch::EVERY_TICK,
+                Some((_, false)) => return w,
+                Some((_, true)) => {}
+            }
+        }
+        if !n.respond.is_empty() {
+            w.inputs |= Inputs::INTENTS;
+            let pending = self
+                .m
+                .intents
+                .pending()
+                .is_some_and(|p| n.respond.iter().any(|m| m.matches(p.intent())));
+            if !pending {
+                return w;
+            }
+        }
+        match self.behaviors.get(id).and_then(|b| b.activation_watch(&v)) {
+            Some(c) => w.and(c),
+            None => Watch::EVERY_TICK,
+        }
+    }
+
+    /// The earliest [`activation_watch`](Self::activation_watch) time of `ids`.
+    pub fn activation_wakeup(&self, ids: impl IntoIterator<Item = BehaviorId>) -> Wakeup {
+        let mut w = Wakeup::Never;
+        for id in ids {
+            w = w.min(self.activation_watch(id).until);
+            if w == Wakeup::EveryTick {
+                break;
+            }
+        }
+        w
     }
 }

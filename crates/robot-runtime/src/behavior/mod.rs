@@ -56,6 +56,7 @@
 mod action;
 pub mod build_context;
 pub mod catalog;
+mod changes;
 pub mod classes;
 mod clock;
 pub mod condition;
@@ -72,6 +73,7 @@ mod registry;
 pub mod robot_state;
 pub mod runner;
 mod tree;
+mod wakeup;
 
 pub use action::{
     request_name, Action, ActionEnd, ActionFactory, ActionRequest, ActionStatus,
@@ -106,5 +108,6 @@ pub use registry::{Registry, BUILTIN_CLASSES};
 pub use robot_state::{RobotState, StateError};
 pub use runner::{ConditionPair, Runner};
 pub use tree::{ModifierOverrides, Spec, Tree, TreeBuilder, TreeError};
+pub use wakeup::{Inputs, Wakeup, Watch};
 
 pub use crate::intent::IntentUnion;

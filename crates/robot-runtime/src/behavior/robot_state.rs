@@ -15,6 +15,7 @@ use std::time::Duration;
 use serde_json::{Map, Value};
 
 use super::catalog;
+use super::wakeup::Inputs;
 
 /// `OffTreadsState`: how the robot rests.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
@@ -943,6 +944,116 @@ impl RobotState {
             }
         }
         Ok(())
+    }
+
+    /// The inputs (see [`Inputs`]) whose fields differ between this state and `prev`. The
+    /// clock (`now`, `tick`, `latest_message_ms`) is time, not an input; the mood-event log
+    /// is read by no condition.
+    pub(crate) fn changed_inputs(&self, prev: &RobotState) -> Inputs {
+        let mut c = Inputs::NONE;
+        let mut on = |changed: bool, i: Inputs| {
+            if changed {
+                c |= i;
+            }
+        };
+        on(
+            self.off_treads != prev.off_treads
+                || self.off_treads_changed != prev.off_treads_changed,
+            Inputs::OFF_TREADS,
+        );
+        on(
+            self.being_held != prev.being_held
+                || self.being_held_changed != prev.being_held_changed,
+            Inputs::BEING_HELD,
+        );
+        on(
+            self.held_in_palm != prev.held_in_palm
+                || self.palm_since != prev.palm_since
+                || self.last_in_palm != prev.last_in_palm,
+            Inputs::PALM,
+        );
+        on(
+            self.cliffs != prev.cliffs || self.cliff_since != prev.cliff_since,
+            Inputs::CLIFFS,
+        );
+        on(
+            self.simple_mood != prev.simple_mood || self.mood_transition != prev.mood_transition,
+            Inputs::MOOD,
+        );
+        on(self.last_poked != prev.last_poked, Inputs::POKE);
+        on(self.touched_since != prev.touched_since, Inputs::TOUCH);
+        on(self.engine_error != prev.engine_error, Inputs::ENGINE_ERROR);
+        on(
+            self.features != prev.features || self.features_default != prev.features_default,
+            Inputs::FEATURES,
+        );
+        on(self.picked_up != prev.picked_up, Inputs::PICKED_UP);
+        on(self.on_charger != prev.on_charger, Inputs::ON_CHARGER);
+        on(
+            self.on_charger_platform != prev.on_charger_platform,
+            Inputs::ON_CHARGER_PLATFORM,
+        );
+        on(
+            self.carrying_object != prev.carrying_object,
+            Inputs::CARRYING,
+        );
+        on(self.battery_level != prev.battery_level, Inputs::BATTERY);
+        on(
+            self.cpu_temp_c != prev.cpu_temp_c || self.battery_temp_c != prev.battery_temp_c,
+            Inputs::TEMPERATURES,
+        );
+        on(
+            self.too_hot_to_charge != prev.too_hot_to_charge,
+            Inputs::TOO_HOT,
+        );
+        on(self.habitat != prev.habitat, Inputs::HABITAT);
+        on(
+            self.user_holding_cube != prev.user_holding_cube,
+            Inputs::USER_HOLDING_CUBE,
+        );
+        on(self.prox_mm != prev.prox_mm, Inputs::PROX);
+        on(
+            self.pitch_deg != prev.pitch_deg || self.roll_deg != prev.roll_deg,
+            Inputs::POSE,
+        );
+        on(self.accel_magnitude != prev.accel_magnitude, Inputs::ACCEL);
+        on(self.objects != prev.objects, Inputs::OBJECTS);
+        on(self.faces != prev.faces, Inputs::FACES);
+        on(self.eye_contact != prev.eye_contact, Inputs::EYE_CONTACT);
+        on(self.emotions != prev.emotions, Inputs::EMOTIONS);
+        on(
+            self.cube_connected != prev.cube_connected,
+            Inputs::CUBE_CONNECTED,
+        );
+        on(
+            self.unexpected_movement != prev.unexpected_movement,
+            Inputs::UNEXPECTED_MOVEMENT,
+        );
+        on(self.hours_alive != prev.hours_alive, Inputs::HOURS_ALIVE);
+        on(self.night_time != prev.night_time, Inputs::NIGHT_TIME);
+        on(
+            self.maintenance_reboot != prev.maintenance_reboot,
+            Inputs::MAINTENANCE_REBOOT,
+        );
+        on(self.alexa_active != prev.alexa_active, Inputs::ALEXA);
+        on(self.placed_on_slope != prev.placed_on_slope, Inputs::SLOPE);
+        on(
+            self.obstacle_detected != prev.obstacle_detected,
+            Inputs::OBSTACLE,
+        );
+        on(
+            self.salient_point_detected != prev.salient_point_detected,
+            Inputs::SALIENT_POINT,
+        );
+        on(self.motion_detected != prev.motion_detected, Inputs::MOTION);
+        on(
+            self.beat_detected != prev.beat_detected
+                || self.potential_beat_detected != prev.potential_beat_detected,
+            Inputs::BEAT,
+        );
+        on(self.behavior_timers != prev.behavior_timers, Inputs::TIMERS);
+        on(self.whiteboard != prev.whiteboard, Inputs::WHITEBOARD);
+        c
     }
 
     /// The bits of the activation gates this state blocks (spec §0 steps 2–5): see

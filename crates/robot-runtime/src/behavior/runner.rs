@@ -64,6 +64,7 @@ use std::collections::VecDeque;
 use std::time::Duration;
 
 use super::action::{ActionEnd, ActionFactory, ActionStatus, SimulatedActions};
+use super::changes::Changes;
 use super::clock::VirtualClock;
 use super::condition::Condition;
 use super::core::{
@@ -74,6 +75,7 @@ use super::core::{
 use super::ids::{BehaviorId, BehaviorName};
 use super::robot_state::RobotState;
 use super::tree::Tree;
+use super::wakeup::{Inputs, Wakeup};
 use crate::intent::{IntentComponent, IntentEvent, IntentUnion};
 
 /// Runs a behavior tree. See the [module documentation](self) for the tick and the
@@ -97,6 +99,10 @@ struct Core<U: IntentUnion, E: 'static> {
     stack_changes: u64,
     /// Scratch list for scope changes (linked scope is walked without recursion).
     scope_work: Vec<BehaviorId>,
+    /// The change revision when the last tick returned.
+    settled_rev: u64,
+    /// Nothing changed during the last tick nor between it and the one before.
+    quiet: bool,
 }
 
 /// A behavior's (`wantsToBeActivatedCondition`, `wantsToCancelSelfCondition`).
@@ -138,6 +144,7 @@ impl<U: IntentUnion, E: 'static> Runner<U, E> {
                     errors: ErrorLog::new(),
                     rng: 0x9E37_79B9_7F4A_7C15,
                     actions: Box::new(SimulatedActions::default()),
+                    changes: Changes::new(&RobotState::default()),
                 },
                 names: tree.names,
                 base: tree.base,
@@ -145,6 +152,8 @@ impl<U: IntentUnion, E: 'static> Runner<U, E> {
                 in_scope_work: Vec::with_capacity(n),
                 stack_changes: 0,
                 scope_work: Vec::with_capacity(16),
+                settled_rev: 0,
+                quiet: false,
             },
         };
         let base = r.core.base;
@@ -170,6 +179,7 @@ impl<U: IntentUnion, E: 'static> Runner<U, E> {
     }
     /// The robot, to change between ticks (changes are stamped with the last tick's time).
     pub fn robot_mut(&mut self) -> &mut RobotState {
+        self.core.m.changes.touch_robot();
         &mut self.core.m.robot
     }
 
@@ -182,6 +192,7 @@ impl<U: IntentUnion, E: 'static> Runner<U, E> {
     /// The intent component, mutably (to feed cloud results, trigger words... between
     /// ticks). Events it emits are delivered to behaviors on the next tick.
     pub fn intents_mut(&mut self) -> &mut IntentComponent<U> {
+        self.core.m.changes.stamp(Inputs::INTENTS);
         &mut self.core.m.intents
     }
     /// Tick and virtual time.
@@ -383,6 +394,13 @@ impl<U: IntentUnion, E: 'static> Runner<U, E> {
     /// One tick of `dt` virtual time with this tick's user `events`. Allocation-free in
     /// steady state (no stack change, no event).
     pub fn tick(&mut self, dt: Duration, events: &[E]) {
+        self.tick_inner(dt, events);
+        let c = &mut self.core;
+        c.quiet = events.is_empty() && c.m.changes.rev == c.settled_rev;
+        c.settled_rev = c.m.changes.rev;
+    }
+
+    fn tick_inner(&mut self, dt: Duration, events: &[E]) {
         let c = &mut self.core;
         c.s.clock.advance(dt);
         c.m.robot.set_clock(c.s.clock.now(), c.s.clock.tick());
@@ -394,14 +412,17 @@ impl<U: IntentUnion, E: 'static> Runner<U, E> {
         }
         c.m.intents.update();
         if !c.m.intents.events().is_empty() {
+            c.m.changes.stamp(Inputs::INTENTS);
             c.s.ievents.extend(c.m.intents.drain_events());
         }
         for e in &c.s.ievents {
             if let IntentEvent::Pending { tag, .. } = e {
+                c.m.changes.touch_robot();
                 c.m.robot
                     .note_pending_intent(<U as crate::union::CladUnion>::tag_name(*tag));
             }
         }
+        c.m.changes.sync_robot(&c.m.robot);
         let tick = c.s.clock.tick();
         if c.s.stack.is_empty() {
             let base = c.base;
@@ -437,6 +458,79 @@ impl<U: IntentUnion, E: 'static> Runner<U, E> {
                 self.apply(events);
             }
         }
+    }
+
+    /// When the behaviors may next act on their own (see [`wakeup`](super::wakeup)), after a
+    /// tick that changed nothing: the earliest of every stack frame's action
+    /// ([`Action::next_wakeup`](super::Action::next_wakeup)), class
+    /// ([`Behavior::next_wakeup`]: a dispatcher counts the activation watches of the
+    /// children it asks, a state machine its transitions) and `wantsToCancelSelfCondition`,
+    /// and of every in-scope behavior whose class updates while inactive.
+    /// [`Wakeup::EveryTick`] when the last tick (or anything since) changed an input (the
+    /// robot state, the intent component, the stack), had user events or errors, while a
+    /// continuation is ready, or while the stack is empty.
+    ///
+    /// Pure. A caller may then skip the ticks that end before the wake-up
+    /// ([`skip_idle_ticks`](Self::skip_idle_ticks)) as long as no input arrives and nothing
+    /// is pending in the intent component (its deadlines count its own updates).
+    pub fn next_wakeup(&self) -> Wakeup {
+        let c = &self.core;
+        if !c.quiet
+            || c.m.changes.rev != c.settled_rev
+            || c.s.stack.is_empty()
+            || !c.m.errors.errors.is_empty()
+        {
+            return Wakeup::EveryTick;
+        }
+        let clock = c.s.clock;
+        let mut w = Wakeup::Never;
+        for f in &c.s.stack {
+            if f.ready.is_some() {
+                return Wakeup::EveryTick;
+            }
+            if let Some(a) = &f.action {
+                w = w.min(a.next_wakeup(&clock));
+            }
+            let v = self.view(f.id);
+            if let Some(b) = self.behavior(f.id) {
+                w = w.min(b.next_wakeup(&v));
+            }
+            if let Some(x) = &c.s.nodes[f.id.index()].cancel_when {
+                w = w.min(match x.last() {
+                    Some((_, false)) => x.next_change(&v.eval_cx()),
+                    _ => Wakeup::EveryTick,
+                });
+            }
+            if w == Wakeup::EveryTick {
+                return w;
+            }
+        }
+        for &id in &c.in_scope_work {
+            let n = &c.s.nodes[id.index()];
+            if n.state == LifecycleState::InScope && n.updates_inactive {
+                if let Some(b) = self.behavior(id) {
+                    w = w.min(b.next_wakeup(&self.view(id)));
+                }
+                if w == Wakeup::EveryTick {
+                    return w;
+                }
+            }
+        }
+        w
+    }
+
+    /// Advances the clock by `ticks` ticks of `dt` without calling any hook or updating the
+    /// intent component: what `ticks` calls of [`tick`](Self::tick) would do when nothing can
+    /// happen in between. Only for a discrete-event caller that established it with
+    /// [`next_wakeup`](Self::next_wakeup) (skipping to a tick that ends before the wake-up)
+    /// after a tick that changed nothing, with nothing pending in the intent component (its
+    /// deadlines count its own updates).
+    pub fn skip_idle_ticks(&mut self, ticks: u64, dt: Duration) {
+        let c = &mut self.core;
+        c.s.clock.advance_by(ticks, dt);
+        // As the last skipped tick would have: a robot-state change made before the next
+        // tick carries its time.
+        c.m.robot.set_clock(c.s.clock.now(), c.s.clock.tick());
     }
 
     /// Replaces the stack with `stack` (IDs bottom to top; the first must be the base), as
@@ -637,7 +731,9 @@ impl<U: IntentUnion, E: 'static> Runner<U, E> {
             behaviors: Behaviors { before, after },
             events,
         };
-        Some(f(&mut **b, &mut ctx))
+        let r = f(&mut **b, &mut ctx);
+        c.m.changes.sync_robot(&c.m.robot);
+        Some(r)
     }
 
     fn hook(&mut self, id: BehaviorId, hook: Hook, events: &[E]) {
@@ -951,6 +1047,7 @@ impl<U: IntentUnion, E: 'static> Runner<U, E> {
             ready: None,
         });
         self.core.stack_changes += 1;
+        self.core.m.changes.stamp(Inputs::STACK);
         if tracing::enabled!(tracing::Level::DEBUG) {
             let nodes = &self.core.s.nodes;
             tracing::debug!(
@@ -983,6 +1080,7 @@ impl<U: IntentUnion, E: 'static> Runner<U, E> {
             x.set_active(true, now);
         }
         for &t in n.reset_timers.iter() {
+            c.m.changes.touch_robot();
             c.m.robot.behavior_timers.reset(t, now);
         }
         if let Some(e) = &n.emotion_event {
@@ -1007,6 +1105,7 @@ impl<U: IntentUnion, E: 'static> Runner<U, E> {
             tracing::warn!(behavior = %n.name, "Behavior.RespondToUserIntents.NothingPending");
             return;
         };
+        c.m.changes.stamp(Inputs::INTENTS);
         match super::core::activate(&mut c.m.intents, m, owner_of(id)) {
             Ok(g) => {
                 c.m.next_effect += 1;
@@ -1025,6 +1124,7 @@ impl<U: IntentUnion, E: 'static> Runner<U, E> {
         };
         let id = frame.id;
         self.core.stack_changes += 1;
+        self.core.m.changes.stamp(Inputs::STACK);
         if let Some(mut a) = frame.action.take() {
             a.on_end(ActionEnd::Interrupted);
             tracing::debug!(action = a.name(), "Behavior.Action.Interrupted");
@@ -1058,9 +1158,13 @@ impl<U: IntentUnion, E: 'static> Runner<U, E> {
             w.set_active(true, now);
         }
         if let Some(s) = n.post_suggestion {
+            c.m.changes.touch_robot();
             c.m.robot.whiteboard.offer(s, tick);
         }
         // Scoped effects, in reverse order.
+        if !c.m.effects[id.index()].is_empty() {
+            c.m.changes.stamp(Inputs::INTENTS);
+        }
         while let Some((_, e)) = c.m.effects[id.index()].pop() {
             tracing::trace!(behavior = %c.s.nodes[id.index()].name, kind = e.kind(), "Behavior.Effect.Undone");
             e.undo(&mut c.m.intents);
@@ -1086,6 +1190,7 @@ impl<U: IntentUnion, E: 'static> Runner<U, E> {
             if n.scope_count != 1 {
                 continue;
             }
+            c.m.changes.stamp(Inputs::STACK);
             n.scope_pos = c.in_scope.len() as u32;
             c.in_scope.push(id);
             if n.updates_inactive || !n.event_scopes.is_empty() {
@@ -1122,6 +1227,7 @@ impl<U: IntentUnion, E: 'static> Runner<U, E> {
             if n.scope_count != 0 {
                 continue;
             }
+            c.m.changes.stamp(Inputs::STACK);
             let pos = n.scope_pos as usize;
             n.scope_pos = u32::MAX;
             if n.state == LifecycleState::Active {

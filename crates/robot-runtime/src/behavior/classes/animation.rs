@@ -34,6 +34,7 @@ use crate::behavior::core::{
     Behavior, Continuation, Ctx, DelegationOutcome, OperationModifiers, View,
 };
 use crate::behavior::ids::BehaviorId;
+use crate::behavior::wakeup::{Inputs, Wakeup, Watch};
 use crate::intent::IntentUnion;
 
 const NEXT: u32 = 1;
@@ -131,6 +132,17 @@ impl<U: IntentUnion, E: 'static> Behavior<U, E> for AnimSequence {
     ) {
         m.allow_everywhere();
         m.always_delegates = true;
+    }
+    fn activation_watch(&self, _view: &View<'_, U, E>) -> Option<Watch> {
+        Some(match &self.target {
+            Target::None | Target::Face { require: false, .. } => Watch::CONSTANT,
+            Target::Face { .. } => Watch::reads(Inputs::FACES),
+            Target::Object(_) => Watch::reads(Inputs::OBJECTS),
+        })
+    }
+    /// Its update does nothing: its animations are actions.
+    fn next_wakeup(&self, _view: &View<'_, U, E>) -> Wakeup {
+        Wakeup::Never
     }
     fn wants_to_be_activated(&self, view: &View<'_, U, E>) -> bool {
         match &self.target {
@@ -302,6 +314,34 @@ impl<U: IntentUnion, E: 'static> Behavior<U, E> for AnimGetInLoop<U, E> {
         m.when_off_treads = true;
         m.when_on_charger = true;
         m.always_delegates = false;
+    }
+    fn activation_watch(&self, _view: &View<'_, U, E>) -> Option<Watch> {
+        Some(Watch::CONSTANT)
+    }
+    /// Active: its end condition's next change (it is evaluated every update, and a true
+    /// value latches), the next loop when it waits between loops.
+    fn next_wakeup(&self, view: &View<'_, U, E>) -> Wakeup {
+        if view.active_for().is_none() {
+            return Wakeup::Never;
+        }
+        let mut w = Wakeup::Never;
+        if self.check_during_anim {
+            if let Some(c) = &self.end {
+                w = match c.last() {
+                    Some((_, false)) => c.next_change(&view.eval_cx()),
+                    _ => Wakeup::EveryTick,
+                };
+            }
+        }
+        if view.is_delegating(view.me()) || self.stage == Stage::GetOut {
+            return w;
+        }
+        if self.end_requested {
+            return Wakeup::EveryTick;
+        }
+        w.min(Wakeup::At(
+            self.next_loop.saturating_add(Duration::from_nanos(1)),
+        ))
     }
     fn on_activated(&mut self, ctx: &mut Ctx<'_, U, E>) {
         let now = ctx.clock().now();
@@ -475,6 +515,12 @@ impl<U: IntentUnion, E: 'static> Behavior<U, E> for TextToSpeechLoop {
     fn wants_to_be_activated(&self, _view: &View<'_, U, E>) -> bool {
         self.utterance.as_deref().is_some_and(|u| !u.is_empty())
     }
+    fn activation_watch(&self, _view: &View<'_, U, E>) -> Option<Watch> {
+        Some(Watch::CONSTANT)
+    }
+    fn next_wakeup(&self, _view: &View<'_, U, E>) -> Wakeup {
+        Wakeup::Never
+    }
     fn on_activated(&mut self, ctx: &mut Ctx<'_, U, E>) {
         self.step = 0;
         self.next(ctx);
@@ -530,6 +576,13 @@ impl PlayAnimationBehavior {
 impl<U: IntentUnion, E: 'static> Behavior<U, E> for PlayAnimationBehavior {
     fn updates_while_inactive(&self) -> bool {
         false
+    }
+    fn activation_watch(&self, _view: &View<'_, U, E>) -> Option<Watch> {
+        Some(Watch::CONSTANT)
+    }
+    /// Its animation is an action.
+    fn next_wakeup(&self, _view: &View<'_, U, E>) -> Wakeup {
+        Wakeup::Never
     }
     fn on_activated(&mut self, ctx: &mut Ctx<'_, U, E>) {
         let a = PlayAnimation::new(self.animation.clone(), self.length);

@@ -22,6 +22,7 @@ use crate::behavior::core::{Behavior, Continuation, Ctx, OperationModifiers, Vie
 use crate::behavior::ids::BehaviorId;
 use crate::behavior::json_keys::KeyReader;
 use crate::behavior::problem::{ProblemKind, Severity};
+use crate::behavior::wakeup::{Inputs, Wakeup, Watch};
 use crate::intent::IntentUnion;
 
 // ----- the common base ---------------------------------------------------------------------
@@ -52,6 +53,72 @@ impl Base {
     }
     fn should_interrupt<U: IntentUnion, E: 'static>(&self, ctx: &Ctx<'_, U, E>) -> bool {
         self.interrupt && (!self.gentle || Self::gentle_now(&ctx.view()))
+    }
+    /// The wake-up of a dispatcher that chooses among its children every tick while it
+    /// delegates (see `Behavior::next_wakeup`): inactive, its update does nothing; active
+    /// and not delegating, it acts (delegates or ends) at once; delegating without
+    /// interrupting, only a stack change moves it; interrupting, its scan asks the children
+    /// before the current delegate (skipping those `skip` refuses, a cooldown), so it may
+    /// choose differently when one of their activation watches ends, or at `extra`.
+    fn scan_wakeup<U: IntentUnion, E: 'static>(
+        &self,
+        view: &View<'_, U, E>,
+        skip: impl Fn(usize) -> Option<Wakeup>,
+    ) -> Wakeup {
+        let me = view.me();
+        if view.state_of(me) != Some(crate::behavior::core::LifecycleState::Active) {
+            return Wakeup::Never;
+        }
+        if !view.is_delegating(me) {
+            return Wakeup::EveryTick;
+        }
+        // The gentle test reads only the stack and the delegates' own state (the
+        // contract of `can_be_gently_interrupted`).
+        if !self.interrupt || (self.gentle && !Self::gentle_now(view)) {
+            return Wakeup::Never;
+        }
+        let current = view.delegate_of(me);
+        let mut w = Wakeup::Never;
+        for (k, &c) in self.children.iter().enumerate() {
+            if Some(c) == current {
+                break;
+            }
+            w = w.min(match skip(k) {
+                Some(until) => until,
+                None => view.activation_watch(c).until,
+            });
+            if w == Wakeup::EveryTick {
+                break;
+            }
+        }
+        w
+    }
+    /// The activation watch of "some child (that `skip` does not refuse) wants to run"
+    /// (`linkScope`): every child's, as a false answer asked them all.
+    fn any_child_watch<U: IntentUnion, E: 'static>(
+        &self,
+        view: &View<'_, U, E>,
+        skip: impl Fn(usize) -> Option<Wakeup>,
+    ) -> Watch {
+        let mut w = Watch::reads(Inputs::STACK);
+        for (k, &c) in self.children.iter().enumerate() {
+            w = w.and(match skip(k) {
+                Some(until) => Watch::reads(Inputs::STACK).until(until),
+                None => view.activation_watch(c),
+            });
+        }
+        w
+    }
+    /// Active: a dispatcher that chooses only when nothing is delegated.
+    fn idle_wakeup<U: IntentUnion, E: 'static>(view: &View<'_, U, E>) -> Wakeup {
+        let me = view.me();
+        if view.state_of(me) != Some(crate::behavior::core::LifecycleState::Active)
+            || view.is_delegating(me)
+        {
+            Wakeup::Never
+        } else {
+            Wakeup::EveryTick
+        }
     }
     /// Switches to `desired` if it differs from the current delegate.
     fn switch_to<U: IntentUnion, E: 'static>(ctx: &mut Ctx<'_, U, E>, desired: Option<BehaviorId>) {
@@ -185,6 +252,16 @@ impl Cooldown {
     fn on_cooldown(&self, now: Duration) -> bool {
         self.until.is_some_and(|t| now < t)
     }
+    /// When on cooldown at `now`: when it comes off.
+    fn off_at(&self, now: Duration) -> Option<Wakeup> {
+        self.until.filter(|t| now < *t).map(|t| {
+            if t == Duration::MAX {
+                Wakeup::Never
+            } else {
+                Wakeup::At(t)
+            }
+        })
+    }
     fn remaining(&self, now: Duration) -> Duration {
         self.until.map_or(Duration::ZERO, |t| t.saturating_sub(now))
     }
@@ -287,6 +364,19 @@ impl<U: IntentUnion, E: 'static> Behavior<U, E> for StrictPriorityDispatcher {
                 .children
                 .iter()
                 .any(|&c| view.wants_to_activate(c))
+    }
+    fn activation_watch(&self, view: &View<'_, U, E>) -> Option<Watch> {
+        Some(if self.link_scope {
+            self.base.any_child_watch(view, |_| None)
+        } else {
+            Watch::CONSTANT
+        })
+    }
+    fn next_wakeup(&self, view: &View<'_, U, E>) -> Wakeup {
+        if self.act_as_selector && self.has_chosen && view.is_delegating(view.me()) {
+            return Wakeup::Never;
+        }
+        self.base.scan_wakeup(view, |_| None)
     }
     fn on_activated(&mut self, _ctx: &mut Ctx<'_, U, E>) {
         self.has_chosen = false;
@@ -401,6 +491,20 @@ impl<U: IntentUnion, E: 'static> Behavior<U, E> for CooldownDispatcher {
                 .children
                 .iter()
                 .any(|c| !c.cooldown.on_cooldown(now) && view.wants_to_activate(c.id))
+    }
+    fn activation_watch(&self, view: &View<'_, U, E>) -> Option<Watch> {
+        let now = view.clock().now();
+        Some(if self.link_scope {
+            self.base
+                .any_child_watch(view, |k| self.children[k].cooldown.off_at(now))
+        } else {
+            Watch::CONSTANT
+        })
+    }
+    fn next_wakeup(&self, view: &View<'_, U, E>) -> Wakeup {
+        let now = view.clock().now();
+        self.base
+            .scan_wakeup(view, |k| self.children[k].cooldown.off_at(now))
     }
     fn on_activated(&mut self, ctx: &mut Ctx<'_, U, E>) {
         for c in &self.children {
@@ -589,6 +693,12 @@ impl<U: IntentUnion, E: 'static> Behavior<U, E> for RandomDispatcher {
             .map(|c| c.cooldown.remaining(now))
             .filter(|d| !d.is_zero())
     }
+    fn activation_watch(&self, _view: &View<'_, U, E>) -> Option<Watch> {
+        Some(Watch::CONSTANT)
+    }
+    fn next_wakeup(&self, view: &View<'_, U, E>) -> Wakeup {
+        Base::idle_wakeup(view)
+    }
     fn on_activated(&mut self, _ctx: &mut Ctx<'_, U, E>) {
         self.end_after = false;
         self.last = None;
@@ -734,6 +844,12 @@ impl<U: IntentUnion, E: 'static> Behavior<U, E> for QueueDispatcher {
     fn can_be_gently_interrupted(&self, view: &View<'_, U, E>) -> bool {
         Base::gentle_now(view)
     }
+    fn activation_watch(&self, _view: &View<'_, U, E>) -> Option<Watch> {
+        Some(Watch::CONSTANT)
+    }
+    fn next_wakeup(&self, view: &View<'_, U, E>) -> Wakeup {
+        Base::idle_wakeup(view)
+    }
     fn on_activated(&mut self, _ctx: &mut Ctx<'_, U, E>) {
         self.next = 0;
     }
@@ -830,6 +946,16 @@ impl<U: IntentUnion, E: 'static> Behavior<U, E> for ScoringDispatcher {
     }
     fn can_be_gently_interrupted(&self, view: &View<'_, U, E>) -> bool {
         Base::gentle_now(view)
+    }
+    fn activation_watch(&self, _view: &View<'_, U, E>) -> Option<Watch> {
+        Some(Watch::CONSTANT)
+    }
+    /// Its scores change with time while it may interrupt: every tick then.
+    fn next_wakeup(&self, view: &View<'_, U, E>) -> Wakeup {
+        match self.base.scan_wakeup(view, |_| None) {
+            Wakeup::Never => Wakeup::Never,
+            _ => Wakeup::EveryTick,
+        }
     }
     fn update(&mut self, ctx: &mut Ctx<'_, U, E>) {
         if !ctx.is_active() {
@@ -996,6 +1122,12 @@ impl<U: IntentUnion, E: 'static> Behavior<U, E> for PassThroughDispatcher {
     fn wants_to_be_activated(&self, view: &View<'_, U, E>) -> bool {
         view.wants_to_activate(self.delegate)
     }
+    fn activation_watch(&self, view: &View<'_, U, E>) -> Option<Watch> {
+        Some(view.activation_watch(self.delegate))
+    }
+    fn next_wakeup(&self, view: &View<'_, U, E>) -> Wakeup {
+        Base::idle_wakeup(view)
+    }
     fn on_activated(&mut self, ctx: &mut Ctx<'_, U, E>) {
         if ctx.wants_to_activate(self.delegate) {
             let _ = ctx.delegate_if_in_control(self.delegate, Continuation::None);
@@ -1074,6 +1206,18 @@ impl<U: IntentUnion, E: 'static> Behavior<U, E> for RerunDispatcher {
     ) {
         m.allow_everywhere();
         m.always_delegates = false;
+    }
+    fn activation_watch(&self, _view: &View<'_, U, E>) -> Option<Watch> {
+        Some(Watch::CONSTANT)
+    }
+    /// Not delegating, it waits for its delegate to want to run.
+    fn next_wakeup(&self, view: &View<'_, U, E>) -> Wakeup {
+        match Base::idle_wakeup(view) {
+            Wakeup::EveryTick if self.remaining != Some(0) => {
+                view.activation_watch(self.child).until
+            }
+            w => w,
+        }
     }
     fn on_activated(&mut self, ctx: &mut Ctx<'_, U, E>) {
         self.remaining = self.runs;

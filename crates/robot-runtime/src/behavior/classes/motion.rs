@@ -12,6 +12,7 @@ use crate::behavior::core::{
     Behavior, Continuation, Ctx, DelegationOutcome, OperationModifiers, View,
 };
 use crate::behavior::ids::BehaviorId;
+use crate::behavior::wakeup::{Inputs, Wakeup, Watch};
 use crate::intent::IntentUnion;
 
 /// `MoveHeadToAngle`.
@@ -23,6 +24,13 @@ pub struct MoveHeadToAngle {
 impl<U: IntentUnion, E: 'static> Behavior<U, E> for MoveHeadToAngle {
     fn updates_while_inactive(&self) -> bool {
         false
+    }
+    fn activation_watch(&self, _view: &View<'_, U, E>) -> Option<Watch> {
+        Some(Watch::CONSTANT)
+    }
+    /// Its motion is an action.
+    fn next_wakeup(&self, _view: &View<'_, U, E>) -> Wakeup {
+        Wakeup::Never
     }
     fn operation_modifiers(
         &self,
@@ -59,6 +67,13 @@ impl<U: IntentUnion, E: 'static> Behavior<U, E> for Turn {
     fn updates_while_inactive(&self) -> bool {
         false
     }
+    fn activation_watch(&self, _view: &View<'_, U, E>) -> Option<Watch> {
+        Some(Watch::CONSTANT)
+    }
+    /// Its motion is an action.
+    fn next_wakeup(&self, _view: &View<'_, U, E>) -> Wakeup {
+        Wakeup::Never
+    }
     fn on_activated(&mut self, ctx: &mut Ctx<'_, U, E>) {
         let _ = ctx.play(
             &ActionRequest::Turn {
@@ -89,6 +104,13 @@ const PUT_DOWN: u32 = 1;
 impl<U: IntentUnion, E: 'static> Behavior<U, E> for PutDownBlock {
     fn updates_while_inactive(&self) -> bool {
         false
+    }
+    fn activation_watch(&self, _view: &View<'_, U, E>) -> Option<Watch> {
+        Some(Watch::reads(Inputs::CARRYING))
+    }
+    /// Its put-down is an action.
+    fn next_wakeup(&self, _view: &View<'_, U, E>) -> Wakeup {
+        Wakeup::Never
     }
     fn operation_modifiers(
         &self,

@@ -21,6 +21,7 @@
 use crate::behavior::action::ActionRequest;
 use crate::behavior::core::{Behavior, Continuation, Ctx, OperationModifiers, View};
 use crate::behavior::ids::BehaviorId;
+use crate::behavior::wakeup::{Wakeup, Watch};
 use crate::intent::IntentUnion;
 
 /// A stand-in (see the [module documentation](self)).
@@ -77,6 +78,16 @@ impl<U: IntentUnion, E: 'static> Behavior<U, E> for StandIn {
             Some(d) => view.wants_to_activate(d),
             None => self.wants,
         }
+    }
+    fn activation_watch(&self, view: &View<'_, U, E>) -> Option<Watch> {
+        Some(match self.pass_through {
+            Some(d) => view.activation_watch(d),
+            None => Watch::CONSTANT,
+        })
+    }
+    /// Its work is an action, or its pass-through delegate.
+    fn next_wakeup(&self, _view: &View<'_, U, E>) -> Wakeup {
+        Wakeup::Never
     }
     fn on_activated(&mut self, ctx: &mut Ctx<'_, U, E>) {
         match self.pass_through {

@@ -61,10 +61,11 @@ use crate::behavior::catalog::{self, Resolution};
 use crate::behavior::condition::parse::timer_index;
 use crate::behavior::condition::{Condition, HighLevelAiCondition, Kind, MachineTimes};
 use crate::behavior::core::{
-    Behavior, ClaimSite, Continuation, Ctx, DelegationOutcome, EffectId, OperationModifiers,
+    Behavior, ClaimSite, Continuation, Ctx, DelegationOutcome, EffectId, OperationModifiers, View,
 };
 use crate::behavior::ids::BehaviorId;
 use crate::behavior::robot_state::Emotion;
+use crate::behavior::wakeup::{Wakeup, Watch};
 use crate::intent::{IntentMatcher, IntentUnion};
 
 /// Which class the machine is.
@@ -421,6 +422,55 @@ impl<U: IntentUnion, E: 'static> Behavior<U, E> for StateMachine<U, E> {
     }
     fn debug_state(&self) -> Option<&str> {
         self.current_state()
+    }
+    fn activation_watch(&self, _view: &View<'_, U, E>) -> Option<Watch> {
+        Some(Watch::CONSTANT)
+    }
+    /// Active: the first time a transition it evaluates may fire (the interrupting ones;
+    /// while it may interrupt its delegate gently, the non-interrupting ones; while nothing
+    /// is delegated, the exit ones and its state's behavior's activation watch).
+    fn next_wakeup(&self, view: &View<'_, U, E>) -> Wakeup {
+        let me = view.me();
+        let Some(cur) = self.current.filter(|_| view.active_for().is_some()) else {
+            return Wakeup::Never;
+        };
+        if self.in_put_down {
+            return Wakeup::Never;
+        }
+        let mut cx = view.eval_cx();
+        cx.machine = Some(self.times(cur, view.clock().now()));
+        let kind = |k: usize| {
+            self.states[cur].transitions[k]
+                .iter()
+                .fold(Wakeup::Never, |w, &t| {
+                    let c = &self.transitions[t].condition;
+                    w.min(match c.last() {
+                        Some((_, false)) => c.next_change(&cx),
+                        _ => Wakeup::EveryTick,
+                    })
+                })
+        };
+        let mut w = kind(0);
+        if self.in_get_in {
+            return w;
+        }
+        let delegated = view.is_delegating(me);
+        let gentle = !delegated
+            || view
+                .delegate_of(me)
+                .is_some_and(|d| view.can_be_gently_interrupted(d));
+        if !gentle {
+            return w;
+        }
+        w = w.min(kind(1));
+        if delegated {
+            return w;
+        }
+        w = w.min(kind(2));
+        match self.states[cur].behavior {
+            Some(b) => w.min(view.activation_watch(b).until),
+            None => Wakeup::EveryTick,
+        }
     }
     /// A transition on a pending intent into a state that activates it is a claim from the
     /// transition's state, owned by the target state's behavior; a state's

@@ -19,6 +19,7 @@ use crate::behavior::build_context::BuildCx;
 use crate::behavior::core::{Behavior, ClaimSite, Continuation, Ctx, OperationModifiers, View};
 use crate::behavior::ids::BehaviorId;
 use crate::behavior::robot_state::OffTreads;
+use crate::behavior::wakeup::{Inputs, Wakeup, Watch};
 use crate::intent::{IntentMatcher, IntentUnion};
 
 /// `SimpleVoiceResponse` (see the [module documentation](self)).
@@ -37,6 +38,13 @@ impl<T> SimpleVoiceResponse<T> {
 impl<U: IntentUnion, E: 'static> Behavior<U, E> for SimpleVoiceResponse<U::Tag> {
     fn updates_while_inactive(&self) -> bool {
         false
+    }
+    fn activation_watch(&self, _view: &View<'_, U, E>) -> Option<Watch> {
+        Some(Watch::reads(Inputs::INTENTS))
+    }
+    /// Its animation is an action.
+    fn next_wakeup(&self, _view: &View<'_, U, E>) -> Wakeup {
+        Wakeup::Never
     }
     fn wants_to_be_activated(&self, view: &View<'_, U, E>) -> bool {
         view.intents().is_pending(self.tag)
@@ -123,6 +131,13 @@ pub struct ReactToUnclaimedIntent {
 impl<U: IntentUnion, E: 'static> Behavior<U, E> for ReactToUnclaimedIntent {
     fn updates_while_inactive(&self) -> bool {
         false
+    }
+    fn activation_watch(&self, _view: &View<'_, U, E>) -> Option<Watch> {
+        Some(Watch::reads(Inputs::INTENTS))
+    }
+    /// Its animation is an action.
+    fn next_wakeup(&self, _view: &View<'_, U, E>) -> Wakeup {
+        Wakeup::Never
     }
     fn operation_modifiers(
         &self,

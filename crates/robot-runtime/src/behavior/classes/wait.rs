@@ -7,6 +7,7 @@ use std::time::Duration;
 use crate::behavior::build_context::BuildCx;
 use crate::behavior::core::{Behavior, Ctx, OperationModifiers, View};
 use crate::behavior::ids::BehaviorId;
+use crate::behavior::wakeup::{Wakeup, Watch};
 use crate::intent::IntentUnion;
 
 /// `Wait` (see the [module documentation](self)).
@@ -40,6 +41,17 @@ impl<U: IntentUnion, E: 'static> Behavior<U, E> for Wait {
     }
     fn updates_while_inactive(&self) -> bool {
         false
+    }
+    fn activation_watch(&self, _view: &View<'_, U, E>) -> Option<Watch> {
+        Some(Watch::CONSTANT)
+    }
+    /// With a duration, when it is up.
+    fn next_wakeup(&self, view: &View<'_, U, E>) -> Wakeup {
+        match (self.duration, view.active_for()) {
+            (Some(d), Some(t)) if t < d => Wakeup::after(view.clock().now(), d - t),
+            (Some(_), Some(_)) => Wakeup::EveryTick,
+            _ => Wakeup::Never,
+        }
     }
     fn update(&mut self, ctx: &mut Ctx<'_, U, E>) {
         let Some(d) = self.duration else {

@@ -18,6 +18,7 @@
 //!
 //! This module knows nothing of behaviors or the runner: the runner builds the [`EvalCx`].
 
+mod change;
 pub mod parse;
 
 use std::cell::{Cell, RefCell};
@@ -29,6 +30,7 @@ use crate::behavior::clock::VirtualClock;
 use crate::behavior::robot_state::{
     BatteryLevel, Emotion, Habitat, OffTreads, RobotState, SimpleMood,
 };
+use crate::behavior::wakeup::Inputs;
 use crate::intent::{IntentComponent, IntentMatcher, IntentUnion};
 
 /// A user-registered condition: a pure function of what conditions see.
@@ -104,7 +106,7 @@ impl<'a, U: IntentUnion, E: 'static> EvalCx<'a, U, E> {
     pub fn machine(&self) -> Option<MachineTimes<'a>> {
         self.machine
     }
-    fn now(&self) -> Duration {
+    pub(crate) fn now(&self) -> Duration {
         self.clock.now()
     }
 }
@@ -621,6 +623,8 @@ impl<U: IntentUnion, E: 'static> Clone for Kind<U, E> {
 pub struct Condition<U: IntentUnion, E: 'static = ()> {
     kind: Kind<U, E>,
     last: Cell<Option<(u64, bool)>>,
+    /// What it reads (its sub-conditions included), see [`Condition::inputs`].
+    inputs: Inputs,
 }
 
 impl<U: IntentUnion, E: 'static> Clone for Condition<U, E> {
@@ -641,9 +645,11 @@ impl<U: IntentUnion, E: 'static> From<Kind<U, E>> for Condition<U, E> {
 impl<U: IntentUnion, E: 'static> Condition<U, E> {
     /// A condition of `kind`.
     pub fn new(kind: Kind<U, E>) -> Self {
+        let inputs = change::inputs_of(&kind);
         Self {
             kind,
             last: Cell::new(None),
+            inputs,
         }
     }
     /// `TrueCondition`.
