@@ -6,7 +6,10 @@
 //! asks n−1 `wants_to_be_activated`, updates n+1 behaviors and updates the intent
 //! component. `robot_runtime`: the children opt out of updates while inactive (as every
 //! built-in class does); `robot_runtime_update_in_scope`: they ask for them (the original's
-//! contract), one more virtual call per child. bonsai-bt: the equivalent reactive selector, `Select(..).memory(false)` over
+//! contract), one more virtual call per child; `robot_runtime_declared`: the children
+//! declare what their answer reads (`Behavior::activation_watch`: nothing, it is a
+//! constant), so the runner reuses it and the dispatcher's choice (the cached tick).
+//! bonsai-bt: the equivalent reactive selector, `Select(..).memory(false)` over
 //! n−1 actions that fail and a last one that stays `Running`, ticked with a dt event.
 //!
 //! On a tree shaped like the original robot's (`shaped_tree::tree`, 350 files holding 444
@@ -29,17 +32,19 @@ use bonsai_bt::{Action, Event, Select, Status, UpdateArgs, BT, RUNNING};
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
 use robot_runtime::behavior::{
     load_tree, Behavior, LoadOptions, Registry, Runner, Source, Spec, StrictPriorityDispatcher,
-    TreeBuilder, View, Wait,
+    TreeBuilder, View, Wait, Watch,
 };
 use robot_runtime::intent::IntentComponent;
 use robot_runtime_tests::{shaped_tree, UserIntent as Intent, MAP};
 
 /// A behavior that does not want to run (its condition is a field, not a constant).
 /// `in_scope_update`: whether it asks for `update` while in scope and inactive (the
-/// original's contract; every built-in class opts out).
+/// original's contract; every built-in class opts out). `declared`: whether it declares
+/// that its answer reads nothing of the runner (so the runner may reuse it).
 struct Never {
     wants: bool,
     in_scope_update: bool,
+    declared: bool,
 }
 
 impl Behavior<Intent> for Never {
@@ -52,9 +57,12 @@ impl Behavior<Intent> for Never {
     fn wants_to_be_activated(&self, _view: &View<'_, Intent>) -> bool {
         self.wants
     }
+    fn activation_watch(&self, _view: &View<'_, Intent>) -> Option<Watch> {
+        self.declared.then_some(Watch::CONSTANT)
+    }
 }
 
-fn runner(n: usize, in_scope_update: bool) -> Runner<Intent> {
+fn runner(n: usize, in_scope_update: bool, declared: bool) -> Runner<Intent> {
     let mut b = TreeBuilder::<Intent>::new();
     let mut kids = Vec::with_capacity(n);
     for i in 0..n - 1 {
@@ -65,6 +73,7 @@ fn runner(n: usize, in_scope_update: bool) -> Runner<Intent> {
                 Never {
                     wants: false,
                     in_scope_update,
+                    declared,
                 },
             )
             .unwrap(),
@@ -104,12 +113,17 @@ fn ticks(c: &mut Criterion) {
     let mut g = c.benchmark_group("behavior_tick");
     for n in [10usize, 100, 1000] {
         g.throughput(Throughput::Elements(n as u64));
-        let mut r = runner(n, false);
+        let mut r = runner(n, false, false);
         g.bench_function(BenchmarkId::new("robot_runtime", n), |b| {
             b.iter(|| r.tick(black_box(Duration::from_millis(10)), black_box(&[])))
         });
         assert_eq!(r.stack_names(), ["Root", "Idle"]);
-        let mut r = runner(n, true);
+        let mut r = runner(n, false, true);
+        g.bench_function(BenchmarkId::new("robot_runtime_declared", n), |b| {
+            b.iter(|| r.tick(black_box(Duration::from_millis(10)), black_box(&[])))
+        });
+        assert_eq!(r.stack_names(), ["Root", "Idle"]);
+        let mut r = runner(n, true, false);
         g.bench_function(BenchmarkId::new("robot_runtime_update_in_scope", n), |b| {
             b.iter(|| r.tick(black_box(Duration::from_millis(10)), black_box(&[])))
         });

@@ -54,6 +54,31 @@ const CONDITIONS: &[&str] = &[
     r#"{"conditionType": "StuckOnEdge"}"#,
 ];
 
+/// Activation conditions that wait on time or keep state between evaluations (time since
+/// entering scope, since a change, durations, ages, cooldowns, "became true", dedup
+/// intervals, first detections, per-tick transitions): [`varied_tree`] adds them to
+/// [`CONDITIONS`], for the property tests of the wake-up and caching contracts.
+pub const TIMED_CONDITIONS: &[&str] = &[
+    r#"{"conditionType": "TimerInRange", "begin_s": 2}"#,
+    r#"{"conditionType": "TimerInRange", "begin_s": 0.5, "end_s": 3}"#,
+    r#"{"conditionType": "Compound", "not": {"conditionType": "TimerInRange", "begin_s": 1.2}}"#,
+    r#"{"conditionType": "OffTreadsState", "targetState": "OnTreads", "minTimeSinceChange_ms": 1500, "maxTimeSinceChange_ms": 4000}"#,
+    r#"{"conditionType": "BeingHeld", "shouldBeHeld": false, "minTimeSinceChange_ms": 800, "maxTimeSinceChange_ms": 6000}"#,
+    r#"{"conditionType": "RobotHeldInPalm", "shouldBeHeldInPalm": false, "minDuration_s": 1, "maxDuration_s": 5}"#,
+    r#"{"conditionType": "CliffDetected", "numCliffDetectionsToTrigger": 1, "minDuration_ms": 400, "maxDuration_ms": 2000}"#,
+    r#"{"conditionType": "BehaviorTimer", "timerName": "Socializing", "cooldown_s": 3}"#,
+    r#"{"conditionType": "ObjectKnown", "objectTypes": ["Block_LIGHTCUBE1"], "maxAge_ms": 0}"#,
+    r#"{"conditionType": "ObjectKnown", "objectTypes": ["Block_LIGHTCUBE1"], "maxAge_ms": 1500}"#,
+    r#"{"conditionType": "ObjectInitialDetection", "objectTypes": ["Block_LIGHTCUBE1"], "firstTimeOnly": true}"#,
+    r#"{"conditionType": "RobotTouched", "minTouchTime": 1.5}"#,
+    r#"{"conditionType": "RobotPoked", "wasPokedRecentlyTimeThreshold_sec": 2}"#,
+    r#"{"conditionType": "FaceKnown", "maxFaceAge_s": 3}"#,
+    r#"{"conditionType": "SimpleMood", "from": "Default", "to": "HighStim"}"#,
+    r#"{"conditionType": "BehaviorSuggested", "postBehaviorSuggestion": "Nothing", "maxTicksForSuggestion": 30}"#,
+    r#"{"conditionType": "Compound", "and": [{"conditionType": "TimedDedup", "dedupInterval_ms": 1500, "subCondition": {"conditionType": "CliffDetected"}}, {"conditionType": "TrueCondition"}]}"#,
+    r#"{"conditionType": "BecameTrueThisTick", "subCondition": {"conditionType": "BeingHeld", "shouldBeHeld": true}}"#,
+];
+
 /// Classes of the original engine without references that stand-ins run.
 const STAND_IN_CLASSES: &[&str] = &[
     "ReactToRobotOnBack",
@@ -123,6 +148,16 @@ fn leaf_body(rng: &mut Rng, id: &str, condition: Option<&str>) -> String {
 
 /// A tree of about `files` files (at least 40), shaped like the original's.
 pub fn tree(files: usize, seed: u64) -> Vec<(String, String)> {
+    tree_with(files, seed, CONDITIONS)
+}
+
+/// [`tree`] whose reactions also wait on time and keep state ([`TIMED_CONDITIONS`]).
+pub fn varied_tree(files: usize, seed: u64) -> Vec<(String, String)> {
+    let conditions: Vec<&str> = CONDITIONS.iter().chain(TIMED_CONDITIONS).copied().collect();
+    tree_with(files, seed, &conditions)
+}
+
+fn tree_with(files: usize, seed: u64, conditions: &[&str]) -> Vec<(String, String)> {
     let mut rng = Rng(seed);
     let mut out: Vec<(String, String)> = Vec::new();
     // The spine.
@@ -182,7 +217,7 @@ pub fn tree(files: usize, seed: u64) -> Vec<(String, String)> {
         let mut anonymous = Vec::new();
         for k in 0..size {
             let id = format!("{name}Reaction{k}");
-            let cond = CONDITIONS[rng.below(CONDITIONS.len())];
+            let cond = conditions[rng.below(conditions.len())];
             if kind == 4 && k < INTENTS.len() {
                 // Voice handlers: respond to an intent.
                 let intent = INTENTS[(g + k) % INTENTS.len()];
@@ -241,7 +276,7 @@ pub fn tree(files: usize, seed: u64) -> Vec<(String, String)> {
             }
             2 => format!(
                 "\"behaviorClass\": \"DispatcherQueue\", \"wantsToBeActivatedCondition\": {}, \"behaviors\": {}{anonymous_key}",
-                CONDITIONS[rng.below(CONDITIONS.len())],
+                conditions[rng.below(conditions.len())],
                 list(&kids)
             ),
             _ => {
@@ -251,7 +286,7 @@ pub fn tree(files: usize, seed: u64) -> Vec<(String, String)> {
                     .collect();
                 format!(
                     "\"behaviorClass\": \"DispatcherRandom\", \"wantsToBeActivatedCondition\": {}, \"behaviors\": [{}]{anonymous_key}",
-                    CONDITIONS[rng.below(CONDITIONS.len())],
+                    conditions[rng.below(conditions.len())],
                     entries.join(", ")
                 )
             }

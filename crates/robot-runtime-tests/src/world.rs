@@ -37,6 +37,8 @@ pub enum Change {
     Touched(bool),
     /// A behavior timer reset (index).
     ResetTimer(u8),
+    /// A poke.
+    Poke,
     /// A pending intent (one of four).
     Intent(u8),
     /// The trigger word.
@@ -111,6 +113,7 @@ pub fn apply(r: &mut Runner<UserIntent>, c: &Change) {
         Change::Stimulated(t) => s.emotions[3] = f32::from(t % 11) / 10.0,
         Change::Touched(b) => s.set_touched(*b),
         Change::ResetTimer(k) => s.behavior_timers.reset(usize::from(*k) % 10, now),
+        Change::Poke => s.poke(),
         Change::Nothing | Change::Intent(_) | Change::TriggerWord => {}
     }
 }
@@ -130,6 +133,7 @@ pub fn change() -> impl Strategy<Value = Change> {
         1 => any::<u8>().prop_map(Change::Stimulated),
         1 => any::<bool>().prop_map(Change::Touched),
         1 => any::<u8>().prop_map(Change::ResetTimer),
+        1 => Just(Change::Poke),
         1 => any::<u8>().prop_map(Change::Intent),
         1 => Just(Change::TriggerWord),
     ]

@@ -107,7 +107,7 @@ proptest! {
         seed in any::<u64>(),
         steps in proptest::collection::vec((change(), 1u64..400), 5..40),
     ) {
-        let files = shaped_tree::tree(80, seed);
+        let files = shaped_tree::varied_tree(80, seed);
         let mut every = runner(&files, seed);
         let mut skip = runner(&files, seed);
         let mut log = Vec::new();

@@ -672,7 +672,10 @@ proptest! {
         0..10,
     )) {
         let mut bytes = lines.join(&b'\n');
-        bytes.extend_from_slice(b"\n{\"t\": 50000, \"app_intent\": {\"intent\": \"intent_clock_settimer\", \"param\": \"60\"}}");
+        // At the horizon: no garbage line can be later (time never goes back).
+        bytes.extend_from_slice(
+            format!("\n{{\"t\": {}, \"app_intent\": {{\"intent\": \"intent_clock_settimer\", \"param\": \"60\"}}}}", robot_example::scenario::HORIZON_MS).as_bytes(),
+        );
         let scenario = Scenario::parse_bytes(&bytes, 20);
         let n = bytes.split(|b| *b == b'\n').count();
         let last = scenario.events.last().map(|e| e.line);

@@ -4,7 +4,7 @@
 //! inputs it read was stamped after it was computed.
 
 use super::robot_state::RobotState;
-use super::wakeup::Inputs;
+use super::wakeup::{Inputs, Wakeup, Watch};
 
 /// The runner's change stamps (see [`wakeup`](super::wakeup)): a revision counter,
 /// and per input the revision of its last change.
@@ -71,6 +71,80 @@ impl Changes {
                 b &= b - 1;
             }
             (*self.seen).clone_from(robot);
+        }
+    }
+
+    /// True while `c` still holds at `now_ns`: its time has not come and none of its
+    /// inputs changed since it was computed. A confirmation is remembered (`c.rev` moves
+    /// to the current revision), so the next check of an unchanged runner is one compare.
+    #[inline]
+    pub fn holds(&self, c: &mut Cached, now_ns: u64) -> bool {
+        if now_ns >= c.until_ns {
+            return false;
+        }
+        if c.rev == self.rev {
+            return true;
+        }
+        if self.changed_since_slow(c.inputs, c.rev) {
+            return false;
+        }
+        c.rev = self.rev;
+        true
+    }
+
+    #[inline(never)]
+    fn changed_since_slow(&self, inputs: Inputs, since: u64) -> bool {
+        if self.robot_touched && inputs.intersects(Inputs::ROBOT) {
+            return true;
+        }
+        let mut b = inputs.bits();
+        while b != 0 {
+            if self.at[b.trailing_zeros() as usize] > since {
+                return true;
+            }
+            b &= b - 1;
+        }
+        false
+    }
+}
+
+/// A cached answer: its value, the revision it was computed (or last confirmed) at, and its
+/// [`Watch`] (`until` in nanoseconds of virtual time, see `Wakeup::until_ns`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) struct Cached {
+    pub value: bool,
+    /// The class of the behavior does not declare its activation watch: never cached, and
+    /// not worth computing a watch for again.
+    pub undeclared: bool,
+    pub rev: u64,
+    pub inputs: Inputs,
+    pub until_ns: u64,
+}
+
+impl Cached {
+    /// Never valid.
+    pub const NONE: Cached = Cached {
+        value: false,
+        undeclared: false,
+        rev: 0,
+        inputs: Inputs::ALL,
+        until_ns: 0,
+    };
+
+    pub fn new(value: bool, rev: u64, watch: Watch) -> Self {
+        Self {
+            value,
+            undeclared: false,
+            rev,
+            inputs: watch.inputs,
+            until_ns: watch.until.until_ns(),
+        }
+    }
+
+    pub fn watch(&self) -> Watch {
+        Watch {
+            inputs: self.inputs,
+            until: Wakeup::from_until_ns(self.until_ns),
         }
     }
 }

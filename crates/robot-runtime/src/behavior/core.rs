@@ -2,12 +2,13 @@
 //! [`Ctx`] its hooks get, [`OperationModifiers`] (the activation gates and
 //! always-delegates), delegation outcomes, scoped effects and the runner's typed errors.
 
+use std::cell::Cell;
 use std::collections::VecDeque;
 use std::fmt;
 use std::time::Duration;
 
 use super::action::{Action, ActionEnd, ActionFactory, ActionRequest};
-use super::changes::Changes;
+use super::changes::{Cached, Changes};
 use super::clock::VirtualClock;
 use super::condition::{Condition, EvalCx, MachineTimes};
 use super::ids::{BehaviorId, BehaviorName};
@@ -535,6 +536,23 @@ pub(crate) struct Shared<U: IntentUnion, E: 'static> {
     /// The tick's intent events.
     pub ievents: Vec<IntentEvent<U::Tag>>,
     pub clock: VirtualClock,
+    /// Per node, its last `WantsToBeActivated` answer and what it depends on.
+    pub wants_cache: Vec<Cell<Cached>>,
+    /// Answers are reused while their inputs do not change (see [`wakeup`](super::wakeup));
+    /// off, everything is asked every time (the differential tests' reference).
+    pub caching: bool,
+}
+
+impl<U: IntentUnion, E: 'static> Shared<U, E> {
+    /// The clock's time in nanoseconds (what cached answers are compared with; see
+    /// `Wakeup::until_ns`).
+    #[inline]
+    pub fn now_ns(&self) -> u64 {
+        let d = self.clock.now();
+        d.as_secs()
+            .saturating_mul(1_000_000_000)
+            .saturating_add(u64::from(d.subsec_nanos()))
+    }
 }
 
 /// The runner state a hook may change (mutably borrowed while it runs).
@@ -928,6 +946,21 @@ impl<'a, U: IntentUnion, E: 'static> View<'a, U, E> {
         current: Option<BehaviorId>,
         eligible: impl Fn(usize) -> bool,
     ) -> Option<BehaviorId> {
+        if self.s.caching {
+            self.scan::<true>(ids, current, eligible)
+        } else {
+            self.scan::<false>(ids, current, eligible)
+        }
+    }
+
+    /// The strict-priority scan; `CACHED`: each child's answer through its cache.
+    #[inline]
+    fn scan<const CACHED: bool>(
+        self,
+        ids: &[BehaviorId],
+        current: Option<BehaviorId>,
+        eligible: impl Fn(usize) -> bool,
+    ) -> Option<BehaviorId> {
         let blocking = self.m.robot.blocking();
         let nodes = &self.s.nodes[..];
         let mut v = self;
@@ -947,11 +980,100 @@ impl<'a, U: IntentUnion, E: 'static> View<'a, U, E> {
                 LifecycleState::OutOfScope => continue,
             }
             v.me = id;
-            if v.wants_node(n, blocking) {
+            let wants = if CACHED {
+                v.wants_node(n, blocking)
+            } else {
+                v.wants_node_now(n, blocking)
+            };
+            if wants {
                 return Some(id);
             }
         }
         None
+    }
+
+    /// [`first_wanting_where`](Self::first_wanting_where) for a dispatcher that keeps its
+    /// choice in `cache`: while nothing the choice read changed (the children asked, their
+    /// activation watches, the stack) and no time it waits for has come, the children are
+    /// not asked again and the same choice is returned (only a choice that keeps the
+    /// current delegate, or finds nothing, is kept). `skip(k)` refuses child `k` without
+    /// asking it, with the time it stops refusing (a cooldown's end).
+    pub fn first_wanting_cached(
+        self,
+        ids: &[BehaviorId],
+        current: Option<BehaviorId>,
+        skip: impl Fn(usize) -> Option<Wakeup>,
+        cache: &mut ChoiceCache,
+    ) -> Option<BehaviorId> {
+        if !self.s.caching || cache.plain {
+            // Asked as they are (a child's class does not declare its watch: nothing to keep).
+            return self.scan::<false>(ids, current, |k| skip(k).is_none());
+        }
+        if cache.valid
+            && cache.current == current
+            && self.m.changes.holds(&mut cache.cached, self.s.now_ns())
+        {
+            return cache.result;
+        }
+        self.first_wanting_remembered(ids, current, skip, cache)
+    }
+
+    #[inline(never)]
+    fn first_wanting_remembered(
+        self,
+        ids: &[BehaviorId],
+        current: Option<BehaviorId>,
+        skip: impl Fn(usize) -> Option<Wakeup>,
+        cache: &mut ChoiceCache,
+    ) -> Option<BehaviorId> {
+        let blocking = self.m.robot.blocking();
+        let nodes = &self.s.nodes[..];
+        let mut v = self;
+        let mut inputs = Inputs::STACK;
+        let mut until = u64::MAX;
+        let mut result = None;
+        for (k, &id) in ids.iter().enumerate() {
+            if let Some(w) = skip(k) {
+                until = until.min(w.until_ns());
+                continue;
+            }
+            if Some(id) == current {
+                result = Some(id);
+                break;
+            }
+            let Some(n) = nodes.get(id.index()) else {
+                continue;
+            };
+            match n.state {
+                LifecycleState::Active => {
+                    result = Some(id);
+                    break;
+                }
+                LifecycleState::InScope => {}
+                LifecycleState::OutOfScope => continue,
+            }
+            v.me = id;
+            let wants = v.wants_node(n, blocking);
+            let c = self.s.wants_cache[id.index()].get();
+            cache.plain |= c.undeclared;
+            inputs |= c.inputs;
+            until = until.min(c.until_ns);
+            if wants {
+                result = Some(id);
+                break;
+            }
+        }
+        cache.current = current;
+        cache.result = result;
+        cache.valid = !cache.plain && (result == current || result.is_none());
+        cache.cached = Cached {
+            value: false,
+            undeclared: false,
+            rev: self.m.changes.rev,
+            inputs,
+            until_ns: until,
+        };
+        result
     }
 
     #[inline]
@@ -966,9 +1088,46 @@ impl<'a, U: IntentUnion, E: 'static> View<'a, U, E> {
         }
     }
 
-    /// Steps 2–7 of `WantsToBeActivated` for the in-scope node of [`me`](Self::me).
+    /// Steps 2–7 of `WantsToBeActivated` for the in-scope node of [`me`](Self::me): its
+    /// cached answer while that holds, else asked (and the answer remembered with its
+    /// watch).
     #[inline]
     fn wants_node(&self, n: &Node<U, E>, blocking: u8) -> bool {
+        if !self.s.caching {
+            return self.wants_node_now(n, blocking);
+        }
+        let cell = &self.s.wants_cache[self.me.index()];
+        let mut c = cell.get();
+        if self.m.changes.holds(&mut c, self.s.now_ns()) {
+            cell.set(c);
+            if c.value {
+                n.wants_tick.set(self.s.clock.tick());
+            }
+            return c.value;
+        }
+        let v = self.wants_node_now(n, blocking);
+        if !c.undeclared {
+            self.remember(v);
+        }
+        v
+    }
+
+    /// Remembers `value` as the answer of [`me`](Self::me), with its activation watch.
+    #[inline(never)]
+    fn remember(&self, value: bool) {
+        let entry = match self.computed_watch(self.me) {
+            Some(w) => Cached::new(value, self.m.changes.rev, w),
+            None => Cached {
+                undeclared: true,
+                ..Cached::NONE
+            },
+        };
+        self.s.wants_cache[self.me.index()].set(entry);
+    }
+
+    /// Steps 2–7 of `WantsToBeActivated`, asked now.
+    #[inline]
+    fn wants_node_now(&self, n: &Node<U, E>, blocking: u8) -> bool {
         if n.gate & blocking != 0 {
             return false;
         }
@@ -1002,6 +1161,77 @@ impl<'a, U: IntentUnion, E: 'static> View<'a, U, E> {
                 .intents
                 .pending()
                 .is_some_and(|p| n.respond.iter().any(|m| m.matches(p.intent()))))
+    }
+}
+
+/// A dispatcher's remembered choice among its children (see
+/// [`View::first_wanting_cached`]): kept in the dispatcher, valid while nothing it read
+/// changed.
+#[derive(Clone, Debug, Default)]
+pub struct ChoiceCache {
+    valid: bool,
+    /// A child's class does not declare its activation watch: the choice is always made
+    /// again (and the children asked as they are, without their own caches).
+    plain: bool,
+    current: Option<BehaviorId>,
+    result: Option<BehaviorId>,
+    cached: Cached,
+}
+
+impl ChoiceCache {
+    /// An empty cache.
+    pub fn new() -> Self {
+        Self::default()
+    }
+    /// While it holds, when the choice may change without input (None: it is not kept).
+    pub fn wakeup(&self) -> Option<Wakeup> {
+        (self.valid && !self.plain).then(|| self.cached.watch().until)
+    }
+}
+
+/// A class's own remembered answer (a state machine's transitions, see
+/// [`wakeup`](super::wakeup)): valid while none of the inputs it read changed, its time has
+/// not come and its `key` (the class's own state that the answer depends on) is the same.
+/// Never valid while the runner does not cache.
+#[derive(Clone, Debug, Default)]
+pub struct AnswerCache<T> {
+    valid: bool,
+    key: u64,
+    value: T,
+    cached: Cached,
+}
+
+impl<T: Copy + Default> AnswerCache<T> {
+    /// An empty cache.
+    pub fn new() -> Self {
+        Self::default()
+    }
+    /// The remembered answer for `key`, while it holds.
+    #[inline]
+    pub fn recall<U: IntentUnion, E: 'static>(
+        &mut self,
+        view: &View<'_, U, E>,
+        key: u64,
+    ) -> Option<T> {
+        (self.valid && self.key == key && view.m.changes.holds(&mut self.cached, view.s.now_ns()))
+            .then_some(self.value)
+    }
+    /// Remembers `value` for `key`, holding while `watch` does.
+    pub fn keep<U: IntentUnion, E: 'static>(
+        &mut self,
+        view: &View<'_, U, E>,
+        key: u64,
+        value: T,
+        watch: Watch,
+    ) {
+        self.valid = view.s.caching;
+        self.key = key;
+        self.value = value;
+        self.cached = Cached::new(false, view.m.changes.rev, watch);
+    }
+    /// Forgets the answer.
+    pub fn forget(&mut self) {
+        self.valid = false;
     }
 }
 
@@ -1403,16 +1633,36 @@ impl<U: IntentUnion, E: 'static> View<'_, U, E> {
         if n.state != LifecycleState::InScope {
             return Watch::reads(Inputs::STACK);
         }
+        if self.s.caching {
+            let cell = &self.s.wants_cache[id.index()];
+            let mut c = cell.get();
+            if self.m.changes.holds(&mut c, self.s.now_ns()) {
+                cell.set(c);
+                return c.watch();
+            }
+        }
+        self.computed_watch(id).unwrap_or(Watch::EVERY_TICK)
+    }
+
+    /// [`activation_watch`](Self::activation_watch) worked out from the conditions' and the
+    /// class's state (None: the class does not declare its watch).
+    fn computed_watch(&self, id: BehaviorId) -> Option<Watch> {
+        let Some(n) = self.s.nodes.get(id.index()) else {
+            return Some(Watch::CONSTANT);
+        };
+        if n.state != LifecycleState::InScope {
+            return Some(Watch::reads(Inputs::STACK));
+        }
         let mut w = Watch::reads(Inputs::STACK | OperationModifiers::gate_inputs(n.gate));
         if n.gate & self.m.robot.blocking() != 0 {
-            return w;
+            return Some(w);
         }
         let v = View { me: id, ..*self };
         if let Some(c) = &n.wants {
             w = w.and(c.watch(&v.eval_cx()));
             match c.last() {
-                None => return Watch::EVERY_TICK,
-                Some((_, false)) => return w,
+                None => return Some(Watch::EVERY_TICK),
+                Some((_, false)) => return Some(w),
                 Some((_, true)) => {}
             }
         }
@@ -1424,12 +1674,13 @@ impl<U: IntentUnion, E: 'static> View<'_, U, E> {
                 .pending()
                 .is_some_and(|p| n.respond.iter().any(|m| m.matches(p.intent())));
             if !pending {
-                return w;
+                return Some(w);
             }
         }
-        match self.behaviors.get(id).and_then(|b| b.activation_watch(&v)) {
-            Some(c) => w.and(c),
-            None => Watch::EVERY_TICK,
+        match self.behaviors.get(id) {
+            // The behavior whose hook runs: not looked at.
+            None => Some(Watch::EVERY_TICK),
+            Some(b) => b.activation_watch(&v).map(|c| w.and(c)),
         }
     }
 

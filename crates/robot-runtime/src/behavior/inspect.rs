@@ -46,7 +46,9 @@ pub struct ConditionReport {
     pub label: String,
     /// Its type (or custom condition) name.
     pub type_name: String,
-    /// The tick of its last evaluation and the value (None: never evaluated).
+    /// The tick of its last evaluation and the value (None: never evaluated). With the
+    /// runner's caching on, an answer that cannot have changed is reused rather than
+    /// evaluated again: the tick is when the value was computed, and it still holds.
     pub last: Option<(u64, bool)>,
     /// Its sub-conditions.
     pub children: Vec<ConditionReport>,

@@ -24,6 +24,10 @@
 //!   loader, which validates the whole tree at once and reports every problem with
 //!   file:line:col and JSON path ([`check_tree`] without building); trees in the original
 //!   engine's format load unchanged ([`LoadOptions::original`]).
+//! * [`wakeup`]: when an answer can change ([`Watch`]: the [`Inputs`] it read and the time
+//!   it holds until): the runner reuses answers while nothing they read changed (a steady
+//!   tick costs in proportion to what changed, [`Runner::set_caching`]) and says when the
+//!   behaviors can next act ([`Runner::next_wakeup`], for discrete-event runs).
 //! * [`inspect`]: read-only questions for tools (status, why a behavior is not active,
 //!   conditions' last results) and [`Runner::force_behavior`].
 //! * `coverage` and `export`: intent coverage, the completed-intents table check, DOT and
@@ -73,7 +77,7 @@ mod registry;
 pub mod robot_state;
 pub mod runner;
 mod tree;
-mod wakeup;
+pub mod wakeup;
 
 pub use action::{
     request_name, Action, ActionEnd, ActionFactory, ActionRequest, ActionStatus,
@@ -93,9 +97,9 @@ pub use condition::{
     MachineTimes, MoodTest, Op,
 };
 pub use core::{
-    Behavior, BehaviorEnd, BehaviorEvent, ClaimSite, Cleanup, Continuation, Ctx, CubeRequirement,
-    DelegationOutcome, Effect, EffectId, EventScope, EventScopes, Invariant, LifecycleState,
-    OperationModifiers, RunnerError, View,
+    AnswerCache, Behavior, BehaviorEnd, BehaviorEvent, ChoiceCache, ClaimSite, Cleanup,
+    Continuation, Ctx, CubeRequirement, DelegationOutcome, Effect, EffectId, EventScope,
+    EventScopes, Invariant, LifecycleState, OperationModifiers, RunnerError, View,
 };
 pub use ids::{BehaviorId, BehaviorName, NameError};
 pub use jsonc::{locate, strip_comments};

@@ -24,6 +24,16 @@
 //!    ([`Behavior::updates_while_inactive`]) and handle no events are kept off the list this
 //!    pass walks, so they cost nothing here.
 //!
+//! # Work in proportion to what changed
+//! A behavior's `WantsToBeActivated`, a strict-priority dispatcher's choice and a state
+//! machine's transitions are kept with what they read (see [`wakeup`](super::wakeup)) and
+//! reused until one of those inputs changes or a time they wait for comes: on a steady tick
+//! a dispatcher's update is one check, whatever the number of its children, and no
+//! condition is evaluated. The result is the same as asking everything
+//! ([`Runner::set_caching`] turns it off; the differential tests compare both). After a
+//! tick that changed nothing, [`Runner::next_wakeup`] says when something can next happen,
+//! and [`Runner::skip_idle_ticks`] jumps there.
+//!
 //! Activatable scope is the declared delegates of every stack entry plus, recursively,
 //! their linked scope ([`Behavior::linked_scope`]); entry and exit are reference counted.
 //! Conditions follow the original's activation windows: a `wantsToBeActivatedCondition`
@@ -60,11 +70,12 @@
 //! itself (it sits above the delegator in the walk). After `cancel_delegates(true)` it runs
 //! at the behavior's next frame step, as the original ran the callback on the next update.
 
+use std::cell::Cell;
 use std::collections::VecDeque;
 use std::time::Duration;
 
 use super::action::{ActionEnd, ActionFactory, ActionStatus, SimulatedActions};
-use super::changes::Changes;
+use super::changes::{Cached, Changes};
 use super::clock::VirtualClock;
 use super::condition::Condition;
 use super::core::{
@@ -134,6 +145,8 @@ impl<U: IntentUnion, E: 'static> Runner<U, E> {
                     stack: Vec::with_capacity(16),
                     ievents: Vec::with_capacity(64),
                     clock: VirtualClock::default(),
+                    wants_cache: (0..n).map(|_| Cell::new(Cached::NONE)).collect(),
+                    caching: true,
                 },
                 m: Mutable {
                     intents,
@@ -168,6 +181,15 @@ impl<U: IntentUnion, E: 'static> Runner<U, E> {
     /// [`SimulatedActions`].
     pub fn set_action_factory(&mut self, factory: Box<dyn ActionFactory>) {
         self.core.m.actions = factory;
+    }
+    /// Whether answers are reused while nothing they read changed (default on; see
+    /// [`wakeup`](super::wakeup)): a behavior's `WantsToBeActivated` and a dispatcher's
+    /// choice among its children are computed again only when one of their inputs changed
+    /// or a time they wait for came. Off, everything is asked on every tick, as the
+    /// original engine did: the same behavior, at the cost of asking (the differential
+    /// tests compare both).
+    pub fn set_caching(&mut self, on: bool) {
+        self.core.s.caching = on;
     }
     /// Seeds the runner's random generator (random dispatchers, cooldown random factors).
     pub fn set_seed(&mut self, seed: u64) {
@@ -901,7 +923,7 @@ impl<U: IntentUnion, E: 'static> Runner<U, E> {
     }
 
     /// Applies queued requests in order (hooks they call may queue more).
-    #[inline]
+    #[inline(always)]
     fn apply(&mut self, events: &[E]) {
         if !self.core.m.cmds.is_empty() {
             self.apply_queued(events);

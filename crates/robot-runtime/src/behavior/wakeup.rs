@@ -1,7 +1,8 @@
 //! When an answer can change: the one mechanism behind idle-tick skipping (a discrete-event
 //! run jumps over ticks in which nothing can happen, [`Runner::next_wakeup`],
-//! [`Runner::skip_idle_ticks`]) and the cached tick (a behavior's wish to run, and a
-//! dispatcher's choice, are not recomputed while nothing they read changed).
+//! [`Runner::skip_idle_ticks`]) and the cached tick (a behavior's wish to run, a
+//! dispatcher's choice and a state machine's transitions are not recomputed while nothing
+//! they read changed).
 //!
 //! An answer — a condition's value, a behavior's `WantsToBeActivated`, a dispatcher's choice
 //! among its children — is described by a [`Watch`]: the [`Inputs`] it read (robot-state
@@ -21,6 +22,32 @@
 //! access and every tick whose update emitted events, the stack on every push, pop and scope
 //! change. A cached answer is valid while none of its inputs was stamped after it was
 //! computed and its time has not come.
+//!
+//! **Why a reused answer is the original's answer.** The original asks every behavior in
+//! reach on every tick, and some conditions keep state between evaluations. An answer is
+//! kept only when asking again would return the same value *and* change no state:
+//! `next_change` is [`Wakeup::EveryTick`] whenever the next evaluation would answer
+//! differently by itself (a `BecameTrueThisTick`, `TimedDedup`, `ObjectKnown` with
+//! `maxAge_ms: 0` or `ObjectInitialDetection` that was just true; a `StuckOnEdge` whose
+//! clock has not started), and every other stateful condition's evaluation is idempotent
+//! while its inputs stand still (a `TimerInRange` is reset only by its activation window,
+//! which is a stack change). Where the runner cannot see an input (user conditions and
+//! classes that do not declare, the active intent, whose guard may be dropped anywhere),
+//! nothing is kept. `robot-runtime-tests/tests/behavior_cache.rs` runs a caching runner
+//! beside one that asks everything on every tick ([`Runner::set_caching`]) on random
+//! original-shaped trees and checks they agree on every tick.
+//!
+//! What is kept: each behavior's last `WantsToBeActivated` with its watch (a
+//! per-node cell), each strict-priority dispatcher's choice
+//! ([`ChoiceCache`](super::ChoiceCache): while it keeps the current delegate or finds
+//! nothing, and none of the children it asked can change, its children are not asked), and
+//! each state machine's "no transition holds" per kind ([`AnswerCache`](super::AnswerCache)).
+//! Condition evaluations that are reused are not evaluations:
+//! [`Condition::last`](super::Condition::last) keeps the tick the value was computed on.
+//!
+//! [`Runner::next_wakeup`]: super::Runner::next_wakeup
+//! [`Runner::skip_idle_ticks`]: super::Runner::skip_idle_ticks
+//! [`Runner::set_caching`]: super::Runner::set_caching
 
 use std::time::Duration;
 
@@ -49,6 +76,25 @@ impl Wakeup {
             Wakeup::EveryTick
         } else {
             Wakeup::At(now.saturating_add(left))
+        }
+    }
+
+    /// The virtual time before which the answer holds, in nanoseconds (0: none; `u64::MAX`:
+    /// forever).
+    pub(crate) fn until_ns(self) -> u64 {
+        match self {
+            Wakeup::EveryTick => 0,
+            Wakeup::At(t) => u64::try_from(t.as_nanos()).unwrap_or(u64::MAX - 1).max(1),
+            Wakeup::Never => u64::MAX,
+        }
+    }
+
+    /// The inverse of [`until_ns`](Self::until_ns).
+    pub(crate) fn from_until_ns(ns: u64) -> Wakeup {
+        match ns {
+            0 => Wakeup::EveryTick,
+            u64::MAX => Wakeup::Never,
+            t => Wakeup::At(Duration::from_nanos(t)),
         }
     }
 }

@@ -18,7 +18,7 @@ use serde_json::Value;
 
 use crate::behavior::build_context::BuildCx;
 use crate::behavior::condition::parse::timer_index;
-use crate::behavior::core::{Behavior, Continuation, Ctx, OperationModifiers, View};
+use crate::behavior::core::{Behavior, ChoiceCache, Continuation, Ctx, OperationModifiers, View};
 use crate::behavior::ids::BehaviorId;
 use crate::behavior::json_keys::KeyReader;
 use crate::behavior::problem::{ProblemKind, Severity};
@@ -300,6 +300,7 @@ pub struct StrictPriorityDispatcher {
     link_scope: bool,
     act_as_selector: bool,
     has_chosen: bool,
+    choice: ChoiceCache,
 }
 
 impl StrictPriorityDispatcher {
@@ -314,6 +315,7 @@ impl StrictPriorityDispatcher {
             link_scope: false,
             act_as_selector: false,
             has_chosen: false,
+            choice: ChoiceCache::new(),
         }
     }
     /// With `linkScope`.
@@ -392,7 +394,12 @@ impl<U: IntentUnion, E: 'static> Behavior<U, E> for StrictPriorityDispatcher {
             return;
         }
         let current = ctx.current_delegate();
-        let desired = ctx.view().first_wanting(&self.base.children, current);
+        let desired = ctx.view().first_wanting_cached(
+            &self.base.children,
+            current,
+            |_| None,
+            &mut self.choice,
+        );
         self.has_chosen = true;
         Base::switch_to(ctx, desired);
     }
@@ -415,6 +422,7 @@ pub(crate) fn build_strict_priority<U: IntentUnion, E: 'static>(
         link_scope,
         act_as_selector,
         has_chosen: false,
+        choice: ChoiceCache::new(),
     }))
 }
 
@@ -441,6 +449,7 @@ pub struct CooldownDispatcher {
     link_scope: bool,
     reset_on_deactivation: bool,
     last: Option<usize>,
+    choice: ChoiceCache,
 }
 
 impl CooldownDispatcher {
@@ -542,11 +551,12 @@ impl<U: IntentUnion, E: 'static> Behavior<U, E> for CooldownDispatcher {
         let now = ctx.clock().now();
         let current = ctx.current_delegate();
         let children = &self.children;
-        let desired = ctx
-            .view()
-            .first_wanting_where(&self.base.children, current, |k| {
-                !children[k].cooldown.on_cooldown(now)
-            });
+        let desired = ctx.view().first_wanting_cached(
+            &self.base.children,
+            current,
+            |k| children[k].cooldown.off_at(now),
+            &mut self.choice,
+        );
         if let Some(d) = desired {
             self.last = self.base.children.iter().position(|c| *c == d);
         }
@@ -646,6 +656,7 @@ pub(crate) fn build_with_cooldown<U: IntentUnion, E: 'static>(
         link_scope,
         reset_on_deactivation: reset,
         last: None,
+        choice: ChoiceCache::new(),
     }))
 }
 

@@ -61,11 +61,12 @@ use crate::behavior::catalog::{self, Resolution};
 use crate::behavior::condition::parse::timer_index;
 use crate::behavior::condition::{Condition, HighLevelAiCondition, Kind, MachineTimes};
 use crate::behavior::core::{
-    Behavior, ClaimSite, Continuation, Ctx, DelegationOutcome, EffectId, OperationModifiers, View,
+    AnswerCache, Behavior, ClaimSite, Continuation, Ctx, DelegationOutcome, EffectId,
+    OperationModifiers, View,
 };
 use crate::behavior::ids::BehaviorId;
 use crate::behavior::robot_state::Emotion;
-use crate::behavior::wakeup::{Wakeup, Watch};
+use crate::behavior::wakeup::{Inputs, Wakeup, Watch};
 use crate::intent::{IntentMatcher, IntentUnion};
 
 /// Which class the machine is.
@@ -128,6 +129,13 @@ pub struct StateMachine<U: IntentUnion, E: 'static> {
     /// Idle after a transition because the state's behavior did not want to run (warned
     /// once).
     warned_idle: bool,
+    /// Bumped whenever the current state, its times or its conditions' activation change:
+    /// the key of the remembered transitions.
+    epoch: u64,
+    /// Per kind (interrupting, non-interrupting, exit): the first transition of the current
+    /// state whose condition held (none), remembered while nothing its conditions read
+    /// changed.
+    remembered: [AnswerCache<Option<usize>>; 3],
 }
 
 impl<U: IntentUnion, E: 'static> StateMachine<U, E> {
@@ -150,16 +158,36 @@ impl<U: IntentUnion, E: 'static> StateMachine<U, E> {
         }
     }
 
-    fn first_true(&self, kind: usize, ctx: &Ctx<'_, U, E>) -> Option<usize> {
+    /// The first transition of kind `kind` of the current state whose condition holds. While
+    /// none does and nothing their conditions read changed, they are not evaluated again.
+    fn first_true(&mut self, kind: usize, ctx: &Ctx<'_, U, E>) -> Option<usize> {
         let cur = self.current?;
-        let times = self.times(cur, ctx.clock().now());
-        self.states[cur].transitions[kind]
-            .iter()
-            .copied()
-            .find(|&t| ctx.eval_in_machine(&self.transitions[t].condition, times))
+        let view = ctx.view();
+        if let Some(r) = self.remembered[kind].recall(&view, self.epoch) {
+            return r;
+        }
+        let mut cx = view.eval_cx();
+        cx.machine = Some(self.times(cur, ctx.clock().now()));
+        let mut watch = Watch::reads(Inputs::STACK);
+        let mut fired = None;
+        for &t in &self.states[cur].transitions[kind] {
+            let c = &self.transitions[t].condition;
+            let holds = c.eval(&cx);
+            watch = watch.and(c.watch(&cx));
+            if holds {
+                fired = Some(t);
+                break;
+            }
+        }
+        // A transition that fires changes the state: only "none" is worth keeping.
+        if fired.is_none() {
+            self.remembered[kind].keep(&view, self.epoch, None, watch);
+        }
+        fired
     }
 
-    fn switch_conditions(&self, state: usize, on: bool, now: Duration) {
+    fn switch_conditions(&mut self, state: usize, on: bool, now: Duration) {
+        self.epoch += 1;
         for kind in &self.states[state].transitions {
             for &t in kind {
                 self.transitions[t].condition.set_active(on, now);
@@ -168,6 +196,7 @@ impl<U: IntentUnion, E: 'static> StateMachine<U, E> {
     }
 
     fn exit_bookkeeping(&mut self, state: usize, ctx: &mut Ctx<'_, U, E>) {
+        self.epoch += 1;
         let now = ctx.clock().now();
         self.switch_conditions(state, false, now);
         if let Some(e) = self.intent_effect.take() {
@@ -202,6 +231,7 @@ impl<U: IntentUnion, E: 'static> StateMachine<U, E> {
             "StateMachine.Transition"
         );
         self.current = Some(to);
+        self.epoch += 1;
         self.ran_before = true;
         self.in_get_in = false;
         self.in_put_down = false;
@@ -883,6 +913,8 @@ fn build<U: IntentUnion, E: 'static>(
         in_put_down: false,
         intent_effect: None,
         warned_idle: false,
+        epoch: 0,
+        remembered: Default::default(),
     }))
 }
 

@@ -706,7 +706,8 @@ impl<U: IntentUnion, E: 'static> Condition<U, E> {
     }
 
     /// The value of its last evaluation and the tick it was made on (None: never
-    /// evaluated).
+    /// evaluated). A value the runner reuses because nothing it reads changed (see
+    /// [`wakeup`](crate::behavior::wakeup)) keeps the tick it was computed on.
     pub fn last(&self) -> Option<(u64, bool)> {
         self.last.get()
     }
