@@ -49,7 +49,9 @@ impl Changes {
     }
 
     /// Compares the robot state with the last copy (after a mutable borrow) and stamps the
-    /// fields that changed.
+    /// fields that changed. Called at the start of each tick: until then, every answer that
+    /// reads the robot counts as changed (see [`holds`](Self::holds)), so a change a hook
+    /// makes is seen at once.
     #[inline]
     pub fn sync_robot(&mut self, robot: &RobotState) {
         if self.robot_touched {

@@ -753,9 +753,7 @@ impl<U: IntentUnion, E: 'static> Runner<U, E> {
             behaviors: Behaviors { before, after },
             events,
         };
-        let r = f(&mut **b, &mut ctx);
-        c.m.changes.sync_robot(&c.m.robot);
-        Some(r)
+        Some(f(&mut **b, &mut ctx))
     }
 
     fn hook(&mut self, id: BehaviorId, hook: Hook, events: &[E]) {

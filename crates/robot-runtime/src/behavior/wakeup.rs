@@ -17,8 +17,9 @@
 //! not declare is asked every tick.
 //!
 //! The runner stamps every change of an input (`changes.rs`): the robot state per field (a
-//! mutable borrow marks it touched; the fields that really changed are found by comparing
-//! with a copy at the next tick or hook boundary), the intent component on every mutable
+//! mutable borrow marks it touched, and every answer that reads the robot counts as changed
+//! until the next tick starts and finds the fields that really changed by comparing with a
+//! copy), the intent component on every mutable
 //! access and every tick whose update emitted events, the stack on every push, pop and scope
 //! change. A cached answer is valid while none of its inputs was stamped after it was
 //! computed and its time has not come.
