@@ -365,7 +365,9 @@ fn live(args: &Args, robot: Robot) -> Result<ExitCode, String> {
                 inputs.cloud_key(),
                 inputs.hri_key()
             );
-            if let Some(ep) = listen.first() {
+            // A ROS node's own port is drawn at random: reach it through the router.
+            let reachable = if args.ros2 { connect } else { listen };
+            if let Some(ep) = reachable.first() {
                 let _ = writeln!(
                     err,
                     "live: poke it from another terminal (one CLAD-JSON value per line; README \

@@ -645,3 +645,122 @@ fn what_the_cloud_pipeline_recognised_is_published_for_ros_nodes() {
     assert!(published[0].ends_with("[seq 1, heard as cloud intent intent_system_charger]"));
     assert_eq!(inputs.ros().unwrap().stats().published, 2);
 }
+
+/// The command line of ROS mode (`--zenoh --ros2`).
+mod cli {
+    use super::free_port;
+    use clad_zenoh::zenoh::{self, Wait};
+    use std::process::Command;
+
+    fn run(args: &[&str], env: &[(&str, &str)]) -> (Option<i32>, String, String) {
+        let mut cmd = Command::new(env!("CARGO_BIN_EXE_robot-example"));
+        cmd.args(args).env("NO_COLOR", "1").env_remove("ROS_DOMAIN_ID");
+        for (k, v) in env {
+            cmd.env(k, v);
+        }
+        let out = cmd.output().expect("run robot-example");
+        (
+            out.status.code(),
+            String::from_utf8_lossy(&out.stdout).into_owned(),
+            String::from_utf8_lossy(&out.stderr).into_owned(),
+        )
+    }
+
+    /// A Zenoh router on a free loopback port, as `rmw_zenohd` is one.
+    fn router() -> (zenoh::Session, String) {
+        let ep = format!("tcp/127.0.0.1:{}", free_port());
+        let mut config = zenoh::Config::default();
+        config.insert_json5("mode", r#""router""#).unwrap();
+        config
+            .insert_json5("listen/endpoints", &format!("[{ep:?}]"))
+            .unwrap();
+        config
+            .insert_json5("scouting/multicast/enabled", "false")
+            .unwrap();
+        (zenoh::open(config).wait().unwrap(), ep)
+    }
+
+    #[test]
+    fn ros_mode_needs_live_mode_and_refuses_the_routers_port() {
+        let (code, _, err) = run(&["--ros2"], &[]);
+        assert_eq!(code, Some(2), "{err}");
+        assert!(err.contains("--zenoh"), "{err}");
+        let (code, _, err) = run(
+            &["--zenoh", "--ros2", "--listen", "tcp/127.0.0.1:7447", "--run-for", "0"],
+            &[],
+        );
+        assert_eq!(code, Some(2), "{err}");
+        assert!(
+            err.contains("port 7447 is the ROS 2 router's (rmw_zenohd)"),
+            "{err}"
+        );
+    }
+
+    #[test]
+    fn bad_ros_names_and_settings_are_clear_errors() {
+        for (args, env, expected) in [
+            (vec!["--ros-node", "1robot"], vec![], "node name \"1robot\""),
+            (vec!["--ros-namespace", "pal"], vec![], "namespace \"pal\""),
+            (vec!["--ros-topic", "/in-tents"], vec![], "topic name \"/in-tents\""),
+            (vec!["--ros-remap", "intents"], vec![], "expected `from:=to`"),
+            (vec!["--ros-distro", "foxy"], vec![], "unknown ROS 2 distribution"),
+            (vec![], vec![("ROS_DOMAIN_ID", "300")], "ROS_DOMAIN_ID=\"300\""),
+        ] {
+            let mut all = vec!["--zenoh", "--ros2", "--run-for", "0"];
+            let (_r, ep) = router();
+            all.extend(["--connect", &ep]);
+            all.extend(args.iter().copied());
+            let (code, _, err) = run(&all, &env);
+            assert_eq!(code, Some(2), "{all:?}: {err}");
+            assert!(err.contains(expected), "{all:?}: {err}");
+        }
+    }
+
+    #[test]
+    fn joins_the_router_and_reports_what_it_did() {
+        let (_router, ep) = router();
+        let dir = tempfile::tempdir().unwrap();
+        let trace = dir.path().join("trace.jsonl");
+        let (code, out, err) = run(
+            &[
+                "--zenoh",
+                "--ros2",
+                "--ros-publish",
+                "--connect",
+                &ep,
+                "--run-for",
+                "0.3",
+                "--trace-json",
+                trace.to_str().unwrap(),
+            ],
+            &[("ROS_DOMAIN_ID", "5")],
+        );
+        assert_eq!(code, Some(0), "{err}");
+        assert!(out.starts_with("     time   tick"), "{out}");
+        assert!(
+            err.contains(&format!("listening on [tcp/localhost:0], connecting to [{ep}]")),
+            "{err}"
+        );
+        assert!(
+            err.contains("ros2: node /robot (domain 5, jazzy hashes"),
+            "{err}"
+        );
+        assert!(
+            err.contains("hri_actions_msgs/msg/Intent on /intents (key 5/intents/hri_actions_msgs::msg::dds_::Intent_/RIHS01_850d"),
+            "{err}"
+        );
+        assert!(err.contains("ros2: publishing the intents the robot hears on /intents (GID "));
+        assert!(!err.contains("no ROS 2 router reached"), "{err}");
+        assert!(
+            err.contains("ros2: 0 samples received, 0 intents delivered"),
+            "{err}"
+        );
+        // The live timeline is written as JSON Lines as it goes.
+        let lines = std::fs::read_to_string(&trace).unwrap();
+        assert!(lines.lines().count() >= 4, "{lines}");
+        for line in lines.lines() {
+            let v: serde_json::Value = serde_json::from_str(line).unwrap();
+            assert!(v["event"].is_string(), "{line}");
+        }
+    }
+}
