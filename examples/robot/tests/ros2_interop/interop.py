@@ -355,6 +355,7 @@ class Interop:
                    "GUIDE reaches the mission controller")
         self.check(not self.problems(events), "no problem reported for good intents", str(self.problems(events)))
 
+
     def check_publications(self) -> None:
         # The scenario's two voice commands come 8 and 8.5 s after the robot's start.
         deadline = self.robot_started + 8.5 + WAIT
@@ -383,6 +384,18 @@ class Interop:
         events = self.events()
         self.check(not any("kitchen" in d or "set_timer" in d for d in self.ros_inputs(events)),
                    "the robot does not hear its own publications")
+
+    def check_user_script(self) -> None:
+        """The README's command for users without ROS (examples/robot/scripts/ros2_intent.py)."""
+        script = Path(__file__).resolve().parents[2] / "scripts" / "ros2_intent.py"
+        done = subprocess.run(
+            [sys.executable, str(script), "pub", "--router", self.router, "--intent", "__intent_greet__",
+             "--data", '{"recipient": "person_3"}', "--source", "__unknown_agent__",
+             "--modality", "__modality_speech__", "--priority", "128", "--confidence", "0.9"],
+            capture_output=True, text=True, timeout=60)
+        self.check(done.returncode == 0, "scripts/ros2_intent.py pub runs", done.stderr[-500:])
+        self.wait_for("the intent of scripts/ros2_intent.py pub arrives", lambda ev: any(
+            "person_3" in d for d in self.ros_inputs(ev)))
 
     def check_bad_input(self) -> None:
         good = 0
@@ -436,7 +449,7 @@ class Interop:
         before = len(self.events())
         for i in range(3000):
             self.publish(intent="__intent_say__", data=json.dumps({"object": f"flood {i}"}),
-                         priority=128, confidence=1.0)
+                         source="__myself__", modality="__modality_speech__", priority=128, confidence=1.0)
         time.sleep(1.0)  # the flood drains (a publisher's own queue drops under congestion too)
         marker = next_good()
         events = self.wait_for("the good intent after a flood arrives", lambda ev: any(
@@ -459,13 +472,14 @@ class Interop:
 
     def run(self) -> int:
         try:
-            router = self.start_router()
+            router = self.router = self.start_router()
             self.check(True, f"router on {router}")
             self.open_node(router)
             self.start_robot(router)
             self.check_graph()
             self.check_intents()
             self.check_publications()
+            self.check_user_script()
             self.check_bad_input()
             self.check_tokens_leave()
         except Failure as e:
