@@ -13,7 +13,8 @@
 //! the HRI intake, the map and the behavior tick. A robot ticking at 20 Hz adds up to one
 //! tick period (50 ms) of waiting for its next tick.
 //!
-//! Before criterion's groups, a fixed run of 300 samples per path prints the median and p99.
+//! Before criterion's groups, a fixed run of 300 samples per path (after 50 of warm-up, the
+//! two paths alternating) prints the median and p99.
 //!
 //! ```sh
 //! cargo bench -p robot-example --features zenoh --bench ros2 -- --warm-up-time 1 --measurement-time 3
@@ -179,9 +180,16 @@ fn percentiles(name: &str, mut samples: Vec<Duration>) {
 
 fn bench(c: &mut Criterion) {
     let mut paths = Paths::new();
-    let n = 300;
-    let ros: Vec<Duration> = (0..n).map(|_| paths.ros_once(idle_robot())).collect();
-    let clad: Vec<Duration> = (0..n).map(|_| paths.clad_once(idle_robot())).collect();
+    // Warm both paths up, then alternate them so that both see the same conditions.
+    for _ in 0..50 {
+        paths.ros_once(idle_robot());
+        paths.clad_once(idle_robot());
+    }
+    let (mut ros, mut clad) = (Vec::new(), Vec::new());
+    for _ in 0..300 {
+        ros.push(paths.ros_once(idle_robot()));
+        clad.push(paths.clad_once(idle_robot()));
+    }
     percentiles("ros2_intent", ros);
     percentiles("clad_envelope", clad);
 

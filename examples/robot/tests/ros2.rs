@@ -369,6 +369,10 @@ fn bad_input_from_the_graph_is_reported_counted_and_costs_nothing_else() {
     big_endian[1] = 0;
     ros.put_raw(big_endian, true);
     next_good(&mut ros);
+    let mut latin1 = payload.clone();
+    latin1[8] = 0xE9; // `é` in Latin-1: not UTF-8
+    ros.put_raw(latin1, true);
+    next_good(&mut ros);
     // Values: NaN confidence (the intake rejects it, naming the field).
     let mut nan = good(103);
     nan.confidence = f32::NAN;
@@ -425,6 +429,7 @@ fn bad_input_from_the_graph_is_reported_counted_and_costs_nothing_else() {
         ("missing_nul", 1),
         ("length_past_end", 1),
         ("big_endian", 1),
+        ("invalid_utf8", 1),
         ("foreign_type", 3),
         ("too_large", 1),
     ];
@@ -444,6 +449,7 @@ fn bad_input_from_the_graph_is_reported_counted_and_costs_nothing_else() {
         "not the terminating NUL",
         "runs past the end",
         "big-endian",
+        "is not UTF-8",
         "confidence NaN is not within 0.0..=1.0",
         "RIHS01_0000",
         "std_msgs::msg::dds_::String_",
@@ -455,7 +461,7 @@ fn bad_input_from_the_graph_is_reported_counted_and_costs_nothing_else() {
     // The undecodable ones were inputs too, shown as bytes.
     assert_eq!(
         seen.iter().filter(|d| d.contains(" bytes 00010000")).count(),
-        3,
+        4,
         "{seen:#?}"
     );
 }

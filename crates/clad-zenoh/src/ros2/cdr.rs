@@ -270,7 +270,9 @@ impl<'a> CdrReader<'a> {
                 last: *last,
             });
         }
-        if let Some(i) = text.iter().position(|b| *b == 0) {
+        // `contains` on bytes searches a word at a time; the position only for the error.
+        if text.contains(&0) {
+            let i = text.iter().position(|b| *b == 0).unwrap_or_default();
             return Err(CdrError::NulInString {
                 field,
                 at: start + i,
