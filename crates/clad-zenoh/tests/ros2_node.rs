@@ -8,9 +8,7 @@ use std::time::{Duration, Instant};
 use clad_zenoh::config;
 use clad_zenoh::intake::Intake;
 use clad_zenoh::ros2::intent::{DDS_TYPE, TYPE_HASH};
-use clad_zenoh::ros2::{
-    Gid, IntentView, Node, NodeOptions, Qos, SampleError, SubscriptionOptions,
-};
+use clad_zenoh::ros2::{Gid, IntentView, Node, NodeOptions, Qos, SampleError, SubscriptionOptions};
 use clad_zenoh::zenoh::{Session, Wait};
 
 const WAIT: Duration = Duration::from_secs(10);
@@ -78,7 +76,9 @@ fn two_nodes_exchange_intents_as_rmw_zenoh_nodes_do() {
     .unwrap();
     let publisher = talker.intent_publisher("intents", Qos::default()).unwrap();
     // The listener also publishes on the topic: it must not hear itself.
-    let own = listener.intent_publisher("/intents", Qos::default()).unwrap();
+    let own = listener
+        .intent_publisher("/intents", Qos::default())
+        .unwrap();
     assert_eq!(publisher.key_expr(), sub.key_expr());
     assert_eq!(sub.key_expr(), format!("0/intents/{DDS_TYPE}/{TYPE_HASH}"));
 
@@ -89,7 +89,10 @@ fn two_nodes_exchange_intents_as_rmw_zenoh_nodes_do() {
     }
     let seen = tokens(&b);
     let zid = a.zid().to_string();
-    assert!(seen.contains(&format!("@ros2_lv/0/{zid}/0/0/NN/%/%/robot")), "{seen:#?}");
+    assert!(
+        seen.contains(&format!("@ros2_lv/0/{zid}/0/0/NN/%/%/robot")),
+        "{seen:#?}"
+    );
     assert!(seen.contains(&sub.token().to_owned()), "{seen:#?}");
     assert!(sub.token().contains("/0/1/MS/%/%/robot/%intents/"));
     assert!(own.token().contains("/0/2/MP/%/%/robot/%intents/"));
@@ -117,12 +120,18 @@ fn two_nodes_exchange_intents_as_rmw_zenoh_nodes_do() {
     assert_eq!(got[0].0, sent);
     assert_eq!(got[1].0, sent2);
     assert_eq!(got[0].1, r#"{"object": "hi"}"#);
-    assert!(queue.recv_timeout(Duration::from_millis(200)).is_none(), "heard itself");
+    assert!(
+        queue.recv_timeout(Duration::from_millis(200)).is_none(),
+        "heard itself"
+    );
 
     // Another type on the topic: queued as a refusal, nothing decoded.
-    b.put(format!("0/intents/std_msgs::msg::dds_::String_/{TYPE_HASH}"), vec![0u8, 1, 0, 0])
-        .wait()
-        .unwrap();
+    b.put(
+        format!("0/intents/std_msgs::msg::dds_::String_/{TYPE_HASH}"),
+        vec![0u8, 1, 0, 0],
+    )
+    .wait()
+    .unwrap();
     match queue.recv_timeout(WAIT) {
         Some(Intake::Message(Err(SampleError::ForeignType { type_name, .. }))) => {
             assert_eq!(type_name, "std_msgs::msg::dds_::String_")
@@ -150,15 +159,18 @@ fn bad_names_are_refused_before_anything_is_declared() {
             ..NodeOptions::default()
         },
     );
-    assert!(bad.unwrap_err().to_string().contains("node name \"my-robot\""));
+    assert!(bad
+        .unwrap_err()
+        .to_string()
+        .contains("node name \"my-robot\""));
     let node = Node::declare(&a, NodeOptions::default()).unwrap();
     let err = node
         .subscribe_intents("/in tents", SubscriptionOptions::default())
         .unwrap_err();
     assert!(err.to_string().contains("topic name"), "{err}");
-    let err = node
-        .intent_publisher("~x", Qos::default())
-        .unwrap_err();
+    let err = node.intent_publisher("~x", Qos::default()).unwrap_err();
     assert!(err.to_string().contains("`~`"), "{err}");
-    assert!(tokens(&a).iter().all(|t| !t.contains("/MS/") && !t.contains("/MP/")));
+    assert!(tokens(&a)
+        .iter()
+        .all(|t| !t.contains("/MS/") && !t.contains("/MP/")));
 }

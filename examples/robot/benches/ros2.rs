@@ -110,7 +110,10 @@ impl Paths {
         let start = Instant::now();
         while !ros.matching_status().wait().unwrap().matching() || !clad.has_subscribers().unwrap()
         {
-            assert!(start.elapsed() < WAIT, "the robot's subscriptions never showed");
+            assert!(
+                start.elapsed() < WAIT,
+                "the robot's subscriptions never showed"
+            );
             std::thread::sleep(Duration::from_millis(1));
         }
         let dock = IntentView {

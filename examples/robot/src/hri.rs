@@ -33,8 +33,8 @@ use robot_runtime::hri::{
     Admission, Confidence, Envelope, HriError, HriIntake, HriIntent, HriMapError, IntentFields,
     IntentId, IntentKind, IntentRecord, Modality, Priority, ReadOptions, Source, Timestamp,
 };
-use robot_runtime::union::CladUnion;
 use robot_runtime::intent::{IntentComponent, IntentMeta, IntentSource};
+use robot_runtime::union::CladUnion;
 use robot_runtime::wire::Wire;
 
 pub use crate::clad::hri::{Intent, IntentEnvelope, IntentsList};

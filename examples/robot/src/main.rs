@@ -139,28 +139,53 @@ struct Args {
     ros_domain: Option<u32>,
 
     /// The node's name.
-    #[arg(long, value_name = "NAME", default_value = "robot", requires = "ros2",
-          help_heading = "ROS 2 (rmw_zenoh)")]
+    #[arg(
+        long,
+        value_name = "NAME",
+        default_value = "robot",
+        requires = "ros2",
+        help_heading = "ROS 2 (rmw_zenoh)"
+    )]
     ros_node: String,
 
     /// The node's namespace.
-    #[arg(long, value_name = "NS", default_value = "/", requires = "ros2",
-          help_heading = "ROS 2 (rmw_zenoh)")]
+    #[arg(
+        long,
+        value_name = "NS",
+        default_value = "/",
+        requires = "ros2",
+        help_heading = "ROS 2 (rmw_zenoh)"
+    )]
     ros_namespace: String,
 
     /// The intents topic (a relative name is put in the namespace, `~` is the node's).
-    #[arg(long, value_name = "TOPIC", default_value = "/intents", requires = "ros2",
-          help_heading = "ROS 2 (rmw_zenoh)")]
+    #[arg(
+        long,
+        value_name = "TOPIC",
+        default_value = "/intents",
+        requires = "ros2",
+        help_heading = "ROS 2 (rmw_zenoh)"
+    )]
     ros_topic: String,
 
     /// A remapping rule, as after `--ros-args -r`: FROM:=TO or NODE:FROM:=TO (repeatable).
-    #[arg(long, value_name = "RULE", requires = "ros2", help_heading = "ROS 2 (rmw_zenoh)")]
+    #[arg(
+        long,
+        value_name = "RULE",
+        requires = "ros2",
+        help_heading = "ROS 2 (rmw_zenoh)"
+    )]
     ros_remap: Vec<String>,
 
     /// The ROS 2 distribution of the graph: humble has no type hashes; iron, jazzy, kilted,
     /// lyrical and rolling share the RIHS01 hash.
-    #[arg(long, value_name = "DISTRO", default_value = "jazzy", requires = "ros2",
-          help_heading = "ROS 2 (rmw_zenoh)")]
+    #[arg(
+        long,
+        value_name = "DISTRO",
+        default_value = "jazzy",
+        requires = "ros2",
+        help_heading = "ROS 2 (rmw_zenoh)"
+    )]
     ros_distro: String,
 
     /// Also take intents published with the other distribution's type hash (Humble's
@@ -527,12 +552,7 @@ fn report_ros(
             p.gid()
         );
     }
-    let routers = inputs
-        .session()
-        .info()
-        .routers_zid()
-        .wait()
-        .count();
+    let routers = inputs.session().info().routers_zid().wait().count();
     if routers == 0 {
         let _ = writeln!(
             err,

@@ -589,8 +589,11 @@ impl Robot {
                 } => {
                     let pending = self.runner.intents().pending().filter(|p| p.tag() == tag);
                     let payload = pending.and_then(|p| payload_json(p.intent()));
-                    if let (Some(list), Some(p), Match::Cloud { intent } | Match::SimpleVoice { intent }) =
-                        (self.recognised.as_mut(), pending, &matched)
+                    if let (
+                        Some(list),
+                        Some(p),
+                        Match::Cloud { intent } | Match::SimpleVoice { intent },
+                    ) = (self.recognised.as_mut(), pending, &matched)
                     {
                         list.push(Recognised {
                             cloud_intent: intent,

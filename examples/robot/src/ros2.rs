@@ -235,7 +235,12 @@ impl RosPeer {
         let attachment = match sample.attachment() {
             Ok(a) => Some(*a),
             Err(e) => {
-                *self.stats.borrow_mut().problems.entry(e.kind()).or_default() += 1;
+                *self
+                    .stats
+                    .borrow_mut()
+                    .problems
+                    .entry(e.kind())
+                    .or_default() += 1;
                 robot.report_ignored(format!(
                     "the attachment of a sample on ros2 {topic}: {e}; the intent is taken without it"
                 ));
@@ -284,7 +289,12 @@ impl RosPeer {
                     )
                 }
                 Err(e) => {
-                    *self.stats.borrow_mut().problems.entry(e.kind()).or_default() += 1;
+                    *self
+                        .stats
+                        .borrow_mut()
+                        .problems
+                        .entry(e.kind())
+                        .or_default() += 1;
                     let bytes = sample.payload();
                     let detail = format!("{}  [{origin}]", describe_bytes(&bytes));
                     (

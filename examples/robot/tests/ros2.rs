@@ -73,12 +73,17 @@ impl RosPublisher {
         let publisher = session.declare_publisher(key.to_owned()).wait().unwrap();
         let start = Instant::now();
         while !publisher.matching_status().wait().unwrap().matching() {
-            assert!(start.elapsed() < WAIT, "the robot's subscription never showed");
+            assert!(
+                start.elapsed() < WAIT,
+                "the robot's subscription never showed"
+            );
             std::thread::sleep(Duration::from_millis(5));
         }
         RosPublisher {
             publisher,
-            gid: Gid::of_token("@ros2_lv/0/test/0/1/MP/%/%/intent_tester/%intents/x/y/::,10:,:,:,,"),
+            gid: Gid::of_token(
+                "@ros2_lv/0/test/0/1/MP/%/%/intent_tester/%intents/x/y/::,10:,:,:,,",
+            ),
             sequence: 0,
         }
     }
@@ -259,12 +264,20 @@ fn an_intent_from_a_ros_node_is_claimed_and_the_defaults_rule_is_shown() {
     let seen = ros_inputs(&timeline);
     assert_eq!(seen.len(), 2, "{seen:?}");
     assert!(
-        seen[0].starts_with(r#"__intent_move_to__ {"goal": "poi_docking"} priority 255 from __remote_supervisor__"#),
+        seen[0].starts_with(
+            r#"__intent_move_to__ {"goal": "poi_docking"} priority 255 from __remote_supervisor__"#
+        ),
         "{seen:?}"
     );
-    assert!(seen[0].ends_with(&format!("[seq 1 from {}]", ros.gid.short())), "{seen:?}");
+    assert!(
+        seen[0].ends_with(&format!("[seq 1 from {}]", ros.gid.short())),
+        "{seen:?}"
+    );
     // The raw wire values stay on the input line; the rule is its own line.
-    assert!(seen[1].contains("priority 0") && seen[1].contains("confidence 0"), "{seen:?}");
+    assert!(
+        seen[1].contains("priority 0") && seen[1].contains("confidence 0"),
+        "{seen:?}"
+    );
     let rule: Vec<&What> = timeline
         .iter()
         .map(|e| &e.what)
@@ -283,7 +296,10 @@ fn an_intent_from_a_ros_node_is_claimed_and_the_defaults_rule_is_shown() {
     );
     assert!(problems(&timeline).is_empty(), "{:?}", problems(&timeline));
     let stats = inputs.ros().unwrap().stats();
-    assert_eq!((stats.received, stats.delivered, stats.defaulted), (2, 2, 1));
+    assert_eq!(
+        (stats.received, stats.delivered, stats.defaulted),
+        (2, 2, 1)
+    );
     assert_eq!(stats.problem_count(), 0);
 }
 
@@ -380,13 +396,19 @@ fn bad_input_from_the_graph_is_reported_counted_and_costs_nothing_else() {
     next_good(&mut ros);
     // Another type hash, and another type, on the same topic.
     other
-        .put(key("RIHS01_0000000000000000000000000000000000000000000000000000000000000000"), payload.clone())
+        .put(
+            key("RIHS01_0000000000000000000000000000000000000000000000000000000000000000"),
+            payload.clone(),
+        )
         .attachment(vec![0u8; 33])
         .wait()
         .unwrap();
     next_good(&mut ros);
     other
-        .put(format!("0/intents/std_msgs::msg::dds_::String_/{TYPE_HASH}"), payload.clone())
+        .put(
+            format!("0/intents/std_msgs::msg::dds_::String_/{TYPE_HASH}"),
+            payload.clone(),
+        )
         .wait()
         .unwrap();
     next_good(&mut ros);
@@ -460,7 +482,9 @@ fn bad_input_from_the_graph_is_reported_counted_and_costs_nothing_else() {
     }
     // The undecodable ones were inputs too, shown as bytes.
     assert_eq!(
-        seen.iter().filter(|d| d.contains(" bytes 00010000")).count(),
+        seen.iter()
+            .filter(|d| d.contains(" bytes 00010000"))
+            .count(),
         4,
         "{seen:#?}"
     );
@@ -531,9 +555,16 @@ fn humble_intents_are_taken_on_request_and_namespaces_and_remaps_apply() {
     let sub = inputs.ros().unwrap().subscription();
     // `intents` in /pal is /pal/intents, and so is the rule's `intents`: remapped.
     assert_eq!(sub.topic(), "/robot1/intents");
-    assert_eq!(sub.key_expr(), format!("7/robot1/intents/{DDS_TYPE}/{TYPE_HASH}"));
+    assert_eq!(
+        sub.key_expr(),
+        format!("7/robot1/intents/{DDS_TYPE}/{TYPE_HASH}")
+    );
     assert!(sub.token().starts_with("@ros2_lv/7/"), "{}", sub.token());
-    assert!(sub.token().contains("/MS/%/%pal/robot/%robot1%intents/"), "{}", sub.token());
+    assert!(
+        sub.token().contains("/MS/%/%pal/robot/%robot1%intents/"),
+        "{}",
+        sub.token()
+    );
     let mut robot = Robot::new(RunConfig::default());
     let mut humble = RosPublisher::declare(
         &other,
@@ -638,14 +669,19 @@ fn what_the_cloud_pipeline_recognised_is_published_for_ros_nodes() {
     );
     assert!(decoded.iter().all(|(_, a)| a.gid == gid));
     // The robot does not hear itself.
-    assert!(ros_inputs(&timeline).is_empty(), "{:?}", ros_inputs(&timeline));
+    assert!(
+        ros_inputs(&timeline).is_empty(),
+        "{:?}",
+        ros_inputs(&timeline)
+    );
     let published: Vec<String> = timeline
         .iter()
         .filter(|e| matches!(e.what, What::Published { .. }))
         .map(|e| e.what.text())
         .collect();
     assert!(
-        published[0].starts_with(r#"ros2 /intents __intent_move_to__ {"goal":"poi_docking"} priority 128"#),
+        published[0]
+            .starts_with(r#"ros2 /intents __intent_move_to__ {"goal":"poi_docking"} priority 128"#),
         "{published:?}"
     );
     assert!(published[0].ends_with("[seq 1, heard as cloud intent intent_system_charger]"));
@@ -660,7 +696,9 @@ mod cli {
 
     fn run(args: &[&str], env: &[(&str, &str)]) -> (Option<i32>, String, String) {
         let mut cmd = Command::new(env!("CARGO_BIN_EXE_robot-example"));
-        cmd.args(args).env("NO_COLOR", "1").env_remove("ROS_DOMAIN_ID");
+        cmd.args(args)
+            .env("NO_COLOR", "1")
+            .env_remove("ROS_DOMAIN_ID");
         for (k, v) in env {
             cmd.env(k, v);
         }
@@ -692,7 +730,14 @@ mod cli {
         assert_eq!(code, Some(2), "{err}");
         assert!(err.contains("--zenoh"), "{err}");
         let (code, _, err) = run(
-            &["--zenoh", "--ros2", "--listen", "tcp/127.0.0.1:7447", "--run-for", "0"],
+            &[
+                "--zenoh",
+                "--ros2",
+                "--listen",
+                "tcp/127.0.0.1:7447",
+                "--run-for",
+                "0",
+            ],
             &[],
         );
         assert_eq!(code, Some(2), "{err}");
@@ -707,10 +752,26 @@ mod cli {
         for (args, env, expected) in [
             (vec!["--ros-node", "1robot"], vec![], "node name \"1robot\""),
             (vec!["--ros-namespace", "pal"], vec![], "namespace \"pal\""),
-            (vec!["--ros-topic", "/in-tents"], vec![], "topic name \"/in-tents\""),
-            (vec!["--ros-remap", "intents"], vec![], "expected `from:=to`"),
-            (vec!["--ros-distro", "foxy"], vec![], "unknown ROS 2 distribution"),
-            (vec![], vec![("ROS_DOMAIN_ID", "300")], "ROS_DOMAIN_ID=\"300\""),
+            (
+                vec!["--ros-topic", "/in-tents"],
+                vec![],
+                "topic name \"/in-tents\"",
+            ),
+            (
+                vec!["--ros-remap", "intents"],
+                vec![],
+                "expected `from:=to`",
+            ),
+            (
+                vec!["--ros-distro", "foxy"],
+                vec![],
+                "unknown ROS 2 distribution",
+            ),
+            (
+                vec![],
+                vec![("ROS_DOMAIN_ID", "300")],
+                "ROS_DOMAIN_ID=\"300\"",
+            ),
         ] {
             let mut all = vec!["--zenoh", "--ros2", "--run-for", "0"];
             let (_r, ep) = router();
@@ -744,7 +805,9 @@ mod cli {
         assert_eq!(code, Some(0), "{err}");
         assert!(out.starts_with("     time   tick"), "{out}");
         assert!(
-            err.contains(&format!("listening on [tcp/localhost:0], connecting to [{ep}]")),
+            err.contains(&format!(
+                "listening on [tcp/localhost:0], connecting to [{ep}]"
+            )),
             "{err}"
         );
         assert!(

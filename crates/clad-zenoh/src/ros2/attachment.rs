@@ -74,7 +74,9 @@ pub enum AttachmentError {
     Missing,
     /// The keyed layout of rmw_zenoh releases before mid-2025: that publisher cannot talk to
     /// current ROS 2 nodes either.
-    #[error("{len}-byte keyed attachment of rmw_zenoh releases before mid-2025 (current: 33 bytes)")]
+    #[error(
+        "{len}-byte keyed attachment of rmw_zenoh releases before mid-2025 (current: 33 bytes)"
+    )]
     LegacyLayout {
         /// Its length.
         len: usize,
@@ -208,7 +210,14 @@ mod tests {
         assert_eq!(a.encode().to_vec(), bytes);
         let next = Attachment { sequence: 2, ..a };
         assert_ne!(a.message_id(), next.message_id());
-        assert_eq!(a.message_id(), Attachment { source_time_ns: 0, ..a }.message_id());
+        assert_eq!(
+            a.message_id(),
+            Attachment {
+                source_time_ns: 0,
+                ..a
+            }
+            .message_id()
+        );
     }
 
     #[test]

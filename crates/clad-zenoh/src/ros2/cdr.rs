@@ -38,7 +38,9 @@ pub enum CdrError {
     },
     /// The header says big-endian plain CDR (`00 00`); rmw_zenoh writes the host's byte order,
     /// little-endian on every tier-1 platform.
-    #[error("encapsulation `00 00` is big-endian CDR; ROS 2 (rmw_zenoh) writes little-endian `00 01`")]
+    #[error(
+        "encapsulation `00 00` is big-endian CDR; ROS 2 (rmw_zenoh) writes little-endian `00 01`"
+    )]
     BigEndian,
     /// Another representation (parameter lists, XCDR2, garbage): ROS 2 messages are plain CDR.
     #[error("encapsulation `{:02x} {:02x}` is {}, not plain CDR (`00 01`)", id[0], id[1], representation_name(*id))]
@@ -71,7 +73,9 @@ pub enum CdrError {
         have: usize,
     },
     /// A string's last byte is not the terminating NUL.
-    #[error("string `{field}` at byte {offset}: its last byte is {last:#04x}, not the terminating NUL")]
+    #[error(
+        "string `{field}` at byte {offset}: its last byte is {last:#04x}, not the terminating NUL"
+    )]
     MissingNul {
         /// The field.
         field: &'static str,

@@ -331,9 +331,7 @@ mod tests {
             let e = IntentView::decode(&bytes[..cut]).unwrap_err();
             let field = match e {
                 CdrError::NoHeader { .. } => continue,
-                CdrError::Truncated { field, .. } | CdrError::LengthPastEnd { field, .. } => {
-                    field
-                }
+                CdrError::Truncated { field, .. } | CdrError::LengthPastEnd { field, .. } => field,
                 other => panic!("cut at {cut}: {other}"),
             };
             assert!(FIELDS.contains(&field), "{field}");
@@ -414,7 +412,10 @@ mod tests {
                 )
             })
             .collect();
-        format!(r#"{{"type_name": "{type_name}", "fields": [{}]}}"#, fields.join(", "))
+        format!(
+            r#"{{"type_name": "{type_name}", "fields": [{}]}}"#,
+            fields.join(", ")
+        )
     }
 
     fn rihs01(main: &str, referenced: &[String]) -> String {
@@ -447,7 +448,8 @@ mod tests {
     #[test]
     fn the_type_hash_is_the_sha256_of_the_type_description() {
         let intent = description(ROS_TYPE, &intent_fields("intent"));
-        let text = format!(r#"{{"type_description": {intent}, "referenced_type_descriptions": []}}"#);
+        let text =
+            format!(r#"{{"type_description": {intent}, "referenced_type_descriptions": []}}"#);
         assert_eq!(text, TYPE_DESCRIPTION);
         assert_eq!(rihs01(&intent, &[]), TYPE_HASH);
         let names: Vec<&str> = intent_fields("intent").iter().map(|f| f.0).collect();

@@ -626,10 +626,14 @@ mod tests {
 
     #[test]
     fn remapping_applies_the_first_matching_rule_for_this_node() {
-        let rules: Vec<Remap> = ["other:intents:=/elsewhere", "intents:=/robot1/intents", "/intents:=/x"]
-            .iter()
-            .map(|r| r.parse().unwrap())
-            .collect();
+        let rules: Vec<Remap> = [
+            "other:intents:=/elsewhere",
+            "intents:=/robot1/intents",
+            "/intents:=/x",
+        ]
+        .iter()
+        .map(|r| r.parse().unwrap())
+        .collect();
         assert_eq!(
             resolve_topic_name("/intents", "robot", "/", &rules).unwrap(),
             "/robot1/intents"

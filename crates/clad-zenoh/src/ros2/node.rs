@@ -15,8 +15,8 @@ use super::attachment::{Attachment, AttachmentError, Gid};
 use super::cdr::CdrError;
 use super::intent::{IntentView, DDS_TYPE, TYPE_HASH};
 use super::names::{
-    data_key, resolve_topic_name, validate_namespace, validate_node_name, EntityKind,
-    NameError, NodeIdentity, Profile, Qos, Remap,
+    data_key, resolve_topic_name, validate_namespace, validate_node_name, EntityKind, NameError,
+    NodeIdentity, Profile, Qos, Remap,
 };
 use crate::intake::{self, Intake, IntakeReceiver, OverflowPolicy};
 
