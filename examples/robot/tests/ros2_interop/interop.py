@@ -500,7 +500,7 @@ class Interop:
                     lines = path.read_text(errors="replace").splitlines()
                     print(f"--- {name} (last 60 lines) ---")
                     print("\n".join(lines[-60:]))
-        print(f"ros2 interop: {self.passed} passed, {self.failed} failed")
+        print(f"ros2-interop: {self.passed} passed, {self.failed} failed")
         return 1 if self.failed or not self.passed else 0
 
 
