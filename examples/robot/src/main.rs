@@ -330,6 +330,10 @@ fn live(args: &Args, robot: Robot) -> Result<ExitCode, String> {
     use std::time::Duration;
 
     let network = match &args.zenoh_config {
+        Some(path) if args.ros2 => {
+            refuse_router_port(&config_listen_endpoints(path)?, "--zenoh-config")?;
+            Network::ConfigFile(path.clone())
+        }
         Some(path) => Network::ConfigFile(path.clone()),
         None if args.ros2 => ros_network(args)?,
         None if args.listen.is_empty() && args.connect.is_empty() => Network::Peer {
@@ -455,7 +459,7 @@ fn live(args: &Args, robot: Robot) -> Result<ExitCode, String> {
 /// on the router's port.
 #[cfg(feature = "zenoh")]
 fn ros_network(args: &Args) -> Result<robot_example::live::Network, String> {
-    use clad_zenoh::ros2::{DEFAULT_LISTEN, DEFAULT_ROUTER, ROUTER_PORT};
+    use clad_zenoh::ros2::{DEFAULT_LISTEN, DEFAULT_ROUTER};
     let or = |given: &[String], default: &str| {
         if given.is_empty() {
             vec![default.to_owned()]
@@ -464,18 +468,48 @@ fn ros_network(args: &Args) -> Result<robot_example::live::Network, String> {
         }
     };
     let listen = or(&args.listen, DEFAULT_LISTEN);
-    for ep in &listen {
-        if endpoint_port(ep) == Some(ROUTER_PORT) {
-            return Err(format!(
-                "--ros2 --listen {ep}: port {ROUTER_PORT} is the ROS 2 router's (rmw_zenohd); \
-                 the robot connects to it (--connect) and listens on another port"
-            ));
-        }
-    }
+    refuse_router_port(&listen, "--listen")?;
     Ok(robot_example::live::Network::Peer {
         listen,
         connect: or(&args.connect, DEFAULT_ROUTER),
         multicast: args.multicast,
+    })
+}
+
+/// In ROS mode the robot never listens on the router's port.
+#[cfg(feature = "zenoh")]
+fn refuse_router_port(listen: &[String], option: &str) -> Result<(), String> {
+    use clad_zenoh::ros2::ROUTER_PORT;
+    match listen
+        .iter()
+        .find(|ep| endpoint_port(ep) == Some(ROUTER_PORT))
+    {
+        Some(ep) => Err(format!(
+            "--ros2 {option}: listening on {ep}, but port {ROUTER_PORT} is the ROS 2 router's \
+             (rmw_zenohd); the robot connects to it and listens on another port"
+        )),
+        None => Ok(()),
+    }
+}
+
+/// The listen endpoints a Zenoh configuration file names.
+#[cfg(feature = "zenoh")]
+fn config_listen_endpoints(path: &PathBuf) -> Result<Vec<String>, String> {
+    let config = clad_zenoh::config::from_file(path).map_err(|e| format!("--zenoh: {e}"))?;
+    let json = config.get_json("listen/endpoints").unwrap_or_default();
+    Ok(match serde_json::from_str::<serde_json::Value>(&json) {
+        // A list, or a map from mode to list.
+        Ok(serde_json::Value::Array(eps)) => eps
+            .iter()
+            .filter_map(|e| e.as_str().map(str::to_owned))
+            .collect(),
+        Ok(serde_json::Value::Object(by_mode)) => by_mode
+            .values()
+            .filter_map(serde_json::Value::as_array)
+            .flatten()
+            .filter_map(|e| e.as_str().map(str::to_owned))
+            .collect(),
+        _ => Vec::new(),
     })
 }
 

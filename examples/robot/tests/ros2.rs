@@ -745,6 +745,30 @@ mod cli {
             err.contains("port 7447 is the ROS 2 router's (rmw_zenohd)"),
             "{err}"
         );
+        // Nor through a configuration file.
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("zenoh.json5");
+        std::fs::write(
+            &path,
+            r#"{ mode: "peer", listen: { endpoints: ["tcp/0.0.0.0:7447"] } }"#,
+        )
+        .unwrap();
+        let (code, _, err) = run(
+            &[
+                "--zenoh",
+                "--ros2",
+                "--zenoh-config",
+                path.to_str().unwrap(),
+                "--run-for",
+                "0",
+            ],
+            &[],
+        );
+        assert_eq!(code, Some(2), "{err}");
+        assert!(
+            err.contains("--zenoh-config: listening on tcp/0.0.0.0:7447"),
+            "{err}"
+        );
     }
 
     #[test]
