@@ -18,6 +18,9 @@
 //!   `CloudMic/Message`), overridable everywhere.
 //! - [`config`]: peer-mode session configurations (explicit endpoints, multicast scouting
 //!   switchable).
+//! - [`ros2`]: a ROS 2 peer as `rmw_zenoh` makes one, for `hri_actions_msgs/msg/Intent`
+//!   (CDR, attachment, type hash, names, liveliness tokens): ROS 2 nodes hear the robot and
+//!   the robot hears them, with no ROS installed.
 //!
 //! ```no_run
 //! use clad_zenoh::{config, Publisher};
@@ -46,6 +49,7 @@ pub mod header;
 pub mod intake;
 pub mod key;
 mod query;
+pub mod ros2;
 mod typed;
 
 pub use header::{AttachmentError, Hash, TypeTag};

@@ -95,6 +95,8 @@ pub mod intents;
 pub mod live;
 pub mod mission;
 pub mod robot;
+#[cfg(feature = "zenoh")]
+pub mod ros2;
 pub mod samples;
 pub mod scenario;
 pub mod timeline;
