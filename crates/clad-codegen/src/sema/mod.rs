@@ -9,7 +9,7 @@
 //! | autounions, `dupes_allowed`, union tags (§3.5–3.7) | `unions` |
 //! | enum concepts (§3.8) | `concepts` |
 //! | size metrics (§3.11) | `sizes` |
-//! | declaration and file hashes (§3.12) | `hashes` |
+//! | declaration and file hashes (§3.12), schema hashes | `hashes` |
 //! | ambiguity marking (§3.9) | `ambiguity` |
 //!
 //! The evaluator, the metrics rules and the hash serialisation they use live beside this
@@ -108,6 +108,7 @@ pub(crate) fn analyze(
     }
     let mut tree = tree;
     s.hash_declarations(&mut tree);
+    s.schema_hashes();
     s.mark_ambiguous();
     if s.diags.iter().any(Diagnostic::is_error) {
         return None;
