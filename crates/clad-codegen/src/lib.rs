@@ -96,6 +96,12 @@ const MAX_DIAGNOSTICS: usize = 200;
 /// hashing, whose text grows with the cube of the depth) stays bounded.
 pub const MAX_NESTING: usize = 64;
 
+/// The deepest nesting of types a schema may have: a structure or union holding a structure
+/// or union (directly or in an array) is one level deeper than it. The original corpus
+/// nests a handful of levels (a union of unions of unions of messages). Every consumer that walks a value type by type (generated code, the
+/// schema-driven codec of `cladc`/`cladz`, default values) then recurses at most this deep.
+pub const MAX_TYPE_DEPTH: usize = 64;
+
 /// Compiles the file `input` (resolved by `loader`) and everything it includes.
 pub fn compile(loader: &mut dyn SourceLoader, input: &str) -> Compilation {
     let mut sources = SourceDb::new();

@@ -172,3 +172,48 @@ fn many_names_that_convert_to_one_identifier_get_suffixes_in_linear_time() {
         "suffixes up to _{n}"
     );
 }
+
+/// Structures `S0` … `S{n-1}`, each holding the one before.
+fn struct_chain(n: usize) -> String {
+    let mut s = String::from("structure S0 { uint_8 a }\n");
+    for i in 1..n {
+        s.push_str(&format!("structure S{i} {{ S{} inner }}\n", i - 1));
+    }
+    s
+}
+
+#[test]
+fn a_ten_thousand_deep_chain_of_types_is_one_error() {
+    let mut loader = MemoryLoader::new().file("chain.clad", struct_chain(10_000));
+    let out = compile(&mut loader, "chain.clad");
+    assert!(out.schema.is_none());
+    let errors: Vec<&str> = out
+        .diagnostics
+        .iter()
+        .filter(|d| d.is_error())
+        .map(|d| d.message.as_str())
+        .collect();
+    let limit = clad_codegen::MAX_TYPE_DEPTH;
+    assert_eq!(
+        errors,
+        [format!(
+            "type 'S{limit}' nests types more than {limit} deep"
+        )]
+    );
+}
+
+#[test]
+fn a_chain_of_types_at_the_limit_encodes_and_decodes() {
+    let limit = clad_codegen::MAX_TYPE_DEPTH;
+    let mut loader = MemoryLoader::new().file("chain.clad", struct_chain(limit));
+    let out = compile(&mut loader, "chain.clad");
+    let rendered = out.render();
+    let schema = out.schema.unwrap_or_else(|| panic!("{rendered}"));
+    let top = format!("S{}", limit - 1);
+    let value = clad_codegen::dynamic::decode(&schema, &top, &[7]).expect("decodes");
+    assert_eq!(
+        clad_codegen::dynamic::encode_strict(&schema, &top, &value).unwrap(),
+        [7]
+    );
+    assert!(generate(struct_chain(limit)).contains(&format!("pub struct {top} {{")));
+}

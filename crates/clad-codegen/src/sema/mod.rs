@@ -8,7 +8,7 @@
 //! | verbatim expressions (array lengths, defaults) | `verbatim` |
 //! | autounions, `dupes_allowed`, union tags (§3.5–3.7) | `unions` |
 //! | enum concepts (§3.8) | `concepts` |
-//! | size metrics (§3.11) | `sizes` |
+//! | size metrics (§3.11), type nesting limit | `sizes` |
 //! | declaration and file hashes (§3.12), schema hashes | `hashes` |
 //! | ambiguity marking (§3.9) | `ambiguity` |
 //!
@@ -103,6 +103,7 @@ pub(crate) fn analyze(
     s.expand_unions();
     s.check_concepts();
     s.compute_metrics();
+    s.check_type_depth();
     if s.diags.iter().any(Diagnostic::is_error) {
         return None;
     }
