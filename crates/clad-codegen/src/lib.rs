@@ -38,6 +38,7 @@ mod hash;
 pub mod intent_map;
 pub mod ir;
 mod lexer;
+pub mod lines;
 pub mod loader;
 #[doc(hidden)]
 pub mod macro_support;
@@ -45,6 +46,7 @@ mod metrics;
 mod parser;
 mod preprocess;
 pub mod rust;
+pub mod schema_hash;
 mod sema;
 pub mod source;
 
@@ -85,6 +87,20 @@ impl Compilation {
 
 /// Most diagnostics one compilation reports; beyond this, errors are usually cascades.
 const MAX_DIAGNOSTICS: usize = 200;
+
+/// The deepest nesting of blocks a schema may have: `namespace` blocks and `#include`s
+/// together (an `#include` expands to an `include "..." { }` block), and so also the longest
+/// chain of files including each other. The original corpus nests 3 deep. Beyond the limit
+/// the compiler reports an error at the block (or `#include`) that goes too deep instead of
+/// recursing on: every pass (preprocessor, parser, resolution, the original's namespace
+/// hashing, whose text grows with the cube of the depth) stays bounded.
+pub const MAX_NESTING: usize = 64;
+
+/// The deepest nesting of types a schema may have: a structure or union holding a structure
+/// or union (directly or in an array) is one level deeper than it. The original corpus
+/// nests a handful of levels (a union of unions of unions of messages). Every consumer that walks a value type by type (generated code, the
+/// schema-driven codec of `cladc`/`cladz`, default values) then recurses at most this deep.
+pub const MAX_TYPE_DEPTH: usize = 64;
 
 /// Compiles the file `input` (resolved by `loader`) and everything it includes.
 pub fn compile(loader: &mut dyn SourceLoader, input: &str) -> Compilation {

@@ -167,10 +167,14 @@ fn cladc_reports_bad_lines_and_keeps_going() {
     assert_eq!(lines.len(), 4, "{out}");
     assert_eq!(
         lines[0],
-        "error: Foo.myByte: 300 is out of range for int_8 (-128 to 127)"
+        "error: line 1: Foo.myByte: 300 is out of range for int_8 (-128 to 127)"
     );
-    assert!(lines[1].starts_with("error: invalid JSON"), "{}", lines[1]);
-    assert_eq!(lines[2], "error: Nope: no such type in this schema");
+    assert!(
+        lines[1].starts_with("error: line 2: invalid JSON"),
+        "{}",
+        lines[1]
+    );
+    assert_eq!(lines[2], "error: line 3: Nope: no such type in this schema");
     assert_eq!(lines[3], "000000000000000000000000000f00");
 }
 

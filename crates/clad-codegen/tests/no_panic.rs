@@ -51,6 +51,15 @@ fn check(out: &Compilation) -> Result<(), TestCaseError> {
     if let Some(schema) = &out.schema {
         let json = describe::describe_json(schema);
         prop_assert!(json.contains("file_hash"));
+        // Every type has a schema hash and a canonical form; concepts have neither.
+        for (id, d) in schema.iter() {
+            let is_type = !matches!(d.kind, clad_codegen::ir::DeclKind::EnumConcept(_));
+            prop_assert_eq!(d.schema_hash.is_some(), is_type, "{}", d.fqn());
+            prop_assert_eq!(
+                clad_codegen::schema_hash::canonical_form(schema, id).is_some(),
+                is_type
+            );
+        }
     }
     Ok(())
 }
@@ -255,6 +264,36 @@ proptest! {
 
     #[test]
     fn token_soup_never_panics(text in soup()) {
+        check(&compile_main(&text))?;
+    }
+}
+
+// ----- (b2) nesting ---------------------------------------------------------------------------
+
+/// Blocks opened and closed at random, up to past [`clad_codegen::MAX_NESTING`], with
+/// declarations and stray braces between them.
+fn nesting() -> impl Strategy<Value = String> {
+    let step = prop_oneof![
+        6 => Just("namespace N {\n"),
+        2 => Just("include \"hand.clad\" {\n"),
+        6 => Just("}\n"),
+        2 => Just("message M { uint_8 a }\n"),
+        1 => Just("structure S { string[string[uint_8] s }\n"),
+        1 => Just("{"),
+    ];
+    (0usize..150, proptest::collection::vec(step, 0..300)).prop_map(|(depth, steps)| {
+        let mut s = "namespace D {\n".repeat(depth);
+        s.extend(steps);
+        s.push_str(&"}\n".repeat(depth));
+        s
+    })
+}
+
+proptest! {
+    #![proptest_config(config(300))]
+
+    #[test]
+    fn random_nesting_never_panics(text in nesting()) {
         check(&compile_main(&text))?;
     }
 }

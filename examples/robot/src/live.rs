@@ -10,7 +10,7 @@
 //!
 //! Each subscription feeds a bounded queue ([`clad_zenoh::intake`]) that the tick drains:
 //! samples of one publisher arrive complete and in order; a sample of another schema version
-//! (its version hash differs) or with no type tag is refused, and a queue that overflows
+//! (its schema hash differs) or with no type tag is refused, and a queue that overflows
 //! counts what it dropped — both appear in the timeline as `ignored: …` lines (and in the
 //! `tracing` log) while the robot goes on. Live inputs show `(live)` where a scenario input
 //! shows its line.

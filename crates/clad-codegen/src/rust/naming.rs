@@ -40,7 +40,15 @@ pub(crate) struct TypeNames {
 }
 
 /// Names reserved in an enum's scope (its associated constants).
-const ENUM_RESERVED: &[&str] = &["NAME", "VERSION_HASH", "VERSION_HASH_STR", "ALL", "COUNT"];
+const ENUM_RESERVED: &[&str] = &[
+    "NAME",
+    "VERSION_HASH",
+    "VERSION_HASH_STR",
+    "SCHEMA_HASH",
+    "SCHEMA_HASH_STR",
+    "ALL",
+    "COUNT",
+];
 /// Names reserved among an enum's concept methods (its inherent methods).
 const CONCEPT_RESERVED: &[&str] = &["name", "from_name", "value", "from_value"];
 

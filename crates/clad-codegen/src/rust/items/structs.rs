@@ -208,15 +208,7 @@ pub(super) fn struct_items(
     {
         wire_imports(c, cx);
     }
-    wire_impl_open(
-        c,
-        rt,
-        ident,
-        &str_lit(&fqn),
-        &s.metrics,
-        d.hash.is_some(),
-        &size_body,
-    );
+    wire_impl_open(c, rt, ident, d, &s.metrics, &size_body);
     c.lines(&write_head);
     c.lines(&write_body);
     c.line("}");
