@@ -1,8 +1,9 @@
 //! The HRI intent map: `hri_intent_map.json`, a sibling of `user_intent_map.json`, maps a
 //! ROS4HRI intent (`hri_actions_msgs/Intent`) and conditions on its thematic roles to a
 //! member of the user-intent union, copying roles into payload fields. Checked at build time
-//! against the union and the ROS4HRI role table, emitted as a
-//! `robot_runtime::hri::StaticHriMap` static.
+//! against the union and the ROS4HRI vocabulary of the runtime itself
+//! ([`robot_runtime::hri::IntentKind`]: the constants, their wire values and
+//! [`IntentKind::roles`]), emitted as a `robot_runtime::hri::StaticHriMap` static.
 //!
 //! ```json
 //! {
@@ -31,134 +32,116 @@
 //! - a required role of the intent that is neither copied nor tested is a warning (its value
 //!   would be lost).
 
-use super::json::{self, Member, Node, Value};
-use super::validate::suggest;
-use super::TagRef;
-use crate::diagnostics::{self, Diagnostic};
-use crate::ir::{Decl, DeclKind, Schema, Type, UnionMember};
-use crate::loader::{LoadedSource, SourceLoader};
-use crate::rust::code::{emit, str_lit, Code};
-use crate::rust::{self, Emitter};
-use crate::source::{FileId, SourceDb, SourceFile, Span};
+use crate::intent_map::emit::{check_ident, TagPaths};
+use crate::intent_map::TagRef;
+use crate::json::{self, Member, Node, Value};
+use crate::suggest::suggest;
+use clad_codegen::extension::{self, Context, Extension, Output};
+use clad_codegen::ir::{Decl, DeclKind, Field, Schema, Type, UnionMember};
+use clad_codegen::rust::code::{str_lit, Code};
+use clad_codegen::rust::{checked_path, Names};
+use clad_codegen::source::{FileId, SourceDb, SourceFile, Span};
+use clad_codegen::{diagnostics, Diagnostic, LoadedSource, SourceLoader};
+use robot_runtime::hri::{IntentKind, Role, RoleSpec};
 use std::ops::Range;
-
-/// One intent of [`VOCABULARY`]: `(constant, wire value, required roles, optional roles,
-/// open)`.
-pub type VocabularyEntry = (
-    &'static str,
-    &'static str,
-    &'static [&'static str],
-    &'static [&'static str],
-    bool,
-);
-
-/// The ROS4HRI vocabulary the map is checked against: `(constant, wire value, required
-/// roles, optional roles, open)`. The same table as `robot_runtime::hri::IntentKind::roles`
-/// (a test in `examples/robot` checks that the two agree).
-pub const VOCABULARY: &[VocabularyEntry] = &[
-    (
-        "RAW_USER_INPUT",
-        "__raw_user_input__",
-        &["input"],
-        &["locale"],
-        false,
-    ),
-    (
-        "ENGAGE_WITH",
-        "__intent_engage_with__",
-        &["recipient"],
-        &[],
-        false,
-    ),
-    ("MOVE_TO", "__intent_move_to__", &["goal"], &[], false),
-    (
-        "GUIDE",
-        "__intent_guide__",
-        &["goal", "recipient"],
-        &[],
-        false,
-    ),
-    (
-        "GRAB_OBJECT",
-        "__intent_grab_object__",
-        &["object"],
-        &[],
-        false,
-    ),
-    (
-        "BRING_OBJECT",
-        "__intent_bring_object__",
-        &["object", "recipient"],
-        &["goal"],
-        false,
-    ),
-    (
-        "PLACE_OBJECT",
-        "__intent_place_object__",
-        &["recipient"],
-        &["object"],
-        false,
-    ),
-    ("GREET", "__intent_greet__", &["recipient"], &[], false),
-    ("SAY", "__intent_say__", &["object"], &["recipient"], false),
-    (
-        "GAZE",
-        "__intent_gaze__",
-        &["gaze_mode", "target"],
-        &[],
-        false,
-    ),
-    (
-        "PRESENT_CONTENT",
-        "__intent_present_content__",
-        &["object"],
-        &["recipient"],
-        false,
-    ),
-    (
-        "PERFORM_MOTION",
-        "__intent_perform_motion__",
-        &["object"],
-        &["recipient"],
-        false,
-    ),
-    (
-        "START_ACTIVITY",
-        "__intent_start_activity__",
-        &["object"],
-        &[],
-        true,
-    ),
-    (
-        "STOP_ACTIVITY",
-        "__intent_stop_activity__",
-        &[],
-        &["object"],
-        false,
-    ),
-    (
-        "CANCEL_ACTIVITY",
-        "__intent_cancel_activity__",
-        &[],
-        &["object"],
-        false,
-    ),
-    (
-        "CONTINUE_ACTIVITY",
-        "__intent_continue_activity__",
-        &[],
-        &[],
-        false,
-    ),
-    ("WAKEUP", "__intent_wakeup__", &[], &[], false),
-    ("SUSPEND", "__intent_suspend__", &[], &[], false),
-];
-
-/// Roles allowed on every intent.
-const EVERYWHERE: &[&str] = &["agent", "other_data"];
 
 const TOP_KEYS: &[&str] = &["hri_intent_map"];
 const ENTRY_KEYS: &[&str] = &["intent", "when", "user_intent", "roles"];
+
+/// The HRI map as a build extension: compiles `file` with [`compile`] against the union and
+/// appends its static (`HRI_INTENT_MAP` by default, a `robot_runtime::hri::StaticHriMap`).
+///
+/// ```no_run
+/// // build.rs
+/// clad_codegen::Builder::new()
+///     .include_dir("schemas")
+///     .file("userIntent.clad")
+///     .extension(robot_codegen::HriMap::new("hri_intent_map.json", "Anki::Vector::UserIntent"))
+///     .build();
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct HriMap {
+    /// The map file, as given (found like a schema file).
+    pub file: String,
+    /// The union and the static's name.
+    pub options: HriMapOptions,
+}
+
+impl HriMap {
+    /// The map `file` for the union `union` (fully qualified); the static is
+    /// `HRI_INTENT_MAP`.
+    pub fn new(file: impl Into<String>, union: impl Into<String>) -> Self {
+        HriMap {
+            file: file.into(),
+            options: HriMapOptions::new(union),
+        }
+    }
+
+    /// Names the generated static.
+    pub fn static_name(mut self, name: impl Into<String>) -> Self {
+        self.options = self.options.static_name(name);
+        self
+    }
+
+    /// Path of the crate whose `hri` module holds `StaticHriMap`, as generated code names it
+    /// (default [`crate::DEFAULT_RUNTIME_PATH`]).
+    pub fn runtime_path(mut self, path: impl Into<String>) -> Self {
+        self.options.runtime_path = path.into();
+        self
+    }
+}
+
+impl Extension for HriMap {
+    fn describe(&self) -> String {
+        format!("the HRI intent map \"{}\"", self.file)
+    }
+
+    fn inputs(&self) -> Vec<String> {
+        vec![self.file.clone()]
+    }
+
+    fn generate(&self, cx: &mut Context<'_>) -> Output {
+        let union = &self.options.union;
+        let Some(schema) = crate::intent_map::union_unit(cx.units(), union) else {
+            return Output::from_diagnostics(vec![Diagnostic::error_global(format!(
+                "no schema of this build declares the union `{union}` of HRI intent map \"{}\"",
+                self.file
+            ))
+            .with_note("add the schema file that declares it with Builder::file")]);
+        };
+        if let Err(d) = cx.claim_root_name(&self.options.static_name, &self.describe()) {
+            return Output::from_diagnostics(vec![d]);
+        }
+        let mut sources = cx.sources_of(schema);
+        let file = match cx.load(&mut sources, &self.file) {
+            Ok(file) => file,
+            Err(e) => {
+                return Output {
+                    diagnostics: vec![extension::load_error("HRI intent map", &self.file, e)],
+                    sources,
+                    ..Output::default()
+                }
+            }
+        };
+        let mut compiled = compile_in(schema, sources, file, &self.options);
+        let Some(model) = &mut compiled.model else {
+            return Output {
+                diagnostics: compiled.diagnostics,
+                sources: compiled.sources,
+                ..Output::default()
+            };
+        };
+        self.file.clone_into(&mut model.file);
+        match generate(model, cx.names()) {
+            Ok(code) => Output {
+                items: vec![code],
+                diagnostics: compiled.diagnostics,
+                sources: compiled.sources,
+            },
+            Err(d) => Output::from_diagnostics(d),
+        }
+    }
+}
 
 /// Options of an HRI intent map.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -167,6 +150,9 @@ pub struct HriMapOptions {
     pub union: String,
     /// Name of the generated static (default `HRI_INTENT_MAP`).
     pub static_name: String,
+    /// Path of the crate whose `hri` module holds `StaticHriMap`, as generated code names
+    /// it (default [`crate::DEFAULT_RUNTIME_PATH`]).
+    pub runtime_path: String,
 }
 
 impl HriMapOptions {
@@ -175,6 +161,7 @@ impl HriMapOptions {
         HriMapOptions {
             union: union.into(),
             static_name: "HRI_INTENT_MAP".to_owned(),
+            runtime_path: crate::DEFAULT_RUNTIME_PATH.to_owned(),
         }
     }
 
@@ -207,6 +194,8 @@ pub struct HriMapModel {
     pub file: String,
     /// The static's name.
     pub static_name: String,
+    /// The runtime crate's path in the generated static.
+    pub runtime_path: String,
     /// The entries.
     pub entries: Vec<HriEntry>,
 }
@@ -241,8 +230,18 @@ pub fn compile(
     options: &HriMapOptions,
 ) -> HriMapCompilation {
     let mut sources = schema.sources.clone();
-    let name = source.name.clone();
     let file = sources.add(SourceFile::new(source.name, source.path, source.text));
+    compile_in(schema, sources, file, options)
+}
+
+/// [`compile`] of the file `file` of `sources` (which holds `schema`'s files too).
+fn compile_in(
+    schema: &Schema,
+    sources: SourceDb,
+    file: FileId,
+    options: &HriMapOptions,
+) -> HriMapCompilation {
+    let name = sources.get(file).name.clone();
     let text = sources.get(file).text.clone();
     let mut v = Checker {
         schema,
@@ -269,6 +268,7 @@ pub fn compile(
                 union: options.union.clone(),
                 file: name,
                 static_name: options.static_name.clone(),
+                runtime_path: options.runtime_path.clone(),
                 entries,
             }
         });
@@ -296,7 +296,7 @@ pub fn compile_file(
         }
         Err(e) => HriMapCompilation {
             sources: schema.sources.clone(),
-            diagnostics: vec![super::load_error(name, e)],
+            diagnostics: vec![extension::load_error("HRI intent map", name, e)],
             model: None,
         },
     }
@@ -310,20 +310,24 @@ struct Checker<'s> {
     diags: Vec<Diagnostic>,
 }
 
-/// What the map knows about an intent.
+/// What the map knows about an intent: its wire value and its roles (the runtime's table).
 struct IntentInfo {
     wire: String,
-    required: &'static [&'static str],
-    optional: &'static [&'static str],
-    open: bool,
+    roles: RoleSpec,
 }
 
 impl IntentInfo {
-    fn allows(&self, role: &str) -> bool {
-        self.open
-            || EVERYWHERE.contains(&role)
-            || self.required.contains(&role)
-            || self.optional.contains(&role)
+    fn allows(&self, key: &str) -> bool {
+        self.roles.open || Role::from_key(key).is_some_and(|r| self.roles.allows(r))
+    }
+
+    /// Every role key the intent allows (required, optional, and those allowed everywhere).
+    fn allowed(&self) -> Vec<&'static str> {
+        Role::ALL
+            .iter()
+            .filter(|r| self.roles.allows(**r))
+            .map(|r| r.key())
+            .collect()
     }
 }
 
@@ -473,21 +477,20 @@ impl<'s> Checker<'s> {
             );
             return None;
         }
-        if let Some((_, wire, req, opt, open)) = VOCABULARY
-            .iter()
-            .find(|(name, wire, ..)| *name == raw || *wire == raw)
+        if let Some(kind) =
+            IntentKind::from_constant_name(raw).or_else(|| IntentKind::from_wire_exact(raw))
         {
             return Some(IntentInfo {
-                wire: (*wire).to_owned(),
-                required: req,
-                optional: opt,
-                open: *open,
+                wire: kind.wire().to_owned(),
+                roles: kind.roles(),
             });
         }
         let looks_standard = (raw.starts_with("__intent_") && raw.ends_with("__"))
             || (!raw.is_empty() && raw.chars().all(|c| c.is_ascii_uppercase() || c == '_'));
         if raw.is_empty() || looks_standard {
-            let names = VOCABULARY.iter().flat_map(|(n, w, ..)| [*n, *w]);
+            let names = IntentKind::STANDARD
+                .iter()
+                .flat_map(|k| k.constant_name().into_iter().chain([k.wire()]));
             let mut d = Diagnostic::error(
                 self.span(&node.span),
                 format!("unknown ROS4HRI intent \"{raw}\""),
@@ -502,15 +505,14 @@ impl<'s> Checker<'s> {
             self.diags.push(d);
             return None;
         }
+        let custom = IntentKind::Custom(raw.to_owned());
         Some(IntentInfo {
+            roles: custom.roles(),
             wire: raw.to_owned(),
-            required: &[],
-            optional: &[],
-            open: true,
         })
     }
 
-    fn member(&mut self, node: &Node) -> Option<(&'s UnionMember, &'s [crate::ir::Field])> {
+    fn member(&mut self, node: &Node) -> Option<(&'s UnionMember, &'s [Field])> {
         let name = self.string(node, "\"user_intent\"")?;
         let members = self.members?;
         let Some(m) = members.iter().find(|m| m.name == name) else {
@@ -623,7 +625,7 @@ impl<'s> Checker<'s> {
             }
         }
         let (info, (um, _)) = (info?, member?);
-        for role in info.required {
+        for role in info.roles.required.iter().map(|r| r.key()) {
             let used = fields.iter().any(|(r, _)| r == role) || when.iter().any(|(r, _)| r == role);
             if !used {
                 self.diags.push(
@@ -652,13 +654,7 @@ impl<'s> Checker<'s> {
         if info.allows(&m.key) {
             return;
         }
-        let allowed: Vec<&str> = info
-            .required
-            .iter()
-            .chain(info.optional)
-            .chain(EVERYWHERE)
-            .copied()
-            .collect();
+        let allowed = info.allowed();
         let mut d = Diagnostic::error(
             self.span(&m.key_span),
             format!("`{}` is not a thematic role of {}", m.key, info.wire),
@@ -672,16 +668,12 @@ impl<'s> Checker<'s> {
     }
 }
 
-/// The Rust code of the static (appended to the union's generated file by the builder).
-pub fn generate(model: &HriMapModel, emitter: &Emitter<'_>) -> Result<String, Vec<Diagnostic>> {
-    let rt = rust::intent_map_runtime_path(emitter.options())?;
-    if syn::parse_str::<syn::Ident>(&model.static_name).is_err() {
-        return Err(vec![Diagnostic::error_global(format!(
-            "invalid name for the HRI intent map static: `{}`",
-            model.static_name
-        ))]);
-    }
-    let tags = super::emit::TagPaths::new(emitter, &model.union)?;
+/// The Rust code of the static, for the generated file whose naming table is `names` (it
+/// must emit the map's union).
+pub fn generate(model: &HriMapModel, names: Names<'_>) -> Result<String, Vec<Diagnostic>> {
+    let rt = checked_path("HRI intent map runtime path", &model.runtime_path)?;
+    check_ident("HRI intent map static", &model.static_name)?;
+    let tags = TagPaths::new(names, &model.union)?;
     let tag_path = &tags.path;
     let mut c = Code::new();
     c.doc(&format!(
@@ -748,7 +740,7 @@ pub fn generate(model: &HriMapModel, emitter: &Emitter<'_>) -> Result<String, Ve
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::MemoryLoader;
+    use clad_codegen::MemoryLoader;
 
     const SCHEMA: &str = "structure Void {}\n\
         structure Goal { string agent, string goal }\n\
@@ -760,7 +752,7 @@ mod tests {
 
     fn run(json: &str) -> HriMapCompilation {
         let mut files = MemoryLoader::new().file("u.clad", SCHEMA);
-        let schema = crate::compile(&mut files, "u.clad").schema.expect("schema");
+        let schema = clad_codegen::compile(&mut files, "u.clad").schema.expect("schema");
         let source = LoadedSource {
             name: "hri.json".into(),
             path: None,
@@ -866,7 +858,7 @@ mod tests {
     #[test]
     fn emitted_static_parses() {
         let mut files = MemoryLoader::new().file("u.clad", SCHEMA);
-        let schema = crate::compile(&mut files, "u.clad").schema.expect("schema");
+        let schema = clad_codegen::compile(&mut files, "u.clad").schema.expect("schema");
         let out = compile(
             &schema,
             LoadedSource {
@@ -880,9 +872,9 @@ mod tests {
             &HriMapOptions::new("UserIntent"),
         );
         let units = [schema];
-        let opts = crate::rust::RustOptions::default();
-        let emitter = crate::rust::Emitter::new(&units, &opts).unwrap();
-        let code = generate(&out.model.unwrap(), &emitter).unwrap();
+        let opts = clad_codegen::rust::RustOptions::default();
+        let emitter = clad_codegen::rust::Emitter::new(&units, &opts).unwrap();
+        let code = generate(&out.model.unwrap(), emitter.names()).unwrap();
         syn::parse_file(&code).expect("valid Rust");
         assert!(
             code.contains("RoleCondition { role: \"goal\", value: \"dock\" }"),

@@ -2,9 +2,10 @@
 //! original robot's file format (`tests/fixtures/original_user_intent_map.json`), the
 //! generated static (parses, names real tag variants, deterministic) and the builder API.
 
-use clad_codegen::intent_map::{
+use robot_codegen::intent_map::{
     self, CloudMatch, IntentMapCompilation, IntentMapModel, IntentMapOptions, SanitationStep,
 };
+use robot_codegen::{HriMap, IntentMap};
 use clad_codegen::ir::Schema;
 use clad_codegen::rust::{Emitter, RustOptions};
 use clad_codegen::{Builder, FsLoader, LoadedSource};
@@ -389,12 +390,12 @@ fn feature_enum_from_a_file_the_union_does_not_include() {
         .include_dir(&dir)
         .file("userIntent.clad")
         .file("featureGateTypes.clad")
-        .intent_map_with(
+        .extension(IntentMap::with_options(
             map.to_str().expect("utf-8 path"),
             IntentMapOptions::new(UNION)
                 .feature_enum("Anki::Vector::FeatureType")
                 .warn_unmapped(true),
-        )
+        ))
         .emit_cargo_directives(false)
         .generate()
         .unwrap_or_else(|e| panic!("{e}"));
@@ -420,10 +421,10 @@ fn feature_enum_from_a_file_the_union_does_not_include() {
         .include_dir(&dir)
         .file("userIntent.clad")
         .file("featureGateTypes.clad")
-        .intent_map_with(
+        .extension(IntentMap::with_options(
             "typo_map.json",
             IntentMapOptions::new(UNION).feature_enum("Anki::Vector::FeatureType"),
-        )
+        ))
         .emit_cargo_directives(false)
         .generate()
         .expect_err("unknown feature");
@@ -444,10 +445,10 @@ fn missing_feature_enum_has_a_place_and_a_hint() {
     let err = Builder::new()
         .include_dir(&dir)
         .file("userIntent.clad")
-        .intent_map_with(
+        .extension(IntentMap::with_options(
             map.to_str().expect("utf-8 path"),
             IntentMapOptions::new(UNION).feature_enum("Anki::Vector::FeatureType"),
-        )
+        ))
         .emit_cargo_directives(false)
         .generate()
         .expect_err("no feature enum");
@@ -476,10 +477,10 @@ fn missing_feature_enum_has_a_place_and_a_hint() {
         .include_dir(&dir)
         .file("userIntent.clad")
         .file("featureGateTypes.clad")
-        .intent_map_with(
+        .extension(IntentMap::with_options(
             map.to_str().expect("utf-8 path"),
             IntentMapOptions::new(UNION).feature_enum("Anki::Vector::FeatureTypes"),
-        )
+        ))
         .emit_cargo_directives(false)
         .generate()
         .expect_err("misspelled feature enum");
@@ -523,7 +524,7 @@ fn generated_file() -> clad_codegen::Generated {
     Builder::new()
         .include_dir(schemas_dir())
         .file("userIntent.clad")
-        .intent_map_with("user_intent_map.json", options().warn_unmapped(true))
+        .extension(IntentMap::with_options("user_intent_map.json", options().warn_unmapped(true)))
         .emit_cargo_directives(false)
         .generate()
         .unwrap_or_else(|e| panic!("{e}"))
@@ -604,7 +605,7 @@ fn builder_tokens_hold_the_static_too() {
     let (tokens, files) = Builder::new()
         .include_dir(schemas_dir())
         .file("userIntent.clad")
-        .intent_map("user_intent_map.json", UNION)
+        .extension(IntentMap::new("user_intent_map.json", UNION))
         .emit_cargo_directives(false)
         .generate_tokens()
         .unwrap_or_else(|e| panic!("{e}"));
@@ -614,20 +615,19 @@ fn builder_tokens_hold_the_static_too() {
 
 #[test]
 fn builder_runtime_paths_and_static_name() {
-    // The wire runtime and the intent runtime are separate settings.
-    let generate = |builder: Builder| {
+    // The wire runtime (the builder's) and the intent runtime (the map's) are separate
+    // settings.
+    let generate = |builder: Builder, map: IntentMap| {
         builder
             .include_dir(schemas_dir())
             .file("userIntent.clad")
-            .intent_map_with(
-                "user_intent_map.json",
-                IntentMapOptions::new(UNION).static_name("INTENTS"),
-            )
+            .extension(map.static_name("INTENTS"))
             .emit_cargo_directives(false)
             .generate()
             .unwrap_or_else(|e| panic!("{e}"))
     };
-    let wire_only = generate(Builder::new().runtime_path("crate::rt"));
+    let map = IntentMap::new("user_intent_map.json", UNION);
+    let wire_only = generate(Builder::new().runtime_path("crate::rt"), map.clone());
     let code: String = wire_only.code.split_whitespace().collect();
     assert!(
         code.contains("pubstaticINTENTS:::robot_runtime::intent::StaticIntentMap<self::anki::vector::UserIntentTag>"),
@@ -637,9 +637,8 @@ fn builder_runtime_paths_and_static_name() {
     assert!(code.contains("crate::rt::wire::Wire"));
 
     let both = generate(
-        Builder::new()
-            .runtime_path("crate::rt")
-            .intent_map_runtime_path("crate::robot"),
+        Builder::new().runtime_path("crate::rt"),
+        map.clone().runtime_path("crate::robot"),
     );
     let code: String = both.code.split_whitespace().collect();
     assert!(
@@ -653,8 +652,7 @@ fn builder_runtime_paths_and_static_name() {
     let err = Builder::new()
         .include_dir(schemas_dir())
         .file("userIntent.clad")
-        .intent_map("user_intent_map.json", UNION)
-        .intent_map_runtime_path("not a path")
+        .extension(map.runtime_path("not a path"))
         .emit_cargo_directives(false)
         .generate()
         .expect_err("invalid path");
@@ -663,6 +661,54 @@ fn builder_runtime_paths_and_static_name() {
             .contains("invalid intent-map runtime path `not a path`"),
         "{err}"
     );
+}
+
+#[test]
+fn two_maps_with_one_name_or_a_name_the_schema_uses_are_errors() {
+    let build = |first: IntentMap, second: Option<HriMap>| {
+        let mut b = Builder::new()
+            .include_dir(schemas_dir())
+            .file("userIntent.clad")
+            .extension(first);
+        if let Some(second) = second {
+            b = b.extension(second);
+        }
+        b.emit_cargo_directives(false).generate()
+    };
+    let map = IntentMap::new("user_intent_map.json", UNION);
+    let err = build(
+        map.clone().static_name("MAPS"),
+        Some(HriMap::new("hri_intent_map.json", UNION).static_name("MAPS")),
+    )
+    .expect_err("one name twice");
+    assert!(
+        err.rendered.contains(
+            "two items of this build are named `MAPS`: the intent map \"user_intent_map.json\" \
+             and the HRI intent map \"hri_intent_map.json\""
+        ),
+        "{}",
+        err.rendered
+    );
+    // `anki` is the root module of the generated types.
+    let err = build(map.static_name("anki"), None).expect_err("a module's name");
+    assert!(
+        err.rendered
+            .contains("would be named `anki`, the name of the generated module of `Anki::"),
+        "{}",
+        err.rendered
+    );
+    // Both maps under their default names, in one build.
+    let both = build(
+        IntentMap::new("user_intent_map.json", UNION),
+        Some(HriMap::new("hri_intent_map.json", UNION)),
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
+    assert!(both.code.contains("pub static USER_INTENT_MAP:"));
+    assert!(both.code.contains("pub static HRI_INTENT_MAP:"));
+    assert!(both
+        .files_read
+        .iter()
+        .any(|p| p.ends_with("hri_intent_map.json")));
 }
 
 #[test]
@@ -678,7 +724,7 @@ fn builder_reports_map_errors_like_schema_errors() {
         .include_dir(schemas_dir())
         .include_dir(&dir)
         .file("userIntent.clad")
-        .intent_map("bad_map.json", UNION)
+        .extension(IntentMap::new("bad_map.json", UNION))
         .emit_cargo_directives(false)
         .generate()
         .expect_err("bad map");
@@ -698,7 +744,7 @@ fn builder_reports_map_errors_like_schema_errors() {
     let missing = Builder::new()
         .include_dir(schemas_dir())
         .file("userIntent.clad")
-        .intent_map("no_such_map.json", UNION)
+        .extension(IntentMap::new("no_such_map.json", UNION))
         .emit_cargo_directives(false)
         .generate()
         .expect_err("missing map");
@@ -713,7 +759,7 @@ fn builder_reports_map_errors_like_schema_errors() {
     let no_union = Builder::new()
         .include_dir(schemas_dir())
         .file("cloud.clad")
-        .intent_map("user_intent_map.json", UNION)
+        .extension(IntentMap::new("user_intent_map.json", UNION))
         .emit_cargo_directives(false)
         .generate()
         .expect_err("union not in the build");
@@ -757,8 +803,8 @@ fn entry_order_in_the_file_does_not_change_the_output() {
     let units = units();
     let opts = RustOptions::default();
     let emitter = Emitter::new(&units, &opts).expect("emitter");
-    let code_a = intent_map::generate(&a, &emitter).expect("code");
-    let code_b = intent_map::generate(&b, &emitter).expect("code");
+    let code_a = intent_map::generate(&a, emitter.names()).expect("code");
+    let code_b = intent_map::generate(&b, emitter.names()).expect("code");
     assert_eq!(code_a, code_b);
 }
 
@@ -786,7 +832,7 @@ fn generated_static_for_a_small_map() {
     let units = units();
     let opts = RustOptions::default();
     let emitter = Emitter::new(&units, &opts).expect("emitter");
-    let code = intent_map::generate(&map, &emitter).expect("code");
+    let code = intent_map::generate(&map, emitter.names()).expect("code");
     insta::assert_snapshot!(code);
 }
 
@@ -820,4 +866,34 @@ proptest::proptest! {
         let _ = out.render();
         proptest::prop_assert!(out.model.is_some() || out.has_errors());
     }
+}
+
+// ----- the member rules ----------------------------------------------------------------------
+
+#[test]
+fn the_completeness_lint_follows_the_runtimes_member_rules() {
+    // Above the separator: demanded (except the unmatched intent and `test_` members). Below
+    // it: real intents (`hri_move_to`) and test intents alike are not the map's business.
+    let mut files = clad_codegen::MemoryLoader::new().file(
+        "u.clad",
+        "structure Void {}\n\
+         union UserIntent { Void unmatched_intent, Void set_timer, Void show_clock,\n\
+           Void test_early, Void test_SEPARATOR, Void hri_move_to, Void test_name }\n",
+    );
+    let schema = clad_codegen::compile(&mut files, "u.clad")
+        .schema
+        .expect("schema");
+    let text = r#"{"user_intent_map": [{"cloud_intent": "a", "user_intent": "set_timer"}],
+                   "unmatched_intent": "unmatched_intent"}"#;
+    let out = compile_text(
+        &schema,
+        text,
+        &IntentMapOptions::new("UserIntent").warn_unmapped(true),
+    );
+    let warned: Vec<&str> = out
+        .diagnostics
+        .iter()
+        .map(|d| d.message.as_str())
+        .collect();
+    assert_eq!(warned, ["user intent \"show_clock\" is not mapped"]);
 }

@@ -4,7 +4,7 @@
 //! Review rule for the snapshots (as for schema diagnostics): the message says what is wrong,
 //! the caret points at the offending key or value, and one mistake gives one diagnostic.
 
-use clad_codegen::intent_map::{self, IntentMapCompilation, IntentMapOptions};
+use robot_codegen::intent_map::{self, IntentMapCompilation, IntentMapOptions};
 use clad_codegen::ir::Schema;
 use clad_codegen::{LoadedSource, MemoryLoader};
 

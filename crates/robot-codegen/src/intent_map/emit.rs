@@ -1,30 +1,23 @@
 //! The validated map as Rust: one `pub static` of `robot_runtime::intent::StaticIntentMap`
-//! (the crate is [`RustOptions::intent_runtime_path`]).
+//! (the crate is [`IntentMapModel::runtime_path`]).
 //!
 //! The static refers to the union's generated `<Name>Tag` enum by a path relative to the root
 //! of the generated file (`self::anki::vector::UserIntentTag`), so it must be emitted into the
-//! same file as the union (the builder does this). The tag enum's path and variant names are
-//! read from the [`Emitter`]'s naming table, the one the union itself is written from.
+//! same file as the union (the builder appends extension items there). The tag enum's path
+//! and variant names are read from the build's naming table ([`Names`]), the one the union
+//! itself is written from.
 
 use super::{IntentEntry, IntentMapModel, SanitationStep, SimpleVoiceEntry};
-use crate::diagnostics::Diagnostic;
-use crate::rust::code::{emit, str_lit, Code};
-#[cfg(doc)]
-use crate::rust::RustOptions;
-use crate::rust::{self, Emitter};
-use proc_macro2::TokenStream;
+use clad_codegen::rust::code::{str_lit, Code};
+use clad_codegen::rust::{checked_path, Names, UnionTag};
+use clad_codegen::Diagnostic;
 
-/// The Rust code of the static `model.static_name`, for a file that also holds the code
-/// `emitter` writes (which must emit the map's union). The builder appends it to that file.
-pub fn generate(model: &IntentMapModel, emitter: &Emitter<'_>) -> Result<String, Vec<Diagnostic>> {
-    let rt = rust::intent_map_runtime_path(emitter.options())?;
-    if syn::parse_str::<syn::Ident>(&model.static_name).is_err() {
-        return Err(vec![Diagnostic::error_global(format!(
-            "invalid name for the intent map static: `{}`",
-            model.static_name
-        ))]);
-    }
-    let tags = TagPaths::new(emitter, &model.union)?;
+/// The Rust code of the static `model.static_name`, for the generated file whose naming
+/// table is `names` (it must emit the map's union).
+pub fn generate(model: &IntentMapModel, names: Names<'_>) -> Result<String, Vec<Diagnostic>> {
+    let rt = checked_path("intent-map runtime path", &model.runtime_path)?;
+    check_ident("intent map static", &model.static_name)?;
+    let tags = TagPaths::new(names, &model.union)?;
     let tag_path = &tags.path;
 
     let mut c = Code::new();
@@ -77,14 +70,6 @@ pub fn generate(model: &IntentMapModel, emitter: &Emitter<'_>) -> Result<String,
         tags.variant(&model.unmatched.name)?
     );
     Ok(c.finish())
-}
-
-/// [`generate`] as tokens (what `include_clad!` expands to).
-pub fn generate_tokens(
-    model: &IntentMapModel,
-    emitter: &Emitter<'_>,
-) -> Result<TokenStream, Vec<Diagnostic>> {
-    rust::lex(&generate(model, emitter)?, "generated intent map")
 }
 
 fn entry(c: &mut Code, tags: &TagPaths, e: &IntentEntry) -> Result<(), Vec<Diagnostic>> {
@@ -166,37 +151,42 @@ fn option_str(s: Option<&str>) -> String {
     }
 }
 
-/// The union's tag enum path and variant names, read from the emitter's naming table.
-pub(super) struct TagPaths<'a> {
+/// An error unless `name` is a Rust identifier (`what` names it in the message).
+pub(crate) fn check_ident(what: &str, name: &str) -> Result<(), Vec<Diagnostic>> {
+    match syn::parse_str::<syn::Ident>(name) {
+        Ok(_) => Ok(()),
+        Err(_) => Err(vec![Diagnostic::error_global(format!(
+            "invalid name for the {what}: `{name}`"
+        ))]),
+    }
+}
+
+/// The union's tag enum path and variant names, read from the build's naming table.
+pub(crate) struct TagPaths<'a> {
     /// `self::anki::vector::UserIntentTag`.
-    pub(super) path: String,
-    /// `(member name, variant identifier)`, in member order.
-    variants: Vec<(&'a str, &'a str)>,
+    pub(crate) path: String,
+    tag: UnionTag<'a>,
 }
 
 impl<'a> TagPaths<'a> {
-    pub(super) fn new(emitter: &'a Emitter<'_>, union: &str) -> Result<Self, Vec<Diagnostic>> {
-        let tag = emitter.union_tag(union).ok_or_else(|| {
+    pub(crate) fn new(names: Names<'a>, union: &str) -> Result<Self, Vec<Diagnostic>> {
+        let tag = names.union_tag(union).ok_or_else(|| {
             vec![Diagnostic::error_global(format!(
                 "the union `{union}` of the intent map is not emitted by this build"
             ))
             .with_note("add the schema file that declares it to the same build")]
         })?;
         Ok(TagPaths {
-            path: tag.path,
-            variants: tag.variants,
+            path: tag.path.clone(),
+            tag,
         })
     }
 
-    pub(super) fn variant(&self, member: &str) -> Result<&'a str, Vec<Diagnostic>> {
-        self.variants
-            .iter()
-            .find(|(m, _)| *m == member)
-            .map(|(_, v)| *v)
-            .ok_or_else(|| {
-                vec![Diagnostic::error_global(format!(
-                    "internal error: no tag variant for union member `{member}`"
-                ))]
-            })
+    pub(crate) fn variant(&self, member: &str) -> Result<&'a str, Vec<Diagnostic>> {
+        self.tag.variant(member).ok_or_else(|| {
+            vec![Diagnostic::error_global(format!(
+                "internal error: no tag variant for union member `{member}`"
+            ))]
+        })
     }
 }

@@ -34,10 +34,12 @@
 //!   (else at the map) and names the files searched and the enums of a close name;
 //! - simple voice responses: the union has `simple_voice_response`, `anim_group` is given,
 //!   values fit the payload fields, `active_feature` names a member of its enum;
-//! - optionally ([`IntentMapOptions::warn_unmapped`], a warning): union members no entry names,
-//!   except the unmatched intent, `simple_voice_response`, `test_*` members and every member
-//!   declared after `test_SEPARATOR` (the original's "every user intent found in clad must
-//!   appear in json", and its convention that the members after the separator are test-only);
+//! - optionally ([`IntentMapOptions::warn_unmapped`], a warning): the original's "every user
+//!   intent found in clad must appear in json": every member the runtime's rule
+//!   ([`robot_runtime::intent::members::must_appear_in_map`]: declared above
+//!   `test_SEPARATOR`) demands and no entry names, except the unmatched intent and test-only
+//!   members ([`robot_runtime::intent::members::is_test_only`]: `test_*`);
+//!   `simple_voice_response` counts as named when the map has simple voice responses;
 //!   `"is_test": true` turns it off.
 //!
 //! Sanitation steps are compiled as the original does (§1.3 of the intent-runtime notes): one
@@ -45,17 +47,140 @@
 //! adds a numeric-only step. Steps are sorted by `from`, which is the order the original
 //! applies them in (it walks the incoming parameters in jsoncpp's sorted key order).
 
-mod emit;
-pub mod hri;
-mod json;
+pub(crate) mod emit;
 mod validate;
 
-pub use emit::{generate, generate_tokens};
+pub use emit::generate;
 
-use crate::diagnostics::{self, Diagnostic};
-use crate::ir::{DeclKind, Schema};
-use crate::loader::{LoadError, LoadedSource, SourceLoader};
-use crate::source::{SourceDb, SourceFile};
+use clad_codegen::extension::{self, Context, Extension, Output};
+use clad_codegen::ir::{DeclKind, Schema};
+use clad_codegen::source::{FileId, SourceDb, SourceFile};
+use clad_codegen::{diagnostics, Diagnostic, LoadedSource, SourceLoader};
+
+/// The user-intent map as a build extension: compiles `file` with [`compile`] against the
+/// build's schemas and appends its static (see the [module docs](self) for what is checked).
+///
+/// ```no_run
+/// // build.rs
+/// clad_codegen::Builder::new()
+///     .include_dir("schemas")
+///     .file("userIntent.clad")
+///     .extension(
+///         robot_codegen::IntentMap::new("user_intent_map.json", "Anki::Vector::UserIntent")
+///             .feature_enum("Anki::Vector::FeatureType"),
+///     )
+///     .build();
+/// ```
+///
+/// The JSON file is found like a schema file (a plain path, or a path inside an include
+/// directory); a schema of the build must declare the union, and the enums the map is
+/// checked against may be declared by any file of the build. The static is
+/// `pub static <UNION>_MAP` (e.g. `USER_INTENT_MAP`) at the root of the generated file, a
+/// `robot_runtime::intent::StaticIntentMap<UserIntentTag>`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct IntentMap {
+    /// The map file, as given.
+    pub file: String,
+    /// What it is checked against and how the static is named.
+    pub options: IntentMapOptions,
+}
+
+impl IntentMap {
+    /// The map `file` of the union `union` (fully qualified), default options.
+    pub fn new(file: impl Into<String>, union: impl Into<String>) -> Self {
+        IntentMap {
+            file: file.into(),
+            options: IntentMapOptions::new(union),
+        }
+    }
+
+    /// The map `file` with `options`.
+    pub fn with_options(file: impl Into<String>, options: IntentMapOptions) -> Self {
+        IntentMap {
+            file: file.into(),
+            options,
+        }
+    }
+
+    /// Checks `feature_gate` values against the members of this enum (fully qualified).
+    pub fn feature_enum(mut self, fqn: impl Into<String>) -> Self {
+        self.options = self.options.feature_enum(fqn);
+        self
+    }
+
+    /// Warns about union members the map should name and does not.
+    pub fn warn_unmapped(mut self, on: bool) -> Self {
+        self.options = self.options.warn_unmapped(on);
+        self
+    }
+
+    /// Names the generated static.
+    pub fn static_name(mut self, name: impl Into<String>) -> Self {
+        self.options = self.options.static_name(name);
+        self
+    }
+
+    /// Path of the crate whose `intent` module holds `StaticIntentMap`, as generated code
+    /// names it (default [`crate::DEFAULT_RUNTIME_PATH`]).
+    pub fn runtime_path(mut self, path: impl Into<String>) -> Self {
+        self.options = self.options.runtime_path(path);
+        self
+    }
+}
+
+impl Extension for IntentMap {
+    fn describe(&self) -> String {
+        format!("the intent map \"{}\"", self.file)
+    }
+
+    fn inputs(&self) -> Vec<String> {
+        vec![self.file.clone()]
+    }
+
+    fn generate(&self, cx: &mut Context<'_>) -> Output {
+        let union = &self.options.union;
+        let Some(unit) = union_unit(cx.units(), union) else {
+            return Output::from_diagnostics(vec![Diagnostic::error_global(format!(
+                "no schema of this build declares the union `{union}` of intent map \"{}\"",
+                self.file
+            ))
+            .with_note("add the schema file that declares it with Builder::file")]);
+        };
+        if let Err(d) = cx.claim_root_name(&self.options.static_ident(), &self.describe()) {
+            return Output::from_diagnostics(vec![d]);
+        }
+        let mut sources = cx.sources_of(unit);
+        let file = match cx.load(&mut sources, &self.file) {
+            Ok(file) => file,
+            Err(e) => {
+                return Output {
+                    diagnostics: vec![extension::load_error("intent map", &self.file, e)],
+                    sources,
+                    ..Output::default()
+                }
+            }
+        };
+        let mut compiled = compile_in(cx.units(), sources, file, &self.options);
+        let Some(model) = &mut compiled.model else {
+            return Output {
+                diagnostics: compiled.diagnostics,
+                sources: compiled.sources,
+                ..Output::default()
+            };
+        };
+        // The generated code names the file as the build script wrote it, not as found on
+        // disk (an absolute path would make the output machine-dependent).
+        self.file.clone_into(&mut model.file);
+        match generate(model, cx.names()) {
+            Ok(code) => Output {
+                items: vec![code],
+                diagnostics: compiled.diagnostics,
+                sources: compiled.sources,
+            },
+            Err(d) => Output::from_diagnostics(d),
+        }
+    }
+}
 
 /// What to check an intent map against, and how to name the generated static.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -71,6 +196,9 @@ pub struct IntentMapOptions {
     /// Name of the generated static (default: the union's name in `SCREAMING_SNAKE_CASE`
     /// plus `_MAP`, e.g. `USER_INTENT_MAP`).
     pub static_name: Option<String>,
+    /// Path of the crate whose `intent` module holds `StaticIntentMap`, as generated code
+    /// names it (default [`crate::DEFAULT_RUNTIME_PATH`]).
+    pub runtime_path: String,
 }
 
 impl IntentMapOptions {
@@ -81,7 +209,15 @@ impl IntentMapOptions {
             feature_enum: None,
             warn_unmapped: false,
             static_name: None,
+            runtime_path: crate::DEFAULT_RUNTIME_PATH.to_owned(),
         }
+    }
+
+    /// Names the runtime crate in the generated static (see
+    /// [`IntentMapOptions::runtime_path`]).
+    pub fn runtime_path(mut self, path: impl Into<String>) -> Self {
+        self.runtime_path = path.into();
+        self
     }
 
     /// Checks `feature_gate` values against the members of this enum (fully qualified).
@@ -109,7 +245,7 @@ impl IntentMapOptions {
             return name.clone();
         }
         let short = self.union.rsplit("::").next().unwrap_or(&self.union);
-        let snake = crate::rust::names::convert(short, crate::rust::names::Case::Snake);
+        let snake = clad_codegen::rust::names::convert(short, clad_codegen::rust::names::Case::Snake);
         format!("{}_MAP", snake.trim_start_matches('_').to_uppercase())
     }
 }
@@ -176,6 +312,8 @@ pub struct IntentMapModel {
     pub file: String,
     /// The generated static's name.
     pub static_name: String,
+    /// The runtime crate's path in the generated static.
+    pub runtime_path: String,
     /// Cloud intents, sorted by intent (byte order).
     pub cloud: Vec<IntentEntry>,
     /// App intents, sorted by intent (byte order).
@@ -289,7 +427,7 @@ impl IntentMapCompilation {
 /// other one, so a feature enum may live in a file the union's file does not include.
 ///
 /// ```
-/// use clad_codegen::intent_map::{compile, IntentMapOptions};
+/// use robot_codegen::intent_map::{compile, IntentMapOptions};
 /// use clad_codegen::{LoadedSource, MemoryLoader};
 ///
 /// let mut files = MemoryLoader::new().file(
@@ -329,12 +467,32 @@ pub fn compile(
             model: None,
         };
     };
+    let mut sources = schema.sources.clone();
+    let file = sources.add(SourceFile::new(source.name, source.path, source.text));
+    compile_in(schemas, sources, file, options)
+}
+
+/// [`compile`] of the file `file` of `sources`, a source database holding the files of the
+/// unit that declares the union (and `file`).
+fn compile_in(
+    schemas: &[Schema],
+    sources: SourceDb,
+    file: FileId,
+    options: &IntentMapOptions,
+) -> IntentMapCompilation {
+    let Some(schema) = union_unit(schemas, &options.union).or(schemas.first()) else {
+        return IntentMapCompilation {
+            sources,
+            diagnostics: vec![Diagnostic::error_global(
+                "no schema to check the intent map against",
+            )],
+            model: None,
+        };
+    };
     let others: Vec<&Schema> = schemas
         .iter()
         .filter(|s| !std::ptr::eq(*s, schema))
         .collect();
-    let mut sources = schema.sources.clone();
-    let file = sources.add(SourceFile::new(source.name, source.path, source.text));
     let text = sources.get(file).text.clone();
     let (diagnostics, model) = validate::validate(schema, &others, &sources, file, &text, options);
     IntentMapCompilation {
@@ -367,7 +525,7 @@ pub fn compile_file(
                 .or(schemas.first())
                 .map(|s| s.sources.clone())
                 .unwrap_or_default(),
-            diagnostics: vec![load_error(name, e)],
+            diagnostics: vec![extension::load_error("intent map", name, e)],
             model: None,
         },
     }
@@ -375,6 +533,7 @@ pub fn compile_file(
 
 /// The schema of `schemas` that declares `union` (else one that includes it).
 pub(crate) fn union_unit<'a>(schemas: &'a [Schema], union: &str) -> Option<&'a Schema> {
+    let union = union.trim_start_matches("::");
     let declares = |u: &&Schema| {
         u.own_decls()
             .any(|(_, d)| d.fqn() == union && matches!(d.kind, DeclKind::Union(_)))
@@ -383,18 +542,4 @@ pub(crate) fn union_unit<'a>(schemas: &'a [Schema], union: &str) -> Option<&'a S
         .iter()
         .find(declares)
         .or_else(|| schemas.iter().find(|u| u.lookup(union).is_some()))
-}
-
-/// The diagnostic for an intent map file that cannot be loaded.
-pub(crate) fn load_error(name: &str, e: LoadError) -> Diagnostic {
-    match e {
-        LoadError::NotFound { searched } => {
-            Diagnostic::error_global(format!("could not find intent map \"{name}\"")).with_note(
-                format!("searched: the path itself, then {}", searched.join(", ")),
-            )
-        }
-        LoadError::Unreadable { path, reason } => {
-            Diagnostic::error_global(format!("error reading intent map \"{path}\": {reason}"))
-        }
-    }
 }

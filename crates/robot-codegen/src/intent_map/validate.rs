@@ -1,12 +1,15 @@
 //! Checks a parsed `user_intent_map.json` against the schema and builds the model.
 
-use super::json::{self, Member, Node, Value};
 use super::{
     IntentEntry, IntentMapModel, IntentMapOptions, SanitationStep, SimpleVoiceEntry, TagRef,
 };
-use crate::diagnostics::Diagnostic;
-use crate::ir::{Builtin, Decl, DeclKind, Field, Schema, Type, UnionMember};
-use crate::source::{FileId, SourceDb, Span};
+use crate::json::{self, Member, Node, Value};
+use crate::suggest::suggest;
+use clad_codegen::ir::{Builtin, Decl, DeclKind, Field, Schema, Type, UnionMember};
+use clad_codegen::source::{FileId, SourceDb, Span};
+use clad_codegen::Diagnostic;
+use robot_runtime::intent::members::{self, SIMPLE_VOICE_RESPONSE as SIMPLE_VOICE_TAG};
+use robot_runtime::intent::SimpleVoiceResponse;
 use std::collections::BTreeMap;
 use std::ops::Range;
 
@@ -28,19 +31,20 @@ const ENTRY_KEYS: &[&str] = &[
     "test_parsing",
 ];
 const SIMPLE_KEYS: &[&str] = &["cloud_intent", "feature_gate", "response"];
-/// The payload fields a simple voice response sets, with the type each needs.
-const RESPONSE_FIELDS: &[(&str, &str)] = &[
-    ("anim_group", "a string"),
-    ("emotion_event", "a string"),
-    ("active_feature", "an enum or a string"),
-    ("disable_wakeword_turn", "a bool"),
+/// The payload fields a simple voice response sets (the runtime's list, in its order), with
+/// the type each needs.
+const RESPONSE_FIELDS: [(&str, &str); 4] = [
+    (ANIM_GROUP, "a string"),
+    (EMOTION_EVENT, "a string"),
+    (ACTIVE_FEATURE, "an enum or a string"),
+    (DISABLE_WAKEWORD_TURN, "a bool"),
 ];
-/// The union member simple voice responses become (the original's meta tag).
-const SIMPLE_VOICE_TAG: &str = "simple_voice_response";
-/// The original's sentinel member: the members after it are test-only.
-const TEST_SEPARATOR: &str = "test_SEPARATOR";
+const ANIM_GROUP: &str = SimpleVoiceResponse::PAYLOAD_FIELDS[0];
+const EMOTION_EVENT: &str = SimpleVoiceResponse::PAYLOAD_FIELDS[1];
+const ACTIVE_FEATURE: &str = SimpleVoiceResponse::PAYLOAD_FIELDS[2];
+const DISABLE_WAKEWORD_TURN: &str = SimpleVoiceResponse::PAYLOAD_FIELDS[3];
 /// `response.active_feature` when not given (§1.4).
-const DEFAULT_ACTIVE_FEATURE: &str = "BasicVoiceCommand";
+const DEFAULT_ACTIVE_FEATURE: &str = SimpleVoiceResponse::DEFAULT_ACTIVE_FEATURE;
 
 /// Validates the map in `text` (file `file` of `sources`) against `schema`, the unit that
 /// declares the union; the enums the map names are looked up in `schema`, then in `others`
@@ -543,7 +547,12 @@ impl<'s> Validator<'s> {
         }
 
         if options.warn_unmapped && !is_test {
-            self.lint_unmapped(&mapped, unmatched.map(|u| u.name.as_str()));
+            let mut named = mapped.clone();
+            // Simple voice responses name their member.
+            if let (Some(m), false) = (self.member(SIMPLE_VOICE_TAG), simple.is_empty()) {
+                named.push(tag_ref(m));
+            }
+            self.lint_unmapped(&named, unmatched.map(|u| u.name.as_str()));
         }
 
         let unmatched = unmatched?;
@@ -556,6 +565,7 @@ impl<'s> Validator<'s> {
             union: options.union.clone(),
             file: self.file_name.clone(),
             static_name: options.static_ident(),
+            runtime_path: options.runtime_path.clone(),
             cloud,
             app,
             simple_voice: simple,
@@ -947,11 +957,11 @@ impl<'s> Validator<'s> {
             let ty = payload
                 .fields
                 .iter()
-                .find(|f| f.name == *field)
+                .find(|f| f.name == field)
                 .map(|f| &f.ty);
-            let fits = match (*field, ty) {
-                (_, None) => false,
-                ("active_feature", Some(Type::Enum(id))) => {
+            let fits = match ty {
+                None => false,
+                Some(Type::Enum(id)) if field == ACTIVE_FEATURE => {
                     let decl = self.schema.decl(*id);
                     if let DeclKind::Enum(e) = &decl.kind {
                         active_features = Some((
@@ -961,8 +971,8 @@ impl<'s> Validator<'s> {
                     }
                     true
                 }
-                ("disable_wakeword_turn", Some(ty)) => *ty == Type::Builtin(Builtin::Bool),
-                (_, Some(ty)) => matches!(ty, Type::String { .. }),
+                Some(ty) if field == DISABLE_WAKEWORD_TURN => *ty == Type::Builtin(Builtin::Bool),
+                Some(ty) => matches!(ty, Type::String { .. }),
             };
             if !fits {
                 problems.push(format!("`{field}` ({want})"));
@@ -1041,30 +1051,30 @@ impl<'s> Validator<'s> {
         for f in fields {
             let what = format!("\"{}\"", f.key);
             match f.key.as_str() {
-                "anim_group" => match self.string(&f.value, &what) {
+                k if k == ANIM_GROUP => match self.string(&f.value, &what) {
                     Some(s) => out.anim_group = s.to_owned(),
                     None => ok = false,
                 },
-                "emotion_event" => match self.string(&f.value, &what) {
+                k if k == EMOTION_EVENT => match self.string(&f.value, &what) {
                     Some(s) => out.emotion_event = s.to_owned(),
                     None => ok = false,
                 },
-                "active_feature" => match self.string(&f.value, &what) {
+                k if k == ACTIVE_FEATURE => match self.string(&f.value, &what) {
                     Some(s) => {
                         out.active_feature = s.to_owned();
                         active_feature_node = Some(&f.value);
                     }
                     None => ok = false,
                 },
-                "disable_wakeword_turn" => match self.bool(&f.value, &what) {
+                k if k == DISABLE_WAKEWORD_TURN => match self.bool(&f.value, &what) {
                     Some(b) => out.disable_wakeword_turn = b,
                     None => ok = false,
                 },
                 _ => {}
             }
         }
-        let missing = !fields.iter().any(|f| f.key == "anim_group");
-        if (missing && !misspelled(fields, &known, "anim_group"))
+        let missing = !fields.iter().any(|f| f.key == ANIM_GROUP);
+        if (missing && !misspelled(fields, &known, ANIM_GROUP))
             || (ok && !missing && out.anim_group.is_empty())
         {
             let span = self.span(&response.value.span);
@@ -1109,28 +1119,36 @@ impl<'s> Validator<'s> {
         let Some(members) = self.members else {
             return;
         };
-        // The original's convention: members after `test_SEPARATOR` are test-only.
-        let test_only_from = members
-            .iter()
-            .position(|m| m.name == TEST_SEPARATOR)
-            .unwrap_or(members.len());
-        for (i, m) in members.iter().enumerate() {
-            let exempt = Some(m.name.as_str()) == unmatched
-                || m.name == SIMPLE_VOICE_TAG
-                || m.name.starts_with("test_")
-                || i > test_only_from;
+        let names: Vec<&str> = members.iter().map(|m| m.name.as_str()).collect();
+        let required = members::must_appear_in_map(&names);
+        let which = if required.len() < names.len() {
+            format!("declared above {}", members::TEST_SEPARATOR)
+        } else {
+            format!(
+                "of a union without {} (which ends the members the map must name)",
+                members::TEST_SEPARATOR
+            )
+        };
+        for m in &members[..required.len()] {
+            let exempt = Some(m.name.as_str()) == unmatched || members::is_test_only(&m.name);
             if exempt || mapped.iter().any(|t| t.name == m.name) {
                 continue;
             }
             let file = self.file_name.clone();
+            let label = if m.name == SIMPLE_VOICE_TAG {
+                format!("no simple voice response of {file} produces this member")
+            } else {
+                format!("no entry of {file} names this member")
+            };
             self.push(
                 Diagnostic::warning(m.span, format!("user intent \"{}\" is not mapped", m.name))
-                    .with_label(format!("no entry of {file} names this member"))
-                    .with_note(
-                        "the original requires every user intent in the map (as an entry, gated \
-                         or not); members named test_* or declared after test_SEPARATOR are \
-                         exempt, and \"is_test\": true turns this check off",
-                    ),
+                    .with_label(label)
+                    .with_note(format!(
+                        "the original requires every user intent {which} in the map (as an \
+                         entry, gated or not); the unmatched intent and test-only members \
+                         ({}*) are exempt, and \"is_test\": true turns this check off",
+                        members::TEST_PREFIX
+                    )),
             );
         }
     }
@@ -1175,61 +1193,5 @@ fn article(word: &str) -> &'static str {
         "an"
     } else {
         "a"
-    }
-}
-
-/// The closest candidate to `name`, if close enough to be a likely typo.
-pub(super) fn suggest<'a>(
-    name: &str,
-    candidates: impl IntoIterator<Item = &'a str>,
-) -> Option<&'a str> {
-    let limit = (name.chars().count() / 3).max(1);
-    let mut best: Option<(usize, &str)> = None;
-    for c in candidates {
-        let d = edit_distance(name, c);
-        let better = match best {
-            None => true,
-            Some((bd, _)) => d < bd,
-        };
-        if d <= limit && better {
-            best = Some((d, c));
-        }
-    }
-    best.map(|(_, c)| c)
-}
-
-/// Levenshtein distance over characters (case-insensitive substitutions cost 0).
-fn edit_distance(a: &str, b: &str) -> usize {
-    let a: Vec<char> = a.chars().flat_map(char::to_lowercase).collect();
-    let b: Vec<char> = b.chars().flat_map(char::to_lowercase).collect();
-    let mut prev: Vec<usize> = (0..=b.len()).collect();
-    let mut cur = vec![0; b.len() + 1];
-    for (i, ca) in a.iter().enumerate() {
-        cur[0] = i + 1;
-        for (j, cb) in b.iter().enumerate() {
-            let sub = prev[j] + usize::from(ca != cb);
-            cur[j + 1] = sub.min(prev[j + 1] + 1).min(cur[j] + 1);
-        }
-        std::mem::swap(&mut prev, &mut cur);
-    }
-    prev[b.len()]
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn suggestions() {
-        assert_eq!(edit_distance("kitten", "sitting"), 3);
-        assert_eq!(
-            suggest("set_timr", ["show_clock", "set_timer"]),
-            Some("set_timer")
-        );
-        assert_eq!(suggest("xyz", ["set_timer"]), None);
-        assert_eq!(
-            suggest("ReactToHelo", ["ReactToHello"]),
-            Some("ReactToHello")
-        );
     }
 }
