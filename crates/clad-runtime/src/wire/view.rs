@@ -24,9 +24,9 @@
 //! NaN aside, which is not equal to itself).
 
 use super::error::{FieldContext, SeqKind, UnpackError};
-use super::helpers::{
-    check_count, read_bytes_u64, read_counted, read_fixed_with, read_len, read_str,
-};
+use super::array::{read_counted, read_fixed_with};
+use super::length::{check_count, read_bytes_u64, read_len};
+use super::string::read_str;
 use super::reader::Reader;
 use super::traits::{LengthPrefix, Wire};
 

@@ -91,9 +91,9 @@ where
     /// The events of a new pending intent of member `tag`: `Replaced` (if `old`, the tag
     /// and source of the one it replaced), then `Pending`.
     ///
-    /// The caller passes the tag it already knows: reading it back from the slot just
-    /// written costs a store-forwarding stall when the union was written with wider
-    /// stores than the load.
+    /// The caller passes the tag it already knows rather than reading it back from the slot
+    /// it has just written: the union is written with wider stores than the tag's load,
+    /// and that load would have to wait for them.
     #[inline(always)]
     pub(super) fn report_pending(
         &mut self,
