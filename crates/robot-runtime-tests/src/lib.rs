@@ -33,29 +33,9 @@ pub use clad::{
 /// The generated `CloudMic` namespace and its adapter to the intent component.
 pub mod cloud_mic {
     pub use crate::clad::cloud_mic::*;
-    use robot_runtime::intent::CloudEvent;
 
-    /// The robot's adapter (see `robot_runtime::intent::cloud`): what `examples/robot` does.
-    impl From<Message> for CloudEvent {
-        fn from(m: Message) -> Self {
-            match m {
-                Message::Result(r) => CloudEvent::Result {
-                    intent: r.intent,
-                    parameters: r.parameters,
-                    metadata: r.metadata,
-                },
-                Message::Error(e) => CloudEvent::Error {
-                    error: e.error.name(),
-                    extra: e.extra,
-                },
-                Message::StreamTimeout(_) => CloudEvent::StreamTimeout,
-                Message::StreamOpen(s) => CloudEvent::StreamOpen { session: s.session },
-                other => CloudEvent::Other {
-                    message: other.name(),
-                },
-            }
-        }
-    }
+    // The robot's adapter (`robot_runtime::cloud_event_from!`), as `examples/robot` has it.
+    robot_runtime::cloud_event_from!(Message);
 }
 
 /// The weather parameters the cloud sends (Go's encoder: stringified, trailing newline).

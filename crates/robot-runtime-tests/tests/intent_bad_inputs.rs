@@ -1,19 +1,29 @@
-//! Bad and borderline cloud inputs against our map (`USER_INTENT_MAP`) and generated
-//! `UserIntent`: one row per input, with the outcome spec §1.6 / §6 documents for it, the
-//! exact `CloudOutcome`, the exact events, the pending intent afterwards and the
-//! intent-error flag.
+//! Bad and borderline cloud inputs through the intent component, over the generated test
+//! union and its map (`schemas/test_user_intent*.{clad,json}`): one row per input, with the
+//! outcome spec §1.6 / §6 documents for it, the exact `CloudOutcome`, the exact events, the
+//! pending intent afterwards and the intent-error flag; each handled directly and through
+//! the cloud channel.
 
-use robot_example::clad::anki::vector::{
-    ActiveFeature, MetaUserIntentSimpleVoiceResponse, UserIntentGlobalStop,
-    UserIntentKnowledgeResponse, UserIntentTimeInSeconds, UserIntentVoid,
-};
-use robot_example::intents::{self, Tag, UserIntent};
 use robot_runtime::intent::{
-    CloudErrorCause, CloudEvent, CloudOutcome, IntentEvent, IntentSource, Match, NumberError,
-    Reaction, TranslateError, UnmatchedReason,
+    CloudErrorCause, CloudEvent, CloudOutcome, IntentComponent, IntentEvent, IntentSource, Match,
+    NumberError, Reaction, TranslateError, UnmatchedReason,
+};
+use robot_runtime_tests::{
+    ActiveFeature, GlobalStop as UserIntentGlobalStop, KnowledgeResponse as UserIntentKnowledgeResponse,
+    SimpleVoiceResponsePayload as MetaUserIntentSimpleVoiceResponse, TestName,
+    TestTimeWithUnits, TimeInSeconds as UserIntentTimeInSeconds, TimeUnits, UserIntent,
+    UserIntentTag as Tag, Void as UserIntentVoid, MAP,
 };
 
-const TIMER: &str = "intent_clock_settimer_extend";
+const TIMER: &str = "intent_clock_settimer";
+
+/// The component every row runs on: the test map, with `GazeDirection` off (as on a stock
+/// robot) and every other feature on.
+fn component() -> IntentComponent<UserIntent> {
+    let mut c = IntentComponent::new(&MAP);
+    c.set_feature_gate(|feature: &str| feature != "GazeDirection");
+    c
+}
 
 /// One input and everything it must produce on a fresh component.
 struct Row {
@@ -54,7 +64,7 @@ fn mapped(input: (&'static str, CloudEvent), intent: UserIntent) -> Row {
     let CloudEvent::Result { intent: name, .. } = &input.1 else {
         unreachable!()
     };
-    let entry = intents::USER_INTENT_MAP.cloud(name).unwrap();
+    let entry = MAP.cloud(name).unwrap();
     ok(
         input,
         Match::Cloud {
@@ -150,6 +160,8 @@ fn stop(what: &str) -> UserIntent {
 fn rows() -> Vec<Row> {
     use TranslateError as E;
     let too_large = format!("{{\"answer\":\"{}\"}}", "a".repeat(65_537 - 13));
+    let deep_extra = format!("{{\"x\":{}{}}}", "[".repeat(5000), "]".repeat(5000));
+    let deep_field = format!("{{\"name\":{}{}}}", "[".repeat(5000), "]".repeat(5000));
     vec![
         // ----- the map ---------------------------------------------------------------------
         huh(
@@ -181,17 +193,6 @@ fn rows() -> Vec<Row> {
             UnmatchedReason::FeatureDisabled {
                 intent: "intent_imperative_lookoverthere",
                 feature: "GazeDirection",
-            },
-        ),
-        huh(
-            row(
-                "§1.3 feature-gated data intent (Messaging off) → unmatched, params ignored",
-                "intent_message_recordmessage_extend",
-                "{\"given-name\":\"Bob\"}",
-            ),
-            UnmatchedReason::FeatureDisabled {
-                intent: "intent_message_recordmessage_extend",
-                feature: "Messaging",
             },
         ),
         huh(
@@ -277,18 +278,6 @@ fn rows() -> Vec<Row> {
                 field: "time_s".into(),
                 first: "timer_duration".into(),
                 second: "time_s".into(),
-            },
-        ),
-        failed(
-            row(
-                "§1.6 `object` renamed onto a given `object_name`",
-                "__intent_grab_object__",
-                "{\"object\":\"cup\",\"object_name\":\"mug\"}",
-            ),
-            E::RenameConflict {
-                field: "object_name".into(),
-                first: "object".into(),
-                second: "object_name".into(),
             },
         ),
         failed(
@@ -383,38 +372,54 @@ fn rows() -> Vec<Row> {
         failed(
             row(
                 "§1.6 unknown enum name",
-                "__intent_gaze__",
-                "{\"gaze_mode\":\"SIDEWAYS\",\"target\":\"x\"}",
+                "intent_test_time",
+                "{\"timer_duration.time\":\"5\",\"timer_duration.units\":\"h\"}",
             ),
             bad_payload(
-                "hri_gaze",
-                "gaze_mode",
-                "unknown variant `SIDEWAYS`, expected one of `INDIVIDUAL`, `GROUP`, `IDLE`, `POINT`",
+                "test_timeWithUnits",
+                "units",
+                "unknown variant `h`, expected `s` or `m`",
             ),
         ),
         failed(
             row(
                 "§6.2 number for a string field (original: stringified)",
-                "intent_photo_take_extend",
-                "{\"entity_photo_selfie\":5}",
+                "intent_test_name",
+                "{\"name\":5}",
             ),
             bad_payload(
-                "take_a_photo",
-                "empty_or_selfie",
+                "test_name",
+                "name",
                 "invalid type: integer `5`, expected a string",
             ),
         ),
         failed(
             row(
                 "§6.2 boolean for a string field (original: stringified)",
-                "__intent_grab_object__",
-                "{\"object\":true}",
+                "intent_global_stop_extend",
+                "{\"what_to_stop\":true}",
             ),
             bad_payload(
-                "hri_grab_object",
-                "object_name",
+                "global_stop",
+                "what_to_stop",
                 "invalid type: boolean `true`, expected a string",
             ),
+        ),
+        failed(
+            row(
+                "a non-structure member out of its range",
+                "intent_test_value",
+                "{\"value\":300}",
+            ),
+            bad_payload(
+                "test_value",
+                "value",
+                "invalid value: integer `300`, expected u8",
+            ),
+        ),
+        failed(
+            row("deep nesting in a field", "intent_test_name", &deep_field),
+            bad_json(1, 135, "recursion limit exceeded at line 1 column 135"),
         ),
         failed(
             row(
@@ -483,10 +488,29 @@ fn rows() -> Vec<Row> {
         mapped(
             row(
                 "§1.6 void intent, unparsable params ignored",
-                "intent_imperative_dance",
+                "intent_imperative_come",
                 "{{{",
             ),
-            UserIntent::ImperativeDance(UserIntentVoid {}),
+            UserIntent::ImperativeCome(UserIntentVoid {}),
+        ),
+        mapped(
+            row(
+                "deep nesting in a parameter that is not a field (skipped)",
+                "intent_test_name",
+                &deep_extra,
+            ),
+            UserIntent::TestName(TestName::default()),
+        ),
+        mapped(
+            row(
+                "dotted names renamed, converted, and an enum by name",
+                "intent_test_time",
+                "{\"timer_duration.time\":\"10\",\"timer_duration.units\":\"m\"}",
+            ),
+            UserIntent::TestTimeWithUnits(TestTimeWithUnits {
+                time: 10,
+                units: TimeUnits::M,
+            }),
         ),
         ok(
             row(
@@ -500,7 +524,7 @@ fn rows() -> Vec<Row> {
             UserIntent::SimpleVoiceResponse(MetaUserIntentSimpleVoiceResponse {
                 anim_group: "ag_greeting_hello".into(),
                 emotion_event: String::new(),
-                active_feature: ActiveFeature::BasicVoiceCommand,
+                active_feature: ActiveFeature::ReactToHello,
                 disable_wakeword_turn: false,
             }),
         ),
@@ -561,10 +585,10 @@ fn rows() -> Vec<Row> {
 #[test]
 fn bad_inputs_table() {
     let rows = rows();
-    assert_eq!(rows.len(), 44);
+    assert_eq!(rows.len(), 46);
     for r in rows {
         let doc = r.doc;
-        let mut c = intents::component();
+        let mut c = component();
         let out = c.handle_cloud(r.input.clone());
         assert_eq!(out, r.outcome, "{doc}");
         let events: Vec<_> = c.drain_events().collect();
@@ -579,7 +603,7 @@ fn bad_inputs_table() {
         }
 
         // The same through the cloud channel and a tick.
-        let mut c = intents::component();
+        let mut c = component();
         c.cloud_sender().send(r.input).unwrap();
         c.update();
         assert_eq!(c.events(), r.events, "{doc} (channel)");
@@ -595,7 +619,7 @@ fn bad_inputs_table() {
 // The failure messages name the parameter, the field and the reason (rendered for the logs).
 #[test]
 fn translate_errors_render_what_went_wrong() {
-    let c = intents::component();
+    let c = component();
     let t = c.translator();
     let msg =
         |intent: &str, params: &str| t.translate_cloud(intent, params).unwrap_err().to_string();
