@@ -11,6 +11,8 @@ fn main() {
         .include_dir("../../schemas")
         .file("test_user_intent.clad")
         .file("cloud.clad")
-        .extension(IntentMap::new("test_user_intent_map.json", "UserIntent").feature_enum("FeatureType"))
+        .extension(
+            IntentMap::new("test_user_intent_map.json", "UserIntent").feature_enum("FeatureType"),
+        )
         .build();
 }

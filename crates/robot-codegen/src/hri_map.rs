@@ -752,7 +752,9 @@ mod tests {
 
     fn run(json: &str) -> HriMapCompilation {
         let mut files = MemoryLoader::new().file("u.clad", SCHEMA);
-        let schema = clad_codegen::compile(&mut files, "u.clad").schema.expect("schema");
+        let schema = clad_codegen::compile(&mut files, "u.clad")
+            .schema
+            .expect("schema");
         let source = LoadedSource {
             name: "hri.json".into(),
             path: None,
@@ -858,7 +860,9 @@ mod tests {
     #[test]
     fn emitted_static_parses() {
         let mut files = MemoryLoader::new().file("u.clad", SCHEMA);
-        let schema = clad_codegen::compile(&mut files, "u.clad").schema.expect("schema");
+        let schema = clad_codegen::compile(&mut files, "u.clad")
+            .schema
+            .expect("schema");
         let out = compile(
             &schema,
             LoadedSource {

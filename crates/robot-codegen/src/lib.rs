@@ -57,4 +57,3 @@ pub use intent_map::{IntentMap, IntentMapOptions};
 /// The crate whose `intent` and `hri` modules hold the statics' types, as generated code
 /// names it by default.
 pub const DEFAULT_RUNTIME_PATH: &str = "::robot_runtime";
-

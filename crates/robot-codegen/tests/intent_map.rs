@@ -2,13 +2,13 @@
 //! original robot's file format (`tests/fixtures/original_user_intent_map.json`), the
 //! generated static (parses, names real tag variants, deterministic) and the builder API.
 
+use clad_codegen::ir::Schema;
+use clad_codegen::rust::{Emitter, RustOptions};
+use clad_codegen::{Builder, FsLoader, LoadedSource};
 use robot_codegen::intent_map::{
     self, CloudMatch, IntentMapCompilation, IntentMapModel, IntentMapOptions, SanitationStep,
 };
 use robot_codegen::{HriMap, IntentMap};
-use clad_codegen::ir::Schema;
-use clad_codegen::rust::{Emitter, RustOptions};
-use clad_codegen::{Builder, FsLoader, LoadedSource};
 use std::path::{Path, PathBuf};
 
 const UNION: &str = "Anki::Vector::UserIntent";
@@ -524,7 +524,10 @@ fn generated_file() -> clad_codegen::Generated {
     Builder::new()
         .include_dir(schemas_dir())
         .file("userIntent.clad")
-        .extension(IntentMap::with_options("user_intent_map.json", options().warn_unmapped(true)))
+        .extension(IntentMap::with_options(
+            "user_intent_map.json",
+            options().warn_unmapped(true),
+        ))
         .emit_cargo_directives(false)
         .generate()
         .unwrap_or_else(|e| panic!("{e}"))
@@ -890,10 +893,6 @@ fn the_completeness_lint_follows_the_runtimes_member_rules() {
         text,
         &IntentMapOptions::new("UserIntent").warn_unmapped(true),
     );
-    let warned: Vec<&str> = out
-        .diagnostics
-        .iter()
-        .map(|d| d.message.as_str())
-        .collect();
+    let warned: Vec<&str> = out.diagnostics.iter().map(|d| d.message.as_str()).collect();
     assert_eq!(warned, ["user intent \"show_clock\" is not mapped"]);
 }

@@ -4,9 +4,9 @@
 //! Review rule for the snapshots (as for schema diagnostics): the message says what is wrong,
 //! the caret points at the offending key or value, and one mistake gives one diagnostic.
 
-use robot_codegen::intent_map::{self, IntentMapCompilation, IntentMapOptions};
 use clad_codegen::ir::Schema;
 use clad_codegen::{LoadedSource, MemoryLoader};
+use robot_codegen::intent_map::{self, IntentMapCompilation, IntentMapOptions};
 
 /// A small schema shaped like the robot's (`Anki::Vector::UserIntent`), plus two unions for
 /// the simple-voice-response cases.

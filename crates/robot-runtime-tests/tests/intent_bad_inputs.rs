@@ -9,10 +9,11 @@ use robot_runtime::intent::{
     NumberError, Reaction, TranslateError, UnmatchedReason,
 };
 use robot_runtime_tests::{
-    ActiveFeature, GlobalStop as UserIntentGlobalStop, KnowledgeResponse as UserIntentKnowledgeResponse,
-    SimpleVoiceResponsePayload as MetaUserIntentSimpleVoiceResponse, TestName,
-    TestTimeWithUnits, TimeInSeconds as UserIntentTimeInSeconds, TimeUnits, UserIntent,
-    UserIntentTag as Tag, Void as UserIntentVoid, MAP,
+    ActiveFeature, GlobalStop as UserIntentGlobalStop,
+    KnowledgeResponse as UserIntentKnowledgeResponse,
+    SimpleVoiceResponsePayload as MetaUserIntentSimpleVoiceResponse, TestName, TestTimeWithUnits,
+    TimeInSeconds as UserIntentTimeInSeconds, TimeUnits, UserIntent, UserIntentTag as Tag,
+    Void as UserIntentVoid, MAP,
 };
 
 const TIMER: &str = "intent_clock_settimer";

@@ -5,10 +5,9 @@
 use robot_runtime_tests as support;
 
 use robot_runtime::intent::{
-    CloudEvent, CloudJsonError, CloudOutcome, ExpandedJsonError, ExtraParams,
-    IntentComponent, IntentConfig, IntentEvent, IntentSource, IntentTranslator, Match,
-    MissingFields, Note, NumberError, NumericMode, Reaction, TranslateConfig, TranslateError,
-    UnmatchedReason,
+    CloudEvent, CloudJsonError, CloudOutcome, ExpandedJsonError, ExtraParams, IntentComponent,
+    IntentConfig, IntentEvent, IntentSource, IntentTranslator, Match, MissingFields, Note,
+    NumberError, NumericMode, Reaction, TranslateConfig, TranslateError, UnmatchedReason,
 };
 use robot_runtime::union::CladUnion;
 use support::cloud_mic::Message;

@@ -21,15 +21,15 @@ use std::collections::HashSet;
 use std::sync::{Arc, LazyLock, Mutex};
 
 use proptest::prelude::*;
-use robot_runtime_tests::cloud_mic::{IntentResult, Message};
-use robot_runtime_tests::{UserIntent, UserIntentTag as Tag, MAP as USER_INTENT_MAP};
 use robot_runtime::intent::{
     ActivationId, ActiveIntentGuard, CloudErrorCause, CloudEvent, CloudOutcome, DropReason, Flag,
-    IntentComponent, IntentConfig, IntentEvent, IntentSource, IntentTranslator, Match,
-    NumericMode, Reaction, TimeoutHold, TranslateConfig, UnmatchedReason,
+    IntentComponent, IntentConfig, IntentEvent, IntentSource, IntentTranslator, Match, NumericMode,
+    Reaction, TimeoutHold, TranslateConfig, UnmatchedReason,
 };
 use robot_runtime::union::CladUnion;
 use robot_runtime::wire::Wire;
+use robot_runtime_tests::cloud_mic::{IntentResult, Message};
+use robot_runtime_tests::{UserIntent, UserIntentTag as Tag, MAP as USER_INTENT_MAP};
 use serde_json::{json, Value};
 
 type Comp = IntentComponent<UserIntent>;

@@ -165,7 +165,10 @@ fn hri_move_to_is_demanded_and_test_name_is_not() {
         "\"respondToUserIntents\": [{\"type\": \"hri_move_to\"}]",
         "\"respondToUserIntents\": [{\"type\": \"test_name\"}]",
     );
-    assert_ne!(without, DEFAULT_TREE, "the tree's MoveTo claims hri_move_to");
+    assert_ne!(
+        without, DEFAULT_TREE,
+        "the tree's MoveTo claims hri_move_to"
+    );
     let report = check_tree(&without, &table(TABLE));
     assert!(
         report.problems.contains(&Problem::Unhandled {

@@ -11,8 +11,7 @@ use robot_example::clad::anki::vector::{
     ActiveFeature, FeatureType, HriGazeMode, MetaUserIntentSimpleVoiceResponse, UserIntentEyeColor,
     UserIntentGlobalStop, UserIntentHriGaze, UserIntentHriObject, UserIntentKnowledgeResponse,
     UserIntentMeetVictor, UserIntentPlaybackMessage, UserIntentRecordMessage, UserIntentTakeAPhoto,
-    UserIntentTimeInSeconds, UserIntentVoid,
-    UserIntentVolume, UserIntentWeatherResponse,
+    UserIntentTimeInSeconds, UserIntentVoid, UserIntentVolume, UserIntentWeatherResponse,
 };
 use robot_example::clad::cloud_mic::{
     ErrorType, Filename, IntentError, IntentResult, Message, StreamOpen, Void,

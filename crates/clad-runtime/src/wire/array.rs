@@ -3,14 +3,14 @@
 //! fixed), with their sizes.
 
 use super::error::{FieldContext, PackError, SeqKind, UnpackError};
-use super::reader::Reader;
-use super::traits::{LengthPrefix, Wire};
-use super::writer::Writer;
 use super::length::{
     check_count, check_zero_sized_pack, prealloc, prealloc_count, read_bytes_u64, read_len,
     write_len,
 };
+use super::reader::Reader;
 use super::string::{read_string, read_string_into, write_string};
+use super::traits::{LengthPrefix, Wire};
+use super::writer::Writer;
 
 /// Encoded size of the elements of `items` (no prefix).
 #[inline]

@@ -1,8 +1,8 @@
 //! Enum values on the wire: read as their storage type, then checked against the members.
 
+use super::error::UnpackError;
 #[cfg(doc)]
 use super::error::UnpackErrorKind;
-use super::error::UnpackError;
 use super::reader::Reader;
 use super::traits::Wire;
 

@@ -6,10 +6,10 @@
 //! call.
 
 use super::error::{FieldContext, PackError, PackErrorKind, SeqKind, UnpackError, UnpackErrorKind};
+use super::length::{read_bytes_u64, read_len, write_len};
 use super::reader::Reader;
 use super::traits::LengthPrefix;
 use super::writer::Writer;
-use super::length::{read_bytes_u64, read_len, write_len};
 
 /// Encoded size of `string[L]` holding `s`: the prefix plus the UTF-8 byte count.
 #[inline]
@@ -244,8 +244,8 @@ fn str_run_one_by_one<'a, L: LengthPrefix, const N: usize>(
 
 #[cfg(test)]
 mod tests {
-    use super::*;
     use super::super::length::NO_MAX;
+    use super::*;
 
     /// `read_str_run` against `read_str` member by member: same strings, position and
     /// errors, whether the one pass applies or not.

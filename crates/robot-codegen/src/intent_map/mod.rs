@@ -245,7 +245,8 @@ impl IntentMapOptions {
             return name.clone();
         }
         let short = self.union.rsplit("::").next().unwrap_or(&self.union);
-        let snake = clad_codegen::rust::names::convert(short, clad_codegen::rust::names::Case::Snake);
+        let snake =
+            clad_codegen::rust::names::convert(short, clad_codegen::rust::names::Case::Snake);
         format!("{}_MAP", snake.trim_start_matches('_').to_uppercase())
     }
 }

@@ -239,10 +239,12 @@ macro_rules! cloud_event_from {
                         error: e.error.name(),
                         extra: e.extra,
                     },
-                    AdaptedCloudMessage::StreamTimeout(_) => $crate::intent::CloudEvent::StreamTimeout,
-                    AdaptedCloudMessage::StreamOpen(s) => $crate::intent::CloudEvent::StreamOpen {
-                        session: s.session,
-                    },
+                    AdaptedCloudMessage::StreamTimeout(_) => {
+                        $crate::intent::CloudEvent::StreamTimeout
+                    }
+                    AdaptedCloudMessage::StreamOpen(s) => {
+                        $crate::intent::CloudEvent::StreamOpen { session: s.session }
+                    }
                     other => $crate::intent::CloudEvent::Other {
                         message: other.name(),
                     },

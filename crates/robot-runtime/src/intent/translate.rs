@@ -409,12 +409,7 @@ where
     /// or gated-off intent, or a simple voice response the union has no member for,
     /// resolves to the unmatched member with the reason.
     #[inline(always)]
-    pub(crate) fn resolve(
-        &self,
-        side: Side,
-        intent: &str,
-        params: Params<'_>,
-    ) -> Resolved<U::Tag> {
+    pub(crate) fn resolve(&self, side: Side, intent: &str, params: Params<'_>) -> Resolved<U::Tag> {
         if intent.is_empty() {
             return self.unmatched(UnmatchedReason::EmptyIntent, params);
         }
@@ -663,8 +658,14 @@ where
             SimpleVoiceResponse::PAYLOAD_FIELDS;
         let all: [(&'static str, ParamValue<'static>); 4] = [
             (anim_group, ParamValue::Str(Cow::Borrowed(r.anim_group))),
-            (emotion_event, ParamValue::Str(Cow::Borrowed(r.emotion_event))),
-            (active_feature, ParamValue::Str(Cow::Borrowed(r.active_feature))),
+            (
+                emotion_event,
+                ParamValue::Str(Cow::Borrowed(r.emotion_event)),
+            ),
+            (
+                active_feature,
+                ParamValue::Str(Cow::Borrowed(r.active_feature)),
+            ),
             (
                 disable_wakeword_turn,
                 ParamValue::Bool(r.disable_wakeword_turn),
