@@ -2,9 +2,10 @@
 //! `schemas/test_user_intent.clad` (the user-intent union `UserIntent`, shaped like the original
 //! robot's unit-test union), `schemas/test_user_intent_map.json` (its intent map,
 //! [`USER_INTENT_MAP`], re-exported as [`MAP`]) and the project's `schemas/cloud.clad`
-//! ([`cloud_mic::Message`]) with `clad_codegen::Builder`, so the tests in `tests/` exercise
-//! exactly what the emitter writes. This file adds what is not generated: the payload names the
-//! tests use, the adapter from the cloud message to [`CloudEvent`], and test data.
+//! ([`cloud_mic::Message`]) with `clad_codegen::Builder` and `robot_codegen::IntentMap`, so
+//! the tests in `tests/` exercise exactly what the emitter writes. This file adds what is not
+//! generated: the payload names the tests use, the adapter from the cloud message to
+//! [`CloudEvent`] (`robot_runtime::cloud_event_from!`), and test data.
 //!
 //! Test-only: not published.
 
