@@ -11,12 +11,12 @@
 //! use clad_codegen::{compile, MemoryLoader};
 //!
 //! let mut files = MemoryLoader::new().file(
-//!     "robot.clad",
+//!     "shapes.clad",
 //!     "enum uint_8 Color { Red, Green = 5, Blue = 0x10 }\n\
 //!      message Px { Color c, float_32 f = 0.5, string[uint_16:100] s, int_16 v[uint_8:4] }\n\
 //!      union U { Px p = 3, bool b }\n",
 //! );
-//! let out = compile(&mut files, "robot.clad");
+//! let out = compile(&mut files, "shapes.clad");
 //! let schema = out.schema.expect("valid schema");
 //! let color = schema.decl(schema.lookup("Color").unwrap());
 //! assert_eq!(color.hash.as_deref(), Some("72cac815c7e8f7cd4e65c2bef1cbaeaf"));
@@ -34,8 +34,8 @@ mod consteval;
 pub mod describe;
 pub mod diagnostics;
 pub mod dynamic;
+pub mod extension;
 mod hash;
-pub mod intent_map;
 pub mod ir;
 mod lexer;
 pub mod lines;
@@ -52,7 +52,7 @@ pub mod source;
 
 pub use builder::{BuildError, Builder, Compiled, Generated};
 pub use diagnostics::{Diagnostic, Severity};
-pub use intent_map::IntentMapOptions;
+pub use extension::Extension;
 pub use loader::{FsLoader, LoadError, LoadedSource, MemoryLoader, SourceLoader};
 pub use rust::GeneratedType;
 pub use source::{FileId, SourceDb, SourceFile, Span};

@@ -114,7 +114,7 @@ mod tests {
 
     #[test]
     fn case_conversion() {
-        assert_eq!(convert("UserIntent_Void", Case::Camel), "UserIntentVoid");
+        assert_eq!(convert("Shape_Circle", Case::Camel), "ShapeCircle");
         assert_eq!(convert("od432", Case::Camel), "Od432");
         assert_eq!(convert("myOD432", Case::Snake), "my_od432");
         assert_eq!(convert("AnkiTypes", Case::Snake), "anki_types");
