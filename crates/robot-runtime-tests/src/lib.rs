@@ -2,9 +2,10 @@
 //! `schemas/test_user_intent.clad` (the user-intent union `UserIntent`, shaped like the original
 //! robot's unit-test union), `schemas/test_user_intent_map.json` (its intent map,
 //! [`USER_INTENT_MAP`], re-exported as [`MAP`]) and the project's `schemas/cloud.clad`
-//! ([`cloud_mic::Message`]) with `clad_codegen::Builder`, so the tests in `tests/` exercise
-//! exactly what the emitter writes. This file adds what is not generated: the payload names the
-//! tests use, the adapter from the cloud message to [`CloudEvent`], and test data.
+//! ([`cloud_mic::Message`]) with `clad_codegen::Builder` and `robot_codegen::IntentMap`, so
+//! the tests in `tests/` exercise exactly what the emitter writes. This file adds what is not
+//! generated: the payload names the tests use, the adapter from the cloud message to
+//! [`CloudEvent`] (`robot_runtime::cloud_event_from!`), and test data.
 //!
 //! Test-only: not published.
 
@@ -36,29 +37,9 @@ pub use clad::{
 /// The generated `CloudMic` namespace and its adapter to the intent component.
 pub mod cloud_mic {
     pub use crate::clad::cloud_mic::*;
-    use robot_runtime::intent::CloudEvent;
 
-    /// The robot's adapter (see `robot_runtime::intent::cloud`): what `examples/robot` does.
-    impl From<Message> for CloudEvent {
-        fn from(m: Message) -> Self {
-            match m {
-                Message::Result(r) => CloudEvent::Result {
-                    intent: r.intent,
-                    parameters: r.parameters,
-                    metadata: r.metadata,
-                },
-                Message::Error(e) => CloudEvent::Error {
-                    error: e.error.name(),
-                    extra: e.extra,
-                },
-                Message::StreamTimeout(_) => CloudEvent::StreamTimeout,
-                Message::StreamOpen(s) => CloudEvent::StreamOpen { session: s.session },
-                other => CloudEvent::Other {
-                    message: other.name(),
-                },
-            }
-        }
-    }
+    // The robot's adapter (`robot_runtime::cloud_event_from!`), as `examples/robot` has it.
+    robot_runtime::cloud_event_from!(Message);
 }
 
 /// The weather parameters the cloud sends (Go's encoder: stringified, trailing newline).

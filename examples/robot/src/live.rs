@@ -10,13 +10,19 @@
 //!
 //! Each subscription feeds a bounded queue ([`clad_zenoh::intake`]) that the tick drains:
 //! samples of one publisher arrive complete and in order; a sample of another schema version
-//! (its version hash differs) or with no type tag is refused, and a queue that overflows
+//! (its schema hash differs) or with no type tag is refused, and a queue that overflows
 //! counts what it dropped — both appear in the timeline as `ignored: …` lines (and in the
 //! `tracing` log) while the robot goes on. Live inputs show `(live)` where a scenario input
 //! shows its line.
 //!
 //! Within one tick the cloud queue is drained before the HRI queue (two publishers are never
 //! ordered with respect to each other).
+//!
+//! With `--ros2` the robot is also a ROS 2 node on the same session ([`crate::ros2`]): it takes
+//! `hri_actions_msgs/msg/Intent` from `/intents` (drained after the HRI queue) and, with
+//! `--ros-publish`, publishes what its cloud pipeline recognised. In that mode the session is
+//! a peer of the ROS 2 router (`tcp/localhost:7447`, as ROS nodes are) and listens on a free
+//! port; that is why the plain live mode listens on 7448 and never on 7447.
 
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -29,6 +35,7 @@ use clad_zenoh::{config, key, Subscriber};
 use crate::clad::cloud_mic::Message;
 use crate::hri::IntentEnvelope;
 use crate::robot::Robot;
+use crate::ros2::RosPeer;
 use crate::scenario::{Scenario, ScenarioEvent, TimedEvent, When};
 use crate::timeline::{Entry, LIVE_INPUT};
 
@@ -36,8 +43,10 @@ use crate::timeline::{Entry, LIVE_INPUT};
 /// instead of a `Duration` overflow.
 pub const MAX_RUN_FOR_S: f64 = 365.0 * 24.0 * 3600.0;
 
-/// The endpoint the robot listens on when no network option is given.
-pub const DEFAULT_LISTEN: &str = "tcp/127.0.0.1:7447";
+/// The endpoint the robot listens on when no network option is given. Not Zenoh's usual
+/// 7447: that is the port of the ROS 2 router (`rmw_zenohd`), which the robot connects to in
+/// ROS mode and must leave free.
+pub const DEFAULT_LISTEN: &str = "tcp/127.0.0.1:7448";
 
 /// Where the session listens and connects.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -97,6 +106,8 @@ pub struct LiveInputs {
     hri: IntakeReceiver<Packed<IntentEnvelope>>,
     cloud_key: String,
     hri_key: String,
+    /// The ROS 2 node, when attached (dropped before the session).
+    ros: Option<RosPeer>,
     // Dropping a subscriber undeclares it: both live as long as `self`.
     _cloud_sub: Subscriber,
     _hri_sub: Subscriber,
@@ -153,6 +164,7 @@ impl LiveInputs {
             hri,
             cloud_key,
             hri_key,
+            ros: None,
             _cloud_sub: cloud_sub,
             _hri_sub: hri_sub,
             session,
@@ -172,7 +184,18 @@ impl LiveInputs {
     /// Messages the input queues dropped so far because they were full (each gap is also
     /// reported in the timeline when it is delivered).
     pub fn dropped(&self) -> u64 {
-        self.cloud.dropped() + self.hri.dropped()
+        self.cloud.dropped() + self.hri.dropped() + self.ros.as_ref().map_or(0, RosPeer::dropped)
+    }
+
+    /// Makes the robot a ROS 2 node on this session too (see [`crate::ros2`]); its intents
+    /// are delivered after the HRI queue's.
+    pub fn attach_ros(&mut self, ros: RosPeer) {
+        self.ros = Some(ros);
+    }
+
+    /// The ROS 2 node, when attached.
+    pub fn ros(&self) -> Option<&RosPeer> {
+        self.ros.as_ref()
     }
 
     /// The session (for its id, or to declare more on it).
@@ -182,9 +205,13 @@ impl LiveInputs {
 
     /// Delivers everything queued since the last call to the robot's current tick `tick`
     /// (between [`Robot::begin_tick`] and [`Robot::end_tick`]): the cloud queue, then the
-    /// HRI queue, each in arrival order. Refused samples and overflow gaps become
-    /// `ignored: …` timeline entries. Returns the number of messages delivered.
+    /// HRI queue, then the ROS 2 queue, each in arrival order (and, with a ROS publisher,
+    /// publishes what the cloud pipeline recognised). Refused samples and overflow gaps
+    /// become `ignored: …` timeline entries. Returns the number of messages delivered.
     pub fn deliver(&self, robot: &mut Robot, tick: u64, cpu: Duration) -> usize {
+        if self.ros.as_ref().is_some_and(|r| r.publisher().is_some()) {
+            robot.record_recognised();
+        }
         let mut delivered = 0;
         let capacity = self.cloud.capacity();
         let event = |event| TimedEvent {
@@ -222,6 +249,11 @@ impl LiveInputs {
                 robot.report_ignored(overflow(&self.hri_key, dropped, capacity))
             }
         });
+        if let Some(ros) = &self.ros {
+            delivered += ros.deliver(robot, cpu);
+            // What the cloud pipeline recognised this tick (scenario lines included).
+            ros.publish_heard(robot);
+        }
         delivered
     }
 }

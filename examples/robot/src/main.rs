@@ -11,6 +11,8 @@
 //! cargo run --release -p robot-example -- --tree examples/robot/behaviors/original
 //! # live: take cloud messages and HRI intents from Zenoh while the robot runs
 //! cargo run --release -p robot-example --features zenoh -- --zenoh
+//! # ... and be a ROS 2 node hearing hri_actions_msgs/Intent on /intents (rmw_zenoh)
+//! cargo run --release -p robot-example --features zenoh -- --zenoh --ros2
 //! ```
 
 use std::fs;
@@ -106,8 +108,8 @@ struct Args {
     #[arg(long, help_heading = "Live (Zenoh)")]
     zenoh: bool,
 
-    /// Zenoh endpoint to listen on (repeatable; default tcp/127.0.0.1:7447 when neither
-    /// --listen, --connect nor --zenoh-config is given).
+    /// Zenoh endpoint to listen on (repeatable; default tcp/127.0.0.1:7448 when neither
+    /// --listen, --connect nor --zenoh-config is given; with --ros2, tcp/localhost:0).
     #[arg(
         long,
         value_name = "ENDPOINT",
@@ -116,7 +118,8 @@ struct Args {
     )]
     listen: Vec<String>,
 
-    /// Zenoh endpoint to connect to (repeatable), e.g. tcp/192.168.1.20:7447.
+    /// Zenoh endpoint to connect to (repeatable), e.g. tcp/192.168.1.20:7448; with --ros2
+    /// the default is the ROS 2 router, tcp/localhost:7447.
     #[arg(
         long,
         value_name = "ENDPOINT",
@@ -149,6 +152,83 @@ struct Args {
     #[arg(long, value_name = "N", default_value_t = 256, requires = "zenoh",
           value_parser = clap::value_parser!(u32).range(1..=1_000_000), help_heading = "Live (Zenoh)")]
     queue: u32,
+
+    /// Also be a ROS 2 node (rmw_zenoh, no ROS installation needed): take
+    /// hri_actions_msgs/msg/Intent from the topic (default /intents) and show up in the graph.
+    /// Connects as a peer to the ROS 2 router (tcp/localhost:7447) unless --connect says
+    /// otherwise, listens on a free port, never on 7447.
+    #[arg(long, requires = "zenoh", help_heading = "ROS 2 (rmw_zenoh)")]
+    ros2: bool,
+
+    /// The ROS domain [default: $ROS_DOMAIN_ID, else 0].
+    #[arg(long, value_name = "ID", requires = "ros2", help_heading = "ROS 2 (rmw_zenoh)",
+          value_parser = clap::value_parser!(u32).range(0..=232))]
+    ros_domain: Option<u32>,
+
+    /// The node's name.
+    #[arg(
+        long,
+        value_name = "NAME",
+        default_value = "robot",
+        requires = "ros2",
+        help_heading = "ROS 2 (rmw_zenoh)"
+    )]
+    ros_node: String,
+
+    /// The node's namespace.
+    #[arg(
+        long,
+        value_name = "NS",
+        default_value = "/",
+        requires = "ros2",
+        help_heading = "ROS 2 (rmw_zenoh)"
+    )]
+    ros_namespace: String,
+
+    /// The intents topic (a relative name is put in the namespace, `~` is the node's).
+    #[arg(
+        long,
+        value_name = "TOPIC",
+        default_value = "/intents",
+        requires = "ros2",
+        help_heading = "ROS 2 (rmw_zenoh)"
+    )]
+    ros_topic: String,
+
+    /// A remapping rule, as after `--ros-args -r`: FROM:=TO or NODE:FROM:=TO (repeatable).
+    #[arg(
+        long,
+        value_name = "RULE",
+        requires = "ros2",
+        help_heading = "ROS 2 (rmw_zenoh)"
+    )]
+    ros_remap: Vec<String>,
+
+    /// The ROS 2 distribution of the graph: humble has no type hashes; iron, jazzy, kilted,
+    /// lyrical and rolling share the RIHS01 hash.
+    #[arg(
+        long,
+        value_name = "DISTRO",
+        default_value = "jazzy",
+        requires = "ros2",
+        help_heading = "ROS 2 (rmw_zenoh)"
+    )]
+    ros_distro: String,
+
+    /// Also take intents published with the other distribution's type hash (Humble's
+    /// TypeHashNotSupported on a newer graph, or the reverse); the graph still sees one.
+    #[arg(long, requires = "ros2", help_heading = "ROS 2 (rmw_zenoh)")]
+    ros_accept_other_distro: bool,
+
+    /// Read priority 0 and confidence 0.0 literally (lowest priority, no confidence) instead
+    /// of as unstated, the ROS defaults rule.
+    #[arg(long, requires = "ros2", help_heading = "ROS 2 (rmw_zenoh)")]
+    ros_literal: bool,
+
+    /// Publish the user intents the cloud pipeline recognised (voice commands) as
+    /// hri_actions_msgs/msg/Intent on the topic, so other ROS nodes hear what the robot heard.
+    #[arg(long, requires = "ros2", help_heading = "ROS 2 (rmw_zenoh)")]
+    ros_publish: bool,
 }
 
 fn read(path: &PathBuf) -> Result<String, String> {
@@ -363,7 +443,12 @@ fn live(args: &Args, robot: Robot) -> Result<ExitCode, String> {
     use std::time::Duration;
 
     let network = match &args.zenoh_config {
+        Some(path) if args.ros2 => {
+            refuse_router_port(&config_listen_endpoints(path)?, "--zenoh-config")?;
+            Network::ConfigFile(path.clone())
+        }
         Some(path) => Network::ConfigFile(path.clone()),
+        None if args.ros2 => ros_network(args)?,
         None if args.listen.is_empty() && args.connect.is_empty() => Network::Peer {
             listen: vec![live::DEFAULT_LISTEN.to_owned()],
             connect: Vec::new(),
@@ -408,7 +493,23 @@ fn live(args: &Args, robot: Robot) -> Result<ExitCode, String> {
         queue: args.queue as usize,
         ..LiveConfig::default()
     };
-    let inputs = LiveInputs::open(&config).map_err(|e| format!("--zenoh: {e}"))?;
+    let mut inputs = LiveInputs::open(&config).map_err(|e| format!("--zenoh: {e}"))?;
+    let mut robot = robot;
+    if args.ros2 {
+        let options = ros_options(args)?;
+        let peer = robot_example::ros2::RosPeer::open(inputs.session(), &options)
+            .map_err(|e| format!("--ros2: {e}"))?;
+        if options.publish {
+            robot.record_recognised();
+        }
+        inputs.attach_ros(peer);
+    }
+    let mut trace = match &args.trace_json {
+        Some(path) => Some(std::io::BufWriter::new(
+            fs::File::create(path).map_err(|e| format!("cannot create {}: {e}", path.display()))?,
+        )),
+        None => None,
+    };
     let mut err = anstream::stderr();
     match &network {
         Network::Peer {
@@ -422,7 +523,9 @@ fn live(args: &Args, robot: Robot) -> Result<ExitCode, String> {
                 inputs.cloud_key(),
                 inputs.hri_key()
             );
-            if let Some(ep) = listen.first() {
+            // A ROS node's own port is drawn at random: reach it through the router.
+            let reachable = if args.ros2 { connect } else { listen };
+            if let Some(ep) = reachable.first() {
                 let _ = writeln!(
                     err,
                     "live: poke it from another terminal (one CLAD-JSON value per line; README \
@@ -442,6 +545,9 @@ fn live(args: &Args, robot: Robot) -> Result<ExitCode, String> {
             );
         }
     }
+    if let Some(ros) = inputs.ros() {
+        report_ros(&mut err, &inputs, ros);
+    }
     let mut out = anstream::stdout();
     let _ = write!(out, "{}", timeline::render_header(true));
     let mut last_tick = None;
@@ -460,6 +566,10 @@ fn live(args: &Args, robot: Robot) -> Result<ExitCode, String> {
                     timeline::render_rows(entries, true, &mut last_tick)
                 );
                 let _ = out.flush();
+                if let Some(t) = trace.as_mut() {
+                    // Flushed per tick: another process may follow the file as it grows.
+                    let _ = timeline::write_json_lines(entries, &mut *t);
+                }
             }
         },
     );
@@ -474,5 +584,150 @@ fn live(args: &Args, robot: Robot) -> Result<ExitCode, String> {
         summary.ticks,
         summary.received
     );
+    if let Some(ros) = inputs.ros() {
+        let _ = writeln!(err, "ros2: {}", ros.stats().summary());
+    }
     Ok(ExitCode::SUCCESS)
+}
+
+/// The session of a ROS 2 node: a peer of the router (`--connect`, default
+/// tcp/localhost:7447) listening on a free port (`--listen`, default tcp/localhost:0), never
+/// on the router's port.
+#[cfg(feature = "zenoh")]
+fn ros_network(args: &Args) -> Result<robot_example::live::Network, String> {
+    use clad_zenoh::ros2::{DEFAULT_LISTEN, DEFAULT_ROUTER};
+    let or = |given: &[String], default: &str| {
+        if given.is_empty() {
+            vec![default.to_owned()]
+        } else {
+            given.to_vec()
+        }
+    };
+    let listen = or(&args.listen, DEFAULT_LISTEN);
+    refuse_router_port(&listen, "--listen")?;
+    Ok(robot_example::live::Network::Peer {
+        listen,
+        connect: or(&args.connect, DEFAULT_ROUTER),
+        multicast: args.multicast,
+    })
+}
+
+/// In ROS mode the robot never listens on the router's port.
+#[cfg(feature = "zenoh")]
+fn refuse_router_port(listen: &[String], option: &str) -> Result<(), String> {
+    use clad_zenoh::ros2::ROUTER_PORT;
+    match listen
+        .iter()
+        .find(|ep| endpoint_port(ep) == Some(ROUTER_PORT))
+    {
+        Some(ep) => Err(format!(
+            "--ros2 {option}: listening on {ep}, but port {ROUTER_PORT} is the ROS 2 router's \
+             (rmw_zenohd); the robot connects to it and listens on another port"
+        )),
+        None => Ok(()),
+    }
+}
+
+/// The listen endpoints a Zenoh configuration file names.
+#[cfg(feature = "zenoh")]
+fn config_listen_endpoints(path: &PathBuf) -> Result<Vec<String>, String> {
+    let config = clad_zenoh::config::from_file(path).map_err(|e| format!("--zenoh: {e}"))?;
+    let json = config.get_json("listen/endpoints").unwrap_or_default();
+    Ok(match serde_json::from_str::<serde_json::Value>(&json) {
+        // A list, or a map from mode to list.
+        Ok(serde_json::Value::Array(eps)) => eps
+            .iter()
+            .filter_map(|e| e.as_str().map(str::to_owned))
+            .collect(),
+        Ok(serde_json::Value::Object(by_mode)) => by_mode
+            .values()
+            .filter_map(serde_json::Value::as_array)
+            .flatten()
+            .filter_map(|e| e.as_str().map(str::to_owned))
+            .collect(),
+        _ => Vec::new(),
+    })
+}
+
+/// The port of a Zenoh locator (`tcp/127.0.0.1:7447`, `tcp/[::]:7447#iface=lo`).
+#[cfg(feature = "zenoh")]
+fn endpoint_port(endpoint: &str) -> Option<u16> {
+    let address = endpoint.split(['#', '?']).next()?;
+    address.rsplit_once(':')?.1.parse().ok()
+}
+
+#[cfg(feature = "zenoh")]
+fn ros_options(args: &Args) -> Result<robot_example::ros2::RosOptions, String> {
+    use clad_zenoh::ros2::{self, DefaultsRule, NodeOptions, SubscriptionOptions};
+    let domain = match args.ros_domain {
+        Some(d) => d,
+        None => ros2::domain_from_env().map_err(|e| format!("--ros2: {e}"))?,
+    };
+    let remaps = args
+        .ros_remap
+        .iter()
+        .map(|r| r.parse().map_err(|e| format!("--ros-remap: {e}")))
+        .collect::<Result<Vec<_>, _>>()?;
+    let profile = args
+        .ros_distro
+        .parse()
+        .map_err(|e| format!("--ros-distro: {e}"))?;
+    Ok(robot_example::ros2::RosOptions {
+        node: NodeOptions {
+            domain,
+            name: args.ros_node.clone(),
+            namespace: args.ros_namespace.clone(),
+            enclave: "/".into(),
+            profile,
+            remaps,
+        },
+        topic: args.ros_topic.clone(),
+        subscription: SubscriptionOptions {
+            capacity: args.queue as usize,
+            accept_other_profile: args.ros_accept_other_distro,
+            ..SubscriptionOptions::default()
+        },
+        defaults: if args.ros_literal {
+            DefaultsRule::Literal
+        } else {
+            DefaultsRule::Ros
+        },
+        publish: args.ros_publish,
+    })
+}
+
+#[cfg(feature = "zenoh")]
+fn report_ros(
+    err: &mut impl Write,
+    inputs: &robot_example::live::LiveInputs,
+    ros: &robot_example::ros2::RosPeer,
+) {
+    use clad_zenoh::zenoh::Wait;
+    let id = ros.node().identity();
+    let _ = writeln!(
+        err,
+        "ros2: node {} (domain {}, {} hashes, zid {}); hri_actions_msgs/msg/Intent on {} (key {})",
+        id.full_name(),
+        id.domain,
+        ros.node().profile(),
+        id.zid,
+        ros.subscription().topic(),
+        ros.subscription().key_expr()
+    );
+    if let Some(p) = ros.publisher() {
+        let _ = writeln!(
+            err,
+            "ros2: publishing the intents the robot hears on {} (GID {})",
+            p.topic(),
+            p.gid()
+        );
+    }
+    let routers = inputs.session().info().routers_zid().wait().count();
+    if routers == 0 {
+        let _ = writeln!(
+            err,
+            "ros2: no ROS 2 router reached yet (start one with `ros2 run rmw_zenoh_cpp rmw_zenohd`); \
+             Zenoh keeps trying in the background"
+        );
+    }
 }

@@ -19,8 +19,8 @@ use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Duration;
 
 use robot_runtime::hri::{
-    Admission, ConfidenceDecision, Envelope, HriEvent, HriIntake, IntakeConfig, IntentKind,
-    IntentRecord, Timestamp,
+    Admission, ConfidenceDecision, Envelope, HriEvent, HriIntake, IntakeConfig, IntentFields,
+    IntentKind, IntentRecord, Timestamp,
 };
 use robot_runtime::mission::{
     CancelReason, Capability, CapabilityPolicy, ControlIgnoredReason, Decision, HaltProgress,
@@ -349,6 +349,31 @@ impl Hri {
     pub fn admit_packed(&mut self, bytes: &[u8], now_ms: u64) -> (Option<IntentRecord>, Vec<What>) {
         let admission = crate::hri::receive(&mut self.intake, bytes, Timestamp(now_ms));
         self.admitted(admission)
+    }
+
+    /// Admits one message a transport decoded into its fields (a ROS 2 `Intent`), with the
+    /// envelope the transport knows, that arrived at `now_ms`. The third value is `true` when
+    /// the intake rejected it as invalid.
+    pub fn admit_fields(
+        &mut self,
+        fields: IntentFields<'_>,
+        envelope: Envelope,
+        now_ms: u64,
+    ) -> (Option<IntentRecord>, Vec<What>, bool) {
+        let admission = self
+            .intake
+            .receive_fields(fields, envelope, Timestamp(now_ms));
+        let rejected = matches!(admission, Admission::Rejected(_));
+        let (record, whats) = self.admitted(admission);
+        (record, whats, rejected)
+    }
+
+    /// Reports a message a transport could not decode (`reason`: its decoder's error) as the
+    /// intake rejects any invalid message. Always rejected (the third value).
+    pub fn admit_undecodable(&mut self, reason: String) -> (Option<IntentRecord>, Vec<What>, bool) {
+        let admission = self.intake.receive_undecodable(reason);
+        let (record, whats) = self.admitted(admission);
+        (record, whats, true)
     }
 
     fn admitted(&mut self, admission: Admission) -> (Option<IntentRecord>, Vec<What>) {

@@ -24,7 +24,7 @@
 use std::time::{Duration, Instant};
 
 use robot_runtime::behavior::{export, LoadError, LoadOptions, LoadReport, Runner, Source, Wakeup};
-use robot_runtime::hri::{IntentKind, IntentRecord};
+use robot_runtime::hri::{Envelope, IntentFields, IntentKind, IntentRecord};
 use robot_runtime::intent::{
     CloudErrorCause, DeactivateReason, DropReason, Flag, IntentEvent, Match, Reaction,
     UnmatchedReason,
@@ -40,7 +40,7 @@ use crate::intents::{self, Tag, UserIntent};
 use crate::log::{Item, Log};
 use crate::mission::Hri;
 use crate::scenario::{encode_hex, Scenario, ScenarioEvent, TimedEvent};
-use crate::timeline::{Entry, What};
+use crate::timeline::{Entry, What, LIVE_INPUT};
 
 /// The behavior tree shipped with the robot (`behaviors/robot.json`).
 pub const DEFAULT_TREE: &str = include_str!("../behaviors/robot.json");
@@ -122,6 +122,30 @@ pub struct Run {
     pub ticks_run: u64,
 }
 
+/// A user intent the robot's cloud pipeline recognised (a voice command), as
+/// [`Robot::take_recognised`] hands it out (for republishing it to other systems).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Recognised {
+    /// The cloud intent string it came from.
+    pub cloud_intent: &'static str,
+    /// The user intent it became.
+    pub intent: UserIntent,
+}
+
+/// An HRI intent a transport decoded into its fields (a ROS 2 `hri_actions_msgs/Intent`), for
+/// [`Robot::deliver_hri_fields`]: the message, or why it does not decode.
+#[derive(Debug)]
+pub struct DecodedHri<'a> {
+    /// The input kind the timeline shows (`ros2`).
+    pub kind: &'static str,
+    /// A one-line description of what arrived.
+    pub detail: String,
+    /// Entries reported right after the input line (how the transport read it).
+    pub notes: Vec<What>,
+    /// The fields and envelope, or what the transport's decoder said.
+    pub message: Result<(IntentFields<'a>, Envelope), String>,
+}
+
 /// The robot.
 pub struct Robot {
     runner: Runner<UserIntent, Event>,
@@ -137,6 +161,8 @@ pub struct Robot {
     last_stack: Vec<String>,
     /// The current tick (0-based).
     tick: u64,
+    /// Recognised cloud intents not yet taken (`None`: not recorded).
+    recognised: Option<Vec<Recognised>>,
 }
 
 impl std::fmt::Debug for Robot {
@@ -199,6 +225,7 @@ impl Robot {
                 snapshot: None,
                 last_stack: Vec::new(),
                 tick: 0,
+                recognised: None,
             },
             report,
         ))
@@ -462,6 +489,50 @@ impl Robot {
         });
     }
 
+    /// Records a timeline entry that comes from outside the robot's components (what a
+    /// transport did: a message published, a value read by its rule).
+    pub fn report(&mut self, what: What) {
+        self.push(what);
+    }
+
+    /// From now on, remember every user intent the cloud pipeline recognises (a cloud
+    /// intent matched by the map) until [`Robot::take_recognised`] takes it.
+    pub fn record_recognised(&mut self) {
+        self.recognised.get_or_insert_with(Vec::new);
+    }
+
+    /// The user intents recognised from the cloud since the last call, oldest first.
+    pub fn take_recognised(&mut self) -> Vec<Recognised> {
+        self.recognised
+            .as_mut()
+            .map(std::mem::take)
+            .unwrap_or_default()
+    }
+
+    /// Delivers, during the current tick, an HRI intent a transport decoded into its fields
+    /// (or could not decode): an `Input` line marked live, the transport's `notes`, then the
+    /// HRI intake (validation, confidence policy, de-duplication) and what follows, exactly
+    /// as for an `hri` scenario line. Returns `true` when the intake rejected it as invalid.
+    pub fn deliver_hri_fields(&mut self, hri: DecodedHri<'_>, cpu: Duration) -> bool {
+        self.push(What::Input {
+            line: LIVE_INPUT,
+            kind: hri.kind,
+            detail: hri.detail,
+            say: None,
+        });
+        for w in hri.notes {
+            self.push(w);
+        }
+        let now = self.t_ms(self.tick);
+        let (record, whats, rejected) = match hri.message {
+            Ok((fields, envelope)) => self.hri.admit_fields(fields, envelope, now),
+            Err(reason) => self.hri.admit_undecodable(reason),
+        };
+        let from_input = self.hri_admitted(record, whats, cpu);
+        self.settle_input(LIVE_INPUT, from_input, cpu);
+        rejected
+    }
+
     /// Forgets the timeline so far (a long-running robot that does not keep it).
     pub fn clear_entries(&mut self) {
         self.entries.clear();
@@ -570,7 +641,12 @@ impl Robot {
                 from_input = false;
             }
         }
-        // Mark where a pending intent came from (for latency).
+        self.settle_input(line, from_input, cpu);
+    }
+
+    /// After an input: reports what the components logged and marks where a pending intent
+    /// came from (for latency).
+    fn settle_input(&mut self, line: usize, from_input: bool, cpu: Duration) {
         let items = self.log.take();
         let pending = items
             .iter()
@@ -643,12 +719,19 @@ impl Robot {
                     source,
                     matched,
                 } => {
-                    let payload = self
-                        .runner
-                        .intents()
-                        .pending()
-                        .filter(|p| p.tag() == tag)
-                        .and_then(|p| payload_json(p.intent()));
+                    let pending = self.runner.intents().pending().filter(|p| p.tag() == tag);
+                    let payload = pending.and_then(|p| payload_json(p.intent()));
+                    if let (
+                        Some(list),
+                        Some(p),
+                        Match::Cloud { intent } | Match::SimpleVoice { intent },
+                    ) = (self.recognised.as_mut(), pending, &matched)
+                    {
+                        list.push(Recognised {
+                            cloud_intent: intent,
+                            intent: p.intent().clone(),
+                        });
+                    }
                     What::Pending {
                         intent: UserIntent::tag_name(tag),
                         payload,

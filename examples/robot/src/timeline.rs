@@ -190,6 +190,24 @@ pub enum What {
         #[serde(skip_serializing_if = "Option::is_none")]
         reason: Option<String>,
     },
+    /// The ROS transport's defaults rule read a wire value of the intent on the line above
+    /// as unstated (a ROS publisher cannot leave priority or confidence unset: it sends 0
+    /// and 0.0). The input line shows the values as sent.
+    RosDefaults {
+        /// The priority on the wire, when it was read as unstated (the default, 128).
+        #[serde(skip_serializing_if = "Option::is_none")]
+        priority: Option<u8>,
+        /// The confidence on the wire, when it was read as unstated.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        confidence: Option<f32>,
+    },
+    /// The robot published a message to another system.
+    Published {
+        /// Where (`ros2 /intents`).
+        to: String,
+        /// What, as an input line would describe it.
+        detail: String,
+    },
 }
 
 /// How an entry is grouped in the text timeline (the coloured column).
@@ -209,6 +227,8 @@ pub enum Category {
     Problem,
     /// Narration.
     Note,
+    /// What the robot sent to other systems.
+    Output,
 }
 
 impl Category {
@@ -222,6 +242,7 @@ impl Category {
             Self::Resource => "resource",
             Self::Problem => "problem",
             Self::Note => "note",
+            Self::Output => "output",
         }
     }
 
@@ -235,6 +256,7 @@ impl Category {
             Self::Resource => c(AnsiColor::Magenta),
             Self::Problem => c(AnsiColor::Red).bold(),
             Self::Note => Style::new().italic(),
+            Self::Output => c(AnsiColor::Cyan),
         }
     }
 }
@@ -259,7 +281,9 @@ impl What {
             | Self::Dropped { .. }
             | Self::StreamOpened
             | Self::FlagCleared { .. }
-            | Self::TimeoutHeld { .. } => Category::Intent,
+            | Self::TimeoutHeld { .. }
+            | Self::RosDefaults { .. } => Category::Intent,
+            Self::Published { .. } => Category::Output,
             Self::Behavior { .. } | Self::Stack { .. } => Category::Behavior,
             Self::Action { .. } => Category::Action,
             Self::Resource { .. } => Category::Resource,
@@ -367,6 +391,20 @@ impl What {
                 Some(r) => format!("{resource} {change} for {holder} ({r})"),
                 None => format!("{resource} {change} for {holder}"),
             },
+            Self::RosDefaults {
+                priority,
+                confidence,
+            } => {
+                let mut read = Vec::new();
+                if let Some(p) = priority {
+                    read.push(format!("priority {p} as unstated (128)"));
+                }
+                if let Some(c) = confidence {
+                    read.push(format!("confidence {c:?} as unstated"));
+                }
+                format!("ROS defaults: read {}", read.join(", "))
+            }
+            Self::Published { to, detail } => format!("{to} {detail}"),
         }
     }
 }

@@ -154,21 +154,6 @@ fn every_standard_intent_is_mapped() {
 }
 
 #[test]
-fn the_map_compiler_and_the_runtime_share_one_vocabulary() {
-    let vocab = clad_codegen::intent_map::hri::VOCABULARY;
-    assert_eq!(vocab.len(), IntentKind::STANDARD.len());
-    for (name, wire, required, optional, open) in vocab {
-        let kind = IntentKind::from_constant_name(name).unwrap();
-        assert_eq!(kind.wire(), *wire);
-        let spec = kind.roles();
-        let keys = |roles: &[Role]| roles.iter().map(|r| r.key()).collect::<Vec<_>>();
-        assert_eq!(keys(spec.required), *required, "{name}");
-        assert_eq!(keys(spec.optional), *optional, "{name}");
-        assert_eq!(spec.open, *open, "{name}");
-    }
-}
-
-#[test]
 fn pending_and_active_intents_carry_metadata_and_the_slot_keeps_the_higher_priority() {
     use robot_runtime::hri::{Confidence, Priority};
     use robot_runtime::intent::{DropReason, IntentEvent};

@@ -46,19 +46,11 @@ pub struct Coverage<T> {
     pub tags: Vec<(T, Vec<Claim>)>,
 }
 
-/// True for members after the union's `test_SEPARATOR` member (and the separator itself):
-/// test-only intents, which need no production handler.
+/// True for test-only members, which need no production handler: the runtime's one rule,
+/// [`crate::intent::members::is_test_only`] (a `test_` name). Every other member, those
+/// appended below `test_SEPARATOR` included, is a real intent coverage demands a claimer for.
 pub fn is_test_only<U: CladUnion>(tag: U::Tag) -> bool {
-    let Some(sep) = U::TAGS
-        .iter()
-        .position(|t| U::tag_name(*t) == "test_SEPARATOR")
-    else {
-        return false;
-    };
-    U::TAGS
-        .iter()
-        .position(|t| *t == tag)
-        .is_some_and(|i| i >= sep)
+    crate::intent::members::tag_is_test_only::<U>(tag)
 }
 
 /// Computes coverage over the whole tree.
