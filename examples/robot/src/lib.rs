@@ -97,12 +97,14 @@ pub mod clad {
     include!(concat!(env!("OUT_DIR"), "/clad.rs"));
 }
 
-pub mod brain;
+pub mod actions;
+pub mod behavior_classes;
 pub mod coverage;
 pub mod hri;
 pub mod intents;
 #[cfg(feature = "zenoh")]
 pub mod live;
+pub mod log;
 pub mod mission;
 pub mod robot;
 #[cfg(feature = "zenoh")]
@@ -110,3 +112,4 @@ pub mod ros2;
 pub mod samples;
 pub mod scenario;
 pub mod timeline;
+pub mod tree_files;

@@ -6,6 +6,9 @@
 //! cargo run --release -p robot-example                      # the default scenario
 //! cargo run --release -p robot-example -- --scenario my.jsonl --trace-json trace.jsonl
 //! cargo run --release -p robot-example -- --coverage        # which behavior claims which intent
+//! # a tree written for the original engine: check it, then run it
+//! cargo run --release -p robot-example -- --check-tree examples/robot/behaviors/original
+//! cargo run --release -p robot-example -- --tree examples/robot/behaviors/original
 //! # live: take cloud messages and HRI intents from Zenoh while the robot runs
 //! cargo run --release -p robot-example --features zenoh -- --zenoh
 //! # ... and be a ROS 2 node hearing hri_actions_msgs/Intent on /intents (rmw_zenoh)
@@ -22,6 +25,8 @@ use robot_example::coverage::{self, CompletedIntents};
 use robot_example::robot::{Robot, RunConfig, DEFAULT_SCENARIO, DEFAULT_TREE};
 use robot_example::scenario::Scenario;
 use robot_example::timeline;
+use robot_example::tree_files;
+use robot_runtime::behavior::{KeyCheck, LoadOptions, Source};
 
 /// The completed-intents table shipped with the robot.
 const COMPLETED_INTENTS: &str = include_str!("../behaviors/completed_intents.json");
@@ -58,9 +63,29 @@ struct Args {
           value_parser = clap::value_parser!(u32).range(1..=10_000))]
     ticks_per_second: u32,
 
-    /// Behavior tree to load instead of the shipped `behaviors/robot.json`.
-    #[arg(long, value_name = "FILE")]
+    /// Behavior tree to run instead of the shipped `behaviors/robot.json`: a file, or a
+    /// directory whose `.json` files are loaded as the original engine loads them (one
+    /// behavior per file). Classes of the original engine that are not built in run as
+    /// stand-ins.
+    #[arg(long, value_name = "DIR_OR_FILE")]
     tree: Option<PathBuf>,
+
+    /// The base behavior of `--tree` (default: `InitNormalOperation`, the original's, or
+    /// `GlobalInterruptions`, the shipped tree's).
+    #[arg(long, value_name = "ID", requires = "tree")]
+    base: Option<String>,
+
+    /// With `--tree` / `--check-tree`: keys nobody reads are warnings instead of errors (the
+    /// original's release build only logged them).
+    #[arg(long)]
+    lenient: bool,
+
+    /// Check a behavior tree (a directory of the original engine's files, or one file) and
+    /// print what it holds: files, behaviors, classes built in or stand-ins, conditions
+    /// native or opaque, references resolved, every problem with file:line. Exits 1 on any
+    /// problem.
+    #[arg(long, value_name = "DIR", conflicts_with_all = ["tree", "coverage", "zenoh"])]
+    check_tree: Option<PathBuf>,
 
     /// Print which behavior claims each user intent, run the completed-intents table, and
     /// exit 1 when an intent is not covered (instead of playing a scenario).
@@ -228,21 +253,80 @@ fn main() -> ExitCode {
     }
 }
 
+fn load_options(args: &Args) -> LoadOptions {
+    LoadOptions {
+        keys: if args.lenient {
+            KeyCheck::Lenient
+        } else {
+            KeyCheck::Strict
+        },
+        ..LoadOptions::original()
+    }
+}
+
 fn run(args: &Args) -> Result<ExitCode, String> {
-    let (tree_name, tree_text) = match &args.tree {
-        Some(p) => (p.display().to_string(), read(p)?),
-        None => ("behaviors/robot.json".to_owned(), DEFAULT_TREE.to_owned()),
-    };
+    if let Some(dir) = &args.check_tree {
+        let files = tree_files::read_tree(dir)?;
+        let report = tree_files::check(&files, &load_options(args));
+        let _ = write!(
+            anstream::stdout(),
+            "{}",
+            tree_files::render(&dir.display().to_string(), &report)
+        );
+        return Ok(if report.problems.is_empty() {
+            ExitCode::SUCCESS
+        } else {
+            ExitCode::FAILURE
+        });
+    }
     let config = RunConfig {
         ticks_per_second: args.ticks_per_second,
         snapshot_at_tick: args.at_tick,
         ..RunConfig::default()
     };
-    // Load once up front: a tree with problems is reported before anything runs.
-    let robot =
-        Robot::with_tree(&tree_name, &tree_text, config.clone()).map_err(|e| e.to_string())?;
+    let (tree_name, tree_text, robot) = match &args.tree {
+        Some(p) => {
+            let files = tree_files::read_tree(p)?;
+            let base = match &args.base {
+                Some(b) => b.clone(),
+                None => tree_files::default_base(&files)
+                    .ok_or_else(|| {
+                        format!(
+                            "{}: no InitNormalOperation or GlobalInterruptions; give --base ID",
+                            p.display()
+                        )
+                    })?
+                    .to_owned(),
+            };
+            let sources: Vec<Source<'_>> = files.iter().map(|(n, t)| Source::new(n, t)).collect();
+            // Load once up front: a tree with problems is reported before anything runs.
+            let (robot, report) =
+                Robot::with_sources(&sources, &base, &load_options(args), config.clone())
+                    .map_err(|e| e.to_string())?;
+            for w in report.warnings() {
+                let _ = writeln!(anstream::stderr(), "warning: {w}");
+            }
+            let text = match files.as_slice() {
+                [(_, t)] => t.clone(),
+                _ => String::new(),
+            };
+            (p.display().to_string(), text, robot)
+        }
+        None => {
+            let robot = Robot::with_tree("behaviors/robot.json", DEFAULT_TREE, config.clone())
+                .map_err(|e| e.to_string())?;
+            (
+                "behaviors/robot.json".to_owned(),
+                DEFAULT_TREE.to_owned(),
+                robot,
+            )
+        }
+    };
 
     if args.coverage {
+        if tree_text.is_empty() {
+            return Err("--coverage checks one tree file; --tree gave a directory".into());
+        }
         let (name, text) = match &args.completed {
             Some(p) => (p.display().to_string(), read(p)?),
             None => (

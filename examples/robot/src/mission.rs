@@ -28,7 +28,7 @@ use robot_runtime::mission::{
     RequestId, Resource, ResourceSet,
 };
 
-use crate::brain::Completions;
+use crate::actions::Completions;
 use crate::scenario::ActionResult;
 use crate::timeline::What;
 

@@ -23,7 +23,7 @@
 
 use std::time::{Duration, Instant};
 
-use robot_runtime::behavior::{export, LoadError, Runner, Wakeup};
+use robot_runtime::behavior::{export, LoadError, LoadOptions, LoadReport, Runner, Source, Wakeup};
 use robot_runtime::hri::{Envelope, IntentFields, IntentKind, IntentRecord};
 use robot_runtime::intent::{
     CloudErrorCause, DeactivateReason, DropReason, Flag, IntentEvent, Match, Reaction,
@@ -32,10 +32,12 @@ use robot_runtime::intent::{
 use robot_runtime::union::CladUnion;
 use robot_runtime::wire::{Wire, WireView};
 
-use crate::brain::{self, Completions, Event, Item, Log};
+use crate::actions::{Completions, RobotActions};
+use crate::behavior_classes::{self, Event};
 use crate::clad::cloud_mic::MessageView;
 use crate::hri::IntentEnvelope;
 use crate::intents::{self, Tag, UserIntent};
+use crate::log::{Item, Log};
 use crate::mission::Hri;
 use crate::scenario::{encode_hex, Scenario, ScenarioEvent, TimedEvent};
 use crate::timeline::{Entry, What, LIVE_INPUT};
@@ -182,29 +184,51 @@ impl Robot {
     /// The robot with another tree (its base behavior must be [`ROOT`]). Every problem of
     /// the tree is in the error, with file and JSON path.
     pub fn with_tree(file: &str, text: &str, config: RunConfig) -> Result<Self, LoadError> {
+        Self::with_sources(
+            &[Source::new(file, text)],
+            ROOT,
+            &LoadOptions::default(),
+            config,
+        )
+        .map(|(robot, _)| robot)
+    }
+
+    /// The robot with a tree of several sources (a directory of the original engine's
+    /// files) and base behavior `base`; also returns what the load found (its warnings).
+    pub fn with_sources(
+        sources: &[Source<'_>],
+        base: &str,
+        options: &LoadOptions,
+        config: RunConfig,
+    ) -> Result<(Self, LoadReport), LoadError> {
         let log = Log::default();
         let completions = Completions::default();
-        let tree = brain::load(file, text, ROOT, &log, &completions)?;
+        let loaded = behavior_classes::load_sources(sources, base, options, &log, &completions)?;
+        let (tree, report) = (loaded.tree, loaded.report);
         let mut component = intents::component();
         let sink = log.clone();
         component.subscribe(move |ev| sink.push(Item::Intent(ev.clone())));
-        let runner = Runner::new(tree, component);
+        let mut runner = Runner::new(tree, component);
+        runner.set_action_factory(Box::new(RobotActions::new(&log)));
         let tick = Duration::from_micros(1_000_000 / u64::from(config.ticks_per_second.max(1)));
         let hri = Hri::new(tick, &completions);
-        Ok(Self {
-            runner,
-            hri,
-            log,
-            completions,
-            config,
-            entries: Vec::new(),
-            latencies: Vec::new(),
-            pending_from: None,
-            snapshot: None,
-            last_stack: Vec::new(),
-            tick: 0,
-            recognised: None,
-        })
+        Ok((
+            Self {
+                runner,
+                hri,
+                log,
+                completions,
+                config,
+                entries: Vec::new(),
+                latencies: Vec::new(),
+                pending_from: None,
+                snapshot: None,
+                last_stack: Vec::new(),
+                tick: 0,
+                recognised: None,
+            },
+            report,
+        ))
     }
 
     /// The behavior runner (the tree, the stack, the intent component).
@@ -264,11 +288,12 @@ impl Robot {
     /// binary does).
     ///
     /// Idle stretches are skipped as a discrete-event simulator does: after a tick that
-    /// changed nothing, while the robot is idle ([`Robot::is_idle`]) and the mission
-    /// controller has nothing to poll, the robot jumps to the first tick on which something
-    /// can happen — the next scenario line, or the behaviors' next wake-up
+    /// changed nothing, while nothing waits on a deadline of the intent component and the
+    /// mission controller has nothing to poll, the robot jumps to the first tick on which
+    /// something can happen — the next scenario line, or the behaviors' next wake-up
     /// ([`Runner::next_wakeup`](robot_runtime::behavior::Runner::next_wakeup): a state
-    /// machine's timer, a timed `Wait`) — instead of ticking through (see
+    /// machine's timer, a cooldown, a condition waiting on time, the end of an animation
+    /// or of a timed `Wait`) — instead of ticking through (see
     /// [`next_busy_tick`](Self::next_busy_tick)). The timeline is the same as ticking every
     /// tick; a run costs time in proportion to what happens, not to the robot time it spans.
     pub fn run_streaming(mut self, scenario: &Scenario, mut sink: impl FnMut(&[Entry])) -> Run {
@@ -282,7 +307,6 @@ impl Robot {
         let last = scenario.events.last().map_or(0, |e| e.when.tick(tps));
         let mut next = 0;
         let mut tick = 0;
-        let mut settled = 0;
         let mut cpu = Duration::ZERO;
         let mut ticks_run = 0;
         loop {
@@ -313,16 +337,17 @@ impl Robot {
                 self.entries.clear();
             }
             if tick >= last && next >= scenario.events.len() {
-                if self.is_idle() || settled >= self.config.settle_ticks {
+                // Settling is counted in ticks (skipped ones too), from the last input.
+                if self.is_idle() || tick - last >= self.config.settle_ticks {
                     break;
                 }
-                settled += 1;
             }
             let mut to = tick + 1;
             if !changed && self.config.skip_idle {
                 let next_line = scenario.events.get(next).map(|e| e.when.tick(tps));
                 let snapshot = self.config.snapshot_at_tick.filter(|t| *t > tick);
-                if let Some(busy) = self.next_busy_tick([next_line, snapshot]) {
+                let settled = last.saturating_add(self.config.settle_ticks);
+                if let Some(busy) = self.next_busy_tick([next_line, snapshot, Some(settled)]) {
                     if busy > to {
                         self.runner.skip_idle_ticks(busy - to, self.dt());
                         to = busy;
@@ -349,14 +374,20 @@ impl Robot {
     /// something can happen, given the ticks of the next inputs (`None`: no such input), or
     /// `None` when the robot is not provably quiet and must tick on.
     ///
-    /// Provably quiet: the robot is idle (nothing pending or active in the intent component,
-    /// no trigger word, no unclaimed flag, the stack down to a `Wait`), the mission
-    /// controller has nothing running, queued or to poll, and the behaviors' next wake-up is
-    /// known. What else depends on elapsed time in the robot — the intent component's
-    /// deadlines, running actions and capabilities, halts — exists only when the robot is not
-    /// idle.
+    /// Provably quiet: nothing in the intent component counts ticks (no pending intent, no
+    /// trigger word; no unclaimed flag either), the mission controller has nothing running,
+    /// queued or to poll, and the behaviors' next wake-up is known: the runner's, which
+    /// covers its stack (actions with their ends, dispatchers with the conditions of the
+    /// children they ask, state machines with their transitions) and says
+    /// [`Wakeup::EveryTick`] after a tick that changed the robot state, the intents or the
+    /// stack.
     pub fn next_busy_tick(&self, inputs: impl IntoIterator<Item = Option<u64>>) -> Option<u64> {
-        if !self.is_idle() || !self.hri.is_quiescent() {
+        let intents = self.runner.intents();
+        if intents.is_any_pending()
+            || intents.is_trigger_word_pending()
+            || intents.was_unclaimed()
+            || !self.hri.is_quiescent()
+        {
             return None;
         }
         let after = self.tick + 1;
@@ -586,6 +617,19 @@ impl Robot {
                 self.runner
                     .intents_mut()
                     .set_trigger_word_pending(*will_open_stream, *from_mute);
+            }
+            ScenarioEvent::State(patch) => {
+                input(
+                    self,
+                    "state",
+                    serde_json::Value::Object(patch.clone()).to_string(),
+                );
+                for e in self.runner.robot_mut().apply_json(patch) {
+                    self.push(What::InputIgnored {
+                        reason: e.to_string(),
+                    });
+                }
+                from_input = false;
             }
             ScenarioEvent::ActionDone { action, result } => {
                 input(self, "action", format!("{action} {}", result.name()));

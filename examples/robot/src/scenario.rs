@@ -10,6 +10,7 @@
 //! {"t": 1500, "app_intent": {"intent": "intent_clock_settimer", "param": "60"}}
 //! {"t": 2000, "hri": {"intent": "__intent_move_to__", "data": {"goal": "kitchen"}, "priority": 200}}
 //! {"tick": 50, "action_done": {"action": "drive_to_charger", "result": "succeeded"}}
+//! {"tick": 60, "state": {"on_charger": true, "off_treads": "InAir"}}
 //! ```
 //!
 //! Every line is an object with:
@@ -29,6 +30,7 @@
 //!   | `trigger_word` | `{}` or `{"will_open_stream": bool, "from_mute": bool}` | the wake word was heard |
 //!   | `action_done` | `{"action": name, "result": "succeeded" \| "failed" \| "cancelled"}` (`result` optional) | a running action of that name ended (a robot whose actions run on hardware reports completions this way) |
 //!   | `note` | text | nothing: a line in the timeline for the reader |
+//!   | `state` | an object of robot-state keys (`robot_runtime::behavior::robot_state::STATE_KEYS`: `on_charger`, `off_treads`, `features`, `objects`, ...) | the robot's state changes; the conditions of the behavior tree read it (a bad key is reported, the others apply) |
 //!
 //! * optionally `"say"`: what the user said, shown in the timeline beside the event.
 //!
@@ -155,6 +157,9 @@ pub enum ScenarioEvent {
     },
     /// A line for the reader.
     Note(String),
+    /// A change of the robot's state (`state`): robot-state keys, applied by the robot
+    /// (`RobotState::apply_json`, which reports each bad key).
+    State(Map<String, Value>),
 }
 
 /// A short description of a ROS4HRI message for the timeline: intent, roles, priority,
@@ -317,6 +322,7 @@ pub const EVENT_KEYS: &[&str] = &[
     "trigger_word",
     "action_done",
     "note",
+    "state",
 ];
 
 impl fmt::Display for When {
@@ -606,6 +612,7 @@ fn parse_line(
                 )))
             }
         },
+        "state" => parse_state(body).map_err(bad)?,
         _ => unreachable!("EVENT_KEYS are all handled"),
     };
     Ok((when, say, event))
@@ -676,4 +683,15 @@ pub fn encode_hex(bytes: &[u8]) -> String {
         let _ = write!(s, "{b:02x}");
     }
     s
+}
+
+/// A `state` line's value: an object (its keys are checked when the robot applies it).
+fn parse_state(body: Value) -> Result<ScenarioEvent, String> {
+    match body {
+        Value::Object(m) => Ok(ScenarioEvent::State(m)),
+        other => Err(format!(
+            "expected an object of robot-state keys, found {}",
+            json_kind(&other)
+        )),
+    }
 }

@@ -286,7 +286,7 @@ mod on_the_robot {
     fn an_unknown_hri_field_is_a_timeline_line() {
         let mut h = Hri::new(
             std::time::Duration::from_millis(50),
-            &robot_example::brain::Completions::default(),
+            &robot_example::actions::Completions::default(),
         );
         let (record, whats) = h.admit(
             r#"{"intent": "__intent_move_to__", "data": "{\"goal\": \"hall\"}", "priorty": 255}"#,

@@ -1,10 +1,14 @@
 //! The scenario format: every malformed line is an error naming the line and the problem,
 //! and the robot runs the rest.
 
+use std::path::Path;
+
 use proptest::prelude::*;
 use robot_example::robot::{Robot, RunConfig, DEFAULT_SCENARIO};
 use robot_example::scenario::{ActionResult, Problem, Scenario, ScenarioEvent, When};
 use robot_example::timeline::What;
+use robot_example::tree_files;
+use robot_runtime::behavior::{LoadOptions, Source};
 
 fn one_error(line: &str) -> Problem {
     let s = Scenario::parse(line, 20);
@@ -526,14 +530,109 @@ fn a_streamed_run_keeps_no_timeline() {
     assert!(calls > 50);
 }
 
+/// The trees the idle-skipping property runs on.
+#[derive(Clone, Copy, Debug)]
+enum Tree {
+    /// `behaviors/robot.json`.
+    Shipped,
+    /// `behaviors/original/`, in the original engine's format (stand-ins on).
+    Original,
+    /// `tests/trees/dispatchers.json`: cooldown and random dispatchers, HighLevelAI.
+    Dispatchers,
+}
+
+fn robot_with(tree: Tree, config: RunConfig) -> Robot {
+    match tree {
+        Tree::Shipped => Robot::new(config),
+        Tree::Original => {
+            let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("behaviors/original");
+            let files = tree_files::read_tree(&dir).unwrap();
+            let sources: Vec<Source<'_>> = files.iter().map(|(n, t)| Source::new(n, t)).collect();
+            Robot::with_sources(
+                &sources,
+                "InitNormalOperation",
+                &LoadOptions::original(),
+                config,
+            )
+            .unwrap()
+            .0
+        }
+        Tree::Dispatchers => Robot::with_tree(
+            "dispatchers.json",
+            include_str!("trees/dispatchers.json"),
+            config,
+        )
+        .unwrap(),
+    }
+}
+
+/// Robot-state lines the conditions of the three trees read.
+const STATE_LINES: &[&str] = &[
+    r#""state": {"on_charger": true, "on_charger_platform": true}"#,
+    r#""state": {"on_charger": false, "on_charger_platform": false}"#,
+    r#""state": {"off_treads": "InAir", "being_held": true, "picked_up": true}"#,
+    r#""state": {"off_treads": "OnTreads", "being_held": false, "picked_up": false}"#,
+    r#""state": {"cliffs": 2}"#,
+    r#""state": {"cliffs": 0}"#,
+    r#""state": {"emotions": {"Stimulated": 0.9}}"#,
+    r#""state": {"emotions": {"Stimulated": 0.1}}"#,
+    r#""state": {"faces": [{"distance_mm": 500}]}"#,
+    r#""state": {"faces": []}"#,
+    r#""state": {"objects": [{"type": "Block_LIGHTCUBE1"}]}"#,
+    r#""state": {"objects": []}"#,
+    r#""state": {"carrying_object": true}"#,
+    r#""state": {"touched": true}"#,
+    r#""state": {"touched": false}"#,
+    r#""state": {"held_in_palm": true}"#,
+    r#""state": {"held_in_palm": false}"#,
+    r#""state": {"battery_level": "Low", "simple_mood": "HighStim"}"#,
+    r#""state": {"reset_timers": ["Socializing", "PlayingWithCube"]}"#,
+    r#""state": {"features": {"Exploring": false}}"#,
+];
+
+/// Skipping idle ticks never changes what the robot does, on the shipped tree, on the
+/// original-shaped tree (stand-ins, coordinators, a ten-state HighLevelAI) and on a tree of
+/// cooldown and random dispatchers, with robot-state changes among the inputs; and on the
+/// idle original-shaped tree most ticks are skipped.
+#[test]
+fn the_original_shaped_tree_skips_its_idle_stretches() {
+    let text = "{\"t\": 0, \"note\": \"a\"}\n{\"t\": 120000, \"note\": \"b\"}";
+    let scenario = Scenario::parse(text, 20);
+    for tree in [Tree::Original, Tree::Dispatchers] {
+        let config = RunConfig {
+            settle_ticks: 200,
+            ..RunConfig::default()
+        };
+        let skipping = robot_with(tree, config.clone()).run(&scenario);
+        let ticking = robot_with(
+            tree,
+            RunConfig {
+                skip_idle: false,
+                ..config
+            },
+        )
+        .run(&scenario);
+        assert_eq!(skipping.entries, ticking.entries, "{tree:?}");
+        assert!(
+            skipping.ticks_run * 4 < skipping.ticks,
+            "{tree:?}: {} of {} ticks run",
+            skipping.ticks_run,
+            skipping.ticks
+        );
+    }
+}
+
 proptest! {
     #![proptest_config(ProptestConfig { cases: 48, ..ProptestConfig::default() })]
 
     /// Skipping idle ticks never changes what the robot does (random inputs at random
-    /// times, with long gaps).
+    /// times, with long gaps), whatever the tree.
     #[test]
-    fn skipping_idle_ticks_never_changes_the_timeline(events in prop::collection::vec(
+    fn skipping_idle_ticks_never_changes_the_timeline(tree in prop_oneof![
+        Just(Tree::Shipped), Just(Tree::Original), Just(Tree::Dispatchers),
+    ], events in prop::collection::vec(
         (0u64..60_000, prop_oneof![
+            prop::sample::select(STATE_LINES).prop_map(str::to_owned),
             Just(r#""trigger_word": {}"#.to_owned()),
             Just(r#""cloud": {"type": "result", "intent": "intent_weather_extend", "parameters": "{}", "metadata": ""}"#.to_owned()),
             Just(r#""cloud": {"type": "result", "intent": "intent_explore_start", "parameters": "", "metadata": ""}"#.to_owned()),
@@ -545,7 +644,7 @@ proptest! {
             Just(r#""action_done": {"action": "guide"}"#.to_owned()),
             Just(r#""note": "x""#.to_owned()),
         ]),
-        0..8,
+        0..12,
     )) {
         let mut events = events;
         events.sort_by_key(|(t, _)| *t);
@@ -556,8 +655,8 @@ proptest! {
         let scenario = Scenario::parse(&text, 20);
         prop_assert_eq!(&scenario.errors, &vec![]);
         let config = RunConfig { settle_ticks: 200, ..RunConfig::default() };
-        let skipping = Robot::new(config.clone()).run(&scenario);
-        let ticking = Robot::new(RunConfig { skip_idle: false, ..config }).run(&scenario);
+        let skipping = robot_with(tree, config.clone()).run(&scenario);
+        let ticking = robot_with(tree, RunConfig { skip_idle: false, ..config }).run(&scenario);
         prop_assert_eq!(skipping.entries, ticking.entries);
     }
 
@@ -573,7 +672,10 @@ proptest! {
         0..10,
     )) {
         let mut bytes = lines.join(&b'\n');
-        bytes.extend_from_slice(b"\n{\"t\": 50000, \"app_intent\": {\"intent\": \"intent_clock_settimer\", \"param\": \"60\"}}");
+        // At the horizon: no garbage line can be later (time never goes back).
+        bytes.extend_from_slice(
+            format!("\n{{\"t\": {}, \"app_intent\": {{\"intent\": \"intent_clock_settimer\", \"param\": \"60\"}}}}", robot_example::scenario::HORIZON_MS).as_bytes(),
+        );
         let scenario = Scenario::parse_bytes(&bytes, 20);
         let n = bytes.split(|b| *b == b'\n').count();
         let last = scenario.events.last().map(|e| e.line);

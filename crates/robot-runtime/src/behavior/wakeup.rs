@@ -1,39 +1,67 @@
-//! [`Wakeup`]: when the behaviors may next act on their own, so that a caller can run the
-//! runner as a discrete-event simulation and skip idle stretches instead of ticking through
-//! them ([`Runner::next_wakeup`], [`Runner::skip_idle_ticks`]).
+//! When an answer can change: the one mechanism behind idle-tick skipping (a discrete-event
+//! run jumps over ticks in which nothing can happen, [`Runner::next_wakeup`],
+//! [`Runner::skip_idle_ticks`]) and the cached tick (a behavior's wish to run, a
+//! dispatcher's choice and a state machine's transitions are not recomputed while nothing
+//! they read changed).
 //!
-//! What makes a tick do something without any input:
+//! An answer — a condition's value, a behavior's `WantsToBeActivated`, a dispatcher's choice
+//! among its children — is described by a [`Watch`]: the [`Inputs`] it read (robot-state
+//! fields, the intent component, the stack) and the time until which it holds if none of
+//! them changes ([`Wakeup`]). Conditions know both exactly
+//! ([`Condition::inputs`](super::Condition::inputs),
+//! [`Condition::next_change`](super::Condition::next_change)); behavior classes declare
+//! what their `wants_to_be_activated` reads
+//! ([`Behavior::activation_watch`](super::Behavior::activation_watch)) and when their own
+//! `update` may next act ([`Behavior::next_wakeup`](super::Behavior::next_wakeup)); actions
+//! when they end ([`Action::next_wakeup`](super::Action::next_wakeup)). Anything that does
+//! not declare is asked every tick.
 //!
-//! * the clock: `TimeActive` / `TimeInState` / `TimerElapsed` conditions (state machine
-//!   timers included), `Wait` with a duration, timed actions, a behavior's own timeouts;
-//! * behaviors that count ticks or otherwise change in every `update`;
-//! * running actions (the runner steps them every tick);
-//! * the intent component's own deadlines (pending intents, the trigger word) — not the
-//!   runner's business: a caller skips only while it has nothing pending.
+//! The runner stamps every change of an input (`changes.rs`): the robot state per field (a
+//! mutable borrow marks it touched, and every answer that reads the robot counts as changed
+//! until the next tick starts and finds the fields that really changed by comparing with a
+//! copy), the intent component on every mutable
+//! access and every tick whose update emitted events, the stack on every push, pop and scope
+//! change. A cached answer is valid while none of its inputs was stamped after it was
+//! computed and its time has not come.
 //!
-//! Each behavior declares the first (see [`Behavior::next_wakeup`](super::Behavior::next_wakeup); the conservative
-//! default is [`Wakeup::EveryTick`]), conditions know their own
-//! ([`Condition::next_change`]), and [`Runner::next_wakeup`] combines them over the stack
-//! and the behaviors in scope. The answer holds only for a runner whose last tick changed
-//! nothing (the caller checks that: no stack change, no event, no error).
+//! **Why a reused answer is the original's answer.** The original asks every behavior in
+//! reach on every tick, and some conditions keep state between evaluations. An answer is
+//! kept only when asking again would return the same value *and* change no state:
+//! `next_change` is [`Wakeup::EveryTick`] whenever the next evaluation would answer
+//! differently by itself (a `BecameTrueThisTick`, `TimedDedup`, `ObjectKnown` with
+//! `maxAge_ms: 0` or `ObjectInitialDetection` that was just true; a `StuckOnEdge` whose
+//! clock has not started), and every other stateful condition's evaluation is idempotent
+//! while its inputs stand still (a `TimerInRange` is reset only by its activation window,
+//! which is a stack change). Where the runner cannot see an input (user conditions and
+//! classes that do not declare, the active intent, whose guard may be dropped anywhere),
+//! nothing is kept. `robot-runtime-tests/tests/behavior_cache.rs` runs a caching runner
+//! beside one that asks everything on every tick ([`Runner::set_caching`]) on random
+//! original-shaped trees and checks they agree on every tick.
+//!
+//! What is kept: each behavior's last `WantsToBeActivated` with its watch (a
+//! per-node cell), each strict-priority dispatcher's choice
+//! ([`ChoiceCache`](super::ChoiceCache): while it keeps the current delegate or finds
+//! nothing, and none of the children it asked can change, its children are not asked), and
+//! each state machine's "no transition holds" per kind ([`AnswerCache`](super::AnswerCache)).
+//! Condition evaluations that are reused are not evaluations:
+//! [`Condition::last`](super::Condition::last) keeps the tick the value was computed on.
+//!
+//! [`Runner::next_wakeup`]: super::Runner::next_wakeup
+//! [`Runner::skip_idle_ticks`]: super::Runner::skip_idle_ticks
+//! [`Runner::set_caching`]: super::Runner::set_caching
 
 use std::time::Duration;
 
-use super::condition::Condition;
-use super::core::{LifecycleState, View};
-use super::ids::BehaviorId;
-use super::runner::Runner;
-use super::IntentUnion;
-
 /// When something may next happen without input.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Wakeup {
-    /// On the next tick (nothing may be skipped).
+    /// On the next tick (nothing may be skipped, nothing cached).
     EveryTick,
-    /// Not before this virtual time ([`VirtualClock::now`](super::VirtualClock::now)): ticks
-    /// that end before it may be skipped.
+    /// At the first tick whose virtual time ([`VirtualClock::now`](super::VirtualClock::now))
+    /// reaches this: ticks before it may be skipped.
     At(Duration),
-    /// Only an input (an intent, a trigger word, a user event) can make it act.
+    /// Only an input (a robot-state change, an intent, a trigger word, a stack change, a
+    /// user event) can make it change.
     Never,
 }
 
@@ -51,128 +79,203 @@ impl Wakeup {
             Wakeup::At(now.saturating_add(left))
         }
     }
-}
 
-impl<U: IntentUnion, E: 'static> Condition<U, E> {
-    /// The earliest virtual time at which the condition's value may change, if no input
-    /// arrives and the runner's state stays as it is: time conditions that have not yet
-    /// become true change when their minimum is reached (and never again), the intent and
-    /// trigger-word conditions only with input, user conditions at any tick.
-    pub fn next_change(&self, v: &View<'_, U, E>) -> Wakeup {
-        let now = v.clock().now();
-        let until = |elapsed: Option<Duration>, min: Duration| match elapsed {
-            // Not running (not active, no state): it starts only with a stack change.
-            None => Wakeup::Never,
-            Some(t) if t >= min => Wakeup::Never,
-            Some(t) => Wakeup::after(now, min - t),
-        };
+    /// The virtual time before which the answer holds, in nanoseconds (0: none; `u64::MAX`:
+    /// forever).
+    pub(crate) fn until_ns(self) -> u64 {
         match self {
-            Self::True | Self::False | Self::Opaque { .. } => Wakeup::Never,
-            Self::IntentPending(_)
-            | Self::IntentActive(_)
-            | Self::AnyIntent
-            | Self::TriggerWordPending
-            | Self::UnclaimedIntent => Wakeup::Never,
-            Self::ActiveFor(d) => until(v.active_for(), *d),
-            Self::InStateFor(d) => until(v.in_state_for(), *d),
-            Self::TimerElapsed { timer, min } => until(Some(v.timer_age(timer)), *min),
-            Self::And(c) | Self::Or(c) => {
-                c.iter().fold(Wakeup::Never, |w, c| w.min(c.next_change(v)))
-            }
-            Self::Not(c) => c.next_change(v),
-            Self::Shared { condition, .. } => condition.next_change(v),
-            Self::User { .. } => Wakeup::EveryTick,
+            Wakeup::EveryTick => 0,
+            Wakeup::At(t) => u64::try_from(t.as_nanos()).unwrap_or(u64::MAX - 1).max(1),
+            Wakeup::Never => u64::MAX,
+        }
+    }
+
+    /// The inverse of [`until_ns`](Self::until_ns).
+    pub(crate) fn from_until_ns(ns: u64) -> Wakeup {
+        match ns {
+            0 => Wakeup::EveryTick,
+            u64::MAX => Wakeup::Never,
+            t => Wakeup::At(Duration::from_nanos(t)),
         }
     }
 }
 
-impl<U: IntentUnion, E: 'static> View<'_, U, E> {
-    /// When `id`, in scope and not active, may start wanting to be activated (or its
-    /// `update` may act while inactive), if no input arrives: its declared gates first
-    /// (`respondToUserIntents` needs a pending intent, which only input brings; a false
-    /// `wantsToBeActivatedCondition` until it may change), then its class
-    /// ([`Behavior::next_wakeup`](super::Behavior::next_wakeup)).
-    pub fn activation_wakeup(&self, id: BehaviorId) -> Wakeup {
-        let Some(n) = self.s.nodes.get(id.index()) else {
-            return Wakeup::Never;
-        };
-        let Some(b) = self.behaviors.get(id) else {
-            return Wakeup::Never;
-        };
-        let v = View {
-            me: id,
-            state_since: None,
-            ..*self
-        };
-        let class = || b.next_wakeup(&v);
-        // An opaque stand-in never wants to run; `respondToUserIntents` needs a pending intent.
-        let closed = n.opaque
-            || (!n.respond.is_empty()
-                && !self
-                    .m
-                    .intents
-                    .pending()
-                    .is_some_and(|p| n.respond.iter().any(|m| m.matches(p.intent()))));
-        let gate = if closed {
-            Wakeup::Never
-        } else {
-            match &n.wants {
-                Some(c) if !c.eval(&v) => c.next_change(&v),
-                // The gates hold: the class decides.
-                _ => return class(),
-            }
-        };
-        if n.updates_inactive && n.state == LifecycleState::InScope {
-            gate.min(class())
-        } else {
-            gate
+/// A set of inputs an answer read: robot-state fields (one bit per field or group of fields
+/// that change together), the intent component and the stack. A bit set.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Inputs(u64);
+
+macro_rules! inputs {
+    ($($(#[$doc:meta])* $name:ident = $bit:expr;)*) => {
+        impl Inputs {
+            $($(#[$doc])* pub const $name: Inputs = Inputs(1 << $bit);)*
         }
+    };
+}
+
+inputs! {
+    /// The off-treads state and its change time.
+    OFF_TREADS = 0;
+    /// Being held and its change time.
+    BEING_HELD = 1;
+    /// Held in a palm and its times.
+    PALM = 2;
+    /// The cliff sensors and their per-count times.
+    CLIFFS = 3;
+    /// The simple mood and its transitions.
+    MOOD = 4;
+    /// The last poke.
+    POKE = 5;
+    /// The touch sensor.
+    TOUCH = 6;
+    /// The last engine error code.
+    ENGINE_ERROR = 7;
+    /// The feature flags and their default.
+    FEATURES = 8;
+    /// Picked up.
+    PICKED_UP = 9;
+    /// On the charger's contacts.
+    ON_CHARGER = 10;
+    /// On the charger platform.
+    ON_CHARGER_PLATFORM = 11;
+    /// Carrying an object.
+    CARRYING = 12;
+    /// The battery level.
+    BATTERY = 13;
+    /// CPU and battery temperatures.
+    TEMPERATURES = 14;
+    /// Too hot to charge.
+    TOO_HOT = 15;
+    /// The habitat belief.
+    HABITAT = 16;
+    /// The user holds a cube.
+    USER_HOLDING_CUBE = 17;
+    /// The proximity sensor.
+    PROX = 18;
+    /// Pitch and roll.
+    POSE = 19;
+    /// The accelerometer magnitude.
+    ACCEL = 20;
+    /// Located objects.
+    OBJECTS = 21;
+    /// Face memory.
+    FACES = 22;
+    /// Eye contact.
+    EYE_CONTACT = 23;
+    /// Emotion values.
+    EMOTIONS = 24;
+    /// The cube connection.
+    CUBE_CONNECTED = 25;
+    /// Unexpected movement.
+    UNEXPECTED_MOVEMENT = 26;
+    /// Hours alive.
+    HOURS_ALIVE = 27;
+    /// Night time.
+    NIGHT_TIME = 28;
+    /// Maintenance reboot.
+    MAINTENANCE_REBOOT = 29;
+    /// An Alexa interaction.
+    ALEXA = 30;
+    /// Placed on a slope.
+    SLOPE = 31;
+    /// An obstacle.
+    OBSTACLE = 32;
+    /// A salient point.
+    SALIENT_POINT = 33;
+    /// Motion.
+    MOTION = 34;
+    /// A beat or a possible beat.
+    BEAT = 35;
+    /// The behavior timers.
+    TIMERS = 36;
+    /// The whiteboard (suggestions, exploring cooldown).
+    WHITEBOARD = 37;
+    /// The intent component (pending intent, trigger word, flags).
+    INTENTS = 62;
+    /// The stack and the activatable scope (and with them the activation windows of
+    /// conditions).
+    STACK = 63;
+}
+
+impl Inputs {
+    /// Nothing.
+    pub const NONE: Inputs = Inputs(0);
+    /// Every robot-state field (bits 0 to 37).
+    pub const ROBOT: Inputs = Inputs((1 << 38) - 1);
+    /// Everything.
+    pub const ALL: Inputs = Inputs(u64::MAX);
+
+    /// Both sets.
+    pub const fn with(self, other: Inputs) -> Inputs {
+        Inputs(self.0 | other.0)
+    }
+    /// True when the two sets share an input.
+    pub const fn intersects(self, other: Inputs) -> bool {
+        self.0 & other.0 != 0
+    }
+    /// True when empty.
+    pub const fn is_empty(self) -> bool {
+        self.0 == 0
+    }
+    pub(crate) const fn bits(self) -> u64 {
+        self.0
     }
 }
 
-impl<U: IntentUnion, E: 'static> Runner<U, E> {
-    /// When the behaviors may next act on their own (see the module documentation): the
-    /// earliest of every active behavior's [`Behavior::next_wakeup`](super::Behavior::next_wakeup) and
-    /// `wantsToCancelSelfCondition`, and every in-scope behavior's
-    /// [`activation_wakeup`](View::activation_wakeup). [`Wakeup::EveryTick`] while an action
-    /// runs, while the stack is empty, or after a tick that reported errors.
-    ///
-    /// Valid after a tick that changed nothing; the caller must also have nothing pending in
-    /// the intent component (its deadlines count ticks).
-    pub fn next_wakeup(&self) -> Wakeup {
-        if self.is_empty() || self.stack().len() == 0 || !self.errors().is_empty() {
-            return Wakeup::EveryTick;
+impl std::ops::BitOr for Inputs {
+    type Output = Inputs;
+    fn bitor(self, rhs: Inputs) -> Inputs {
+        self.with(rhs)
+    }
+}
+
+impl std::ops::BitOrAssign for Inputs {
+    fn bitor_assign(&mut self, rhs: Inputs) {
+        *self = self.with(rhs);
+    }
+}
+
+/// What an answer depends on: the [`Inputs`] it read, and until when it holds if none of
+/// them changes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Watch {
+    /// What it read.
+    pub inputs: Inputs,
+    /// When it may change on its own.
+    pub until: Wakeup,
+}
+
+impl Watch {
+    /// An answer that never changes.
+    pub const CONSTANT: Watch = Watch {
+        inputs: Inputs::NONE,
+        until: Wakeup::Never,
+    };
+    /// An answer that must be recomputed every time.
+    pub const EVERY_TICK: Watch = Watch {
+        inputs: Inputs::ALL,
+        until: Wakeup::EveryTick,
+    };
+
+    /// An answer that changes only when `inputs` change.
+    pub const fn reads(inputs: Inputs) -> Watch {
+        Watch {
+            inputs,
+            until: Wakeup::Never,
         }
-        let mut w = Wakeup::Never;
-        for id in self.stack() {
-            if self.is_running_action(id) {
-                return Wakeup::EveryTick;
-            }
-            let Some(b) = self.behavior(id) else {
-                continue;
-            };
-            let v = self.view(id);
-            w = w.min(b.next_wakeup(&v));
-            if let (_, Some(cancel)) = self.conditions(id) {
-                w = w.min(if cancel.eval(&v) {
-                    Wakeup::EveryTick
-                } else {
-                    cancel.next_change(&v)
-                });
-            }
-            if w == Wakeup::EveryTick {
-                return w;
-            }
+    }
+    /// This, also holding only until `until`.
+    pub fn until(self, until: Wakeup) -> Watch {
+        Watch {
+            inputs: self.inputs,
+            until: self.until.min(until),
         }
-        for &id in self.in_scope() {
-            if self.state(id) == Some(LifecycleState::Active) {
-                continue;
-            }
-            w = w.min(self.view(id).activation_wakeup(id));
-            if w == Wakeup::EveryTick {
-                return w;
-            }
+    }
+    /// Both: the union of the inputs, the earlier time.
+    pub fn and(self, other: Watch) -> Watch {
+        Watch {
+            inputs: self.inputs | other.inputs,
+            until: self.until.min(other.until),
         }
-        w
     }
 }
