@@ -36,6 +36,20 @@ fn ui() {
     let schemas = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/schemas");
     copy_dir(&schemas, &project.join("tests/schemas")).expect("copy the test schemas");
 
+    // trybuild's cargo keeps its own target directory (its final artifacts) but shares this
+    // test's build directory (`build.build-dir`, the intermediate artifacts): the dependencies
+    // this workspace already compiled (the compiler behind the macro, syn, serde, ...) are
+    // reused instead of built a second time. The test binary is
+    // `<build-dir>/<profile>/deps/trybuild-<hash>`. This binary runs one test, so setting the
+    // variable races with nothing.
+    let build_dir = std::env::current_exe()
+        .expect("the test binary's path")
+        .ancestors()
+        .nth(3)
+        .expect("the test binary lies in <build-dir>/<profile>/deps")
+        .to_path_buf();
+    std::env::set_var("CARGO_BUILD_BUILD_DIR", build_dir);
+
     let t = trybuild::TestCases::new();
     t.pass("tests/ui/pass_*.rs");
     t.compile_fail("tests/ui/fail_*.rs");

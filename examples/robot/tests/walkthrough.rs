@@ -3,8 +3,12 @@
 //! repository's crates), add a user intent in exactly the README's steps and run the coverage
 //! check. Then show that skipping any one step fails, with the diagnostics the README quotes.
 //!
-//! The copy builds into its own target directory under this workspace's (kept between runs,
-//! so only the first run compiles the dependencies); the copy itself is deleted afterwards.
+//! The copy shares this test's build directory (`build.build-dir`: the intermediate artifacts,
+//! so the dependencies this workspace already compiled are reused, not built a second time;
+//! only this repository's crates, which the copy's workspace does not count as members and so
+//! builds with the dependencies' profile, and the robot itself are compiled again) and has a
+//! target directory of its own under it (the final artifacts: its `robot-example` binary never
+//! replaces the one the other tests run). The copy itself is deleted afterwards.
 
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -106,10 +110,14 @@ fn repo() -> PathBuf {
         .unwrap()
 }
 
-fn target_dir() -> PathBuf {
-    std::env::var_os("CARGO_TARGET_DIR")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| repo().join("target"))
+/// The build directory this test was built in: the test binary is
+/// `<build-dir>/<profile>/deps/walkthrough-<hash>`.
+fn build_dir() -> PathBuf {
+    let exe = std::env::current_exe().unwrap();
+    exe.ancestors()
+        .nth(3)
+        .expect("the test binary lies in <build-dir>/<profile>/deps")
+        .to_path_buf()
 }
 
 fn copy_dir(from: &Path, to: &Path) {
@@ -186,7 +194,7 @@ struct Copy {
 impl Copy {
     fn new() -> Self {
         let repo = repo();
-        let base = target_dir().join("walkthrough");
+        let base = build_dir().join("walkthrough");
         fs::create_dir_all(&base).unwrap();
         let dir = tempfile::Builder::new()
             .prefix("robot-copy")
@@ -251,10 +259,9 @@ impl Copy {
                 "--coverage",
             ])
             .current_dir(self.dir.path())
+            .env("CARGO_BUILD_BUILD_DIR", build_dir())
             .env("CARGO_TARGET_DIR", &self.target)
             .env("NO_COLOR", "1")
-            // The copy is rebuilt from scratch by each run: incremental caches only cost disk.
-            .env("CARGO_INCREMENTAL", "0")
             .env_remove("CARGO_MAKEFLAGS")
             .env_remove("MAKEFLAGS")
             .env_remove("MFLAGS")
