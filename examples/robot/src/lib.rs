@@ -90,6 +90,8 @@ pub mod clad {
 pub mod brain;
 pub mod coverage;
 pub mod hri;
+#[cfg(feature = "inspect")]
+pub mod inspect;
 pub mod intents;
 #[cfg(feature = "zenoh")]
 pub mod live;
@@ -98,3 +100,4 @@ pub mod robot;
 pub mod samples;
 pub mod scenario;
 pub mod timeline;
+pub mod trace;

@@ -19,15 +19,19 @@ use clap::Parser;
 use robot_example::coverage::{self, CompletedIntents};
 use robot_example::robot::{Robot, RunConfig, DEFAULT_SCENARIO, DEFAULT_TREE};
 use robot_example::scenario::Scenario;
-use robot_example::timeline;
+use robot_example::{timeline, trace};
 
 /// The completed-intents table shipped with the robot.
 const COMPLETED_INTENTS: &str = include_str!("../behaviors/completed_intents.json");
 
 /// Plays a scenario on the robot and prints its timeline.
 #[derive(Debug, Parser)]
-#[command(version, about, long_about = None)]
+#[command(version, about, long_about = None, args_conflicts_with_subcommands = true)]
+#[command(group(clap::ArgGroup::new("realtime").args(["zenoh", "inspect"]).multiple(true)))]
 struct Args {
+    #[command(subcommand)]
+    command: Option<Command>,
+
     /// Scenario to play (JSON Lines, see `src/scenario.rs`); default: the shipped one
     /// (`scenarios/default.jsonl`).
     #[arg(long, value_name = "FILE")]
@@ -109,10 +113,11 @@ struct Args {
     zenoh_config: Option<PathBuf>,
 
     /// Stop after this many seconds (default: run until stopped, e.g. with Ctrl-C).
+    /// With --zenoh or --inspect.
     #[arg(
         long,
         value_name = "SECONDS",
-        requires = "zenoh",
+        requires = "realtime",
         help_heading = "Live (Zenoh)"
     )]
     run_for: Option<f64>,
@@ -122,6 +127,52 @@ struct Args {
     #[arg(long, value_name = "N", default_value_t = 256, requires = "zenoh",
           value_parser = clap::value_parser!(u32).range(1..=1_000_000), help_heading = "Live (Zenoh)")]
     queue: u32,
+
+    /// Serve the live inspector on ADDR (default 127.0.0.1:7480) while the robot runs in
+    /// real time: open the printed address in a browser to see its behavior tree, timeline,
+    /// intents and resources live, send intents, force behaviors, pause and step. Plays the
+    /// scenario (or, with --zenoh, takes live inputs too) and keeps running after it. An
+    /// address off loopback needs --inspect-token. Needs a build with `--features inspect`.
+    #[arg(long, value_name = "ADDR", num_args = 0..=1, default_missing_value = "",
+          help_heading = "Inspector")]
+    inspect: Option<String>,
+
+    /// The token the inspector's page must present (`?token=`), required when --inspect's
+    /// address is not loopback: 16 to 256 characters of A-Z, a-z, 0-9, '-', '_', '.', '~'.
+    #[arg(
+        long,
+        value_name = "TOKEN",
+        requires = "inspect",
+        help_heading = "Inspector"
+    )]
+    inspect_token: Option<String>,
+
+    /// Start paused: the page resumes or steps the robot.
+    #[arg(long, requires = "inspect", help_heading = "Inspector")]
+    inspect_paused: bool,
+}
+
+#[derive(Debug, clap::Subcommand)]
+enum Command {
+    /// Replay a trace written with --trace-json in the inspector's page, with a time slider.
+    /// Needs a build with `--features inspect`.
+    Inspect {
+        /// The trace (JSON Lines).
+        #[arg(value_name = "TRACE")]
+        trace: PathBuf,
+        /// Where to serve the page (default 127.0.0.1:7480).
+        #[arg(long, value_name = "ADDR", default_value = "")]
+        addr: String,
+        /// The token the page must present; required off loopback.
+        #[arg(long, value_name = "TOKEN")]
+        token: Option<String>,
+        /// Stop after this many seconds (default: until Ctrl-C).
+        #[arg(long, value_name = "SECONDS")]
+        run_for: Option<f64>,
+        /// The behavior tree for a trace without its tree header (default: the shipped one).
+        #[arg(long, value_name = "FILE")]
+        tree: Option<PathBuf>,
+    },
 }
 
 fn read(path: &PathBuf) -> Result<String, String> {
@@ -140,6 +191,17 @@ fn main() -> ExitCode {
 }
 
 fn run(args: &Args) -> Result<ExitCode, String> {
+    if let Some(Command::Inspect {
+        trace,
+        addr,
+        token,
+        run_for,
+        tree,
+    }) = &args.command
+    {
+        let run_for = seconds("--run-for", *run_for)?;
+        return replay(trace, addr, token.as_deref(), run_for, tree.as_ref());
+    }
     let (tree_name, tree_text) = match &args.tree {
         Some(p) => (p.display().to_string(), read(p)?),
         None => ("behaviors/robot.json".to_owned(), DEFAULT_TREE.to_owned()),
@@ -176,6 +238,16 @@ fn run(args: &Args) -> Result<ExitCode, String> {
     if args.zenoh {
         return live(args, robot);
     }
+    if args.inspect.is_some() {
+        let scenario = match &args.scenario {
+            Some(p) => Scenario::parse(&read(p)?, args.ticks_per_second),
+            None => Scenario::parse(DEFAULT_SCENARIO, args.ticks_per_second),
+        };
+        for e in &scenario.errors {
+            let _ = writeln!(anstream::stderr(), "warning: {e} (skipped; the rest runs)");
+        }
+        return inspect(args, robot, &scenario, |_, _, _| 0);
+    }
 
     let text = match &args.scenario {
         Some(p) => read(p)?,
@@ -185,6 +257,8 @@ fn run(args: &Args) -> Result<ExitCode, String> {
     for e in &scenario.errors {
         let _ = writeln!(anstream::stderr(), "warning: {e} (skipped; the rest runs)");
     }
+    // The trace's header line: the tree, so that `inspect TRACE` can replay it.
+    let trace_header = trace::header(&robot, args.ticks_per_second);
     let run = robot.run(&scenario);
 
     let mut out = anstream::stdout();
@@ -210,7 +284,7 @@ fn run(args: &Args) -> Result<ExitCode, String> {
     if let Some(path) = &args.trace_json {
         let file =
             fs::File::create(path).map_err(|e| format!("cannot create {}: {e}", path.display()))?;
-        timeline::write_json_lines(&run.entries, std::io::BufWriter::new(file))
+        trace::write(&trace_header, &run.entries, std::io::BufWriter::new(file))
             .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
     }
     if args.dot.is_some() || args.mermaid.is_some() {
@@ -313,6 +387,11 @@ fn live(args: &Args, robot: Robot) -> Result<ExitCode, String> {
             );
         }
     }
+    if args.inspect.is_some() {
+        return inspect(args, robot, &scenario, |robot, tick, cpu| {
+            inputs.deliver(robot, tick, cpu)
+        });
+    }
     let mut out = anstream::stdout();
     let _ = write!(out, "{}", timeline::render_header(true));
     let mut last_tick = None;
@@ -338,5 +417,91 @@ fn live(args: &Args, robot: Robot) -> Result<ExitCode, String> {
         "live: stopped after {} ticks; {} messages received",
         summary.ticks, summary.received
     );
+    Ok(ExitCode::SUCCESS)
+}
+
+fn seconds(option: &str, value: Option<f64>) -> Result<Option<std::time::Duration>, String> {
+    match value {
+        Some(s) if s.is_finite() && s >= 0.0 => Ok(Some(std::time::Duration::from_secs_f64(s))),
+        Some(s) => Err(format!("{option} {s}: expected a number of seconds >= 0")),
+        None => Ok(None),
+    }
+}
+
+#[cfg(not(feature = "inspect"))]
+fn inspect(
+    _: &Args,
+    _: Robot,
+    _: &Scenario,
+    _: impl FnMut(&mut Robot, u64, std::time::Duration) -> usize,
+) -> Result<ExitCode, String> {
+    Err("--inspect: this build has no inspector; build it with \
+         `cargo run --release -p robot-example --features inspect -- --inspect`"
+        .to_owned())
+}
+
+/// `--inspect`: the robot in real time with the live inspector (src/inspect/cli.rs).
+#[cfg(feature = "inspect")]
+fn inspect(
+    args: &Args,
+    robot: Robot,
+    scenario: &Scenario,
+    inputs: impl FnMut(&mut Robot, u64, std::time::Duration) -> usize,
+) -> Result<ExitCode, String> {
+    use robot_example::inspect::cli;
+    let options = cli::LiveOptions {
+        addr: args.inspect.as_deref().unwrap_or_default(),
+        token: args.inspect_token.as_deref(),
+        paused: args.inspect_paused,
+        ticks_per_second: args.ticks_per_second,
+        run_for: seconds("--run-for", args.run_for)?,
+        trace: args.trace_json.as_deref(),
+    };
+    let summary = cli::live(robot, scenario, &options, inputs)?;
+    let _ = writeln!(
+        anstream::stderr(),
+        "inspect: stopped after {} ticks; {} messages received, {} commands taken",
+        summary.ticks,
+        summary.received,
+        summary.commands
+    );
+    Ok(ExitCode::SUCCESS)
+}
+
+#[cfg(not(feature = "inspect"))]
+fn replay(
+    _: &std::path::Path,
+    _: &str,
+    _: Option<&str>,
+    _: Option<std::time::Duration>,
+    _: Option<&PathBuf>,
+) -> Result<ExitCode, String> {
+    Err("inspect: this build has no inspector; build it with \
+         `cargo run --release -p robot-example --features inspect -- inspect TRACE`"
+        .to_owned())
+}
+
+/// `inspect TRACE`: a recorded trace in the inspector's page (src/inspect/cli.rs).
+#[cfg(feature = "inspect")]
+fn replay(
+    trace: &std::path::Path,
+    addr: &str,
+    token: Option<&str>,
+    run_for: Option<std::time::Duration>,
+    tree: Option<&PathBuf>,
+) -> Result<ExitCode, String> {
+    use robot_example::inspect::cli;
+    let (name, text) = match tree {
+        Some(p) => (p.display().to_string(), read(p)?),
+        None => ("behaviors/robot.json".to_owned(), DEFAULT_TREE.to_owned()),
+    };
+    let robot = Robot::with_tree(&name, &text, RunConfig::default()).map_err(|e| e.to_string())?;
+    let options = cli::ReplayOptions {
+        trace,
+        addr,
+        token,
+        run_for,
+    };
+    cli::replay(&options, &robot, RunConfig::default().ticks_per_second)?;
     Ok(ExitCode::SUCCESS)
 }

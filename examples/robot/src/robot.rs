@@ -179,6 +179,22 @@ impl Robot {
         &self.runner
     }
 
+    /// The behavior runner, mutably (developer tools: the inspector sets user intents and
+    /// forces behaviors between ticks).
+    pub fn runner_mut(&mut self) -> &mut Runner<UserIntent, Event> {
+        &mut self.runner
+    }
+
+    /// The current tick (the last one begun).
+    pub fn tick(&self) -> u64 {
+        self.tick
+    }
+
+    /// Adds an entry to the timeline at the current tick (an input from a developer tool).
+    pub fn record(&mut self, what: What) {
+        self.push(what);
+    }
+
     fn t_ms(&self, tick: u64) -> u64 {
         tick * 1000 / u64::from(self.config.ticks_per_second.max(1))
     }
@@ -656,14 +672,15 @@ impl Robot {
 
 /// A union value's payload as compact JSON without its `type` key, or `None` for a void
 /// member.
-fn payload_json(intent: &UserIntent) -> Option<String> {
+pub fn payload_json(intent: &UserIntent) -> Option<String> {
     let mut v = serde_json::to_value(intent).ok()?;
     let obj = v.as_object_mut()?;
     obj.remove("type");
     (!obj.is_empty()).then(|| serde_json::Value::Object(obj.clone()).to_string())
 }
 
-fn describe_match(m: &Match<Tag>) -> String {
+/// How a pending intent got its tag, for a person (`cloud intent intent_weather`, ...).
+pub fn describe_match(m: &Match<Tag>) -> String {
     match m {
         Match::Cloud { intent } => format!("cloud intent {intent}"),
         Match::App { intent } => format!("app intent {intent}"),

@@ -528,6 +528,12 @@ pub trait Behavior<U: IntentUnion, E: 'static = ()>: Send + 'static {
     fn debug_state(&self) -> Option<&str> {
         None
     }
+    /// Introspection for tools (the live inspector, tests): what this behavior's own logic
+    /// looks at beyond what the runner knows — children it keeps on cooldown, conditions it
+    /// checks with their labels (a state machine's transitions out of its current state).
+    /// Called between ticks with a [`View`] for this behavior; pure. Default: nothing. See
+    /// [`Introspection`](super::Introspection).
+    fn introspect(&self, _view: &View<'_, U, E>, _out: &mut super::Introspection) {}
 }
 
 /// A place where an intent can be claimed (coverage).

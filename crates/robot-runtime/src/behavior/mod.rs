@@ -20,6 +20,9 @@
 //!   JSON path; trees in the original engine's format load unchanged.
 //! * `coverage` and `export`: intent coverage, the completed-intents table check, DOT and
 //!   Mermaid export.
+//! * [`introspect`]: what a running tree tells a tool between ticks (each behavior's
+//!   status, why it does or does not want to run, conditions with their current values)
+//!   and forcing a behavior onto the stack.
 //!
 //! ```
 //! use robot_runtime::behavior::{Registry, Runner, LoadOptions, Source, load_tree};
@@ -53,6 +56,7 @@ mod core;
 pub mod coverage;
 pub mod export;
 mod ids;
+pub mod introspect;
 mod loader;
 mod registry;
 pub mod runner;
@@ -74,6 +78,7 @@ pub use core::{
     Effect, EffectId, EventScope, EventScopes, Invariant, LifecycleState, RunnerError, View,
 };
 pub use ids::{BehaviorId, BehaviorName, NameError};
+pub use introspect::{Check, ForceError, Gate, Introspection, NodeShape, NodeStatus, TreeShape};
 pub use loader::{load_tree, strip_comments, LoadError, LoadOptions, Problem, ProblemKind, Source};
 pub use registry::{BuildCx, ClassFactory, ConditionFactory, Registry};
 pub use runner::{ConditionPair, Runner};

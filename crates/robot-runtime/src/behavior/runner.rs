@@ -166,6 +166,16 @@ impl<U: IntentUnion, E: 'static> Runner<U, E> {
             .iter()
             .any(|f| f.id == id && f.action.is_some())
     }
+    /// The name of the action the frame of `id` runs, if any (for tools: the inspector).
+    pub fn running_action(&self, id: BehaviorId) -> Option<&str> {
+        self.core
+            .s
+            .stack
+            .iter()
+            .find(|f| f.id == id)
+            .and_then(|f| f.action.as_deref())
+            .map(|a| a.name())
+    }
     /// Behaviors in scope, in no particular order.
     pub fn in_scope(&self) -> &[BehaviorId] {
         &self.core.in_scope

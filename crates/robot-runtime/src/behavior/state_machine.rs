@@ -49,7 +49,7 @@ use serde::Deserialize;
 use serde_json::Value;
 
 use super::condition::Condition;
-use super::core::{Behavior, ClaimSite, Continuation, Ctx, DelegationOutcome, EffectId};
+use super::core::{Behavior, ClaimSite, Continuation, Ctx, DelegationOutcome, EffectId, View};
 use super::ids::BehaviorId;
 use super::loader::ProblemKind;
 use super::registry::{BuildCx, Registry};
@@ -319,6 +319,27 @@ impl<U: IntentUnion, E: 'static> Behavior<U, E> for StateMachine<U, E> {
     }
     fn debug_state(&self) -> Option<&str> {
         self.current_state()
+    }
+    /// The transitions out of the current state, in the order `update` checks them, each
+    /// with its condition's current value.
+    fn introspect(&self, view: &View<'_, U, E>, out: &mut super::Introspection) {
+        let Some(cur) = self.current.filter(|_| out.wants_checks()) else {
+            return;
+        };
+        let v = view.with_state_since(Some(self.since));
+        let from = &self.states[cur].name;
+        for (kind, what) in ["interrupting", "non-interrupting", "exit"]
+            .into_iter()
+            .enumerate()
+        {
+            for &t in &self.states[cur].transitions[kind] {
+                let t = &self.transitions[t];
+                if t.to != cur {
+                    let to = &self.states[t.to].name;
+                    out.condition(format!("{from} -> {to} ({what})"), &t.condition, &v);
+                }
+            }
+        }
     }
     fn claim_sites(&self, out: &mut Vec<ClaimSite<U::Tag>>) {
         let mut tags = Vec::new();
