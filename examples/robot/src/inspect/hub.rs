@@ -389,3 +389,101 @@ impl Hub {
 pub fn refuse(replier: &Replier, refused: &protocol::Refused) {
     replier.send(protocol::error(refused.id.as_ref(), &refused.error));
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::timeline::What;
+
+    fn entry(tick: u64) -> Entry {
+        Entry {
+            tick,
+            t_ms: tick * 50,
+            what: What::Note {
+                text: format!("n{tick}"),
+            },
+        }
+    }
+
+    fn live(limits: Limits) -> (Hub, Receiver<Request>) {
+        Hub::live(Map::new(), limits)
+    }
+
+    #[test]
+    fn a_page_that_falls_behind_is_dropped_not_waited_for() {
+        let limits = Limits {
+            client_queue: 3,
+            ..Limits::default()
+        };
+        let (hub, _rx) = live(limits);
+        let slow = hub.attach().unwrap();
+        let fast = hub.attach().unwrap();
+        assert_eq!(hub.watchers(), 2);
+        for t in 0..10 {
+            hub.push_entries(&[entry(t)]);
+            hub.flush();
+            while fast.rx.try_recv().is_ok() {}
+        }
+        // The slow page never read: it was kicked when its queue was full; the fast one
+        // got every update.
+        assert!(slow.kicked.load(Ordering::Relaxed));
+        assert!(!fast.kicked.load(Ordering::Relaxed));
+        assert_eq!(hub.watchers(), 1);
+        assert!(!hub.is_attached(slow.id) && hub.is_attached(fast.id));
+    }
+
+    #[test]
+    fn entries_are_bounded_and_the_loss_is_counted() {
+        let (hub, _rx) = live(Limits::default());
+        let page = hub.attach().unwrap();
+        let many: Vec<Entry> = (0..(PENDING as u64 + 10)).map(entry).collect();
+        hub.push_entries(&many);
+        assert_eq!(hub.flush(), 1);
+        let msg = page.rx.try_recv().unwrap();
+        let v: Value = serde_json::from_str(msg.as_str()).unwrap();
+        assert_eq!(v["dropped"], 10);
+        assert_eq!(v["entries"].as_array().unwrap().len(), PENDING);
+        assert_eq!(v["entries"][0]["tick"], 10, "the oldest went first");
+        // A page that connects now gets the history in its hello.
+        let late = hub.attach().unwrap();
+        let hello: Value = serde_json::from_str(&late.hello).unwrap();
+        assert_eq!(hello["history"].as_array().unwrap().len(), PENDING);
+        assert_eq!(hello["history_dropped"], 10);
+        assert_eq!(hello["mode"], "live");
+        // Nothing new: nothing sent.
+        assert_eq!(hub.flush(), 0);
+    }
+
+    #[test]
+    fn commands_are_bounded() {
+        let (hub, _rx) = live(Limits::default());
+        let page = hub.attach().unwrap();
+        let request = || Request {
+            page: page.id,
+            command: protocol::parse(r#"{"cmd":"pause"}"#, None).unwrap(),
+            reply: page.replier.clone(),
+        };
+        for _ in 0..COMMANDS {
+            hub.submit(request()).unwrap();
+        }
+        let e = hub.submit(request()).unwrap_err();
+        assert!(e.contains("busy"), "{e}");
+        let (replay, _) = (Hub::replay(Map::new(), Vec::new(), Limits::default()), ());
+        assert!(replay.submit(request()).unwrap_err().contains("replays"));
+        assert!(replay.attach().is_some());
+    }
+
+    #[test]
+    fn pages_are_bounded() {
+        let limits = Limits {
+            max_clients: 2,
+            ..Limits::default()
+        };
+        let (hub, _rx) = live(limits);
+        let a = hub.attach().unwrap();
+        let _b = hub.attach().unwrap();
+        assert!(hub.attach().is_none());
+        hub.detach(a.id);
+        assert!(hub.attach().is_some());
+    }
+}

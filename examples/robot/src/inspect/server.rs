@@ -33,7 +33,7 @@ pub fn page() -> &'static str {
 }
 
 /// How long a page's socket read waits before the connection thread looks at its queue.
-const POLL: Duration = Duration::from_millis(25);
+const POLL: Duration = Duration::from_millis(50);
 
 struct Shared {
     hub: Hub,

@@ -65,7 +65,7 @@ def test_the_stack_shown_is_the_robots(robots, page, tmp_path):
     robot = robots("--inspect", "127.0.0.1:0", "--inspect-paused", "--trace-json", str(trace))
     open_page(page, robot.url)
     assert page.find_element(By.ID, "mode").text.lower() == "paused"
-    for target in (31, 244, 400):
+    for target in (31, 244, 582):
         now = shown_tick(page) or 0
         steps = target - now if shown_tick(page) is not None else target + 1
         box = page.find_element(By.ID, "stepn")
@@ -83,7 +83,11 @@ def test_the_stack_shown_is_the_robots(robots, page, tmp_path):
     assert stack_at(read_trace(trace), 31) == "GlobalInterruptions > VoiceFeatures > TimerSet"
     # Behaviors the stack's behaviors delegate to are in scope; the rest is not.
     assert node_state(page, "TriggerWordDetected") == "in_scope"
-    screenshot(page, "paused-stack")
+    # Tick 582: the guide halts for the menu the tablet asked for (the README's picture).
+    holders = lambda: page.execute_script(
+        "return [...document.querySelectorAll('#resources .hold')].map((e) => e.textContent);")
+    wait_for("the halting guide", lambda: any("halting" in h or "holding" in h for h in holders()))
+    screenshot(page, "overview")
 
 
 def test_an_intent_sent_from_the_page_is_claimed(robots, page, tmp_path):

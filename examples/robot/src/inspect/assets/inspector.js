@@ -171,7 +171,7 @@ function hello(msg) {
     slider.value = String(S.maxTick);
     S.replayTick = S.maxTick;
   }
-  S.view = null; S.follow = true;
+  S.view = null; S.follow = true; $("follow").classList.add("on");
   if (S.selected !== null && S.selected >= S.tree.nodes.length) S.selected = null;
   watch();
   schedule();
@@ -556,9 +556,11 @@ function row(e, prevTick) {
   return r;
 }
 
+// The text timeline sticks to its end unless the person scrolled up.
+let stick = true;
+
 function renderTimeline(tick) {
   const box = $("timeline");
-  const atBottom = box.scrollHeight - box.scrollTop - box.clientHeight < 30;
   if (S.mode === "replay") {
     // Rows up to the slider's tick (the last ROWS of them).
     let end = 0;
@@ -581,7 +583,7 @@ function renderTimeline(tick) {
   }
   S.rendered = S.entries.length;
   while (box.childElementCount > ROWS) box.firstElementChild.remove();
-  if (atBottom) box.scrollTop = box.scrollHeight;
+  if (stick) box.scrollTop = box.scrollHeight;
 }
 
 function kv(parent, k, v) {
@@ -590,6 +592,12 @@ function kv(parent, k, v) {
   d.append(el("b", "", k + " "));
   d.append(document.createTextNode(v));
   parent.append(d);
+}
+
+function entryText(e) {
+  return `${e.table} ${e.intent} → ${e.user_intent}` +
+    (e.substitutions && e.substitutions.length ? ` [${e.substitutions.join(", ")}]` : "") +
+    (e.feature_gate ? ` (feature ${e.feature_gate})` : "");
 }
 
 function metaText(m) {
@@ -608,10 +616,7 @@ function slot(title, cls, it) {
   s.append(el("div", "tag", it.intent + (it.payload ? " " + it.payload : "")));
   kv(s, "owner", it.owner);
   kv(s, "from", it.origin ? `${it.origin}, ${it.via}` : it.via);
-  if (it.map_entry) {
-    const e = it.map_entry;
-    kv(s, "map", `${e.table} ${e.intent} → ${e.user_intent}` + (e.substitutions && e.substitutions.length ? ` [${e.substitutions.join(", ")}]` : "") + (e.feature_gate ? ` (feature ${e.feature_gate})` : ""));
-  }
+  if (it.map_entry) kv(s, "map", entryText(it.map_entry));
   kv(s, "meta", metaText(it.meta));
   if (it.age_ticks !== undefined) kv(s, "age", plural(it.age_ticks, "tick"));
   if (it.heard) kv(s, "heard", it.heard);
@@ -659,7 +664,8 @@ function renderIntents(tick) {
     d.append(l1);
     const m = S.meta.get(r.key);
     const info = [r.source ? `${r.source}, ${r.via}` : r.via, r.heard ? `heard: ${r.heard}` : null,
-      m ? metaText(m.meta) : null].filter(Boolean).join(" · ");
+      m ? metaText(m.meta) : null, m && m.map_entry ? `map: ${entryText(m.map_entry)}` : null]
+      .filter(Boolean).join(" · ");
     if (info) d.append(el("div", "l2", info));
     list.append(d);
   }
@@ -708,10 +714,13 @@ function chartEnd() {
 
 function viewRange() {
   const end = chartEnd();
-  if (!S.view) S.view = { t0: 0, t1: end };
-  if (S.follow && S.mode === "live") {
-    const span = Math.max(2000, S.view.t1 - S.view.t0);
-    S.view = { t0: Math.max(0, end - span), t1: end };
+  if (S.mode === "live" && S.follow) {
+    // Following: the last `span` (30 s to start with; the zoom buttons change it).
+    const span = S.span || 30000;
+    const t1 = Math.max(end, span);
+    S.view = { t0: t1 - span, t1 };
+  } else if (!S.view) {
+    S.view = { t0: 0, t1: end };
   }
   return S.view;
 }
@@ -894,6 +903,11 @@ function setupChart() {
 
 function zoom(f, px) {
   const G = S.chartGeom; if (!G) return;
+  if (S.follow && S.mode === "live" && px === undefined) {
+    S.span = Math.max(1000, Math.min(3.6e6, (S.span || 30000) * f));
+    schedule();
+    return;
+  }
   const at = px === undefined ? (G.t0 + G.t1) / 2 : G.t0 + (px - GUTTER) / (G.W - GUTTER - 8) * (G.t1 - G.t0);
   const span = Math.max(200, Math.min(3.6e6, (G.t1 - G.t0) * f));
   const left = (at - G.t0) / (G.t1 - G.t0);
@@ -978,6 +992,8 @@ function setupForms() {
   $("pause").onclick = () => send({ cmd: "pause" });
   $("resume").onclick = () => send({ cmd: "resume" });
   $("step").onclick = () => send({ cmd: "step", ticks: Math.max(1, Math.min(1000, Number($("stepn").value) || 1)) });
+  const tl = $("timeline");
+  tl.addEventListener("scroll", () => { stick = tl.scrollHeight - tl.scrollTop - tl.clientHeight < 30; });
   const filters = $("filters");
   for (const f of FILTERS) {
     const l = el("label");

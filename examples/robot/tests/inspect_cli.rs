@@ -1,0 +1,114 @@
+//! `--inspect` and `inspect TRACE` on the command line: their errors, with and without the
+//! `inspect` feature (the server itself: `tests/inspect.rs`; the page: `tests/browser/`).
+
+use std::process::Command;
+
+fn run(args: &[&str]) -> (Option<i32>, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_robot-example"))
+        .args(args)
+        .env("NO_COLOR", "1")
+        .output()
+        .expect("run robot-example");
+    (
+        out.status.code(),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+#[test]
+fn inspector_options_need_inspect() {
+    let (code, _, err) = run(&["--inspect-token", "0123456789abcdef"]);
+    assert_eq!(code, Some(2), "{err}");
+    assert!(err.contains("--inspect"), "{err}");
+    let (code, _, err) = run(&["--run-for", "1"]);
+    assert_eq!(code, Some(2), "--run-for needs --zenoh or --inspect: {err}");
+    let (code, _, err) = run(&["--coverage", "inspect", "t.jsonl"]);
+    assert_eq!(code, Some(2), "the subcommand takes no robot option: {err}");
+}
+
+#[cfg(not(feature = "inspect"))]
+#[test]
+fn without_the_feature_inspect_says_how_to_build_it() {
+    for args in [&["--inspect"][..], &["inspect", "trace.jsonl"][..]] {
+        let (code, out, err) = run(args);
+        assert_eq!(code, Some(2), "{err}");
+        assert!(out.is_empty(), "{out}");
+        assert!(err.contains("--features inspect"), "{err}");
+    }
+}
+
+#[cfg(feature = "inspect")]
+mod with_the_feature {
+    use super::run;
+
+    #[test]
+    fn bad_addresses_and_tokens_are_refused_before_anything_runs() {
+        let (code, out, err) = run(&["--inspect", "not-an-address", "--run-for", "0"]);
+        assert_eq!(code, Some(2), "{err}");
+        assert!(out.is_empty(), "nothing ran: {out}");
+        assert!(err.contains("is not an address"), "{err}");
+        let (code, _, err) = run(&["--inspect", "0.0.0.0:0", "--run-for", "0"]);
+        assert_eq!(code, Some(2), "{err}");
+        assert!(err.contains("--inspect-token"), "{err}");
+        let (code, _, err) = run(&[
+            "--inspect",
+            ":0",
+            "--inspect-token",
+            "short",
+            "--run-for",
+            "0",
+        ]);
+        assert_eq!(code, Some(2), "{err}");
+        assert!(err.contains("16 to 256 characters"), "{err}");
+    }
+
+    #[test]
+    fn it_serves_plays_and_stops() {
+        let (code, out, err) = run(&["--inspect", "127.0.0.1:0", "--run-for", "0.5"]);
+        assert_eq!(code, Some(0), "{err}");
+        assert!(err.contains("inspect: open http://127.0.0.1:"), "{err}");
+        assert!(
+            out.contains("stack: GlobalInterruptions"),
+            "the timeline is printed: {out}"
+        );
+        assert!(err.contains("inspect: stopped after"), "{err}");
+    }
+
+    #[test]
+    fn a_trace_that_cannot_be_replayed_says_why() {
+        let dir = tempfile::tempdir().unwrap();
+        let (code, _, err) = run(&["inspect", "/nonexistent/trace.jsonl", "--addr", ":0"]);
+        assert_eq!(code, Some(2), "{err}");
+        assert!(
+            err.contains("cannot read /nonexistent/trace.jsonl"),
+            "{err}"
+        );
+        let junk = dir.path().join("junk.jsonl");
+        std::fs::write(&junk, "garbage\n{\"no\": \"event\"}\n").unwrap();
+        let (code, _, err) = run(&["inspect", junk.to_str().unwrap(), "--addr", ":0"]);
+        assert_eq!(code, Some(2), "{err}");
+        assert!(err.contains("line 1: not JSON"), "{err}");
+        assert!(err.contains("line 2: an event needs"), "{err}");
+        assert!(err.contains("no events to replay"), "{err}");
+        // A trace with a bad line replays the rest.
+        let trace = dir.path().join("t.jsonl");
+        let (code, _, err) = run(&["--trace-json", trace.to_str().unwrap()]);
+        assert_eq!(code, Some(0), "{err}");
+        let mut text = std::fs::read_to_string(&trace).unwrap();
+        assert!(text.starts_with("{\"tick\":0,\"t_ms\":0,\"event\":\"tree\",\"format\":1,"));
+        text.push_str("oops\n");
+        std::fs::write(&trace, text).unwrap();
+        let (code, _, err) = run(&[
+            "inspect",
+            trace.to_str().unwrap(),
+            "--addr",
+            ":0",
+            "--run-for",
+            "0.3",
+        ]);
+        assert_eq!(code, Some(0), "{err}");
+        assert!(err.contains("(skipped; the rest replays)"), "{err}");
+        assert!(err.contains("inspect: open http://127.0.0.1:"), "{err}");
+    }
+}
