@@ -13,6 +13,7 @@ import urllib.request
 
 import pytest
 import websocket  # websocket-client, installed with selenium
+from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import Select
 
@@ -208,6 +209,23 @@ def test_replay_shows_the_recorded_stack_at_a_chosen_time(robots, page, tmp_path
         assert page.find_element(By.ID, "slidertime").text == f"{tick * 50 // 1000}.{tick * 50 % 1000:03d} s"
     assert stack_at(events, 244) == "GlobalInterruptions > ReactToUnclaimedIntent"
     screenshot(page, "replay")
+
+    # The chart: hovering TimerSet's bar tells when it ran; the wheel zooms in.
+    canvas = page.find_element(By.ID, "chart")
+    assert "TimerSet" in canvas.get_attribute("data-lanes").split(",")
+    rect = page.execute_script("return inspector.barRect('TimerSet')")
+    size = canvas.size
+    ActionChains(page).move_to_element_with_offset(
+        canvas, int(rect["x"] - size["width"] / 2), int(rect["y"] - size["height"] / 2)).perform()
+    tip = wait_for("the tooltip", lambda: js_text(page, "#tooltip:not([hidden])"))
+    assert tip.startswith("TimerSet\nactive 1.550 s"), tip
+    span = lambda: page.execute_script("const v = inspector.state().view; return v.t1 - v.t0;")
+    before = span()
+    page.execute_script(
+        "const c = document.getElementById('chart'); const r = c.getBoundingClientRect();"
+        "c.dispatchEvent(new WheelEvent('wheel', {deltaY: -100, clientX: r.left + 400,"
+        " clientY: r.top + 50, bubbles: true, cancelable: true}));")
+    wait_for("a narrower view", lambda: span() < before)
     # At the end, the page's timeline reads as the terminal's, line for line.
     page.execute_script("inspector.seek(1e9)")
     terminal = [l[28:] for l in run.stdout.splitlines()[1:] if l.strip()]

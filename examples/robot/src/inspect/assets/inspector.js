@@ -356,10 +356,10 @@ function render() {
   renderStack(status);
   renderTree(status);
   renderWhy(status);
+  drawChart(); // first: its height decides the timeline's
   renderTimeline(tick);
   renderIntents(tick);
   renderResources(tick);
-  drawChart();
 }
 
 function renderClock(tick) {
@@ -556,8 +556,9 @@ function row(e, prevTick) {
   return r;
 }
 
-// The text timeline sticks to its end unless the person scrolled up.
-let stick = true;
+// The text timeline sticks to its end unless the person scrolled up (our own scrolling, and
+// the layout changing under it, do not count).
+let stick = true, ownScroll = false;
 
 function renderTimeline(tick) {
   const box = $("timeline");
@@ -583,7 +584,10 @@ function renderTimeline(tick) {
   }
   S.rendered = S.entries.length;
   while (box.childElementCount > ROWS) box.firstElementChild.remove();
-  if (stick) box.scrollTop = box.scrollHeight;
+  if (stick && box.scrollTop !== box.scrollHeight - box.clientHeight) {
+    ownScroll = true;
+    box.scrollTop = box.scrollHeight;
+  }
 }
 
 function kv(parent, k, v) {
@@ -993,7 +997,10 @@ function setupForms() {
   $("resume").onclick = () => send({ cmd: "resume" });
   $("step").onclick = () => send({ cmd: "step", ticks: Math.max(1, Math.min(1000, Number($("stepn").value) || 1)) });
   const tl = $("timeline");
-  tl.addEventListener("scroll", () => { stick = tl.scrollHeight - tl.scrollTop - tl.clientHeight < 30; });
+  tl.addEventListener("scroll", () => {
+    if (ownScroll) { ownScroll = false; return; }
+    stick = tl.scrollHeight - tl.scrollTop - tl.clientHeight < 30;
+  });
   const filters = $("filters");
   for (const f of FILTERS) {
     const l = el("label");
