@@ -33,6 +33,9 @@ fn main() {
     // `#[cfg(conformance_reference)]` for tests that name modules of the reference corpus
     // (`../shared/conformance/message-buffers`) directly: set only when that corpus is built.
     println!("cargo::rustc-check-cfg=cfg(conformance_reference)");
+    // `#[cfg_attr(conformance_data_absent, ignore = "...")]`: without the data, the tests
+    // that need it show as ignored, with the reason, in cargo's summary.
+    println!("cargo::rustc-check-cfg=cfg(conformance_data_absent)");
     let manifest = match corpus::locate(crate_dir) {
         Ok(Some(dir)) => match corpus::Manifest::load(&dir) {
             Ok(m) => Some(m),
@@ -46,9 +49,10 @@ fn main() {
                     .display()
             );
             println!(
-                "cargo:warning={}: the conformance tests will be skipped",
+                "cargo:warning={}: the conformance tests are ignored",
                 corpus::skip_message(crate_dir)
             );
+            println!("cargo::rustc-cfg=conformance_data_absent");
             None
         }
         Err(e) => panic!("{e}"),

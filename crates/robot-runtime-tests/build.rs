@@ -3,7 +3,7 @@
 //! `CloudMic::Message` (`../../schemas/cloud.clad`). Schema and map errors are reported as
 //! `cargo::error=` lines with file:line:col.
 
-use clad_codegen::IntentMapOptions;
+use robot_codegen::IntentMap;
 
 fn main() {
     clad_codegen::Builder::new()
@@ -11,9 +11,8 @@ fn main() {
         .include_dir("../../schemas")
         .file("test_user_intent.clad")
         .file("cloud.clad")
-        .intent_map_with(
-            "test_user_intent_map.json",
-            IntentMapOptions::new("UserIntent").feature_enum("FeatureType"),
+        .extension(
+            IntentMap::new("test_user_intent_map.json", "UserIntent").feature_enum("FeatureType"),
         )
         .build();
 }

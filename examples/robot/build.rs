@@ -6,8 +6,7 @@
 //! generated too, and cargo reruns this script when any file read changes. Schema and map
 //! errors are reported as `cargo::error=` lines with file:line:col.
 
-use clad_codegen::intent_map::hri::HriMapOptions;
-use clad_codegen::IntentMapOptions;
+use robot_codegen::{HriMap, IntentMap};
 
 fn main() {
     clad_codegen::Builder::new()
@@ -22,15 +21,15 @@ fn main() {
         // decoded without copying their strings on the robot's tick thread.
         .view("CloudMic::Message")
         .view("Bench")
-        .intent_map_with(
-            "user_intent_map.json",
-            IntentMapOptions::new("Anki::Vector::UserIntent")
+        // Cloud and app intents -> user-intent member + fields (`USER_INTENT_MAP`).
+        .extension(
+            IntentMap::new("user_intent_map.json", "Anki::Vector::UserIntent")
                 .feature_enum("Anki::Vector::FeatureType"),
         )
         // ROS4HRI intent + roles -> user-intent member + fields (`HRI_INTENT_MAP`).
-        .hri_intent_map(
+        .extension(HriMap::new(
             "hri_intent_map.json",
-            HriMapOptions::new("Anki::Vector::UserIntent"),
-        )
+            "Anki::Vector::UserIntent",
+        ))
         .build();
 }

@@ -18,16 +18,18 @@
 //!
 //! Every file an input includes is compiled too (on its own, as the original compiler would
 //! compile it), so the output holds every type the inputs refer to. CLAD namespaces become
-//! nested modules in one output file.
+//! nested modules in one output file. Build extensions ([`Builder::extension`]) append their
+//! items to the same file.
 
 use crate::diagnostics::{self, Diagnostic};
-use crate::intent_map::{self, IntentMapOptions};
+use crate::extension::{self, Extension};
 use crate::ir::{Item, Schema};
 use crate::loader::{FsLoader, LoadError, LoadedSource, SourceLoader};
 use crate::rust::{self, Emitter, GeneratedType, RustOptions};
 use crate::source::SourceDb;
 use std::fmt;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 /// Configures and runs code generation.
 #[derive(Clone, Debug, Default)]
@@ -39,8 +41,7 @@ pub struct Builder {
     options: RustOptions,
     emit_cargo: bool,
     base_dir: Option<PathBuf>,
-    intent_maps: Vec<(String, IntentMapOptions)>,
-    hri_maps: Vec<(String, intent_map::hri::HriMapOptions)>,
+    extensions: Vec<Arc<dyn Extension>>,
 }
 
 /// The result of [`Builder::generate`].
@@ -52,7 +53,8 @@ pub struct Generated {
     pub files_read: Vec<PathBuf>,
     /// Every generated type, in output order.
     pub types: Vec<GeneratedType>,
-    /// Warnings (intent maps), rendered with source snippets; empty when there are none.
+    /// Warnings (unused view paths, build extensions), rendered with source snippets; empty
+    /// when there are none.
     /// [`Builder::compile`] prints them as `cargo::warning=` lines.
     pub warnings: String,
 }
@@ -164,8 +166,8 @@ impl Builder {
     /// ```no_run
     /// clad_codegen::Builder::new()
     ///     .include_dir("schemas")
-    ///     .file("cloud.clad")
-    ///     .view("CloudMic::Message") // MessageView<'a>, IntentResultView<'a>, ...
+    ///     .file("telemetry.clad")
+    ///     .view("Telemetry::Frame") // FrameView<'a>, LogLineView<'a>, ...
     ///     .build();
     /// ```
     pub fn view(mut self, path: impl Into<String>) -> Self {
@@ -177,16 +179,6 @@ impl Builder {
     /// `json` and `serde` the generated types use.
     pub fn runtime_path(mut self, path: impl Into<String>) -> Self {
         self.options.runtime_path = path.into();
-        self
-    }
-
-    /// Path of the crate whose `intent` module holds `StaticIntentMap` (and whose `hri`
-    /// module holds `StaticHriMap`), the types of the intent-map statics
-    /// ([`Builder::intent_map`], [`Builder::hri_intent_map`]), in generated code (default
-    /// `::robot_runtime`). Independent of [`Builder::runtime_path`]: the wire runtime and the
-    /// intent runtime may live in different crates.
-    pub fn intent_map_runtime_path(mut self, path: impl Into<String>) -> Self {
-        self.options.intent_runtime_path = path.into();
         self
     }
 
@@ -206,36 +198,21 @@ impl Builder {
         self
     }
 
-    /// Compiles an intent map (a `user_intent_map.json` in the original robot's format)
-    /// against the union `union` (fully qualified, e.g. `Anki::Vector::UserIntent`) and emits it
-    /// into the output as `pub static <UNION>_MAP` (e.g. `USER_INTENT_MAP`) at the root of the
-    /// generated file: a `robot_runtime::intent::StaticIntentMap<UserIntentTag>` (the crate is
-    /// [`Builder::intent_map_runtime_path`]). The JSON file is found like a schema file (a
-    /// plain path, or a path inside an include directory); a schema of the build must declare
-    /// the union, and the enums the map is checked against may be declared by any file of the
-    /// build. Map errors fail the build like schema errors. See [`crate::intent_map`] for what
-    /// is checked.
-    pub fn intent_map(self, json: impl Into<String>, union: impl Into<String>) -> Self {
-        self.intent_map_with(json, IntentMapOptions::new(union))
-    }
-
-    /// [`Builder::intent_map`] with options: the feature enum `feature_gate` values must
-    /// name, the unmapped-member lint, the static's name.
-    pub fn intent_map_with(mut self, json: impl Into<String>, options: IntentMapOptions) -> Self {
-        self.intent_maps.push((json.into(), options));
-        self
-    }
-
-    /// Compiles an HRI intent map (`hri_intent_map.json`: ROS4HRI intent + role conditions →
-    /// user-intent member + payload fields) against the union `options.union` and appends its
-    /// static (`HRI_INTENT_MAP` by default). See [`crate::intent_map::hri`] for what is
-    /// checked.
-    pub fn hri_intent_map(
-        mut self,
-        json: impl Into<String>,
-        options: intent_map::hri::HriMapOptions,
-    ) -> Self {
-        self.hri_maps.push((json.into(), options));
+    /// Adds a build extension: after the schemas are compiled, `extension` gets the IR, the
+    /// output's naming table and the build's loader, and its items are appended to the
+    /// generated file (see [`crate::extension`]). Extensions run in the order they are added;
+    /// their errors fail the build like schema errors, their warnings are printed.
+    ///
+    /// ```ignore
+    /// // build.rs (the extension comes from another crate, a build dependency)
+    /// clad_codegen::Builder::new()
+    ///     .include_dir("schemas")
+    ///     .file("shapes.clad")
+    ///     .extension(shape_tables::Tables::new("tables.json", "Shapes::Shape"))
+    ///     .build();
+    /// ```
+    pub fn extension(mut self, extension: impl Extension + 'static) -> Self {
+        self.extensions.push(Arc::new(extension));
         self
     }
 
@@ -245,14 +222,14 @@ impl Builder {
         let (units, mut files_read) = self.compile_units()?;
         let emitter = Emitter::new(&units, &self.options).map_err(error_from)?;
         let mut code = emitter.file();
-        let maps = self.compile_intent_maps(&units, &emitter, &mut files_read)?;
-        for map in maps.code {
+        let added = self.run_extensions(&units, &emitter, &mut files_read)?;
+        for item in added.items {
             code.push('\n');
-            code.push_str(&map);
+            code.push_str(&item);
         }
         let types = emitter.types();
         let mut warnings = self.view_warnings(&types);
-        warnings.push_str(&maps.warnings);
+        warnings.push_str(&added.warnings);
         Ok(Generated {
             code,
             files_read,
@@ -299,109 +276,45 @@ impl Builder {
         let (units, mut files_read) = self.compile_units()?;
         let emitter = Emitter::new(&units, &self.options).map_err(error_from)?;
         let mut tokens = emitter.tokens().map_err(error_from)?;
-        let maps = self.compile_intent_maps(&units, &emitter, &mut files_read)?;
-        for map in maps.code {
-            tokens.extend(rust::lex(&map, "generated intent map").map_err(error_from)?);
+        let added = self.run_extensions(&units, &emitter, &mut files_read)?;
+        for item in added.items {
+            tokens.extend(rust::lex(&item, "item of a build extension").map_err(error_from)?);
         }
         Ok((tokens, files_read))
     }
 
-    /// Compiles every intent map against the units of the build (the union from the unit
-    /// declaring it, enums from any unit) and emits its static with the build's `emitter`.
-    fn compile_intent_maps(
+    /// Runs every extension over the build, in order, with one [`extension::Context`] (so
+    /// root names claimed by one are seen by the next). Fails with the diagnostics of every
+    /// extension that reported an error.
+    fn run_extensions(
         &self,
         units: &[Schema],
         emitter: &Emitter<'_>,
         files_read: &mut Vec<PathBuf>,
-    ) -> Result<IntentMaps, BuildError> {
-        let mut out = IntentMaps::default();
+    ) -> Result<ExtensionItems, BuildError> {
+        let mut out = ExtensionItems::default();
+        if self.extensions.is_empty() {
+            return Ok(out);
+        }
         let mut errors = BuildError {
             rendered: String::new(),
             diagnostics: Vec::new(),
         };
-        let mut statics: Vec<String> = Vec::new();
-        for (json, options) in &self.intent_maps {
-            let mut fail = |d: Vec<Diagnostic>, rendered: String| {
+        let mut loader = self.loader();
+        let mut cx = extension::Context::new(units, emitter, &mut loader);
+        for ext in &self.extensions {
+            let added = ext.generate(&mut cx);
+            let rendered = added.render();
+            if added.has_errors() {
                 errors.rendered.push_str(&rendered);
-                errors.diagnostics.extend(d);
-            };
-            let name = options.static_ident();
-            if statics.contains(&name) {
-                let d = vec![Diagnostic::error_global(format!(
-                    "two intent maps are emitted as `{name}`"
-                ))
-                .with_note("give one a different name with IntentMapOptions::static_name")];
-                fail(d.clone(), diagnostics::render(&d, &SourceDb::new(), false));
+                errors.diagnostics.extend(added.diagnostics);
                 continue;
             }
-            statics.push(name);
-            if intent_map::union_unit(units, &options.union).is_none() {
-                let d = vec![Diagnostic::error_global(format!(
-                    "no schema of this build declares the union `{}` of intent map \"{json}\"",
-                    options.union
-                ))
-                .with_note("add the schema file that declares it with Builder::file")];
-                fail(d.clone(), diagnostics::render(&d, &SourceDb::new(), false));
-                continue;
-            };
-            let mut loader = self.loader();
-            let compiled = intent_map::compile_file(units, &mut loader, json, options);
-            files_read.extend(loader.fs.files_read().iter().cloned());
-            let rendered = compiled.render();
-            let Some(model) = compiled.model.as_ref().filter(|_| !compiled.has_errors()) else {
-                fail(compiled.diagnostics, rendered);
-                continue;
-            };
             out.warnings.push_str(&rendered);
-            match intent_map::generate(model, emitter) {
-                Ok(code) => out.code.push(code),
-                Err(d) => {
-                    let rendered = diagnostics::render(&d, &SourceDb::new(), false);
-                    fail(d, rendered);
-                }
-            }
+            out.items.extend(added.items);
         }
-        for (json, options) in &self.hri_maps {
-            let mut fail = |d: Vec<Diagnostic>, rendered: String| {
-                errors.rendered.push_str(&rendered);
-                errors.diagnostics.extend(d);
-            };
-            if statics.contains(&options.static_name) {
-                let d = vec![Diagnostic::error_global(format!(
-                    "two intent maps are emitted as `{}`",
-                    options.static_name
-                ))
-                .with_note("give one a different name with HriMapOptions::static_name")];
-                fail(d.clone(), diagnostics::render(&d, &SourceDb::new(), false));
-                continue;
-            }
-            statics.push(options.static_name.clone());
-            let Some(schema) = intent_map::union_unit(units, &options.union) else {
-                let d = vec![Diagnostic::error_global(format!(
-                    "no schema of this build declares the union `{}` of HRI intent map \"{json}\"",
-                    options.union
-                ))
-                .with_note("add the schema file that declares it with Builder::file")];
-                fail(d.clone(), diagnostics::render(&d, &SourceDb::new(), false));
-                continue;
-            };
-            let mut loader = self.loader();
-            let compiled = intent_map::hri::compile_file(schema, &mut loader, json, options);
-            files_read.extend(loader.fs.files_read().iter().cloned());
-            let rendered = compiled.render();
-            let Some(model) = compiled.model.as_ref().filter(|_| !compiled.has_errors()) else {
-                fail(compiled.diagnostics, rendered);
-                continue;
-            };
-            out.warnings.push_str(&rendered);
-            match intent_map::hri::generate(model, emitter) {
-                Ok(code) => out.code.push(code),
-                Err(d) => {
-                    let rendered = diagnostics::render(&d, &SourceDb::new(), false);
-                    fail(d, rendered);
-                }
-            }
-        }
+        files_read.extend(cx.files_read().iter().cloned());
+        files_read.extend(loader.fs.files_read().iter().cloned());
         files_read.sort();
         files_read.dedup();
         if errors.diagnostics.is_empty() {
@@ -533,10 +446,9 @@ impl Builder {
             let _ = crate::compile(&mut loader, f);
             read.extend(loader.fs.files_read().iter().cloned());
         }
-        let hri = self.hri_maps.iter().map(|(j, _)| j);
-        for json in self.intent_maps.iter().map(|(j, _)| j).chain(hri) {
+        for input in self.extensions.iter().flat_map(|e| e.inputs()) {
             let mut loader = self.loader();
-            let _ = loader.load_main(json);
+            let _ = loader.load_main(&input);
             read.extend(loader.fs.files_read().iter().cloned());
         }
         read.sort();
@@ -563,11 +475,11 @@ impl Builder {
     }
 }
 
-/// What [`Builder::compile_intent_maps`] produces.
+/// What [`Builder::run_extensions`] produces.
 #[derive(Default)]
-struct IntentMaps {
-    /// One static per map, as Rust code.
-    code: Vec<String>,
+struct ExtensionItems {
+    /// Every item, as Rust code, in order.
+    items: Vec<String>,
     /// Rendered warnings.
     warnings: String,
 }

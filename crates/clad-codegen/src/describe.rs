@@ -3,7 +3,9 @@
 //! The structure is exactly that of the conformance suite's `semantics.json` entries: the
 //! file hash, then the file's own declarations in source order (namespaces before their
 //! content), each with its kind, fully qualified name (`::`-prefixed when the original marks it
-//! possibly ambiguous), version hash, enum values, union tags, members and wire sizes.
+//! possibly ambiguous), version hash, enum values, union tags, members and wire sizes. One key
+//! is ours, not the reference's: `schema_hash` on every enum, message, structure and union
+//! (the hash over the type and every type inside it, [`crate::schema_hash`]).
 
 use crate::ir::*;
 use serde::Serialize;
@@ -50,6 +52,8 @@ struct DeclEntry {
     kind: &'static str,
     fqn: String,
     hash: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    schema_hash: Option<String>,
     #[serde(flatten)]
     extra: Map<String, Value>,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -112,6 +116,7 @@ fn walk(schema: &Schema, items: &[Item], out: &mut Vec<DeclEntry>) {
                     kind: "namespace",
                     fqn: ns.path.join("::"),
                     hash: ns.hash.clone(),
+                    schema_hash: None,
                     extra: Map::new(),
                     members: None,
                     min_size: None,
@@ -217,6 +222,7 @@ fn entry(schema: &Schema, d: &Decl) -> DeclEntry {
             d.fqn()
         },
         hash: d.hash.clone(),
+        schema_hash: d.schema_hash.clone(),
         extra,
         members: Some(members),
         min_size: metrics.map(|m| size_value(&m.min_size)),

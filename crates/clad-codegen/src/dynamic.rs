@@ -7,7 +7,9 @@
 //! non-member enum values and invalid UTF-8 are errors with the byte offset and field path);
 //! CLAD-JSON with enums by name, unions as `{"type": ...}` (structure payloads flattened,
 //! others under `"value"`), floats that JSON cannot carry as `"NaN"`/`"Infinity"`/
-//! `"-Infinity"`, missing keys taking the schema default and unknown keys ignored.
+//! `"-Infinity"`, missing keys taking the schema default and unknown keys ignored (as the
+//! generated serde code does) — or, with [`encode_strict`] (what `cladc encode` and `cladz pub`
+//! use for what a person typed), unknown keys refused with their name.
 
 use crate::ir::*;
 use serde_json::{Map, Number, Value};
@@ -125,11 +127,30 @@ pub fn type_by_name(schema: &Schema, fqn: &str) -> Result<Type, DynError> {
     })
 }
 
-/// Encodes the CLAD-JSON `value` as the type named `fqn`.
+/// Encodes the CLAD-JSON `value` as the type named `fqn`. Keys that name no member are
+/// ignored, as the generated serde code ignores them.
 pub fn encode(schema: &Schema, fqn: &str, value: &Value) -> Result<Vec<u8>, DynError> {
     let ty = type_by_name(schema, fqn)?;
     let mut out = Vec::new();
-    Encoder { schema }.value(&ty, Some(value), None, fqn, &mut out)?;
+    Encoder {
+        schema,
+        strict: false,
+    }
+    .value(&ty, Some(value), None, fqn, &mut out)?;
+    Ok(out)
+}
+
+/// [`encode`], but a key that names no member (of a structure, or of a union object beside
+/// `"type"` and, for a member that is not a structure, `"value"`) is an error naming the key:
+/// a typo such as `"priorty"` is refused instead of silently taking the default.
+pub fn encode_strict(schema: &Schema, fqn: &str, value: &Value) -> Result<Vec<u8>, DynError> {
+    let ty = type_by_name(schema, fqn)?;
+    let mut out = Vec::new();
+    Encoder {
+        schema,
+        strict: true,
+    }
+    .value(&ty, Some(value), None, fqn, &mut out)?;
     Ok(out)
 }
 
@@ -174,6 +195,29 @@ pub fn explain(schema: &Schema, fqn: &str, bytes: &[u8]) -> Explanation {
 
 struct Encoder<'a> {
     schema: &'a Schema,
+    /// Refuse keys that name no member.
+    strict: bool,
+}
+
+/// The error for the first key of `obj` that `known` does not accept.
+fn unknown_key<'k>(
+    obj: &Map<String, Value>,
+    path: &str,
+    known: impl Fn(&str) -> bool,
+    expected: impl FnOnce() -> Vec<&'k str>,
+) -> Result<(), DynError> {
+    match obj.keys().find(|k| !known(k)) {
+        None => Ok(()),
+        Some(key) => {
+            let expected = expected();
+            let list = if expected.is_empty() {
+                "it has no members".to_owned()
+            } else {
+                format!("expected one of: {}", expected.join(", "))
+            };
+            Err(err(path, format!("unknown key {key:?} ({list})")))
+        }
+    }
 }
 
 fn err(path: &str, message: impl Into<String>) -> DynError {
@@ -293,16 +337,7 @@ impl Encoder<'_> {
                         format!("expected an object, found {}", describe(value)),
                     )
                 })?;
-                for f in &s.fields {
-                    self.value(
-                        &f.ty,
-                        obj.get(&f.name),
-                        f.default.as_ref(),
-                        &format!("{path}.{}", f.name),
-                        out,
-                    )?;
-                }
-                Ok(())
+                self.fields(s, obj, false, path, out)
             }
             Type::Union(id) => {
                 let DeclKind::Union(u) = &self.schema.decl(*id).kind else {
@@ -331,13 +366,56 @@ impl Encoder<'_> {
                 })?;
                 out.push(m.tag);
                 let mpath = format!("{path}.{name}");
-                if matches!(m.ty, Type::Struct(_)) {
-                    self.value(&m.ty, Some(value), None, &mpath, out)
-                } else {
-                    self.value(&m.ty, obj.get("value"), None, &mpath, out)
+                match &m.ty {
+                    // A structure member's fields sit in the union object itself.
+                    Type::Struct(sid) => match &self.schema.decl(*sid).kind {
+                        DeclKind::Struct(s) => self.fields(s, obj, true, &mpath, out),
+                        _ => Err(err(&mpath, "not a structure")),
+                    },
+                    ty => {
+                        if self.strict {
+                            unknown_key(
+                                obj,
+                                &mpath,
+                                |k| k == "type" || k == "value",
+                                || vec!["type", "value"],
+                            )?;
+                        }
+                        self.value(ty, obj.get("value"), None, &mpath, out)
+                    }
                 }
             }
         }
+    }
+
+    /// A structure's fields from `obj` (`in_union`: the object is a union's, which also holds
+    /// its `"type"` key).
+    fn fields(
+        &self,
+        s: &Struct,
+        obj: &Map<String, Value>,
+        in_union: bool,
+        path: &str,
+        out: &mut Vec<u8>,
+    ) -> Result<(), DynError> {
+        if self.strict {
+            unknown_key(
+                obj,
+                path,
+                |k| (in_union && k == "type") || s.fields.iter().any(|f| f.name == k),
+                || s.fields.iter().map(|f| f.name.as_str()).collect(),
+            )?;
+        }
+        for f in &s.fields {
+            self.value(
+                &f.ty,
+                obj.get(&f.name),
+                f.default.as_ref(),
+                &format!("{path}.{}", f.name),
+                out,
+            )?;
+        }
+        Ok(())
     }
 
     fn builtin(

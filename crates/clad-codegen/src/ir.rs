@@ -434,6 +434,11 @@ pub struct Decl {
     pub from_include: bool,
     /// Per-declaration version hash (None for declarations from includes, as in the original).
     pub hash: Option<String>,
+    /// The schema hash: over the canonical form of the type and every type it refers to
+    /// ([`crate::schema_hash`]; 32 hex digits). Set for every enum, message, structure and
+    /// union, included ones too; `None` for enum concepts. Not the original's: this is what
+    /// transports compare.
+    pub schema_hash: Option<String>,
     /// The original marks this name as possibly ambiguous (a member somewhere has the same
     /// name); it affects only generated text and the file hash.
     pub possibly_ambiguous: bool,

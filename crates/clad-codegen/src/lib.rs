@@ -11,12 +11,12 @@
 //! use clad_codegen::{compile, MemoryLoader};
 //!
 //! let mut files = MemoryLoader::new().file(
-//!     "robot.clad",
+//!     "shapes.clad",
 //!     "enum uint_8 Color { Red, Green = 5, Blue = 0x10 }\n\
 //!      message Px { Color c, float_32 f = 0.5, string[uint_16:100] s, int_16 v[uint_8:4] }\n\
 //!      union U { Px p = 3, bool b }\n",
 //! );
-//! let out = compile(&mut files, "robot.clad");
+//! let out = compile(&mut files, "shapes.clad");
 //! let schema = out.schema.expect("valid schema");
 //! let color = schema.decl(schema.lookup("Color").unwrap());
 //! assert_eq!(color.hash.as_deref(), Some("72cac815c7e8f7cd4e65c2bef1cbaeaf"));
@@ -34,10 +34,11 @@ mod consteval;
 pub mod describe;
 pub mod diagnostics;
 pub mod dynamic;
+pub mod extension;
 mod hash;
-pub mod intent_map;
 pub mod ir;
 mod lexer;
+pub mod lines;
 pub mod loader;
 #[doc(hidden)]
 pub mod macro_support;
@@ -45,12 +46,13 @@ mod metrics;
 mod parser;
 mod preprocess;
 pub mod rust;
+pub mod schema_hash;
 mod sema;
 pub mod source;
 
 pub use builder::{BuildError, Builder, Compiled, Generated};
 pub use diagnostics::{Diagnostic, Severity};
-pub use intent_map::IntentMapOptions;
+pub use extension::Extension;
 pub use loader::{FsLoader, LoadError, LoadedSource, MemoryLoader, SourceLoader};
 pub use rust::GeneratedType;
 pub use source::{FileId, SourceDb, SourceFile, Span};
@@ -85,6 +87,20 @@ impl Compilation {
 
 /// Most diagnostics one compilation reports; beyond this, errors are usually cascades.
 const MAX_DIAGNOSTICS: usize = 200;
+
+/// The deepest nesting of blocks a schema may have: `namespace` blocks and `#include`s
+/// together (an `#include` expands to an `include "..." { }` block), and so also the longest
+/// chain of files including each other. The original corpus nests 3 deep. Beyond the limit
+/// the compiler reports an error at the block (or `#include`) that goes too deep instead of
+/// recursing on: every pass (preprocessor, parser, resolution, the original's namespace
+/// hashing, whose text grows with the cube of the depth) stays bounded.
+pub const MAX_NESTING: usize = 64;
+
+/// The deepest nesting of types a schema may have: a structure or union holding a structure
+/// or union (directly or in an array) is one level deeper than it. The original corpus
+/// nests a handful of levels (a union of unions of unions of messages). Every consumer that walks a value type by type (generated code, the
+/// schema-driven codec of `cladc`/`cladz`, default values) then recurses at most this deep.
+pub const MAX_TYPE_DEPTH: usize = 64;
 
 /// Compiles the file `input` (resolved by `loader`) and everything it includes.
 pub fn compile(loader: &mut dyn SourceLoader, input: &str) -> Compilation {

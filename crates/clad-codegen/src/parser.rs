@@ -19,7 +19,16 @@ struct Parser<'a> {
     tokens: &'a [Token],
     pos: usize,
     diagnostics: &'a mut Vec<Diagnostic>,
+    /// `namespace`/`include` blocks open around the current position.
+    depth: usize,
+    /// Blocks skipped for nesting too deep so far (an enclosing namespace is then not
+    /// reported as empty).
+    skipped_blocks: usize,
 }
+
+/// How deep a string length type may nest (`string[uint_16]` is 1; anything deeper is an
+/// error anyway, reported by name resolution up to this depth).
+const MAX_TYPE_NESTING: usize = 4;
 
 /// Parses a token stream (ending in [`Tok::Eof`]) into items.
 pub(crate) fn parse(tokens: &[Token], diagnostics: &mut Vec<Diagnostic>) -> Vec<Item> {
@@ -27,6 +36,8 @@ pub(crate) fn parse(tokens: &[Token], diagnostics: &mut Vec<Diagnostic>) -> Vec<
         tokens,
         pos: 0,
         diagnostics,
+        depth: 0,
+        skipped_blocks: 0,
     };
     let items = p.items(None);
     if items.is_empty() && p.diagnostics.iter().all(|d| !d.is_error()) {
@@ -217,6 +228,14 @@ impl Parser<'_> {
         }
     }
 
+    /// The items of a block opened at `open`, one level deeper.
+    fn nested_items(&mut self, open: Span) -> Vec<Item> {
+        self.depth += 1;
+        let items = self.items(Some(open));
+        self.depth -= 1;
+        items
+    }
+
     /// Skips to the start of the next declaration (or the `}` closing the enclosing block).
     fn recover_item(&mut self) {
         let mut depth = 0usize;
@@ -241,18 +260,68 @@ impl Parser<'_> {
         }
     }
 
+    /// Reports a `namespace`/`include` block that would nest deeper than
+    /// [`crate::MAX_NESTING`] and skips it whole, iteratively: its header up to `{`, then
+    /// everything to the matching `}`.
+    fn too_deep(&mut self) -> Stop {
+        let span = self.peek().span;
+        self.skipped_blocks += 1;
+        self.diagnostics.push(
+            Diagnostic::error(
+                span,
+                format!("blocks nested more than {} deep", crate::MAX_NESTING),
+            )
+            .with_label("this block is skipped")
+            .with_note(format!(
+                "namespace blocks and #include files may nest at most {} deep together",
+                crate::MAX_NESTING
+            )),
+        );
+        self.bump();
+        while !matches!(self.peek().tok, Tok::LBrace | Tok::RBrace | Tok::Eof) {
+            self.bump();
+        }
+        if self.at(&Tok::LBrace) {
+            let mut depth = 0usize;
+            loop {
+                match self.peek().tok {
+                    Tok::Eof => break,
+                    Tok::LBrace => depth += 1,
+                    Tok::RBrace => {
+                        depth -= 1;
+                        if depth == 0 {
+                            self.bump();
+                            break;
+                        }
+                    }
+                    _ => {}
+                }
+                self.bump();
+            }
+        }
+        Stop
+    }
+
     fn item(&mut self) -> PResult<Item> {
         let first = self.pos;
         let docs = self.docs(first);
+        let opens_block = matches!(
+            self.peek().tok,
+            Tok::Kw(Keyword::Namespace | Keyword::Include)
+        );
+        if opens_block && self.depth >= crate::MAX_NESTING {
+            return Err(self.too_deep());
+        }
         match self.peek().tok.clone() {
             Tok::Kw(Keyword::Namespace) => {
                 let start = self.bump().span;
                 let name = self.ident("a namespace name")?;
                 let open = self.expect(Tok::LBrace, "`{`")?.span;
-                let items = self.items(Some(open));
+                let skipped = self.skipped_blocks;
+                let items = self.nested_items(open);
                 let end = self.peek().span;
                 self.eat(&Tok::RBrace);
-                if items.is_empty() {
+                if items.is_empty() && skipped == self.skipped_blocks {
                     self.diagnostics.push(
                         Diagnostic::error(name.span, format!("namespace `{}` is empty", name.text))
                             .with_label("a namespace must contain at least one declaration"),
@@ -275,7 +344,7 @@ impl Parser<'_> {
                     _ => return Err(self.error_expected("a quoted path")),
                 };
                 let open = self.expect(Tok::LBrace, "`{`")?.span;
-                let items = self.items(Some(open));
+                let items = self.nested_items(open);
                 let end = self.peek().span;
                 self.eat(&Tok::RBrace);
                 Ok(Item::Include {
@@ -501,6 +570,11 @@ impl Parser<'_> {
     }
 
     fn type_expr(&mut self) -> PResult<TypeExpr> {
+        self.type_expr_at(0)
+    }
+
+    /// A type inside `nesting` string length types.
+    fn type_expr_at(&mut self, nesting: usize) -> PResult<TypeExpr> {
         match self.peek().tok.clone() {
             Tok::Kw(Keyword::String) => {
                 let start = self.bump().span;
@@ -509,8 +583,17 @@ impl Parser<'_> {
                 // `string[` starts a length spec only when followed by a type (a member name
                 // always comes first otherwise).
                 if self.at(&Tok::LSq) {
+                    if nesting >= MAX_TYPE_NESTING {
+                        self.diagnostics.push(
+                            Diagnostic::error(start, "string length types nested too deeply")
+                                .with_label(
+                                    "the length type of a string is uint_8, uint_16 or uint_32",
+                                ),
+                        );
+                        return Err(Stop);
+                    }
                     self.bump();
-                    length = Some(Box::new(self.type_expr()?));
+                    length = Some(Box::new(self.type_expr_at(nesting + 1)?));
                     if self.eat(&Tok::Colon) {
                         max = Some(self.int_const("a maximum length")?);
                     }

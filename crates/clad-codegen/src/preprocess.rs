@@ -225,6 +225,23 @@ impl<'a> Preprocessor<'a> {
             self.diagnostics.push(d);
             return;
         }
+        if depth + 1 >= crate::MAX_NESTING {
+            self.diagnostics.push(
+                Diagnostic::error(
+                    path_span,
+                    format!(
+                        "#include nested too deeply: \"{path}\" would be file {}",
+                        depth + 2
+                    ),
+                )
+                .with_label("not read")
+                .with_note(format!(
+                    "includes (and namespaces around them) may nest at most {} deep",
+                    crate::MAX_NESTING
+                )),
+            );
+            return;
+        }
         self.push_synthetic(&format!("include \"{path}\" {{\n"), line_span);
         if self.seen.insert(path.to_owned()) {
             match self.loader.load_include(path) {

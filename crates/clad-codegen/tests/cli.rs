@@ -338,7 +338,7 @@ fn every_subcommand_has_its_own_help() {
             if command != "rust" {
                 assert!(!out.contains("--out-dir"), "{spelling:?}: {out}");
             }
-            if command != "explain" {
+            if command != "explain" && command != "describe" {
                 assert!(!out.contains("<TYPE>"), "{spelling:?}: {out}");
             }
         }
@@ -573,4 +573,142 @@ fn bash_completion_completes_commands_and_options() {
         shells.ends_with(" bash elvish fish powershell zsh"),
         "{shells}"
     );
+}
+
+/// Runs cladc with `input` on stdin; `(stdout, stderr, status)`.
+fn cladc_stdin(cwd: &Path, args: &[&str], input: &[u8]) -> (String, String, Option<i32>) {
+    use std::io::Write;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_cladc"))
+        .args(args)
+        .current_dir(cwd)
+        .env("NO_COLOR", "1")
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("run cladc");
+    child.stdin.take().unwrap().write_all(input).unwrap();
+    let out = child.wait_with_output().unwrap();
+    (stdout(&out), stderr(&out), out.status.code())
+}
+
+#[test]
+fn encode_and_decode_report_each_bad_line_with_its_number_and_go_on() {
+    let t = TempDir::new("codec-lines");
+    t.write("robot.clad", VALID);
+    let mut input = Vec::new();
+    input.extend(br#"{"type": "U", "value": {"type": "b", "value": true}}"#);
+    input.extend(b"\n\n");
+    // Not UTF-8: this line only (it used to stop every following line).
+    input.extend(b"{\"type\": \"U\", \"value\": \"\xe9\"}\n");
+    // A typo at the top level, one inside the value.
+    input.extend(br#"{"type": "U", "valeu": {"type": "b", "value": true}}"#);
+    input.push(b'\n');
+    input.extend(br#"{"type": "Px", "value": {"c": "Red", "ss": "x"}}"#);
+    input.push(b'\n');
+    // A golden-vector line (with its "schema" and "hex") is accepted as it is.
+    input.extend(br#"{"schema": "robot.clad", "type": "U", "value": {"type": "b", "value": false}, "hex": "0400"}"#);
+    input.push(b'\n');
+    let (out, err, code) = cladc_stdin(t.path(), &["encode", "robot.clad"], &input);
+    assert_eq!(code, Some(1), "{err}");
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(
+        lines,
+        [
+            "0401",
+            "error: line 3: not UTF-8 text: byte 0xe9 at column 25",
+            "error: line 4: unknown key \"valeu\" (a line has \"type\" and \"value\"; \"schema\" \
+             and \"hex\"/\"value\" of a golden-vector line are accepted too)",
+            "error: line 5: Px: unknown key \"ss\" (expected one of: c, f, s, v)",
+            "0400",
+        ],
+        "{out}"
+    );
+
+    let input =
+        b"{\"type\": \"U\", \"hex\": \"0401\"}\n\xff\n{\"type\": \"U\", \"hex\": \"0400\"}\n";
+    let (out, err, code) = cladc_stdin(t.path(), &["decode", "robot.clad"], input);
+    assert_eq!(code, Some(1), "{err}");
+    assert_eq!(
+        out.lines().collect::<Vec<_>>(),
+        [
+            r#"{"type":"b","value":true}"#,
+            "error: line 2: not UTF-8 text: byte 0xff at column 1",
+            r#"{"type":"b","value":false}"#,
+        ]
+    );
+}
+
+/// Runs cladc with a standard output (`out`) or error (`err`) whose reader is already gone,
+/// as in `cladc ... | head -1` once head has exited; returns the exit status.
+fn with_closed_pipe(cwd: &Path, args: &[&str], close_stdout: bool) -> Option<i32> {
+    let (reader, writer) = std::io::pipe().expect("pipe");
+    drop(reader);
+    let mut c = Command::new(env!("CARGO_BIN_EXE_cladc"));
+    c.args(args)
+        .current_dir(cwd)
+        .env("NO_COLOR", "1")
+        .stdin(std::process::Stdio::null());
+    if close_stdout {
+        c.stdout(writer).stderr(std::process::Stdio::null());
+    } else {
+        c.stderr(writer).stdout(std::process::Stdio::null());
+    }
+    c.status().expect("run cladc").code()
+}
+
+#[test]
+fn a_closed_pipe_ends_cladc_quietly_with_the_status_of_what_it_did() {
+    let t = TempDir::new("pipe");
+    t.write("robot.clad", VALID);
+    t.write("bad.clad", "message B { Nope n }\nmessage C { Nope n }\n");
+    // `cladc describe robot.clad | head -1`: no panic (101), success.
+    assert_eq!(
+        with_closed_pipe(t.path(), &["describe", "robot.clad"], true),
+        Some(0)
+    );
+    assert_eq!(
+        with_closed_pipe(t.path(), &["rust", "-o", "-", "robot.clad"], true),
+        Some(0)
+    );
+    assert_eq!(
+        with_closed_pipe(t.path(), &["completions", "bash"], true),
+        Some(0)
+    );
+    // `cladc check bad.clad 2>&1 | head -1`: the diagnostics cannot be written, the status
+    // still says there were errors.
+    assert_eq!(
+        with_closed_pipe(t.path(), &["check", "bad.clad"], false),
+        Some(1)
+    );
+    assert_eq!(
+        with_closed_pipe(t.path(), &["check", "robot.clad"], false),
+        Some(0)
+    );
+    assert_eq!(
+        with_closed_pipe(t.path(), &["explain", "robot.clad", "U", "0401"], true),
+        Some(0)
+    );
+}
+
+#[test]
+fn describe_prints_both_hashes_and_the_canonical_form() {
+    let t = TempDir::new("describe-hashes");
+    t.write("robot.clad", VALID);
+    let o = cladc(t.path(), &["describe", "robot.clad"]);
+    let v: serde_json::Value = serde_json::from_str(&stdout(&o)).expect("JSON on stdout");
+    assert_eq!(v["decls"][2]["hash"], "25ea5eb72e1953b14cc8d8c5e2c182f2");
+    assert_eq!(
+        v["decls"][2]["schema_hash"],
+        "4a6a82084bf268d89f41a35cf6d2838a"
+    );
+    let o = cladc(t.path(), &["describe", "robot.clad", "--canonical", "U"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert_eq!(
+        stdout(&o),
+        "clad-schema-hash 1\nunion\n3 p struct:45bbe8ecd7d44d50f4e146936f5aa80b\n4 b bool\n"
+    );
+    let o = cladc(t.path(), &["describe", "robot.clad", "--canonical", "Nope"]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(stderr(&o).contains("no type `Nope`"), "{}", stderr(&o));
 }

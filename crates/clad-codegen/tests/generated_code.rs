@@ -19,36 +19,39 @@ struct Input {
     schema: String,
 }
 
-/// Every schema of the conformance manifest that compiles (or nothing when the data is
-/// absent), then our edge-case schemas (`crates/clad-conformance/schemas`).
-fn inputs() -> Vec<Input> {
+/// Every schema of the reference conformance corpus that compiles (the snapshots name its
+/// files).
+fn conformance_inputs() -> Vec<Input> {
+    let m = common::reference_suite();
+    let dir = m.dir.clone();
     let mut out = Vec::new();
-    // Snapshots name the reference corpus's files: another tree has none.
-    if let Some(m) = common::reference_suite("generated_code_snapshots (conformance part)") {
-        let dir = m.dir.clone();
-        for f in m.files {
-            if !f.ok {
-                continue; // Bad.clad: must not compile
-            }
-            let root = if f.root == "." { "top" } else { &f.root };
-            let stem = f.schema.trim_end_matches(".clad").replace('/', "_");
-            out.push(Input {
-                snapshot: format!("{root}__{stem}"),
-                root_name: f.root.clone(),
-                root: dir.join("schemas").join(&f.root),
-                schema: f.schema.clone(),
-            });
+    for f in m.files {
+        if !f.ok {
+            continue; // Bad.clad: must not compile
         }
-    }
-    for name in ["edge_cases", "empty_autounion"] {
+        let root = if f.root == "." { "top" } else { &f.root };
+        let stem = f.schema.trim_end_matches(".clad").replace('/', "_");
         out.push(Input {
+            snapshot: format!("{root}__{stem}"),
+            root_name: f.root.clone(),
+            root: dir.join("schemas").join(&f.root),
+            schema: f.schema.clone(),
+        });
+    }
+    out
+}
+
+/// Our edge-case schemas (`crates/clad-conformance/schemas`).
+fn own_inputs() -> Vec<Input> {
+    ["edge_cases", "empty_autounion"]
+        .into_iter()
+        .map(|name| Input {
             snapshot: name.to_owned(),
             root_name: "crates/clad-conformance/schemas".to_owned(),
             root: Path::new(env!("CARGO_MANIFEST_DIR")).join("../clad-conformance/schemas"),
             schema: format!("{name}.clad"),
-        });
-    }
-    out
+        })
+        .collect()
 }
 
 fn generate(input: &Input) -> String {
@@ -77,10 +80,8 @@ fn redact(code: &str, root: &Path) -> String {
     out
 }
 
-#[test]
-fn generated_code_snapshots() {
-    let inputs = inputs();
-    for input in &inputs {
+fn snapshots(inputs: &[Input]) {
+    for input in inputs {
         let code = redact(&generate(input), &input.root);
         insta::with_settings!({
             description => format!("Rust generated for {} (compile root `{}`)", input.schema, input.root_name),
@@ -92,11 +93,10 @@ fn generated_code_snapshots() {
     }
 }
 
-#[test]
-fn generation_is_deterministic() {
-    for input in inputs() {
-        let first = generate(&input);
-        let second = generate(&input);
+fn deterministic(inputs: &[Input]) {
+    for input in inputs {
+        let first = generate(input);
+        let second = generate(input);
         assert!(
             first == second,
             "{}: two runs differ at byte {}",
@@ -122,10 +122,9 @@ fn generation_is_deterministic() {
     }
 }
 
-#[test]
-fn every_file_starts_with_the_generated_header_and_parses() {
-    for input in inputs() {
-        let code = generate(&input);
+fn headers_and_syntax(inputs: &[Input]) {
+    for input in inputs {
+        let code = generate(input);
         assert!(
             code.starts_with(clad_codegen::rust::HEADER),
             "{}: {}",
@@ -139,4 +138,46 @@ fn every_file_starts_with_the_generated_header_and_parses() {
             panic!("{}: the generated code does not parse: {e}", input.schema);
         }
     }
+}
+
+#[test]
+fn generated_code_snapshots() {
+    snapshots(&own_inputs());
+}
+
+#[test]
+#[cfg_attr(
+    any(conformance_data_absent, conformance_other_tree),
+    ignore = "needs the reference conformance corpus: ../shared/conformance/message-buffers or CLAD_CONFORMANCE_DIR (see the README)"
+)]
+fn generated_code_snapshots_of_the_conformance_corpus() {
+    snapshots(&conformance_inputs());
+}
+
+#[test]
+fn generation_is_deterministic() {
+    deterministic(&own_inputs());
+}
+
+#[test]
+#[cfg_attr(
+    any(conformance_data_absent, conformance_other_tree),
+    ignore = "needs the reference conformance corpus: ../shared/conformance/message-buffers or CLAD_CONFORMANCE_DIR (see the README)"
+)]
+fn generation_of_the_conformance_corpus_is_deterministic() {
+    deterministic(&conformance_inputs());
+}
+
+#[test]
+fn every_file_starts_with_the_generated_header_and_parses() {
+    headers_and_syntax(&own_inputs());
+}
+
+#[test]
+#[cfg_attr(
+    any(conformance_data_absent, conformance_other_tree),
+    ignore = "needs the reference conformance corpus: ../shared/conformance/message-buffers or CLAD_CONFORMANCE_DIR (see the README)"
+)]
+fn every_conformance_file_starts_with_the_generated_header_and_parses() {
+    headers_and_syntax(&conformance_inputs());
 }

@@ -32,18 +32,6 @@ pub fn built_manifest() -> Option<corpus::Manifest> {
         .map(|d| corpus::Manifest::load(std::path::Path::new(d)).unwrap_or_else(|e| panic!("{e}")))
 }
 
-/// For tests of the built tree: its manifest, or `None` after printing why the tests skip.
-pub fn built_manifest_or_skip() -> Option<corpus::Manifest> {
-    let m = built_manifest();
-    if m.is_none() {
-        eprintln!(
-            "{}",
-            corpus::skip_message(std::path::Path::new(env!("CARGO_MANIFEST_DIR")))
-        );
-    }
-    m
-}
-
 /// The generated code of the whole synthetic robot-shaped tree (130 files, see
 /// `clad-codegen/benches/corpus`), compiled to prove it builds without warnings.
 pub mod synthetic_tree {

@@ -9,10 +9,17 @@ use std::ffi::OsStr;
 use std::path::Path;
 
 #[test]
+#[cfg_attr(
+    conformance_data_absent,
+    ignore = "needs the conformance data: ../shared/conformance/message-buffers or CLAD_CONFORMANCE_DIR (see the README)"
+)]
 fn every_vector_packs_unpacks_and_round_trips() {
-    let Some(manifest) = clad_conformance::built_manifest_or_skip() else {
-        return;
-    };
+    let manifest = clad_conformance::built_manifest().unwrap_or_else(|| {
+        panic!(
+            "{}",
+            corpus::skip_message(Path::new(env!("CARGO_MANIFEST_DIR")))
+        )
+    });
     let mut backend = GeneratedBackend::default();
     let report = check_vectors(&manifest, &mut backend);
     println!(

@@ -28,12 +28,7 @@ use clad_zenoh::zenoh::Session;
 use clad_zenoh::{config, Publisher};
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 
-#[allow(clippy::all, missing_docs, dead_code)]
-mod clad {
-    include!(concat!(env!("OUT_DIR"), "/clad.rs"));
-}
-
-use clad::cloud_mic::{IntentResult, Message, StreamOpen};
+use clad_zenoh_fixtures::clad::cloud_mic::{IntentResult, Message, StreamOpen};
 
 const WAIT: Duration = Duration::from_secs(10);
 

@@ -1,19 +1,27 @@
 //! The attachment every CLAD sample, query and reply carries: the CLAD name of the payload's
-//! type and its version hash.
+//! type and its schema hash.
 //!
 //! Layout (all of it; nothing follows the name):
 //!
 //! | bytes | content |
 //! |-------|---------|
-//! | 0..4  | magic `CLD1` (format 1) |
-//! | 4     | flags: bit 0 set when a version hash follows; other bits must be 0 |
-//! | 5..21 | the 16-byte version hash (MD5, as the original compiler computes it), zeros without one |
+//! | 0..4  | magic `CLD2` (format 2) |
+//! | 4     | flags: bit 0 set when a schema hash follows; other bits must be 0 |
+//! | 5..21 | the 16-byte schema hash, zeros without one |
 //! | 21..  | the fully qualified CLAD name (`CloudMic::Message`), UTF-8, 1..=255 bytes |
 //!
-//! A receiver compares the name and the hash with its own generated type's
-//! ([`Wire::TYPE_NAME`], [`Wire::SCHEMA_HASH`]) before decoding anything, so a peer built from
-//! another version of the schema is refused with [`ReceiveError::HashMismatch`] instead of
-//! decoding garbage.
+//! The schema hash covers the type and every type it refers to (members with their names,
+//! types and order, union tags, enum values, nested types transitively; see
+//! `clad_codegen::schema_hash` for the canonical form): it is [`Wire::SCHEMA_HASH`], the
+//! generated `SCHEMA_HASH` constant, and what `cladc describe` prints as `schema_hash`. A
+//! receiver compares the name and the hash with its own type's before decoding anything, so
+//! a peer built from another version of the schema, even one that differs only inside a
+//! nested structure, is refused with [`ReceiveError::HashMismatch`] instead of decoding
+//! garbage.
+//!
+//! Format 1 (`CLD1`) carried the original compiler's per-declaration version hash, which
+//! misses changes inside nested types; it is refused with
+//! [`AttachmentError::UnsupportedFormat`] (the sender must be rebuilt).
 
 use std::fmt;
 
@@ -22,7 +30,7 @@ use clad_runtime::wire::Wire;
 use crate::ReceiveError;
 
 /// The first four bytes of every attachment.
-pub const MAGIC: [u8; 4] = *b"CLD1";
+pub const MAGIC: [u8; 4] = *b"CLD2";
 
 /// Bytes before the name.
 const FIXED: usize = 4 + 1 + 16;
@@ -32,12 +40,13 @@ pub const MAX_NAME_LEN: usize = 255;
 
 const FLAG_HASH: u8 = 1;
 
-/// What a sample says it carries: a CLAD type name and its version hash.
+/// What a sample says it carries: a CLAD type name and its schema hash.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct TypeTag<'a> {
     /// The fully qualified CLAD name (`CloudMic::Message`).
     pub name: &'a str,
-    /// The declaration's version hash; `None` for types without one (enums, builtins).
+    /// The type's schema hash ([`Wire::SCHEMA_HASH`]); `None` for types without one
+    /// (builtins, arrays).
     pub hash: Option<[u8; 16]>,
 }
 
@@ -73,6 +82,11 @@ impl<'a> TypeTag<'a> {
             return Err(AttachmentError::TooShort { len: bytes.len() });
         }
         let (head, name) = bytes.split_at(FIXED);
+        if head[..3] == MAGIC[..3] && head[3] != MAGIC[3] && head[3].is_ascii_digit() {
+            return Err(AttachmentError::UnsupportedFormat {
+                format: head[3] - b'0',
+            });
+        }
         if head[..4] != MAGIC {
             return Err(AttachmentError::BadMagic {
                 found: [head[0], head[1], head[2], head[3]],
@@ -116,7 +130,7 @@ impl<'a> TypeTag<'a> {
     }
 }
 
-/// A version hash, displayed as 32 lowercase hex digits (as `VERSION_HASH_STR`).
+/// A schema hash, displayed as 32 lowercase hex digits (as `SCHEMA_HASH_STR`).
 #[derive(Clone, Copy, PartialEq, Eq)]
 pub struct Hash(pub [u8; 16]);
 
@@ -136,7 +150,7 @@ impl fmt::Debug for Hash {
 }
 
 impl Hash {
-    /// Parses 32 hex digits (the `VERSION_HASH_STR` form, what `cladc describe` prints).
+    /// Parses 32 hex digits (the `SCHEMA_HASH_STR` form, what `cladc describe` prints).
     pub fn from_hex(s: &str) -> Option<Self> {
         let s = s.as_bytes();
         if s.len() != 32 {
@@ -161,8 +175,18 @@ pub enum AttachmentError {
         /// Its length.
         len: usize,
     },
+    /// A CLAD type tag of another format (`CLD` and another digit): `CLD1` senders were
+    /// built before the schema hash and must be rebuilt.
+    #[error(
+        "CLAD type tag format {format} is not supported (this receiver reads format 2, \
+         which carries the schema hash); rebuild the sender"
+    )]
+    UnsupportedFormat {
+        /// The format digit found.
+        format: u8,
+    },
     /// Does not start with [`MAGIC`].
-    #[error("attachment does not start with CLD1 (found {found:02x?})")]
+    #[error("attachment does not start with CLD2 (found {found:02x?})")]
     BadMagic {
         /// The first four bytes.
         found: [u8; 4],
@@ -218,6 +242,12 @@ mod tests {
             TypeTag::decode(&bad),
             Err(AttachmentError::BadMagic { .. })
         ));
+        let mut old = good.clone();
+        old[3] = b'1';
+        assert_eq!(
+            TypeTag::decode(&old),
+            Err(AttachmentError::UnsupportedFormat { format: 1 })
+        );
         let mut bad = good.clone();
         bad[4] = 0x82;
         assert_eq!(

@@ -5,9 +5,10 @@
 //!
 //! - [`Publisher`] / [`subscribe`] / [`subscribe_view`]: typed publish/subscribe. The payload
 //!   is the CLAD packed encoding; every sample carries a [`TypeTag`] attachment (the type's
-//!   CLAD name and version hash, see [`header`]). A receiver checks the tag against its own
-//!   generated type *before* decoding and refuses a sample from a peer built from another
-//!   schema version with [`ReceiveError::HashMismatch`]. Refused samples are logged through
+//!   CLAD name and schema hash, a hash over the type and every type inside it, see
+//!   [`header`]). A receiver checks the tag against its own generated type *before*
+//!   decoding and refuses a sample from a peer built from another schema version, even one
+//!   that differs only in a nested type, with [`ReceiveError::HashMismatch`]. Refused samples are logged through
 //!   `tracing` and handed to the handler as typed errors; later samples still arrive.
 //! - [`serve`] / [`query`]: typed query/reply for request/response pairs.
 //! - [`intake`]: bounded, order-preserving queues between Zenoh's threads and a consumer
@@ -18,6 +19,9 @@
 //!   `CloudMic/Message`), overridable everywhere.
 //! - [`config`]: peer-mode session configurations (explicit endpoints, multicast scouting
 //!   switchable).
+//! - [`ros2`]: a ROS 2 peer as `rmw_zenoh` makes one, for `hri_actions_msgs/msg/Intent`
+//!   (CDR, attachment, type hash, names, liveliness tokens): ROS 2 nodes hear the robot and
+//!   the robot hears them, with no ROS installed.
 //!
 //! ```no_run
 //! use clad_zenoh::{config, Publisher};
@@ -46,6 +50,7 @@ pub mod header;
 pub mod intake;
 pub mod key;
 mod query;
+pub mod ros2;
 mod typed;
 
 pub use header::{AttachmentError, Hash, TypeTag};
@@ -106,11 +111,14 @@ pub enum ReceiveError {
         /// The sample's type.
         found: String,
     },
-    /// Same type name, other version hash: the peer was built from another version of the
-    /// schema. Nothing was decoded.
+    /// Same type name, other schema hash: the peer was built from another version of the
+    /// schema (of the type itself or of any type inside it: a member added, removed,
+    /// reordered, renamed or retyped, a union tag or an enum value changed). Nothing was
+    /// decoded.
     #[error(
-        "sample on `{key}`: `{type_name}` version hash {} differs from ours ({}): \
-         the sender was built from another schema version",
+        "sample on `{key}` refused: `{type_name}` has schema hash {} on the sender, {} here: \
+         the sender was built from another version of the schema (of `{type_name}` or of a \
+         type inside it)",
         fmt_hash(found),
         fmt_hash(expected)
     )]

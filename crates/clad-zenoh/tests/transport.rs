@@ -1,5 +1,5 @@
 //! Two peer sessions in one process, on the loopback interface only (`tcp/127.0.0.1:<port>`,
-//! multicast scouting off): typed round trips, large strings, version-hash refusal, order
+//! multicast scouting off): typed round trips, large strings, schema-hash refusal, order
 //! and completeness, overflow, garbage, query/reply, and the robot's intent component fed
 //! from a subscription.
 
@@ -163,7 +163,13 @@ fn a_64_kib_parameters_string_arrives_whole() {
 fn another_schema_version_is_refused_with_its_event() {
     assert_eq!(v2::cloud_mic::Message::TYPE_NAME, Message::TYPE_NAME);
     assert_ne!(v2::cloud_mic::Message::SCHEMA_HASH, Message::SCHEMA_HASH);
-    assert_eq!(Message::SCHEMA_HASH, Some(Message::VERSION_HASH));
+    // The transport compares the schema hash (the type and everything inside it), not the
+    // original's per-declaration version hash.
+    assert_eq!(
+        Message::SCHEMA_HASH.map(|h| clad_zenoh::Hash(h).to_string()),
+        Some(Message::SCHEMA_HASH_STR.to_owned())
+    );
+    assert_ne!(Message::SCHEMA_HASH, Some(Message::VERSION_HASH));
     let (a, b) = pair();
     let (tx, rx) = mpsc::channel();
     let _sub = clad_zenoh::subscribe::<Message, _>(&a, None, move |r| {
@@ -188,11 +194,8 @@ fn another_schema_version_is_refused_with_its_event() {
         }) => {
             assert_eq!(key, "CloudMic/Message");
             assert_eq!(type_name, "CloudMic::Message");
-            assert_eq!(expected.map(|h| h.0), Some(Message::VERSION_HASH));
-            assert_eq!(
-                found.map(|h| h.0),
-                Some(v2::cloud_mic::Message::VERSION_HASH)
-            );
+            assert_eq!(expected.map(|h| h.0), Message::SCHEMA_HASH);
+            assert_eq!(found.map(|h| h.0), v2::cloud_mic::Message::SCHEMA_HASH);
         }
         other => panic!("expected a hash mismatch, got {other:?}"),
     }
@@ -486,7 +489,7 @@ fn query_reply_is_typed() {
     .unwrap();
     assert_eq!(replies.len(), 1);
     assert!(
-        matches!(&replies[0], Err(QueryError::Remote(t)) if t.contains("version hash")),
+        matches!(&replies[0], Err(QueryError::Remote(t)) if t.contains("schema hash")),
         "{replies:?}"
     );
 }

@@ -2,8 +2,9 @@
 //!
 //! * [`intent`]: the user-intent component. Cloud and app intents (strings plus stringified
 //!   JSON parameters) become typed user intents (a generated union) through a map compiled at
-//!   build time by `clad-codegen`; the component keeps the pending and active intent, their
-//!   deadlines and guards, and reports every outcome as a typed event.
+//!   build time by `robot-codegen` (a `clad-codegen` build extension); the component keeps
+//!   the pending and active intent, their deadlines and guards, and reports every outcome as
+//!   a typed event. [`intent::members`] holds the two rules about a union's members.
 //! * [`behavior`]: the behavior system. A runner drives a tree of behaviors (declared in
 //!   code or in JSON, validated whole at load) over the intent component: lifecycle rules
 //!   enforced in release builds, delegation to behaviors and actions with typed outcomes,

@@ -72,6 +72,72 @@ fn unknown_modality_is_reported_and_rejected_when_configured() {
     assert_eq!(e[0].kind(), "unknown_modality");
 }
 
+/// The module promises that nothing is dropped silently: a misspelt field is reported (it
+/// would otherwise run at the default priority 128, or with an unstated confidence), and a
+/// strict reader refuses the message.
+#[test]
+fn unknown_fields_are_reported_and_rejected_when_strict() {
+    let json = r#"{"intent": "__intent_move_to__", "data": "{\"goal\": \"kitchen\"}",
+      "source": "__remote_supervisor__", "modality": "__modality_touchscreen__",
+      "priorty": 255, "confidance": 0.1, "header": {"stamp": 0}}"#;
+    let mut lenient = HriIntake::new(IntakeConfig::default());
+    let Admission::Execute(record) = lenient.receive_json(json, Envelope::new(), Timestamp(0))
+    else {
+        panic!("read without the unknown fields by default");
+    };
+    assert_eq!(
+        record.intent.priority,
+        robot_runtime::hri::Priority::DEFAULT
+    );
+    let mut warnings: Vec<(String, Option<&str>)> = lenient
+        .drain_events()
+        .into_iter()
+        .filter_map(|e| match e {
+            HriEvent::Warning {
+                error: HriError::UnknownField { field, meant },
+                ..
+            } => Some((field, meant)),
+            _ => None,
+        })
+        .collect();
+    warnings.sort();
+    assert_eq!(
+        warnings,
+        [
+            ("confidance".to_owned(), Some("confidence")),
+            ("header".to_owned(), None),
+            ("priorty".to_owned(), Some("priority")),
+        ]
+    );
+    let text = HriError::UnknownField {
+        field: "priorty".into(),
+        meant: Some("priority"),
+    }
+    .to_string();
+    assert_eq!(
+        text,
+        "`priorty` is not a field of the intent message (did you mean `priority`?); \
+         its value is not used"
+    );
+
+    let mut strict = HriIntake::new(IntakeConfig {
+        read: ReadOptions {
+            reject_unknown_fields: true,
+            ..ReadOptions::default()
+        },
+        ..IntakeConfig::default()
+    });
+    let e = rejected(&mut strict, json);
+    let kinds: Vec<_> = e.iter().map(HriError::kind).collect();
+    assert_eq!(kinds, ["unknown_field"; 3]);
+    // The next valid message is still handled.
+    let ok = r#"{"intent": "__intent_move_to__", "data": "{\"goal\": \"hall\"}", "priority": 255}"#;
+    assert!(matches!(
+        strict.receive_json(ok, Envelope::new(), Timestamp(10)),
+        Admission::Execute(_)
+    ));
+}
+
 #[test]
 fn missing_required_role_names_intent_and_role() {
     let mut intake = HriIntake::new(IntakeConfig::default());
@@ -235,5 +301,75 @@ proptest! {
             let again = again.map(|x| x.intent).map_err(|e| format!("{e:?}"));
             prop_assert_eq!(again, Ok(r.intent));
         }
+    }
+}
+
+/// Any JSON value: scalars, arrays, nested objects.
+fn any_json() -> impl Strategy<Value = serde_json::Value> {
+    use serde_json::Value;
+    let leaf = prop_oneof![
+        Just(Value::Null),
+        any::<bool>().prop_map(Value::Bool),
+        any::<i64>().prop_map(Value::from),
+        any::<f64>().prop_map(Value::from),
+        ".{0,12}".prop_map(Value::String),
+        prop_oneof![
+            Just("__intent_move_to__"),
+            Just("\"__intent_say__\""),
+            Just("{\"goal\": \"x\"}"),
+            Just("speech"),
+        ]
+        .prop_map(|s| Value::String(s.to_owned())),
+    ];
+    leaf.prop_recursive(3, 24, 6, |inner| {
+        prop_oneof![
+            prop::collection::vec(inner.clone(), 0..4).prop_map(Value::Array),
+            prop::collection::btree_map(
+                prop_oneof![
+                    Just("intent".to_owned()),
+                    Just("action".to_owned()),
+                    Just("data".to_owned()),
+                    Just("source".to_owned()),
+                    Just("modality".to_owned()),
+                    Just("priority".to_owned()),
+                    Just("confidence".to_owned()),
+                    "[a-z]{1,10}",
+                ],
+                inner,
+                0..8
+            )
+            .prop_map(|m| Value::Object(m.into_iter().collect())),
+        ]
+    })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 512, ..ProptestConfig::default() })]
+
+    /// Any JSON a peer can send, strict or lenient: never a panic, always an event, every
+    /// rejection with typed errors; the next valid message is still admitted.
+    #[test]
+    fn any_json_message_is_handled_and_the_next_one_still_runs(
+        value in any_json(),
+        strict in any::<bool>(),
+    ) {
+        let mut intake = HriIntake::new(IntakeConfig {
+            read: ReadOptions {
+                reject_unknown_fields: strict,
+                reject_unexpected_roles: strict,
+                reject_unknown_modality: strict,
+            },
+            ..IntakeConfig::default()
+        });
+        let a = intake.receive_json(&value.to_string(), Envelope::new(), Timestamp(0));
+        let events = intake.drain_events();
+        prop_assert!(!events.is_empty());
+        if let Admission::Rejected(_) = a {
+            let typed = events.iter().any(|e| matches!(e, HriEvent::Rejected { errors, .. } if !errors.is_empty()));
+            prop_assert!(typed, "{:?}", events);
+        }
+        let ok = r#"{"intent": "__intent_guide__", "data": "{\"goal\": \"lab\", \"recipient\": \"p9\"}", "priority": 99}"#;
+        let next = intake.receive_json(ok, Envelope::new(), Timestamp(10_000));
+        prop_assert!(matches!(next, Admission::Execute(_)), "{:?}", next);
     }
 }

@@ -480,3 +480,154 @@ fn expired_queued_requests_are_cancelled_and_busy_rejecting_capabilities_refuse(
         })
     ));
 }
+
+/// Spec A.3: `STOP_ACTIVITY` / `CANCEL_ACTIVITY` take an optional `object`, "unset = current
+/// main activity"; the spec's own cancel-task example sends `{"object": ""}`. An empty object
+/// is no object: the cancel button stops what runs.
+#[test]
+fn an_empty_object_cancels_the_current_main_activity() {
+    for intent in ["__intent_cancel_activity__", "__intent_stop_activity__"] {
+        let mut r = robot(Some(0));
+        let mut intake = intake();
+        let guide = request(r.mc.handle_intent(admit(&mut intake, GUIDE, 0)));
+        assert_eq!(r.mc.phase(guide), Some(Phase::Running));
+        r.mc.drain_events();
+        let cancel = format!(
+            r#"{{"intent": "{intent}", "data": "{{\"object\": \"\"}}",
+              "source": "__unknown_agent__", "modality": "__modality_touchscreen__",
+              "priority": 255, "confidence": 1.0}}"#
+        );
+        assert_eq!(
+            r.mc.handle_intent(admit(&mut intake, &cancel, 100)),
+            Handling::Control
+        );
+        let ev = r.mc.drain_events();
+        assert!(
+            !ev.iter()
+                .any(|e| matches!(e, MissionEvent::ControlIgnored { .. })),
+            "{intent}: {ev:?}"
+        );
+        assert!(
+            matches!(
+                outcome_of(&ev, guide),
+                Some(Outcome::Cancelled {
+                    reason: CancelReason::Stopped { by: Some(_) },
+                    forced: false
+                })
+            ),
+            "{intent}: {ev:?}"
+        );
+        assert!(r.mc.is_idle());
+    }
+    // The same in code: `stop(Some(""))` is `stop(None)`.
+    let mut r = robot(Some(0));
+    let nav =
+        r.mc.submit(r.navigate, Priority(128), Some("room_X".into()));
+    r.mc.stop(Some("  "), Priority(255));
+    assert!(matches!(
+        outcome_of(&r.mc.drain_events(), nav),
+        Some(Outcome::Cancelled { .. })
+    ));
+}
+
+/// A capability that confirms its halt only once `stuck` is cleared, and counts its starts.
+struct Stubborn {
+    stuck: std::rc::Rc<std::cell::Cell<bool>>,
+    starts: std::rc::Rc<std::cell::Cell<u32>>,
+}
+
+impl robot_runtime::mission::Capability<Res> for Stubborn {
+    fn name(&self) -> &str {
+        "wave"
+    }
+    fn resources(&self) -> robot_runtime::mission::ResourceSet<Res> {
+        robot_runtime::mission::ResourceSet::of(&[Res::RightArm])
+    }
+    fn policy(&self) -> CapabilityPolicy {
+        CapabilityPolicy {
+            halt_timeout_ticks: 2,
+            ..CapabilityPolicy::default()
+        }
+    }
+    fn start(&mut self, _: &robot_runtime::mission::Request) -> Result<(), String> {
+        self.starts.set(self.starts.get() + 1);
+        Ok(())
+    }
+    fn tick(&mut self) -> robot_runtime::mission::Progress {
+        robot_runtime::mission::Progress::Running
+    }
+    fn halt(&mut self) -> robot_runtime::mission::HaltProgress {
+        if self.stuck.get() {
+            robot_runtime::mission::HaltProgress::Halting
+        } else {
+            robot_runtime::mission::HaltProgress::Halted
+        }
+    }
+}
+
+/// The capability contract (`mission::capability`): a capability that did not confirm its
+/// halt is force-released, and requests are rejected until it confirms — queued ones and one
+/// waiting for that very halt included; `start` is never called on it meanwhile.
+#[test]
+fn a_force_released_capability_gets_no_queued_request_until_it_confirms() {
+    use std::cell::Cell;
+    use std::rc::Rc;
+    let stuck = Rc::new(Cell::new(true));
+    let starts = Rc::new(Cell::new(0));
+    let mut mc = MissionController::new(MissionConfig::default());
+    let wave = mc.register(Stubborn {
+        stuck: stuck.clone(),
+        starts: starts.clone(),
+    });
+    let mut now = 0;
+    let mut tick = |mc: &mut MissionController<Res>| {
+        now += 100;
+        mc.tick(Timestamp(now));
+    };
+
+    // A request queued behind one of the same capability, which is then stopped and never
+    // confirms.
+    let first = mc.submit(wave, Priority(100), Some("hello".into()));
+    let queued = mc.submit(wave, Priority(50), Some("bye".into()));
+    assert_eq!(mc.phase(queued), Some(Phase::Queued));
+    mc.stop(Some("hello"), Priority(255));
+    tick(&mut mc);
+    tick(&mut mc);
+    let ev = mc.drain_events();
+    assert!(ev.iter().any(|e| matches!(e,
+        MissionEvent::HaltTimedOut { request, .. } if *request == first)));
+    assert_eq!(
+        outcome_of(&ev, queued),
+        Some(&Outcome::Rejected(RejectReason::CapabilityUnresponsive(
+            wave
+        )))
+    );
+    assert_eq!(starts.get(), 1, "start() on an unconfirmed capability");
+
+    // It confirms: requests run again.
+    stuck.set(false);
+    tick(&mut mc);
+    assert!(mc
+        .drain_events()
+        .contains(&MissionEvent::CapabilityRecovered { capability: wave }));
+    let again = mc.submit(wave, Priority(100), None);
+    assert_eq!(mc.phase(again), Some(Phase::Running));
+    assert_eq!(starts.get(), 2);
+
+    // A request of the same capability that preempts it, waiting for a halt that never
+    // comes, is rejected when the holder is force-released.
+    stuck.set(true);
+    let over = mc.submit(wave, Priority(200), None);
+    assert_eq!(mc.phase(over), Some(Phase::WaitingForHalt(vec![again])));
+    tick(&mut mc);
+    tick(&mut mc);
+    let ev = mc.drain_events();
+    assert_eq!(
+        outcome_of(&ev, over),
+        Some(&Outcome::Rejected(RejectReason::CapabilityUnresponsive(
+            wave
+        )))
+    );
+    assert_eq!(starts.get(), 2, "start() on an unconfirmed capability");
+    assert!(mc.is_idle());
+}

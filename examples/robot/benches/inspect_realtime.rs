@@ -84,6 +84,7 @@ fn measure(scenario: &Scenario, pages: usize, seconds: f64) -> Measured {
             run_for: Some(Duration::from_secs_f64(seconds)),
             start_paused: false,
         },
+        None,
         &mut inspector,
         |_, _, _| 0,
         |_| {},

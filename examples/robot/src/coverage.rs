@@ -20,8 +20,9 @@
 //! exception lists; a claimed intent that no entry of `user_intent_map.json` produces; a
 //! claimed intent without a row; a row that the robot does not hand to the expected behavior
 //! (it is played through the real robot: trigger word, then the cloud result or app intent);
-//! stale or unknown exceptions. Members whose name starts with `test_` are test-only and need
-//! nothing.
+//! stale or unknown exceptions. Test-only members (the runtime's rule,
+//! [`robot_runtime::intent::members::is_test_only`]: a `test_` name) need nothing; every
+//! other member, the `hri_*` intents and `simple_voice_response` included, is a real intent.
 
 use std::collections::BTreeMap;
 use std::fmt::{self, Write as _};
@@ -337,9 +338,11 @@ impl Report {
     }
 }
 
-/// True for the union's test-only members (`test_…`).
+/// True for the union's test-only members: the runtime's rule
+/// ([`robot_runtime::intent::members::is_test_only`], a `test_` name), the one behavior
+/// coverage and the map compiler use too.
 pub fn is_test_only(tag: Tag) -> bool {
-    UserIntent::tag_name(tag).starts_with("test_")
+    robot_runtime::intent::members::tag_is_test_only::<UserIntent>(tag)
 }
 
 /// The members some entry of the compiled map can produce.

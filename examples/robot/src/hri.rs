@@ -30,10 +30,11 @@
 //! ```
 
 use robot_runtime::hri::{
-    Admission, Envelope, HriIntake, HriIntent, HriMapError, IntentFields, IntentId, IntentRecord,
-    Timestamp,
+    Admission, Confidence, Envelope, HriError, HriIntake, HriIntent, HriMapError, IntentFields,
+    IntentId, IntentKind, IntentRecord, Modality, Priority, ReadOptions, Source, Timestamp,
 };
 use robot_runtime::intent::{IntentComponent, IntentMeta, IntentSource};
+use robot_runtime::union::CladUnion;
 use robot_runtime::wire::Wire;
 
 pub use crate::clad::hri::{Intent, IntentEnvelope, IntentsList};
@@ -152,4 +153,78 @@ pub fn to_pending(
         IntentSource::Unknown,
         IntentMeta::from_record(record),
     ))
+}
+
+/// What the robot tells other systems it heard when its cloud pipeline recognised `intent` (a
+/// voice command), as a ROS4HRI intent:
+///
+/// - a member some entry of `HRI_INTENT_MAP` maps to becomes that HRI intent: the entry's
+///   `when` roles are set, and the payload fields it fills are copied back into their roles
+///   (`system_charger` → `MOVE_TO` `{"goal": "poi_docking"}`, `hri_move_to {goal}` →
+///   `MOVE_TO` `{"goal": …}`). When several intents map to the member, the one listed first
+///   in the spec's table wins (`STOP_ACTIVITY` before the forks' `CANCEL_ACTIVITY`);
+/// - any other member becomes a custom intent named after the member, with its payload as
+///   `data` (`set_timer` `{"time_s": 300}`), as the message allows custom strings.
+///
+/// The source is `__unknown_agent__` (a person the robot does not identify), the modality
+/// speech; priority 128 and confidence 1.0 are explicit (the cloud's result is final, and a
+/// ROS consumer reads 0 and 0.0 literally). The intent is checked by the HRI reader (the role
+/// table): one the robot could not accept itself is refused with the reader's errors.
+pub fn heard(intent: &UserIntent) -> Result<HriIntent, Vec<HriError>> {
+    let tag = intent.tag();
+    let rank = |wire: &str| {
+        IntentKind::STANDARD
+            .iter()
+            .position(|k| k.wire() == wire)
+            .unwrap_or(usize::MAX)
+    };
+    let entry = HRI_INTENT_MAP
+        .entries
+        .iter()
+        .filter(|e| e.tag == tag)
+        .min_by_key(|e| rank(e.intent));
+    let mut payload = serde_json::to_value(intent)
+        .ok()
+        .and_then(|v| match v {
+            serde_json::Value::Object(m) => Some(m),
+            _ => None,
+        })
+        .unwrap_or_default();
+    payload.remove("type");
+    let (kind, data) = match entry {
+        Some(entry) => {
+            let mut data = serde_json::Map::new();
+            for c in entry.when {
+                data.insert(c.role.to_owned(), c.value.into());
+            }
+            for f in entry.fields {
+                match payload.get(f.field) {
+                    None | Some(serde_json::Value::Null) => {}
+                    Some(serde_json::Value::String(s)) if s.is_empty() => {}
+                    Some(v) => {
+                        data.insert(f.role.to_owned(), v.clone());
+                    }
+                }
+            }
+            let kind = IntentKind::from_wire_exact(entry.intent)
+                .unwrap_or_else(|| IntentKind::Custom(entry.intent.to_owned()));
+            (kind, data)
+        }
+        None => (
+            IntentKind::Custom(UserIntent::tag_name(tag).to_owned()),
+            payload,
+        ),
+    };
+    let hri = HriIntent {
+        intent: kind,
+        data,
+        source: Source::UnknownAgent,
+        modality: Modality::Speech,
+        priority: Priority::DEFAULT,
+        confidence: Confidence::Stated(1.0),
+    };
+    match HriIntent::from_json_value(&hri.to_json(), ReadOptions::default()) {
+        Ok(_) => Ok(hri),
+        Err(rejected) => Err(rejected.errors),
+    }
 }

@@ -41,27 +41,8 @@ use crate::clad::cloud_mic::{Message, MessageView};
 pub use crate::clad::anki::vector::{UserIntent, UserIntentTag as Tag};
 pub use crate::clad::USER_INTENT_MAP;
 
-/// The generated cloud message, in the terms of the intent component.
-impl From<Message> for CloudEvent {
-    fn from(message: Message) -> Self {
-        match message {
-            Message::Result(r) => CloudEvent::Result {
-                intent: r.intent,
-                parameters: r.parameters,
-                metadata: r.metadata,
-            },
-            Message::Error(e) => CloudEvent::Error {
-                error: e.error.name(),
-                extra: e.extra,
-            },
-            Message::StreamTimeout(_) => CloudEvent::StreamTimeout,
-            Message::StreamOpen(s) => CloudEvent::StreamOpen { session: s.session },
-            other => CloudEvent::Other {
-                message: other.name(),
-            },
-        }
-    }
-}
+// The generated cloud message, in the terms of the intent component.
+robot_runtime::cloud_event_from!(Message);
 
 /// Unpacks one datagram from the cloud process (strictly: truncated input, trailing bytes,
 /// unknown tags and bad UTF-8 are errors) into a [`CloudEvent`].

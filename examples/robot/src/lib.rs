@@ -1,18 +1,28 @@
 //! A robot crate using code generated from CLAD schemas.
 //!
 //! `build.rs` runs [`clad_codegen::Builder`](https://docs.rs/clad-codegen) on the project's
-//! schemas (`schemas/cloud.clad`, which includes `common.clad`) and on this crate's
-//! benchmark schema (`schemas/bench.clad`), writing `$OUT_DIR/clad.rs`:
+//! schemas (`schemas/cloud.clad`, which includes `common.clad`, `userIntent.clad`,
+//! `hri.clad`) and on this crate's benchmark schema (`schemas/bench.clad`), with the robot's
+//! two maps compiled by `robot-codegen`'s build extensions, writing `$OUT_DIR/clad.rs`:
 //!
 //! ```ignore
 //! // build.rs
+//! use robot_codegen::{HriMap, IntentMap};
+//!
 //! fn main() {
 //!     clad_codegen::Builder::new()
 //!         .include_dir("../../schemas") // searched first
 //!         .include_dir("schemas")
 //!         .file("cloud.clad")
+//!         .file("userIntent.clad")
 //!         .file("bench.clad")
-//!         .build(); // schema errors: `cargo::error=` lines with file:line:col, exit 1
+//!         .file("hri.clad")
+//!         .extension(
+//!             IntentMap::new("user_intent_map.json", "Anki::Vector::UserIntent")
+//!                 .feature_enum("Anki::Vector::FeatureType"),
+//!         )
+//!         .extension(HriMap::new("hri_intent_map.json", "Anki::Vector::UserIntent"))
+//!         .build(); // schema and map errors: `cargo::error=` lines with file:line:col, exit 1
 //! }
 //! ```
 //!
@@ -87,7 +97,8 @@ pub mod clad {
     include!(concat!(env!("OUT_DIR"), "/clad.rs"));
 }
 
-pub mod brain;
+pub mod actions;
+pub mod behavior_classes;
 pub mod coverage;
 pub mod hri;
 #[cfg(feature = "inspect")]
@@ -95,9 +106,13 @@ pub mod inspect;
 pub mod intents;
 #[cfg(feature = "zenoh")]
 pub mod live;
+pub mod log;
 pub mod mission;
 pub mod robot;
+#[cfg(feature = "zenoh")]
+pub mod ros2;
 pub mod samples;
 pub mod scenario;
 pub mod timeline;
 pub mod trace;
+pub mod tree_files;

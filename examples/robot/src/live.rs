@@ -10,15 +10,22 @@
 //!
 //! Each subscription feeds a bounded queue ([`clad_zenoh::intake`]) that the tick drains:
 //! samples of one publisher arrive complete and in order; a sample of another schema version
-//! (its version hash differs) or with no type tag is refused, and a queue that overflows
+//! (its schema hash differs) or with no type tag is refused, and a queue that overflows
 //! counts what it dropped — both appear in the timeline as `ignored: …` lines (and in the
 //! `tracing` log) while the robot goes on. Live inputs show `(live)` where a scenario input
 //! shows its line.
 //!
 //! Within one tick the cloud queue is drained before the HRI queue (two publishers are never
 //! ordered with respect to each other).
+//!
+//! With `--ros2` the robot is also a ROS 2 node on the same session ([`crate::ros2`]): it takes
+//! `hri_actions_msgs/msg/Intent` from `/intents` (drained after the HRI queue) and, with
+//! `--ros-publish`, publishes what its cloud pipeline recognised. In that mode the session is
+//! a peer of the ROS 2 router (`tcp/localhost:7447`, as ROS nodes are) and listens on a free
+//! port; that is why the plain live mode listens on 7448 and never on 7447.
 
 use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use clad_zenoh::intake::{self, Intake, IntakeReceiver, OverflowPolicy, Packed};
@@ -28,11 +35,18 @@ use clad_zenoh::{config, key, Subscriber};
 use crate::clad::cloud_mic::Message;
 use crate::hri::IntentEnvelope;
 use crate::robot::Robot;
+use crate::ros2::RosPeer;
 use crate::scenario::{Scenario, ScenarioEvent, TimedEvent, When};
 use crate::timeline::{Entry, LIVE_INPUT};
 
-/// The endpoint the robot listens on when no network option is given.
-pub const DEFAULT_LISTEN: &str = "tcp/127.0.0.1:7447";
+/// The longest `run_for` the command line takes, in seconds (one year): a documented limit
+/// instead of a `Duration` overflow.
+pub const MAX_RUN_FOR_S: f64 = 365.0 * 24.0 * 3600.0;
+
+/// The endpoint the robot listens on when no network option is given. Not Zenoh's usual
+/// 7447: that is the port of the ROS 2 router (`rmw_zenohd`), which the robot connects to in
+/// ROS mode and must leave free.
+pub const DEFAULT_LISTEN: &str = "tcp/127.0.0.1:7448";
 
 /// Where the session listens and connects.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -92,6 +106,8 @@ pub struct LiveInputs {
     hri: IntakeReceiver<Packed<IntentEnvelope>>,
     cloud_key: String,
     hri_key: String,
+    /// The ROS 2 node, when attached (dropped before the session).
+    ros: Option<RosPeer>,
     // Dropping a subscriber undeclares it: both live as long as `self`.
     _cloud_sub: Subscriber,
     _hri_sub: Subscriber,
@@ -148,6 +164,7 @@ impl LiveInputs {
             hri,
             cloud_key,
             hri_key,
+            ros: None,
             _cloud_sub: cloud_sub,
             _hri_sub: hri_sub,
             session,
@@ -167,7 +184,18 @@ impl LiveInputs {
     /// Messages the input queues dropped so far because they were full (each gap is also
     /// reported in the timeline when it is delivered).
     pub fn dropped(&self) -> u64 {
-        self.cloud.dropped() + self.hri.dropped()
+        self.cloud.dropped() + self.hri.dropped() + self.ros.as_ref().map_or(0, RosPeer::dropped)
+    }
+
+    /// Makes the robot a ROS 2 node on this session too (see [`crate::ros2`]); its intents
+    /// are delivered after the HRI queue's.
+    pub fn attach_ros(&mut self, ros: RosPeer) {
+        self.ros = Some(ros);
+    }
+
+    /// The ROS 2 node, when attached.
+    pub fn ros(&self) -> Option<&RosPeer> {
+        self.ros.as_ref()
     }
 
     /// The session (for its id, or to declare more on it).
@@ -177,9 +205,13 @@ impl LiveInputs {
 
     /// Delivers everything queued since the last call to the robot's current tick `tick`
     /// (between [`Robot::begin_tick`] and [`Robot::end_tick`]): the cloud queue, then the
-    /// HRI queue, each in arrival order. Refused samples and overflow gaps become
-    /// `ignored: …` timeline entries. Returns the number of messages delivered.
+    /// HRI queue, then the ROS 2 queue, each in arrival order (and, with a ROS publisher,
+    /// publishes what the cloud pipeline recognised). Refused samples and overflow gaps
+    /// become `ignored: …` timeline entries. Returns the number of messages delivered.
     pub fn deliver(&self, robot: &mut Robot, tick: u64, cpu: Duration) -> usize {
+        if self.ros.as_ref().is_some_and(|r| r.publisher().is_some()) {
+            robot.record_recognised();
+        }
         let mut delivered = 0;
         let capacity = self.cloud.capacity();
         let event = |event| TimedEvent {
@@ -217,6 +249,11 @@ impl LiveInputs {
                 robot.report_ignored(overflow(&self.hri_key, dropped, capacity))
             }
         });
+        if let Some(ros) = &self.ros {
+            delivered += ros.deliver(robot, cpu);
+            // What the cloud pipeline recognised this tick (scenario lines included).
+            ros.publish_heard(robot);
+        }
         delivered
     }
 }
@@ -235,6 +272,9 @@ pub struct LiveSummary {
     pub ticks: u64,
     /// Messages taken from the network.
     pub received: usize,
+    /// The run ended because it was asked to stop ([`run_until`]), not because its time was
+    /// up.
+    pub interrupted: bool,
 }
 
 /// Runs `robot` in real time at its ticks per second: each tick delivers the scenario events
@@ -242,11 +282,33 @@ pub struct LiveSummary {
 /// and hands the tick's timeline entries to `out` (then forgets them, so a long run does not
 /// grow). Stops when `run_for` has passed, or never (`None`: until the process is stopped).
 pub fn run(
+    robot: Robot,
+    scenario: &Scenario,
+    inputs: &LiveInputs,
+    ticks_per_second: u32,
+    run_for: Option<Duration>,
+    out: impl FnMut(&[Entry]),
+) -> LiveSummary {
+    run_until(
+        robot,
+        scenario,
+        inputs,
+        ticks_per_second,
+        run_for,
+        &AtomicBool::new(false),
+        out,
+    )
+}
+
+/// [`run`], also ending after the tick in progress once `stop` is set (by a Ctrl-C handler,
+/// another thread); the summary says so ([`LiveSummary::interrupted`]).
+pub fn run_until(
     mut robot: Robot,
     scenario: &Scenario,
     inputs: &LiveInputs,
     ticks_per_second: u32,
     run_for: Option<Duration>,
+    stop: &AtomicBool,
     mut out: impl FnMut(&[Entry]),
 ) -> LiveSummary {
     let tps = ticks_per_second.max(1);
@@ -276,6 +338,10 @@ pub fn run(
         summary.ticks = tick + 1;
         ran += period;
         if run_for.is_some_and(|limit| ran >= limit) {
+            return summary;
+        }
+        if stop.load(Ordering::Relaxed) {
+            summary.interrupted = true;
             return summary;
         }
         // The next tick is due one period after this one was (not after it ended), so the

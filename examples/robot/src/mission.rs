@@ -15,11 +15,12 @@
 //! (the base needs 150 ms to brake), and the newcomer starts only when it has.
 
 use std::collections::HashMap;
+use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Duration;
 
 use robot_runtime::hri::{
-    Admission, ConfidenceDecision, Envelope, HriEvent, HriIntake, IntakeConfig, IntentKind,
-    IntentRecord, Timestamp,
+    Admission, ConfidenceDecision, Envelope, HriEvent, HriIntake, IntakeConfig, IntentFields,
+    IntentKind, IntentRecord, Timestamp,
 };
 use robot_runtime::mission::{
     CancelReason, Capability, CapabilityPolicy, ControlIgnoredReason, Decision, HaltProgress,
@@ -27,7 +28,7 @@ use robot_runtime::mission::{
     RequestId, Resource, ResourceSet,
 };
 
-use crate::brain::{Completions, Item, Log};
+use crate::actions::Completions;
 use crate::scenario::ActionResult;
 use crate::timeline::What;
 
@@ -63,6 +64,32 @@ fn names(set: ResourceSet<Res>) -> String {
         .join("+")
 }
 
+/// What the mission side reports, in the order it happened: the controller's events (through
+/// its subscription) and the capabilities' own lines, interleaved as they occur, so that the
+/// timeline lists causes before effects (a holder's "released" before the "started" it made
+/// possible).
+#[derive(Debug)]
+enum MissionItem {
+    Event(MissionEvent),
+    What(What),
+}
+
+#[derive(Clone, Debug, Default)]
+struct MissionLog(Arc<Mutex<Vec<MissionItem>>>);
+
+impl MissionLog {
+    fn push(&self, item: MissionItem) {
+        self.0
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .push(item);
+    }
+
+    fn take(&self) -> Vec<MissionItem> {
+        std::mem::take(&mut *self.0.lock().unwrap_or_else(PoisonError::into_inner))
+    }
+}
+
 /// A simulated capability.
 struct SimCapability {
     name: &'static str,
@@ -76,12 +103,12 @@ struct SimCapability {
     elapsed: Duration,
     halting: Option<Duration>,
     completions: Completions,
-    log: Log,
+    log: MissionLog,
 }
 
 impl SimCapability {
     fn end_log(&self, change: &'static str) {
-        self.log.push(Item::What(What::Action {
+        self.log.push(MissionItem::What(What::Action {
             behavior: format!("mission/{}", self.name),
             action: self.name.to_owned(),
             change,
@@ -115,7 +142,7 @@ impl Capability<Res> for SimCapability {
             .as_deref()
             .map(|o| format!(" ({o})"))
             .unwrap_or_default();
-        self.log.push(Item::What(What::Action {
+        self.log.push(MissionItem::What(What::Action {
             behavior: format!("mission/{}", self.name),
             action: format!("{}{what}", self.name),
             change: if request.resumed {
@@ -159,7 +186,7 @@ impl Capability<Res> for SimCapability {
         match &mut self.halting {
             None => {
                 self.halting = Some(Duration::ZERO);
-                self.log.push(Item::What(What::Action {
+                self.log.push(MissionItem::What(What::Action {
                     behavior: format!("mission/{}", self.name),
                     action: self.name.to_owned(),
                     change: "stopping",
@@ -197,6 +224,7 @@ impl SimCapability {
 pub struct Hri {
     intake: HriIntake,
     mission: MissionController<Res>,
+    log: MissionLog,
     requests: HashMap<RequestId, (String, ResourceSet<Res>)>,
     holding: HashMap<RequestId, bool>,
     capability_names: Vec<String>,
@@ -213,8 +241,11 @@ impl std::fmt::Debug for Hri {
 
 impl Hri {
     /// The robot's capabilities and routes; `tick` is one tick's length.
-    pub fn new(tick: Duration, log: &Log, completions: &Completions) -> Self {
+    pub fn new(tick: Duration, completions: &Completions) -> Self {
+        let log = MissionLog::default();
         let mut mission = MissionController::new(MissionConfig::default());
+        let events = log.clone();
+        mission.subscribe(move |e| events.push(MissionItem::Event(e.clone())));
         let mut names = Vec::new();
         let mut resources = Vec::new();
         let mut add = |mission: &mut MissionController<Res>,
@@ -282,6 +313,7 @@ impl Hri {
         Self {
             intake: HriIntake::new(IntakeConfig::default()),
             mission,
+            log,
             requests: HashMap::new(),
             holding: HashMap::new(),
             capability_names: names,
@@ -319,6 +351,31 @@ impl Hri {
         self.admitted(admission)
     }
 
+    /// Admits one message a transport decoded into its fields (a ROS 2 `Intent`), with the
+    /// envelope the transport knows, that arrived at `now_ms`. The third value is `true` when
+    /// the intake rejected it as invalid.
+    pub fn admit_fields(
+        &mut self,
+        fields: IntentFields<'_>,
+        envelope: Envelope,
+        now_ms: u64,
+    ) -> (Option<IntentRecord>, Vec<What>, bool) {
+        let admission = self
+            .intake
+            .receive_fields(fields, envelope, Timestamp(now_ms));
+        let rejected = matches!(admission, Admission::Rejected(_));
+        let (record, whats) = self.admitted(admission);
+        (record, whats, rejected)
+    }
+
+    /// Reports a message a transport could not decode (`reason`: its decoder's error) as the
+    /// intake rejects any invalid message. Always rejected (the third value).
+    pub fn admit_undecodable(&mut self, reason: String) -> (Option<IntentRecord>, Vec<What>, bool) {
+        let admission = self.intake.receive_undecodable(reason);
+        let (record, whats) = self.admitted(admission);
+        (record, whats, true)
+    }
+
     fn admitted(&mut self, admission: Admission) -> (Option<IntentRecord>, Vec<What>) {
         let mut out = self.intake_events();
         let record = match admission {
@@ -341,18 +398,24 @@ impl Hri {
     /// Hands an admitted intent to the mission controller (arbitration, control intents).
     pub fn schedule(&mut self, record: IntentRecord) -> Vec<What> {
         self.mission.handle_intent(record);
-        self.mission_events()
+        self.mission_whats()
     }
 
     /// A tick at `now_ms`: capabilities advance, halts progress, queued requests start.
     pub fn tick(&mut self, now_ms: u64) -> Vec<What> {
         self.mission.tick(Timestamp(now_ms));
-        self.mission_events()
+        self.mission_whats()
     }
 
     /// True when nothing runs or waits.
     pub fn is_idle(&self) -> bool {
         self.mission.is_idle()
+    }
+
+    /// True when a tick without input would do nothing here (nothing runs, waits or is
+    /// polled; the intake keeps no time of its own): the robot may skip ticks.
+    pub fn is_quiescent(&self) -> bool {
+        self.mission.is_quiescent()
     }
 
     fn intake_events(&mut self) -> Vec<What> {
@@ -395,9 +458,22 @@ impl Hri {
             .collect()
     }
 
-    fn mission_events(&mut self) -> Vec<What> {
+    /// The mission side's lines since the last call, in the order things happened.
+    fn mission_whats(&mut self) -> Vec<What> {
+        // The subscription has them all, in order; the controller's own buffer is not needed.
+        drop(self.mission.drain_events());
         let mut out = Vec::new();
-        for e in self.mission.drain_events() {
+        for item in self.log.take() {
+            match item {
+                MissionItem::What(w) => out.push(w),
+                MissionItem::Event(e) => self.translate(e, &mut out),
+            }
+        }
+        out
+    }
+
+    fn translate(&mut self, e: MissionEvent, out: &mut Vec<What>) {
+        {
             match e {
                 MissionEvent::Decided {
                     request,
@@ -491,6 +567,12 @@ impl Hri {
                     });
                 }
                 MissionEvent::Finished { request, outcome } => {
+                    if matches!(outcome, Outcome::Completed | Outcome::Failed(_)) {
+                        // It ended by itself, not because of an intent: a restatement of
+                        // any request is new from now on (a cancellation is the effect of
+                        // the intent that asked for it, and changes nothing here).
+                        self.intake.note_state_change();
+                    }
                     let (holder, res) = self.lookup(request);
                     let was_holding = self.holding.remove(&request).is_some();
                     let (change, reason) = match &outcome {
@@ -555,7 +637,6 @@ impl Hri {
                 }),
             }
         }
-        out
     }
 
     fn lookup(&self, request: RequestId) -> (String, ResourceSet<Res>) {

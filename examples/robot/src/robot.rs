@@ -23,8 +23,8 @@
 
 use std::time::{Duration, Instant};
 
-use robot_runtime::behavior::{export, LoadError, Runner};
-use robot_runtime::hri::{IntentKind, IntentRecord};
+use robot_runtime::behavior::{export, LoadError, LoadOptions, LoadReport, Runner, Source, Wakeup};
+use robot_runtime::hri::{Envelope, IntentFields, IntentKind, IntentRecord};
 use robot_runtime::intent::{
     CloudErrorCause, DeactivateReason, DropReason, Flag, IntentEvent, Match, Reaction,
     UnmatchedReason,
@@ -32,13 +32,15 @@ use robot_runtime::intent::{
 use robot_runtime::union::CladUnion;
 use robot_runtime::wire::{Wire, WireView};
 
-use crate::brain::{self, Completions, Event, Item, Log};
+use crate::actions::{Completions, RobotActions};
+use crate::behavior_classes::{self, Event};
 use crate::clad::cloud_mic::MessageView;
 use crate::hri::IntentEnvelope;
 use crate::intents::{self, Tag, UserIntent};
+use crate::log::{Item, Log};
 use crate::mission::Hri;
 use crate::scenario::{encode_hex, Scenario, ScenarioEvent, TimedEvent};
-use crate::timeline::{Entry, What};
+use crate::timeline::{Entry, IntentInfo, MapEntryInfo, What, LIVE_INPUT};
 
 /// The behavior tree shipped with the robot (`behaviors/robot.json`).
 pub const DEFAULT_TREE: &str = include_str!("../behaviors/robot.json");
@@ -58,6 +60,9 @@ pub struct RunConfig {
     /// Record the stack, and the tree as DOT and Mermaid, as they are at the end of this
     /// tick ([`Run::snapshot`]).
     pub snapshot_at_tick: Option<u64>,
+    /// Skip idle stretches (default true; see [`Robot::run_streaming`]). The timeline is the
+    /// same either way (tested); off, every tick runs.
+    pub skip_idle: bool,
 }
 
 impl Default for RunConfig {
@@ -66,6 +71,7 @@ impl Default for RunConfig {
             ticks_per_second: 20,
             settle_ticks: 600,
             snapshot_at_tick: None,
+            skip_idle: true,
         }
     }
 }
@@ -110,8 +116,34 @@ pub struct Run {
     /// The snapshot of [`RunConfig::snapshot_at_tick`] if the run reached it, else of the
     /// last tick.
     pub snapshot: Snapshot,
-    /// Ticks run.
+    /// Ticks the run spans (the last tick's number plus one).
     pub ticks: u64,
+    /// Ticks actually run; the others were idle and skipped.
+    pub ticks_run: u64,
+}
+
+/// A user intent the robot's cloud pipeline recognised (a voice command), as
+/// [`Robot::take_recognised`] hands it out (for republishing it to other systems).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Recognised {
+    /// The cloud intent string it came from.
+    pub cloud_intent: &'static str,
+    /// The user intent it became.
+    pub intent: UserIntent,
+}
+
+/// An HRI intent a transport decoded into its fields (a ROS 2 `hri_actions_msgs/Intent`), for
+/// [`Robot::deliver_hri_fields`]: the message, or why it does not decode.
+#[derive(Debug)]
+pub struct DecodedHri<'a> {
+    /// The input kind the timeline shows (`ros2`).
+    pub kind: &'static str,
+    /// A one-line description of what arrived.
+    pub detail: String,
+    /// Entries reported right after the input line (how the transport read it).
+    pub notes: Vec<What>,
+    /// The fields and envelope, or what the transport's decoder said.
+    pub message: Result<(IntentFields<'a>, Envelope), String>,
 }
 
 /// The robot.
@@ -129,6 +161,11 @@ pub struct Robot {
     last_stack: Vec<String>,
     /// The current tick (0-based).
     tick: u64,
+    /// Recognised cloud intents not yet taken (`None`: not recorded).
+    recognised: Option<Vec<Recognised>>,
+    /// The last input line: its tick, kind, detail and `say` (a pending intent of the same
+    /// tick came from it).
+    last_input: Option<(u64, &'static str, String, Option<String>)>,
 }
 
 impl std::fmt::Debug for Robot {
@@ -150,28 +187,52 @@ impl Robot {
     /// The robot with another tree (its base behavior must be [`ROOT`]). Every problem of
     /// the tree is in the error, with file and JSON path.
     pub fn with_tree(file: &str, text: &str, config: RunConfig) -> Result<Self, LoadError> {
+        Self::with_sources(
+            &[Source::new(file, text)],
+            ROOT,
+            &LoadOptions::default(),
+            config,
+        )
+        .map(|(robot, _)| robot)
+    }
+
+    /// The robot with a tree of several sources (a directory of the original engine's
+    /// files) and base behavior `base`; also returns what the load found (its warnings).
+    pub fn with_sources(
+        sources: &[Source<'_>],
+        base: &str,
+        options: &LoadOptions,
+        config: RunConfig,
+    ) -> Result<(Self, LoadReport), LoadError> {
         let log = Log::default();
         let completions = Completions::default();
-        let tree = brain::load(file, text, ROOT, &log, &completions)?;
+        let loaded = behavior_classes::load_sources(sources, base, options, &log, &completions)?;
+        let (tree, report) = (loaded.tree, loaded.report);
         let mut component = intents::component();
         let sink = log.clone();
         component.subscribe(move |ev| sink.push(Item::Intent(ev.clone())));
-        let runner = Runner::new(tree, component);
+        let mut runner = Runner::new(tree, component);
+        runner.set_action_factory(Box::new(RobotActions::new(&log)));
         let tick = Duration::from_micros(1_000_000 / u64::from(config.ticks_per_second.max(1)));
-        let hri = Hri::new(tick, &log, &completions);
-        Ok(Self {
-            runner,
-            hri,
-            log,
-            completions,
-            config,
-            entries: Vec::new(),
-            latencies: Vec::new(),
-            pending_from: None,
-            snapshot: None,
-            last_stack: Vec::new(),
-            tick: 0,
-        })
+        let hri = Hri::new(tick, &completions);
+        Ok((
+            Self {
+                runner,
+                hri,
+                log,
+                completions,
+                config,
+                entries: Vec::new(),
+                latencies: Vec::new(),
+                pending_from: None,
+                snapshot: None,
+                last_stack: Vec::new(),
+                tick: 0,
+                recognised: None,
+                last_input: None,
+            },
+            report,
+        ))
     }
 
     /// The behavior runner (the tree, the stack, the intent component).
@@ -205,6 +266,12 @@ impl Robot {
 
     fn push(&mut self, what: What) {
         let tick = self.tick;
+        if let What::Input {
+            kind, detail, say, ..
+        } = &what
+        {
+            self.last_input = Some((tick, kind, detail.clone(), say.clone()));
+        }
         let t_ms = self.t_ms(tick);
         self.entries.push(Entry { tick, t_ms, what });
     }
@@ -233,8 +300,29 @@ impl Robot {
     }
 
     /// Runs `scenario` to its end (plus settling) and returns the timeline. The scenario's
-    /// rejected lines are reported at tick 0; the rest run.
-    pub fn run(mut self, scenario: &Scenario) -> Run {
+    /// rejected lines are reported at tick 0; the rest run. The whole timeline is kept in
+    /// memory: a long run prints through [`run_streaming`](Self::run_streaming) instead.
+    pub fn run(self, scenario: &Scenario) -> Run {
+        let mut entries = Vec::new();
+        let mut run = self.run_streaming(scenario, |tick| entries.extend_from_slice(tick));
+        run.entries = entries;
+        run
+    }
+
+    /// [`run`](Self::run), handing the timeline to `sink` tick by tick instead of keeping it
+    /// ([`Run::entries`] is empty): memory stays bounded on a run of any length (what the
+    /// binary does).
+    ///
+    /// Idle stretches are skipped as a discrete-event simulator does: after a tick that
+    /// changed nothing, while nothing waits on a deadline of the intent component and the
+    /// mission controller has nothing to poll, the robot jumps to the first tick on which
+    /// something can happen — the next scenario line, or the behaviors' next wake-up
+    /// ([`Runner::next_wakeup`](robot_runtime::behavior::Runner::next_wakeup): a state
+    /// machine's timer, a cooldown, a condition waiting on time, the end of an animation
+    /// or of a timed `Wait`) — instead of ticking through (see
+    /// [`next_busy_tick`](Self::next_busy_tick)). The timeline is the same as ticking every
+    /// tick; a run costs time in proportion to what happens, not to the robot time it spans.
+    pub fn run_streaming(mut self, scenario: &Scenario, mut sink: impl FnMut(&[Entry])) -> Run {
         for e in &scenario.errors {
             self.push(What::ScenarioError {
                 line: e.line,
@@ -245,16 +333,21 @@ impl Robot {
         let last = scenario.events.last().map_or(0, |e| e.when.tick(tps));
         let mut next = 0;
         let mut tick = 0;
-        let mut settled = 0;
         let mut cpu = Duration::ZERO;
+        let mut ticks_run = 0;
         loop {
             let start = Instant::now();
+            ticks_run += 1;
             self.tick = tick;
+            let stack_changes = self.runner.stack_changes();
+            let before = self.entries.len();
+            let mut delivered = false;
             while let Some(e) = scenario.events.get(next) {
                 if e.when.tick(tps) > tick {
                     break;
                 }
                 next += 1;
+                delivered = true;
                 self.deliver(e, cpu + start.elapsed());
             }
             self.end_tick(cpu + start.elapsed());
@@ -262,21 +355,84 @@ impl Robot {
             if self.config.snapshot_at_tick == Some(tick) {
                 self.snapshot = Some(self.snapshot_now());
             }
+            let changed = delivered
+                || self.entries.len() != before
+                || self.runner.stack_changes() != stack_changes;
+            if !self.entries.is_empty() {
+                sink(&self.entries);
+                self.entries.clear();
+            }
             if tick >= last && next >= scenario.events.len() {
-                if self.is_idle() || settled >= self.config.settle_ticks {
+                // Settling is counted in ticks (skipped ones too), from the last input.
+                if self.is_idle() || tick - last >= self.config.settle_ticks {
                     break;
                 }
-                settled += 1;
             }
-            tick += 1;
+            let mut to = tick + 1;
+            if !changed && self.config.skip_idle {
+                let next_line = scenario.events.get(next).map(|e| e.when.tick(tps));
+                let snapshot = self.config.snapshot_at_tick.filter(|t| *t > tick);
+                let settled = last.saturating_add(self.config.settle_ticks);
+                if let Some(busy) = self.next_busy_tick([next_line, snapshot, Some(settled)]) {
+                    if busy > to {
+                        self.runner.skip_idle_ticks(busy - to, self.dt());
+                        to = busy;
+                    }
+                }
+            }
+            tick = to;
         }
         let snapshot = self.snapshot.take().unwrap_or_else(|| self.snapshot_now());
+        if !self.entries.is_empty() {
+            sink(&self.entries);
+            self.entries.clear();
+        }
         Run {
-            entries: self.entries,
+            entries: Vec::new(),
             latencies: self.latencies,
             snapshot,
             ticks: tick + 1,
+            ticks_run,
         }
+    }
+
+    /// After a tick (the current one) that changed nothing: the first later tick on which
+    /// something can happen, given the ticks of the next inputs (`None`: no such input), or
+    /// `None` when the robot is not provably quiet and must tick on.
+    ///
+    /// Provably quiet: nothing in the intent component counts ticks (no pending intent, no
+    /// trigger word; no unclaimed flag either), the mission controller has nothing running,
+    /// queued or to poll, and the behaviors' next wake-up is known: the runner's, which
+    /// covers its stack (actions with their ends, dispatchers with the conditions of the
+    /// children they ask, state machines with their transitions) and says
+    /// [`Wakeup::EveryTick`] after a tick that changed the robot state, the intents or the
+    /// stack.
+    pub fn next_busy_tick(&self, inputs: impl IntoIterator<Item = Option<u64>>) -> Option<u64> {
+        let intents = self.runner.intents();
+        if intents.is_any_pending()
+            || intents.is_trigger_word_pending()
+            || intents.was_unclaimed()
+            || !self.hri.is_quiescent()
+        {
+            return None;
+        }
+        let after = self.tick + 1;
+        let wake = match self.runner.next_wakeup() {
+            Wakeup::EveryTick => return None,
+            Wakeup::Never => None,
+            Wakeup::At(at) => {
+                // The runner's clock stands at the end of this tick; a tick advances it by
+                // one period first. The first tick whose time reaches `at` may act.
+                let now = self.runner.clock().now();
+                let dt = self.dt().as_nanos().max(1);
+                let left = at.saturating_sub(now).as_nanos();
+                let ticks = u64::try_from(left.div_ceil(dt)).unwrap_or(u64::MAX);
+                Some(self.tick.saturating_add(ticks.max(1)))
+            }
+        };
+        let busy = inputs.into_iter().flatten().chain(wake).min();
+        // Nothing will ever happen: the caller stops anyway once the inputs are done.
+        Some(busy.unwrap_or(after).max(after))
     }
 
     /// Nothing pending, active or running; the stack is down to its idle behaviors.
@@ -357,6 +513,50 @@ impl Robot {
         self.push(What::InputIgnored {
             reason: reason.into(),
         });
+    }
+
+    /// Records a timeline entry that comes from outside the robot's components (what a
+    /// transport did: a message published, a value read by its rule).
+    pub fn report(&mut self, what: What) {
+        self.push(what);
+    }
+
+    /// From now on, remember every user intent the cloud pipeline recognises (a cloud
+    /// intent matched by the map) until [`Robot::take_recognised`] takes it.
+    pub fn record_recognised(&mut self) {
+        self.recognised.get_or_insert_with(Vec::new);
+    }
+
+    /// The user intents recognised from the cloud since the last call, oldest first.
+    pub fn take_recognised(&mut self) -> Vec<Recognised> {
+        self.recognised
+            .as_mut()
+            .map(std::mem::take)
+            .unwrap_or_default()
+    }
+
+    /// Delivers, during the current tick, an HRI intent a transport decoded into its fields
+    /// (or could not decode): an `Input` line marked live, the transport's `notes`, then the
+    /// HRI intake (validation, confidence policy, de-duplication) and what follows, exactly
+    /// as for an `hri` scenario line. Returns `true` when the intake rejected it as invalid.
+    pub fn deliver_hri_fields(&mut self, hri: DecodedHri<'_>, cpu: Duration) -> bool {
+        self.push(What::Input {
+            line: LIVE_INPUT,
+            kind: hri.kind,
+            detail: hri.detail,
+            say: None,
+        });
+        for w in hri.notes {
+            self.push(w);
+        }
+        let now = self.t_ms(self.tick);
+        let (record, whats, rejected) = match hri.message {
+            Ok((fields, envelope)) => self.hri.admit_fields(fields, envelope, now),
+            Err(reason) => self.hri.admit_undecodable(reason),
+        };
+        let from_input = self.hri_admitted(record, whats, cpu);
+        self.settle_input(LIVE_INPUT, from_input, cpu);
+        rejected
     }
 
     /// Forgets the timeline so far (a long-running robot that does not keep it).
@@ -444,6 +644,19 @@ impl Robot {
                     .intents_mut()
                     .set_trigger_word_pending(*will_open_stream, *from_mute);
             }
+            ScenarioEvent::State(patch) => {
+                input(
+                    self,
+                    "state",
+                    serde_json::Value::Object(patch.clone()).to_string(),
+                );
+                for e in self.runner.robot_mut().apply_json(patch) {
+                    self.push(What::InputIgnored {
+                        reason: e.to_string(),
+                    });
+                }
+                from_input = false;
+            }
             ScenarioEvent::ActionDone { action, result } => {
                 input(self, "action", format!("{action} {}", result.name()));
                 if !self.completions.complete(action, *result) {
@@ -454,7 +667,12 @@ impl Robot {
                 from_input = false;
             }
         }
-        // Mark where a pending intent came from (for latency).
+        self.settle_input(line, from_input, cpu);
+    }
+
+    /// After an input: reports what the components logged and marks where a pending intent
+    /// came from (for latency).
+    fn settle_input(&mut self, line: usize, from_input: bool, cpu: Duration) {
         let items = self.log.take();
         let pending = items
             .iter()
@@ -527,17 +745,39 @@ impl Robot {
                     source,
                     matched,
                 } => {
-                    let payload = self
-                        .runner
-                        .intents()
-                        .pending()
-                        .filter(|p| p.tag() == tag)
-                        .and_then(|p| payload_json(p.intent()));
+                    let pending = self.runner.intents().pending().filter(|p| p.tag() == tag);
+                    let payload = pending.and_then(|p| payload_json(p.intent()));
+                    if let (
+                        Some(list),
+                        Some(p),
+                        Match::Cloud { intent } | Match::SimpleVoice { intent },
+                    ) = (self.recognised.as_mut(), pending, &matched)
+                    {
+                        list.push(Recognised {
+                            cloud_intent: intent,
+                            intent: p.intent().clone(),
+                        });
+                    }
+                    let meta = pending.map(|p| {
+                        let m = p.meta();
+                        let input = self.last_input.as_ref().filter(|i| i.0 == self.tick);
+                        Box::new(IntentInfo {
+                            source: m.source.wire().to_owned(),
+                            modality: m.modality.wire().to_owned(),
+                            priority: m.priority.0,
+                            confidence: m.confidence.value(),
+                            input: input.map(|i| i.1),
+                            text: input.map(|i| i.2.clone()),
+                            said: input.and_then(|i| i.3.clone()),
+                            map_entry: map_entry(&matched),
+                        })
+                    });
                     What::Pending {
                         intent: UserIntent::tag_name(tag),
                         payload,
                         source: source.to_string(),
                         via: describe_match(&matched),
+                        meta,
                     }
                 }
                 IntentEvent::Replaced { old, new, .. } => What::Replaced {
@@ -677,6 +917,36 @@ pub fn payload_json(intent: &UserIntent) -> Option<String> {
     let obj = v.as_object_mut()?;
     obj.remove("type");
     (!obj.is_empty()).then(|| serde_json::Value::Object(obj.clone()).to_string())
+}
+
+/// The entry of `USER_INTENT_MAP` an intent came through (cloud and app intents).
+pub fn map_entry(m: &Match<Tag>) -> Option<MapEntryInfo> {
+    let (table, e) = match m {
+        Match::Cloud { intent } => ("cloud", intents::USER_INTENT_MAP.cloud(intent)?),
+        Match::App { intent } => ("app", intents::USER_INTENT_MAP.app(intent)?),
+        _ => return None,
+    };
+    Some(MapEntryInfo {
+        table,
+        intent: e.intent,
+        user_intent: UserIntent::tag_name(e.tag),
+        substitutions: e
+            .sanitation
+            .iter()
+            .map(|s| {
+                let mut t = s.from.to_owned();
+                if let Some(to) = s.to {
+                    t.push_str(" -> ");
+                    t.push_str(to);
+                }
+                if s.numeric {
+                    t.push_str(" (number)");
+                }
+                t
+            })
+            .collect(),
+        feature_gate: e.feature_gate,
+    })
 }
 
 /// How a pending intent got its tag, for a person (`cloud intent intent_weather`, ...).

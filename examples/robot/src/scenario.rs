@@ -10,12 +10,14 @@
 //! {"t": 1500, "app_intent": {"intent": "intent_clock_settimer", "param": "60"}}
 //! {"t": 2000, "hri": {"intent": "__intent_move_to__", "data": {"goal": "kitchen"}, "priority": 200}}
 //! {"tick": 50, "action_done": {"action": "drive_to_charger", "result": "succeeded"}}
+//! {"tick": 60, "state": {"on_charger": true, "off_treads": "InAir"}}
 //! ```
 //!
 //! Every line is an object with:
 //!
-//! * its time: `"t"` in milliseconds since the start, **or** `"tick"` (a tick number);
-//!   times never go back;
+//! * its time: `"t"` in milliseconds since the start, **or** `"tick"` (a tick number): a
+//!   non-negative integer (`1e3` is 1000; `2.5` is an error); times never go back, and none
+//!   is past the [horizon](HORIZON_MS) (one day of robot time);
 //! * exactly one event:
 //!
 //!   | key | value | what the robot gets |
@@ -28,11 +30,26 @@
 //!   | `trigger_word` | `{}` or `{"will_open_stream": bool, "from_mute": bool}` | the wake word was heard |
 //!   | `action_done` | `{"action": name, "result": "succeeded" \| "failed" \| "cancelled"}` (`result` optional) | a running action of that name ended (a robot whose actions run on hardware reports completions this way) |
 //!   | `note` | text | nothing: a line in the timeline for the reader |
+//!   | `state` | an object of robot-state keys (`robot_runtime::behavior::robot_state::STATE_KEYS`: `on_charger`, `off_treads`, `features`, `objects`, ...) | the robot's state changes; the conditions of the behavior tree read it (a bad key is reported, the others apply) |
 //!
 //! * optionally `"say"`: what the user said, shown in the timeline beside the event.
 //!
+//! Unknown keys are errors at every level: beside the time and the event, inside `cloud` (the
+//! fields of the `CloudMic::Message` member), inside `hri` (the fields of the ROS4HRI message,
+//! [`HriIntent::FIELDS`](robot_runtime::hri::HriIntent::FIELDS)) and inside the other events.
+//!
 //! A line that breaks these rules is a [`ScenarioError`] naming the line and the problem; the
-//! other lines still run.
+//! other lines still run. Lines are decoded one by one: a line that is not UTF-8 is one such
+//! error ([`Scenario::parse_bytes`]).
+//!
+//! # Horizon
+//!
+//! A scenario spans at most [`HORIZON_MS`] (24 hours) of robot time and at most
+//! [`HORIZON_TICKS`] ticks ([`horizon_tick`]): a line timed later is refused with
+//! [`Problem::PastHorizon`] (and the rest runs). The robot runs idle stretches
+//! as a discrete-event simulation (it jumps to its next wake-up or the next line instead of
+//! ticking through them), so the horizon bounds what a run can cost, not what it usually
+//! costs: a hostile `{"tick": 1e15}` or `{"t": 18446744073709551615}` is refused at once.
 
 use std::fmt;
 
@@ -41,6 +58,23 @@ use serde::Deserialize;
 use serde_json::{Map, Value};
 
 use crate::clad::cloud_mic::Message;
+
+/// The scenario horizon in robot time: no line may be timed later than this many
+/// milliseconds (24 hours).
+pub const HORIZON_MS: u64 = 24 * 60 * 60 * 1000;
+
+/// The scenario horizon in ticks: no line may fall on a later tick (2^24, about 16.8 million:
+/// 9.7 days at 20 ticks a second, but 28 minutes at 10,000). What the robot does while busy
+/// (an animation playing, a capability running) runs tick by tick; this bounds that cost.
+pub const HORIZON_TICKS: u64 = 1 << 24;
+
+/// The last tick within the horizon at `ticks_per_second`: the tick of [`HORIZON_MS`], or
+/// [`HORIZON_TICKS`], whichever comes first.
+pub fn horizon_tick(ticks_per_second: u32) -> u64 {
+    When::Ms(HORIZON_MS)
+        .tick(ticks_per_second)
+        .min(HORIZON_TICKS)
+}
 
 /// One parsed scenario: its events in time order and the lines that were rejected.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -123,6 +157,9 @@ pub enum ScenarioEvent {
     },
     /// A line for the reader.
     Note(String),
+    /// A change of the robot's state (`state`): robot-state keys, applied by the robot
+    /// (`RobotState::apply_json`, which reports each bad key).
+    State(Map<String, Value>),
 }
 
 /// A short description of a ROS4HRI message for the timeline: intent, roles, priority,
@@ -210,6 +247,39 @@ pub enum Problem {
         /// The JSON given.
         found: String,
     },
+    /// Not UTF-8 text.
+    #[error("not valid UTF-8 (byte {at} of the line is not)")]
+    NotUtf8 {
+        /// 1-based byte position in the line of the first invalid byte.
+        at: usize,
+    },
+    /// Later than the scenario horizon ([`horizon_tick`]).
+    #[error(
+        "{this} is past the scenario horizon (24 h of robot time and at most {} ticks: the last \
+         tick is {last_tick})",
+        HORIZON_TICKS
+    )]
+    PastHorizon {
+        /// This line's time, as written.
+        this: String,
+        /// The last tick within the horizon at the scenario's ticks per second.
+        last_tick: u64,
+    },
+    /// A key inside an event that the event does not have.
+    #[error(
+        "unknown key \"{key}\" in {kind} ({}expected {expected})",
+        meant.map(|m| format!("did you mean \"{m}\"? ")).unwrap_or_default()
+    )]
+    UnknownField {
+        /// The event key.
+        kind: &'static str,
+        /// The key, with its path inside the event (`"intent"`, `"params.x"`).
+        key: String,
+        /// The key it most likely misspells.
+        meant: Option<&'static str>,
+        /// The keys the event has.
+        expected: String,
+    },
     /// Earlier than the previous event.
     #[error(
         "{this} is before the previous event ({previous}); scenario lines must be in time order"
@@ -252,6 +322,7 @@ pub const EVENT_KEYS: &[&str] = &[
     "trigger_word",
     "action_done",
     "note",
+    "state",
 ];
 
 impl fmt::Display for When {
@@ -267,17 +338,41 @@ impl Scenario {
     /// Parses a scenario. Never fails as a whole: each bad line becomes a [`ScenarioError`]
     /// (also logged with `tracing`) and the other lines are kept.
     ///
-    /// Time order is checked with `ticks_per_second` when `t` and `tick` lines are mixed.
+    /// Time order and the horizon are checked with `ticks_per_second` (`t` and `tick` lines
+    /// may be mixed).
     pub fn parse(text: &str, ticks_per_second: u32) -> Self {
+        Self::parse_bytes(text.as_bytes(), ticks_per_second)
+    }
+
+    /// [`parse`](Self::parse) on raw bytes, as read from a file: each line is decoded on its
+    /// own, so a line that is not UTF-8 is one error ([`Problem::NotUtf8`]) and the others
+    /// run. Lines end with `\n` (a `\r` before it is blank space).
+    pub fn parse_bytes(bytes: &[u8], ticks_per_second: u32) -> Self {
         let mut scenario = Self::default();
         let mut last: Option<When> = None;
-        for (i, raw) in text.lines().enumerate() {
+        let horizon = horizon_tick(ticks_per_second);
+        // The last millisecond whose tick is within the horizon.
+        let horizon_ms = HORIZON_MS
+            .min((horizon + 1).saturating_mul(1000) / u64::from(ticks_per_second.max(1)) - 1);
+        for (i, raw) in bytes.split(|b| *b == b'\n').enumerate() {
             let line = i + 1;
-            let trimmed = raw.trim();
+            let text = match std::str::from_utf8(raw) {
+                Ok(t) => t,
+                Err(e) => {
+                    scenario.reject(
+                        line,
+                        Problem::NotUtf8 {
+                            at: e.valid_up_to() + 1,
+                        },
+                    );
+                    continue;
+                }
+            };
+            let trimmed = text.trim();
             if trimmed.is_empty() || trimmed.starts_with('#') || trimmed.starts_with("//") {
                 continue;
             }
-            match parse_line(trimmed) {
+            match parse_line(trimmed, horizon, horizon_ms) {
                 Ok((when, say, event)) => {
                     if let Some(prev) = last {
                         if when.tick(ticks_per_second) < prev.tick(ticks_per_second)
@@ -325,7 +420,24 @@ fn json_kind(v: &Value) -> &'static str {
     }
 }
 
-fn parse_line(text: &str) -> Result<(When, Option<String>, ScenarioEvent), Problem> {
+/// A time value: a non-negative integer, also written as a float without fraction (`1e3`).
+/// `Err(None)`: not such a number; `Err(Some(text))`: one past `u64` (so past any horizon).
+fn time_value(v: &Value) -> Result<u64, Option<String>> {
+    if let Some(t) = v.as_u64() {
+        return Ok(t);
+    }
+    match v.as_f64() {
+        Some(f) if f >= 0.0 && f.fract() == 0.0 && f < 18_446_744_073_709_551_616.0 => Ok(f as u64),
+        Some(f) if f >= 0.0 && f.is_finite() && f.fract() == 0.0 => Err(Some(v.to_string())),
+        _ => Err(None),
+    }
+}
+
+fn parse_line(
+    text: &str,
+    horizon_tick: u64,
+    horizon_ms: u64,
+) -> Result<(When, Option<String>, ScenarioEvent), Problem> {
     let value: Value = serde_json::from_str(text).map_err(|e| Problem::NotJson(e.to_string()))?;
     let Value::Object(mut obj) = value else {
         return Err(Problem::NotAnObject(json_kind(&value)));
@@ -336,16 +448,25 @@ fn parse_line(text: &str) -> Result<(When, Option<String>, ScenarioEvent), Probl
     {
         return Err(Problem::UnknownKey(key.clone()));
     }
-    let time = |key: &'static str, v: &Value| {
-        v.as_u64().ok_or_else(|| Problem::BadTime {
+    let time = |key: &'static str, v: &Value, limit: u64| match time_value(v) {
+        Ok(t) if t <= limit => Ok(t),
+        Ok(t) => Err(Problem::PastHorizon {
+            this: format!("{key} {t}"),
+            last_tick: horizon_tick,
+        }),
+        Err(Some(text)) => Err(Problem::PastHorizon {
+            this: format!("{key} {text}"),
+            last_tick: horizon_tick,
+        }),
+        Err(None) => Err(Problem::BadTime {
             key,
             found: v.to_string(),
-        })
+        }),
     };
     let when = match (obj.remove("t"), obj.remove("tick")) {
         (Some(_), Some(_)) => return Err(Problem::TwoTimes),
-        (Some(t), None) => When::Ms(time("t", &t)?),
-        (None, Some(t)) => When::Tick(time("tick", &t)?),
+        (Some(t), None) => When::Ms(time("t", &t, horizon_ms)?),
+        (None, Some(t)) => When::Tick(time("tick", &t, horizon_tick)?),
         (None, None) => return Err(Problem::NoTime),
     };
     let say = match obj.remove("say") {
@@ -368,8 +489,20 @@ fn parse_line(text: &str) -> Result<(When, Option<String>, ScenarioEvent), Probl
     let bad = |reason: String| Problem::BadEvent { kind, reason };
     let event = match kind {
         "cloud" => {
-            let message: Message = serde_json::from_value(body)
+            let message: Message = serde_json::from_value(body.clone())
                 .map_err(|e| bad(format!("not a CloudMic::Message: {e}")))?;
+            // The generated deserializer skips keys it does not know: compare with what the
+            // message writes back (every field, defaults included).
+            let canonical = serde_json::to_value(&message)
+                .map_err(|e| bad(format!("does not write back as CLAD-JSON: {e}")))?;
+            if let Some((key, expected)) = first_unknown_key(&body, &canonical, "") {
+                return Err(Problem::UnknownField {
+                    kind,
+                    key,
+                    meant: None,
+                    expected,
+                });
+            }
             let bytes = message
                 .pack()
                 .map_err(|e| bad(format!("does not pack: {e}")))?;
@@ -408,7 +541,20 @@ fn parse_line(text: &str) -> Result<(When, Option<String>, ScenarioEvent), Probl
             }
         }
         "hri" => match body {
-            Value::Object(m) => ScenarioEvent::Hri(m),
+            Value::Object(m) => {
+                let fields = robot_runtime::hri::HriIntent::FIELDS;
+                if let Some(key) = m.keys().find(|k| !fields.contains(&k.as_str())) {
+                    // The intake's own diagnosis names the field meant.
+                    let meant = robot_runtime::hri::HriIntent::closest_field(key);
+                    return Err(Problem::UnknownField {
+                        kind,
+                        key: key.clone(),
+                        meant,
+                        expected: fields.join(", "),
+                    });
+                }
+                ScenarioEvent::Hri(m)
+            }
             other => {
                 return Err(bad(format!(
                     "expected an object, found {}",
@@ -466,9 +612,44 @@ fn parse_line(text: &str) -> Result<(When, Option<String>, ScenarioEvent), Probl
                 )))
             }
         },
+        "state" => parse_state(body).map_err(bad)?,
         _ => unreachable!("EVENT_KEYS are all handled"),
     };
     Ok((when, say, event))
+}
+
+/// The first key of `input` (an event's JSON) that `canonical` (the same value written back)
+/// does not have, with its path, and the keys expected there.
+fn first_unknown_key(input: &Value, canonical: &Value, path: &str) -> Option<(String, String)> {
+    match (input, canonical) {
+        (Value::Object(i), Value::Object(c)) => {
+            for (k, v) in i {
+                let here = if path.is_empty() {
+                    k.clone()
+                } else {
+                    format!("{path}.{k}")
+                };
+                match c.get(k) {
+                    None => {
+                        let expected = c.keys().cloned().collect::<Vec<_>>().join(", ");
+                        return Some((here, expected));
+                    }
+                    Some(cv) => {
+                        if let Some(found) = first_unknown_key(v, cv, &here) {
+                            return Some(found);
+                        }
+                    }
+                }
+            }
+            None
+        }
+        (Value::Array(i), Value::Array(c)) => i
+            .iter()
+            .zip(c)
+            .enumerate()
+            .find_map(|(n, (iv, cv))| first_unknown_key(iv, cv, &format!("{path}[{n}]"))),
+        _ => None,
+    }
 }
 
 /// Hex digits to bytes; spaces, tabs and `:` between bytes are allowed.
@@ -502,4 +683,15 @@ pub fn encode_hex(bytes: &[u8]) -> String {
         let _ = write!(s, "{b:02x}");
     }
     s
+}
+
+/// A `state` line's value: an object (its keys are checked when the robot applies it).
+fn parse_state(body: Value) -> Result<ScenarioEvent, String> {
+    match body {
+        Value::Object(m) => Ok(ScenarioEvent::State(m)),
+        other => Err(format!(
+            "expected an object of robot-state keys, found {}",
+            json_kind(&other)
+        )),
+    }
 }

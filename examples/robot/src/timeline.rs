@@ -79,6 +79,10 @@ pub enum What {
         source: String,
         /// How it got its tag (`cloud intent_weather_extend`, `unmatched: unknown intent ...`).
         via: String,
+        /// What it says about itself and where it came from (JSON only: the text timeline
+        /// does not show it; the inspector's replay reads it).
+        #[serde(skip_serializing_if = "Option::is_none")]
+        meta: Option<Box<IntentInfo>>,
     },
     /// A pending intent was replaced by a newer one (intents do not queue).
     Replaced {
@@ -190,6 +194,70 @@ pub enum What {
         #[serde(skip_serializing_if = "Option::is_none")]
         reason: Option<String>,
     },
+    /// The ROS transport's defaults rule read a wire value of the intent on the line above
+    /// as unstated (a ROS publisher cannot leave priority or confidence unset: it sends 0
+    /// and 0.0). The input line shows the values as sent.
+    RosDefaults {
+        /// The priority on the wire, when it was read as unstated (the default, 128).
+        #[serde(skip_serializing_if = "Option::is_none")]
+        priority: Option<u8>,
+        /// The confidence on the wire, when it was read as unstated.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        confidence: Option<f32>,
+    },
+    /// The robot published a message to another system.
+    Published {
+        /// Where (`ros2 /intents`).
+        to: String,
+        /// What, as an input line would describe it.
+        detail: String,
+    },
+}
+
+/// What a pending intent says about itself ([`What::Pending`]'s `meta`), whatever its
+/// origin: its ROS4HRI metadata (a cloud or app intent gets the honest defaults: unknown
+/// agent, no stated confidence), the input it came from and the map entry it came through.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct IntentInfo {
+    /// Who expressed it (`__unknown_agent__`, `__remote_supervisor__`, a person's ID).
+    pub source: String,
+    /// How (`speech`, `touchscreen`, ...).
+    pub modality: String,
+    /// Its priority (128: the default).
+    pub priority: u8,
+    /// How sure its producer was (absent: unstated).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub confidence: Option<f32>,
+    /// The kind of the input it came from on this tick (`cloud`, `app`, `hri`, `ros2`,
+    /// `user_intent`), when one did.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub input: Option<&'static str>,
+    /// That input as its line says (a cloud result: `result intent_x {"param": "v"}`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub text: Option<String>,
+    /// What the user said (a scenario line's `say`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub said: Option<String>,
+    /// The entry of the intent map it came through (cloud and app intents).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub map_entry: Option<MapEntryInfo>,
+}
+
+/// An entry of the user-intent map, as the inspector shows it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct MapEntryInfo {
+    /// `cloud` or `app`.
+    pub table: &'static str,
+    /// The cloud or app intent string.
+    pub intent: &'static str,
+    /// The user intent it becomes.
+    pub user_intent: &'static str,
+    /// Its parameter rules (`from -> to`, `(number)`).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub substitutions: Vec<String>,
+    /// The feature that gates it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub feature_gate: Option<&'static str>,
 }
 
 /// How an entry is grouped in the text timeline (the coloured column).
@@ -209,6 +277,8 @@ pub enum Category {
     Problem,
     /// Narration.
     Note,
+    /// What the robot sent to other systems.
+    Output,
 }
 
 impl Category {
@@ -222,6 +292,7 @@ impl Category {
             Self::Resource => "resource",
             Self::Problem => "problem",
             Self::Note => "note",
+            Self::Output => "output",
         }
     }
 
@@ -235,6 +306,7 @@ impl Category {
             Self::Resource => c(AnsiColor::Magenta),
             Self::Problem => c(AnsiColor::Red).bold(),
             Self::Note => Style::new().italic(),
+            Self::Output => c(AnsiColor::Cyan),
         }
     }
 }
@@ -259,7 +331,9 @@ impl What {
             | Self::Dropped { .. }
             | Self::StreamOpened
             | Self::FlagCleared { .. }
-            | Self::TimeoutHeld { .. } => Category::Intent,
+            | Self::TimeoutHeld { .. }
+            | Self::RosDefaults { .. } => Category::Intent,
+            Self::Published { .. } => Category::Output,
             Self::Behavior { .. } | Self::Stack { .. } => Category::Behavior,
             Self::Action { .. } => Category::Action,
             Self::Resource { .. } => Category::Resource,
@@ -296,6 +370,7 @@ impl What {
                 payload,
                 source,
                 via,
+                ..
             } => {
                 let payload = payload
                     .as_deref()
@@ -367,6 +442,20 @@ impl What {
                 Some(r) => format!("{resource} {change} for {holder} ({r})"),
                 None => format!("{resource} {change} for {holder}"),
             },
+            Self::RosDefaults {
+                priority,
+                confidence,
+            } => {
+                let mut read = Vec::new();
+                if let Some(p) = priority {
+                    read.push(format!("priority {p} as unstated (128)"));
+                }
+                if let Some(c) = confidence {
+                    read.push(format!("confidence {c:?} as unstated"));
+                }
+                format!("ROS defaults: read {}", read.join(", "))
+            }
+            Self::Published { to, detail } => format!("{to} {detail}"),
         }
     }
 }

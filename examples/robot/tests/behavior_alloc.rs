@@ -44,7 +44,7 @@ fn steady_state_ticks_allocate_nothing() {
     ticks_allocate(&mut r, 5);
     assert_eq!(
         r.stack_names(),
-        ["GlobalInterruptions", "HighLevelAI", "HighLevelAI@Observe"]
+        ["GlobalInterruptions", "HighLevelAI", "Observe"]
     );
     assert_eq!(ticks_allocate(&mut r, 1000), 0, "example tree, idle");
 

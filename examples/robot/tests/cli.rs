@@ -39,6 +39,39 @@ fn a_zenoh_config_file_excludes_the_endpoint_options() {
     assert!(err.contains("cannot be used with"), "{err}");
 }
 
+#[test]
+fn latency_with_zenoh_is_refused_not_ignored() {
+    let (code, out, err) = run(&["--zenoh", "--latency"]);
+    assert_eq!(code, Some(2), "{err}");
+    assert!(out.is_empty(), "{out}");
+    assert!(
+        err.contains("cannot be used with") && err.contains("'--latency'"),
+        "{err}"
+    );
+}
+
+#[test]
+fn a_scenario_that_is_not_utf8_runs_its_good_lines() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("s.jsonl");
+    std::fs::write(
+        &path,
+        b"{\"t\": 0, \"note\": \"caf\xe9\"}\n{\"t\": 10, \"note\": \"still here\"}\n{\"tick\": 1e15, \"note\": \"x\"}\n",
+    )
+    .unwrap();
+    let (code, out, err) = run(&["--scenario", path.to_str().unwrap()]);
+    assert_eq!(code, Some(0), "{err}");
+    assert!(
+        err.contains("scenario line 1: not valid UTF-8 (byte 22 of the line is not)"),
+        "{err}"
+    );
+    assert!(
+        err.contains("scenario line 3: tick 1000000000000000 is past the scenario horizon"),
+        "{err}"
+    );
+    assert!(out.contains("# still here"), "{out}");
+}
+
 #[cfg(not(feature = "zenoh"))]
 #[test]
 fn without_the_feature_zenoh_says_how_to_build_it() {
@@ -96,5 +129,60 @@ mod live {
         let (code, _, err) = run(&["--zenoh", "--run-for=-1"]);
         assert_eq!(code, Some(2), "{err}");
         assert!(err.contains("--run-for"), "{err}");
+    }
+
+    #[test]
+    fn a_run_time_past_the_limit_is_a_clear_error_not_a_panic() {
+        for t in ["1e20", "31536001", "inf", "NaN"] {
+            let (code, _, err) = run(&["--zenoh", "--run-for", t]);
+            assert_eq!(code, Some(2), "{t}: {err}");
+            assert!(
+                err.starts_with(&format!("error: --run-for {}", t.to_lowercase()))
+                    || err.starts_with("error: --run-for"),
+                "{t}: {err}"
+            );
+            assert!(err.contains("one year"), "{t}: {err}");
+            assert!(!err.contains("panicked"), "{t}: {err}");
+        }
+    }
+
+    /// Ctrl-C (SIGINT) ends a run with no time limit after the tick in progress, with its
+    /// summary line.
+    #[cfg(unix)]
+    #[test]
+    fn ctrl_c_ends_the_robot_with_its_summary_line() {
+        use std::io::{BufRead, BufReader};
+        use std::process::Stdio;
+        let ep = format!("tcp/127.0.0.1:{}", free_port());
+        let mut child = super::robot()
+            .args(["--zenoh", "--listen", &ep])
+            .env("NO_COLOR", "1")
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("start robot-example");
+        let mut err = BufReader::new(child.stderr.take().unwrap());
+        let mut seen = String::new();
+        while !seen.contains("live: listening") {
+            let mut line = String::new();
+            if err.read_line(&mut line).unwrap() == 0 {
+                panic!("the robot ended before listening: {seen}");
+            }
+            seen.push_str(&line);
+        }
+        std::thread::sleep(std::time::Duration::from_millis(300));
+        let kill = std::process::Command::new("kill")
+            .args(["-INT", &child.id().to_string()])
+            .status()
+            .expect("kill -INT");
+        assert!(kill.success());
+        let mut rest = String::new();
+        std::io::Read::read_to_string(&mut err, &mut rest).unwrap();
+        let status = child.wait().unwrap();
+        assert_eq!(status.code(), Some(0), "{seen}{rest}");
+        assert!(
+            rest.contains("live: interrupted after") && rest.contains("messages received"),
+            "{seen}{rest}"
+        );
     }
 }

@@ -146,3 +146,43 @@ fn bad_tables_and_trees_name_the_problem() {
     let e = bad("\"listenTimeout_s\": 5.0", "\"listenTimeout\": 5.0");
     assert!(e.contains("listenTimeout"), "{e}");
 }
+
+// The two member rules of `robot_runtime::intent::members`, as coverage applies them:
+// `hri_move_to` (appended below `test_SEPARATOR`) is a real intent that needs a claimer,
+// `test_name` (a `test_` member) needs nothing.
+#[test]
+fn hri_move_to_is_demanded_and_test_name_is_not() {
+    use robot_example::intents::{Tag, UserIntent};
+    use robot_runtime::behavior::coverage::is_test_only;
+
+    assert!(!is_test_only::<UserIntent>(Tag::HriMoveTo));
+    assert!(!is_test_only::<UserIntent>(Tag::SimpleVoiceResponse));
+    assert!(is_test_only::<UserIntent>(Tag::TestName));
+    assert!(robot_example::coverage::is_test_only(Tag::TestName));
+    assert!(!robot_example::coverage::is_test_only(Tag::HriMoveTo));
+
+    let without = DEFAULT_TREE.replace(
+        "\"respondToUserIntents\": [{\"type\": \"hri_move_to\"}]",
+        "\"respondToUserIntents\": [{\"type\": \"test_name\"}]",
+    );
+    assert_ne!(
+        without, DEFAULT_TREE,
+        "the tree's MoveTo claims hri_move_to"
+    );
+    let report = check_tree(&without, &table(TABLE));
+    assert!(
+        report.problems.contains(&Problem::Unhandled {
+            intent: "hri_move_to"
+        }),
+        "{report:?}"
+    );
+    // Claimed or not, a test-only member is never a coverage problem.
+    assert!(report.test_only.contains(&"test_name"));
+    assert!(
+        !report
+            .problems
+            .iter()
+            .any(|p| format!("{p:?}").contains("test_name")),
+        "{report:?}"
+    );
+}

@@ -154,21 +154,6 @@ fn every_standard_intent_is_mapped() {
 }
 
 #[test]
-fn the_map_compiler_and_the_runtime_share_one_vocabulary() {
-    let vocab = clad_codegen::intent_map::hri::VOCABULARY;
-    assert_eq!(vocab.len(), IntentKind::STANDARD.len());
-    for (name, wire, required, optional, open) in vocab {
-        let kind = IntentKind::from_constant_name(name).unwrap();
-        assert_eq!(kind.wire(), *wire);
-        let spec = kind.roles();
-        let keys = |roles: &[Role]| roles.iter().map(|r| r.key()).collect::<Vec<_>>();
-        assert_eq!(keys(spec.required), *required, "{name}");
-        assert_eq!(keys(spec.optional), *optional, "{name}");
-        assert_eq!(spec.open, *open, "{name}");
-    }
-}
-
-#[test]
 fn pending_and_active_intents_carry_metadata_and_the_slot_keeps_the_higher_priority() {
     use robot_runtime::hri::{Confidence, Priority};
     use robot_runtime::intent::{DropReason, IntentEvent};
@@ -224,4 +209,152 @@ fn pending_and_active_intents_carry_metadata_and_the_slot_keeps_the_higher_prior
     assert_eq!(meta.source, Source::RemoteSupervisor);
     assert_eq!(meta.priority, Priority::MAX);
     assert_eq!(meta.confidence, Confidence::Stated(1.0));
+}
+
+mod on_the_robot {
+    use proptest::prelude::*;
+    use robot_example::hri::{self, IntentEnvelope};
+    use robot_example::mission::Hri;
+    use robot_example::robot::{Robot, RunConfig};
+    use robot_example::scenario::Scenario;
+    use robot_example::timeline::{Entry, What};
+    use robot_runtime::hri::{Admission, HriEvent, HriIntake, IntakeConfig, Timestamp};
+    use robot_runtime::wire::Wire;
+
+    fn run(text: &str) -> Vec<Entry> {
+        let scenario = Scenario::parse(text, 20);
+        assert_eq!(scenario.errors, vec![]);
+        Robot::new(RunConfig::default()).run(&scenario).entries
+    }
+
+    /// The position and time of the first entry whose text contains `needle`.
+    fn find(entries: &[Entry], needle: &str) -> (usize, u64) {
+        entries
+            .iter()
+            .position(|e| e.what.text().contains(needle))
+            .map(|i| (i, entries[i].t_ms))
+            .unwrap_or_else(|| {
+                panic!(
+                    "no {needle:?} in\n{}",
+                    robot_example::timeline::render(entries, false)
+                )
+            })
+    }
+
+    const GUIDE_THEN_MENU: &str = r#"
+{"t": 0, "hri": {"intent": "__intent_guide__", "data": {"goal": "kitchen", "recipient": "p1"}}}
+{"t": 1000, "hri": {"intent": "__intent_present_content__", "data": {"object": "menu"}, "priority": 200}}
+{"t": 3000, "hri": {"intent": "__intent_stop_activity__", "priority": 255}}
+{"t": 4000, "hri": {"intent": "__intent_engage_with__", "data": {"recipient": "p2"}}}
+"#;
+
+    /// Causes before effects: the old holder's release comes before the start it made
+    /// possible, in the same tick.
+    #[test]
+    fn a_holders_release_comes_before_the_start_it_made_possible() {
+        let entries = run(GUIDE_THEN_MENU);
+        let (released, t_released) = find(&entries, "base+speech released for guide #1");
+        let (cancelled, _) = find(&entries, "cancelled for guide #1 (preempted");
+        let (started, t_started) = find(&entries, "present_content (menu) started");
+        assert!(
+            released < cancelled && cancelled < started,
+            "{released} {cancelled} {started}"
+        );
+        assert_eq!(t_released, t_started);
+    }
+
+    /// The base needs 150 ms to brake, the screen 50 ms, and an engagement lasts 1.5 s: each
+    /// is reported when that much robot time has passed since it began, not a tick earlier.
+    #[test]
+    fn halt_and_run_durations_are_reported_as_they_elapse() {
+        let entries = run(GUIDE_THEN_MENU);
+        let (_, asked) = find(&entries, "guide stopping (150 ms)");
+        let (_, stopped) = find(&entries, "mission/guide: guide stopped");
+        assert_eq!(stopped - asked, 150);
+        let (_, asked) = find(&entries, "present_content stopping (50 ms)");
+        let (_, stopped) = find(&entries, "present_content stopped");
+        assert_eq!(stopped - asked, 50);
+        let (_, started) = find(&entries, "engage (p2) started (1500 ms)");
+        let (_, ended) = find(&entries, "engage succeeded");
+        assert_eq!(ended - started, 1500);
+        let (_, _) = find(&entries, "released for guide #1 (stopped after 3 ticks)");
+    }
+
+    /// An unknown field is reported on the timeline (the intake's warning), and the intent
+    /// still runs without it.
+    #[test]
+    fn an_unknown_hri_field_is_a_timeline_line() {
+        let mut h = Hri::new(
+            std::time::Duration::from_millis(50),
+            &robot_example::actions::Completions::default(),
+        );
+        let (record, whats) = h.admit(
+            r#"{"intent": "__intent_move_to__", "data": "{\"goal\": \"hall\"}", "priorty": 255}"#,
+            0,
+        );
+        assert!(record.is_some());
+        let lines: Vec<String> = whats.iter().map(What::text).collect();
+        assert_eq!(
+            lines,
+            [
+                "ignored: HRI warning: `priorty` is not a field of the intent message (did you \
+              mean `priority`?); its value is not used"
+            ]
+        );
+    }
+
+    fn dock(id: u64) -> Vec<u8> {
+        let mut env = IntentEnvelope {
+            id,
+            ..IntentEnvelope::default()
+        };
+        env.intent.intent = "__intent_move_to__".into();
+        env.intent.data = r#"{"goal": "poi_docking"}"#.into();
+        env.intent.priority = 255;
+        env.confidence_unstated = true;
+        env.pack().unwrap()
+    }
+
+    fn mutate(mut bytes: Vec<u8>, edits: &[(usize, u8, u8)]) -> Vec<u8> {
+        for &(at, kind, value) in edits {
+            if bytes.is_empty() {
+                bytes.push(value);
+                continue;
+            }
+            let at = at % bytes.len();
+            match kind % 4 {
+                0 => bytes[at] = value,
+                1 => bytes.truncate(at),
+                2 => bytes.insert(at, value),
+                _ => bytes[at] ^= 1 << (value % 8),
+            }
+        }
+        bytes
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 512, ..ProptestConfig::default() })]
+
+        /// A packed `Hri::IntentEnvelope` from another process, garbled any way: never a
+        /// panic, a typed error or an admitted intent, and the next valid envelope is still
+        /// admitted.
+        #[test]
+        fn garbled_envelopes_are_typed_errors_and_the_next_one_still_runs(
+            edits in prop::collection::vec((any::<usize>(), any::<u8>(), any::<u8>()), 0..6),
+            noise in prop::collection::vec(any::<u8>(), 0..80),
+            raw in any::<bool>(),
+        ) {
+            let bytes = if raw { noise } else { mutate(dock(7), &edits) };
+            let mut intake = HriIntake::new(IntakeConfig::default());
+            let a = hri::receive(&mut intake, &bytes, Timestamp(0));
+            let events = intake.drain_events();
+            prop_assert!(!events.is_empty());
+            if let Admission::Rejected(_) = a {
+                let typed = events.iter().any(|e| matches!(e, HriEvent::Rejected { errors, .. } if !errors.is_empty()));
+                prop_assert!(typed, "{:?}", events);
+            }
+            let next = hri::receive(&mut intake, &dock(1_000_000), Timestamp(10_000));
+            prop_assert!(matches!(next, Admission::Execute(_)), "{:?}", next);
+        }
+    }
 }

@@ -305,6 +305,7 @@ fn start(scenario: &'static str, tps: u32, run_for: Duration, paused: bool) -> R
             robot,
             &scenario,
             &options,
+            None,
             &mut inspector,
             |_, _, _| 0,
             |e: &[Entry]| sink.lock().unwrap().extend_from_slice(e),

@@ -188,7 +188,7 @@ fn refused_and_garbled_samples_are_reported_and_the_next_message_still_arrives()
 
     // 1. no type tag at all
     raw.put(vec![9u8, 1, b'x']).wait().unwrap();
-    // 2. the right name with another version hash (a peer built from another schema)
+    // 2. the right name with another schema hash (a peer built from another schema)
     let other = TypeTag {
         name: "CloudMic::Message",
         hash: Some([0xAB; 16]),

@@ -1,10 +1,14 @@
 //! The scenario format: every malformed line is an error naming the line and the problem,
 //! and the robot runs the rest.
 
+use std::path::Path;
+
 use proptest::prelude::*;
 use robot_example::robot::{Robot, RunConfig, DEFAULT_SCENARIO};
 use robot_example::scenario::{ActionResult, Problem, Scenario, ScenarioEvent, When};
 use robot_example::timeline::What;
+use robot_example::tree_files;
+use robot_runtime::behavior::{LoadOptions, Source};
 
 fn one_error(line: &str) -> Problem {
     let s = Scenario::parse(line, 20);
@@ -367,4 +371,321 @@ fn packed_hri_intents_reach_the_behaviors_and_garbage_is_reported() {
         &e.what,
         What::Behavior { behavior, change: "activated", .. } if behavior == "FindAndGoToHome"
     )));
+}
+
+#[test]
+fn a_line_that_is_not_utf8_is_reported_with_its_number_and_the_rest_runs() {
+    let mut bytes = b"{\"t\": 0, \"note\": \"before\"}\n".to_vec();
+    bytes.extend_from_slice(b"{\"t\": 10, \"note\": \"caf\xe9\"}\r\n");
+    bytes.extend_from_slice(b"\xff\xfe\n");
+    bytes.extend_from_slice(b"{\"t\": 20, \"app_intent\": {\"intent\": \"intent_clock_settimer\", \"param\": \"60\"}}\n");
+    let s = Scenario::parse_bytes(&bytes, 20);
+    let errors: Vec<String> = s.errors.iter().map(ToString::to_string).collect();
+    assert_eq!(
+        errors,
+        [
+            "scenario line 2: not valid UTF-8 (byte 23 of the line is not)",
+            "scenario line 3: not valid UTF-8 (byte 1 of the line is not)",
+        ]
+    );
+    assert_eq!(s.events.iter().map(|e| e.line).collect::<Vec<_>>(), [1, 4]);
+    let run = Robot::new(RunConfig::default()).run(&s);
+    assert!(run.entries.iter().any(|e| matches!(
+        &e.what,
+        What::Claimed {
+            intent: "set_timer",
+            ..
+        }
+    )));
+}
+
+#[test]
+fn unknown_keys_inside_cloud_and_hri_are_reported_like_the_top_level_ones() {
+    for (line, expected) in [
+        (
+            r#"{"t": 1, "hri": {"intent": "__intent_move_to__", "data": {"goal": "k"}, "priorty": 255}}"#,
+            r#"unknown key "priorty" in hri (did you mean "priority"? expected intent, data, source, modality, priority, confidence, action)"#,
+        ),
+        (
+            r#"{"t": 1, "hri": {"intent": "__intent_wakeup__", "confidance": 0.1}}"#,
+            r#"unknown key "confidance" in hri (did you mean "confidence"?"#,
+        ),
+        (
+            r#"{"t": 1, "cloud": {"type": "result", "intent": "intent_weather", "parameters": "{}", "metadata": "", "meta": 1}}"#,
+            r#"unknown key "meta" in cloud (expected intent, metadata, parameters, type)"#,
+        ),
+        (
+            r#"{"t": 1, "cloud": {"type": "error", "error": "Server", "extra": "", "code": 503}}"#,
+            r#"unknown key "code" in cloud"#,
+        ),
+    ] {
+        let problem = one_error(line).to_string();
+        assert!(problem.starts_with(expected), "{line}\n  got: {problem}");
+    }
+    // The fields every message has are all accepted, legacy `action` included.
+    let ok = concat!(
+        r#"{"t": 1, "hri": {"action": "__intent_wakeup__", "data": "{}", "source": "__unknown__", "#,
+        r#""modality": "speech", "priority": 1, "confidence": 1.0}}"#
+    );
+    assert_eq!(Scenario::parse(ok, 20).errors, vec![]);
+}
+
+#[test]
+fn times_past_the_horizon_are_refused_at_once_and_exponents_are_integers() {
+    use robot_example::scenario::{horizon_tick, HORIZON_MS, HORIZON_TICKS};
+    let text = format!(
+        "{{\"tick\": 1e15, \"note\": \"a\"}}\n\
+         {{\"t\": 18446744073709551615, \"note\": \"b\"}}\n\
+         {{\"t\": 1e400, \"note\": \"c\"}}\n\
+         {{\"t\": 1e3, \"note\": \"d\"}}\n\
+         {{\"t\": {HORIZON_MS}, \"note\": \"e\"}}\n\
+         {{\"t\": {}, \"note\": \"f\"}}\n\
+         {{\"tick\": 2.5, \"note\": \"g\"}}\n",
+        HORIZON_MS + 1
+    );
+    let s = Scenario::parse(&text, 20);
+    let lines: Vec<(usize, bool)> = s
+        .errors
+        .iter()
+        .map(|e| (e.line, matches!(e.problem, Problem::PastHorizon { .. })))
+        .collect();
+    // 1e400 is no JSON number serde accepts: not JSON.
+    assert_eq!(
+        lines,
+        [(1, true), (2, true), (3, false), (6, true), (7, false)]
+    );
+    assert_eq!(
+        s.errors[0].to_string(),
+        format!(
+            "scenario line 1: tick 1000000000000000 is past the scenario horizon (24 h of robot \
+             time and at most {HORIZON_TICKS} ticks: the last tick is 1728000)"
+        )
+    );
+    assert_eq!(s.events[0].when, When::Ms(1000));
+    assert_eq!(s.events[1].when, When::Ms(HORIZON_MS));
+    // At 10,000 ticks a second the tick limit comes first.
+    assert_eq!(horizon_tick(10_000), HORIZON_TICKS);
+    let s = Scenario::parse(
+        &format!("{{\"tick\": {}, \"note\": \"x\"}}", HORIZON_TICKS + 1),
+        10_000,
+    );
+    assert!(matches!(s.errors[0].problem, Problem::PastHorizon { .. }));
+    let s = Scenario::parse("{\"t\": 1677721, \"note\": \"x\"}", 10_000);
+    assert!(
+        matches!(s.errors[0].problem, Problem::PastHorizon { .. }),
+        "{:?}",
+        s.errors
+    );
+}
+
+/// Idle stretches are skipped (the robot jumps to its next wake-up or input): the same
+/// timeline as ticking through them, at a cost in proportion to what happens.
+#[test]
+fn idle_stretches_are_skipped_and_the_timeline_is_the_same() {
+    let text = format!(
+        "{DEFAULT_SCENARIO}\n{{\"t\": 600000, \"note\": \"ten minutes later\"}}\n\
+         {{\"t\": 600000, \"trigger_word\": {{}}, \"say\": \"Hey Vector\"}}\n\
+         {{\"t\": 601000, \"cloud\": {{\"type\": \"result\", \"intent\": \"intent_clock_settimer_extend\", \"parameters\": \"{{\\\"timer_duration\\\":\\\"60\\\"}}\", \"metadata\": \"\"}}}}\n"
+    );
+    let scenario = Scenario::parse(&text, 20);
+    assert_eq!(scenario.errors, vec![]);
+    let skipping = Robot::new(RunConfig::default()).run(&scenario);
+    let ticking = Robot::new(RunConfig {
+        skip_idle: false,
+        ..RunConfig::default()
+    })
+    .run(&scenario);
+    assert_eq!(skipping.entries, ticking.entries);
+    assert_eq!(skipping.ticks, ticking.ticks);
+    assert_eq!(ticking.ticks_run, ticking.ticks);
+    // Ten minutes at 20 ticks a second is 12,000 ticks; most of them are skipped (the robot
+    // wakes up every 20 s to explore for 4 s).
+    assert!(
+        skipping.ticks_run * 4 < skipping.ticks,
+        "{} of {} ticks run",
+        skipping.ticks_run,
+        skipping.ticks
+    );
+    // Two hours of robot time cost their wake-ups only.
+    let hours = "{\"t\": 0, \"note\": \"a\"}\n{\"t\": 7200000, \"note\": \"b\"}";
+    let run = Robot::new(RunConfig::default()).run(&Scenario::parse(hours, 20));
+    assert_eq!(run.ticks, 144_001);
+    assert!(run.ticks_run < run.ticks / 4, "{}", run.ticks_run);
+}
+
+#[test]
+fn a_streamed_run_keeps_no_timeline() {
+    let scenario = Scenario::parse(DEFAULT_SCENARIO, 20);
+    let mut streamed = Vec::new();
+    let mut calls = 0;
+    let run = Robot::new(RunConfig::default()).run_streaming(&scenario, |tick| {
+        calls += 1;
+        // One call per tick that has entries.
+        assert!(tick.iter().all(|e| e.tick == tick[0].tick));
+        streamed.extend_from_slice(tick);
+    });
+    assert!(run.entries.is_empty());
+    let kept = Robot::new(RunConfig::default()).run(&scenario);
+    assert_eq!(streamed, kept.entries);
+    assert!(calls > 50);
+}
+
+/// The trees the idle-skipping property runs on.
+#[derive(Clone, Copy, Debug)]
+enum Tree {
+    /// `behaviors/robot.json`.
+    Shipped,
+    /// `behaviors/original/`, in the original engine's format (stand-ins on).
+    Original,
+    /// `tests/trees/dispatchers.json`: cooldown and random dispatchers, HighLevelAI.
+    Dispatchers,
+}
+
+fn robot_with(tree: Tree, config: RunConfig) -> Robot {
+    match tree {
+        Tree::Shipped => Robot::new(config),
+        Tree::Original => {
+            let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("behaviors/original");
+            let files = tree_files::read_tree(&dir).unwrap();
+            let sources: Vec<Source<'_>> = files.iter().map(|(n, t)| Source::new(n, t)).collect();
+            Robot::with_sources(
+                &sources,
+                "InitNormalOperation",
+                &LoadOptions::original(),
+                config,
+            )
+            .unwrap()
+            .0
+        }
+        Tree::Dispatchers => Robot::with_tree(
+            "dispatchers.json",
+            include_str!("trees/dispatchers.json"),
+            config,
+        )
+        .unwrap(),
+    }
+}
+
+/// Robot-state lines the conditions of the three trees read.
+const STATE_LINES: &[&str] = &[
+    r#""state": {"on_charger": true, "on_charger_platform": true}"#,
+    r#""state": {"on_charger": false, "on_charger_platform": false}"#,
+    r#""state": {"off_treads": "InAir", "being_held": true, "picked_up": true}"#,
+    r#""state": {"off_treads": "OnTreads", "being_held": false, "picked_up": false}"#,
+    r#""state": {"cliffs": 2}"#,
+    r#""state": {"cliffs": 0}"#,
+    r#""state": {"emotions": {"Stimulated": 0.9}}"#,
+    r#""state": {"emotions": {"Stimulated": 0.1}}"#,
+    r#""state": {"faces": [{"distance_mm": 500}]}"#,
+    r#""state": {"faces": []}"#,
+    r#""state": {"objects": [{"type": "Block_LIGHTCUBE1"}]}"#,
+    r#""state": {"objects": []}"#,
+    r#""state": {"carrying_object": true}"#,
+    r#""state": {"touched": true}"#,
+    r#""state": {"touched": false}"#,
+    r#""state": {"held_in_palm": true}"#,
+    r#""state": {"held_in_palm": false}"#,
+    r#""state": {"battery_level": "Low", "simple_mood": "HighStim"}"#,
+    r#""state": {"reset_timers": ["Socializing", "PlayingWithCube"]}"#,
+    r#""state": {"features": {"Exploring": false}}"#,
+];
+
+/// Skipping idle ticks never changes what the robot does, on the shipped tree, on the
+/// original-shaped tree (stand-ins, coordinators, a ten-state HighLevelAI) and on a tree of
+/// cooldown and random dispatchers, with robot-state changes among the inputs; and on the
+/// idle original-shaped tree most ticks are skipped.
+#[test]
+fn the_original_shaped_tree_skips_its_idle_stretches() {
+    let text = "{\"t\": 0, \"note\": \"a\"}\n{\"t\": 120000, \"note\": \"b\"}";
+    let scenario = Scenario::parse(text, 20);
+    for tree in [Tree::Original, Tree::Dispatchers] {
+        let config = RunConfig {
+            settle_ticks: 200,
+            ..RunConfig::default()
+        };
+        let skipping = robot_with(tree, config.clone()).run(&scenario);
+        let ticking = robot_with(
+            tree,
+            RunConfig {
+                skip_idle: false,
+                ..config
+            },
+        )
+        .run(&scenario);
+        assert_eq!(skipping.entries, ticking.entries, "{tree:?}");
+        assert!(
+            skipping.ticks_run * 4 < skipping.ticks,
+            "{tree:?}: {} of {} ticks run",
+            skipping.ticks_run,
+            skipping.ticks
+        );
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 48, ..ProptestConfig::default() })]
+
+    /// Skipping idle ticks never changes what the robot does (random inputs at random
+    /// times, with long gaps), whatever the tree.
+    #[test]
+    fn skipping_idle_ticks_never_changes_the_timeline(tree in prop_oneof![
+        Just(Tree::Shipped), Just(Tree::Original), Just(Tree::Dispatchers),
+    ], events in prop::collection::vec(
+        (0u64..60_000, prop_oneof![
+            prop::sample::select(STATE_LINES).prop_map(str::to_owned),
+            Just(r#""trigger_word": {}"#.to_owned()),
+            Just(r#""cloud": {"type": "result", "intent": "intent_weather_extend", "parameters": "{}", "metadata": ""}"#.to_owned()),
+            Just(r#""cloud": {"type": "result", "intent": "intent_explore_start", "parameters": "", "metadata": ""}"#.to_owned()),
+            Just(r#""cloud": {"type": "error", "error": "Server", "extra": ""}"#.to_owned()),
+            Just(r#""app_intent": {"intent": "intent_clock_settimer", "param": "60"}"#.to_owned()),
+            Just(r#""hri": {"intent": "__intent_guide__", "data": {"goal": "k", "recipient": "p"}}"#.to_owned()),
+            Just(r#""hri": {"intent": "__intent_engage_with__", "data": {"recipient": "p"}}"#.to_owned()),
+            Just(r#""hri": {"intent": "__intent_stop_activity__"}"#.to_owned()),
+            Just(r#""action_done": {"action": "guide"}"#.to_owned()),
+            Just(r#""note": "x""#.to_owned()),
+        ]),
+        0..12,
+    )) {
+        let mut events = events;
+        events.sort_by_key(|(t, _)| *t);
+        let text: String = events
+            .iter()
+            .map(|(t, e)| format!("{{\"t\": {t}, {e}}}\n"))
+            .collect();
+        let scenario = Scenario::parse(&text, 20);
+        prop_assert_eq!(&scenario.errors, &vec![]);
+        let config = RunConfig { settle_ticks: 200, ..RunConfig::default() };
+        let skipping = robot_with(tree, config.clone()).run(&scenario);
+        let ticking = robot_with(tree, RunConfig { skip_idle: false, ..config }).run(&scenario);
+        prop_assert_eq!(skipping.entries, ticking.entries);
+    }
+
+    /// Any bytes, line by line: each line is an event or an error naming it, never a panic;
+    /// a valid line after garbage still runs.
+    #[test]
+    fn garbage_bytes_never_stop_the_robot(lines in prop::collection::vec(
+        prop_oneof![
+            prop::collection::vec(any::<u8>(), 0..60),
+            // Times: small, past the horizon, fractional, negative, or no number.
+            "\\{\"(t|tick)\": (-?[0-9]{1,3}|[0-9]{20,25}|[0-9]e[0-9]{2,3}|[0-9]\\.5|null|\"x\"), \"(note|hri|cloud|trigger_word)\": (\\{\\}|\"x\"|\\{\"[a-z]{1,8}\": [0-9]\\})\\}".prop_map(String::into_bytes),
+        ],
+        0..10,
+    )) {
+        let mut bytes = lines.join(&b'\n');
+        // At the horizon: no garbage line can be later (time never goes back).
+        bytes.extend_from_slice(
+            format!("\n{{\"t\": {}, \"app_intent\": {{\"intent\": \"intent_clock_settimer\", \"param\": \"60\"}}}}", robot_example::scenario::HORIZON_MS).as_bytes(),
+        );
+        let scenario = Scenario::parse_bytes(&bytes, 20);
+        let n = bytes.split(|b| *b == b'\n').count();
+        let last = scenario.events.last().map(|e| e.line);
+        prop_assert_eq!(last, Some(n));
+        prop_assert!(scenario.errors.iter().all(|e| e.line >= 1 && e.line <= n));
+        let run = Robot::new(RunConfig { settle_ticks: 50, ..RunConfig::default() }).run(&scenario);
+        let claimed = run.entries.iter().any(|e| matches!(
+            &e.what,
+            What::Claimed { intent: "set_timer", .. }
+        ));
+        prop_assert!(claimed, "the valid line after the garbage did not run");
+    }
 }

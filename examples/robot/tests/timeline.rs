@@ -39,7 +39,7 @@ fn default_scenario_claims_what_the_user_asked_for() {
             ("set_timer", "TimerSet"),
             ("system_charger", "FindAndGoToHome"),
             ("global_stop", "GlobalStop"),
-            ("explore_start", "HighLevelAI"),
+            ("explore_start", "ExploreOnRequest"),
         ]
     );
     assert!(run.entries.iter().any(|e| matches!(

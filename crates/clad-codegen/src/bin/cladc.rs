@@ -3,11 +3,16 @@
 //! Arguments are parsed by clap (derive). Exit status, the contract scripts rely on:
 //! 0 on success, 1 when a schema or an input line has errors (diagnostics on stderr),
 //! 2 on a usage error (clap reports its own argument errors with 2 as well).
+//!
+//! When the reader of standard output goes away (`cladc describe x.clad | head -1`), cladc
+//! stops quietly with the status of what it did so far, as Unix tools do; a closed standard
+//! error is ignored (there is nobody left to tell).
 
-use clad_codegen::{compile, describe, dynamic, ir::Schema, FsLoader};
+use clad_codegen::lines::Lines;
+use clad_codegen::{compile, describe, dynamic, ir::Schema, schema_hash, FsLoader};
 use clap::{Args, CommandFactory, Parser, Subcommand, ValueHint};
 use clap_complete::Shell;
-use std::io::{IsTerminal, Write as _};
+use std::io::{ErrorKind, IsTerminal, Write as _};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -20,7 +25,8 @@ const AFTER_HELP: &str = "\
 FILE is a path, or a path inside one of the -I directories. TYPE is a fully qualified CLAD type \
 name (Ns::Type).
 
-Exit status: 0 on success, 1 when a schema or an input line has errors, 2 on a usage error.";
+Exit status: 0 on success, 1 when a schema or an input line has errors, 2 on a usage error. \
+When standard output is closed early (`| head`), cladc stops quietly.";
 
 /// cladc: compiler for CLAD schema files.
 #[derive(Parser, Debug)]
@@ -51,10 +57,15 @@ enum Command {
     /// The semantic model (hashes, enum values, tags, sizes) as JSON
     ///
     /// One FILE: its model. Several: an object keyed by file, the structure of the
-    /// conformance suite's semantics.json. Diagnostics go to stderr.
+    /// conformance suite's semantics.json. Each type shows both hashes: `hash`, the original
+    /// compiler's per-declaration version hash, and `schema_hash`, the hash over the type and
+    /// every type inside it that transports compare. Diagnostics go to stderr.
     Describe {
         #[command(flatten)]
         includes: Includes,
+        /// Print the canonical form of TYPE (the text its schema_hash is the MD5 of) instead
+        #[arg(long = "canonical", value_name = "TYPE")]
+        canonical: Option<String>,
         /// Schema files to describe
         #[arg(required = true, value_name = "FILE", value_hint = ValueHint::FilePath)]
         files: Vec<String>,
@@ -78,13 +89,14 @@ enum Command {
     },
     /// Encode stdin lines {"type": T, "value": V} into hex lines
     ///
-    /// One output line per non-empty input line; a line that fails gives `error: <message>`
+    /// One output line per non-empty input line; a line that fails (not UTF-8, not JSON, a
+    /// key that names nothing, a value that does not fit) gives `error: line N: <message>`
     /// and the others are still encoded (exit status 1).
     Encode(Codec),
     /// Decode stdin lines {"type": T, "hex": H} into CLAD-JSON lines
     ///
-    /// One output line per non-empty input line; a line that fails gives `error: <message>`
-    /// and the others are still decoded (exit status 1).
+    /// One output line per non-empty input line; a line that fails gives
+    /// `error: line N: <message>` and the others are still decoded (exit status 1).
     Decode(Codec),
     /// Annotated dump of captured bytes: offset, bytes, field, value
     ///
@@ -166,7 +178,14 @@ fn main() -> ExitCode {
     let color = std::io::stderr().is_terminal() && std::env::var_os("NO_COLOR").is_none();
     match cli.command {
         Command::Check { includes, files } => check(&includes, &files, color),
-        Command::Describe { includes, files } => describe(&includes, &files, color),
+        Command::Describe {
+            includes,
+            canonical,
+            files,
+        } => match canonical {
+            Some(ty) => canonical_form(&includes, &files, &ty, color),
+            None => describe(&includes, &files, color),
+        },
         Command::Rust {
             includes,
             out_dir,
@@ -198,7 +217,7 @@ fn check(includes: &Includes, files: &[String], color: bool) -> ExitCode {
     for file in files {
         let mut loader = FsLoader::new(&includes.dirs);
         let out = compile(&mut loader, file);
-        eprint!("{}", out.render_colored(color));
+        to_stderr(&out.render_colored(color));
         failed |= out.has_errors();
     }
     status(failed)
@@ -212,7 +231,7 @@ fn describe(includes: &Includes, files: &[String], color: bool) -> ExitCode {
     for file in files {
         let mut loader = FsLoader::new(&includes.dirs);
         let out = compile(&mut loader, file);
-        eprint!("{}", out.render_colored(color));
+        to_stderr(&out.render_colored(color));
         match &out.schema {
             Some(schema) => entries.push((file, describe::describe_json(schema))),
             None => failed = true,
@@ -231,8 +250,30 @@ fn describe(includes: &Includes, files: &[String], color: bool) -> ExitCode {
         Some(format!("{{\n{}\n}}", body.join(",\n")))
     };
     if let Some(text) = text {
-        if writeln!(std::io::stdout().lock(), "{text}").is_err() {
-            return write_failed();
+        if let Err(e) = writeln!(std::io::stdout().lock(), "{text}") {
+            return write_failed(e, failed);
+        }
+    }
+    status(failed)
+}
+
+fn canonical_form(includes: &Includes, files: &[String], ty: &str, color: bool) -> ExitCode {
+    let mut failed = false;
+    for file in files {
+        let Some(schema) = load(includes, file, color) else {
+            failed = true;
+            continue;
+        };
+        let form = schema
+            .lookup(ty)
+            .and_then(|id| schema_hash::canonical_form(&schema, id));
+        let Some(form) = form else {
+            to_stderr(&format!("cladc: {file}: no type `{ty}`\n"));
+            failed = true;
+            continue;
+        };
+        if let Err(e) = std::io::stdout().lock().write_all(form.as_bytes()) {
+            return write_failed(e, failed);
         }
     }
     status(failed)
@@ -250,29 +291,25 @@ fn rust(includes: &Includes, out_dir: &str, views: &[String], files: Vec<String>
     if out_dir == "-" {
         return match builder.generate() {
             Ok(g) => {
-                if std::io::stdout()
-                    .lock()
-                    .write_all(g.code.as_bytes())
-                    .is_err()
-                {
-                    return write_failed();
+                if let Err(e) = std::io::stdout().lock().write_all(g.code.as_bytes()) {
+                    return write_failed(e, false);
                 }
                 ExitCode::SUCCESS
             }
             Err(e) => {
-                eprint!("{}", e.rendered);
+                to_stderr(&e.rendered);
                 ExitCode::from(EXIT_ERRORS)
             }
         };
     }
     match builder.out_dir(out_dir).compile() {
         Ok(compiled) => {
-            eprint!("{}", compiled.warnings);
-            eprintln!("wrote {}", compiled.path.display());
+            to_stderr(&compiled.warnings);
+            to_stderr(&format!("wrote {}\n", compiled.path.display()));
             ExitCode::SUCCESS
         }
         Err(e) => {
-            eprint!("{}", e.rendered);
+            to_stderr(&e.rendered);
             ExitCode::from(EXIT_ERRORS)
         }
     }
@@ -285,29 +322,25 @@ fn codec(args: &Codec, encode: bool, color: bool) -> ExitCode {
     let mut failed = false;
     let stdin = std::io::stdin();
     let mut out = std::io::BufWriter::new(std::io::stdout().lock());
-    for line in std::io::BufRead::lines(stdin.lock()) {
-        let Ok(line) = line else {
-            eprintln!("cladc: cannot read standard input");
-            return ExitCode::from(EXIT_ERRORS);
-        };
-        if line.trim().is_empty() {
-            continue;
-        }
-        let result = if encode {
-            encode_line(&schema, &line)
-        } else {
-            decode_line(&schema, &line)
+    // Line by line: a line that is not UTF-8 (or too long) is one error line, and reading
+    // goes on with the next.
+    for (number, line) in Lines::new(stdin.lock()) {
+        let result = match &line {
+            Ok(text) if text.trim().is_empty() => continue,
+            Ok(text) if encode => encode_line(&schema, text),
+            Ok(text) => decode_line(&schema, text),
+            Err(e) => Err(e.to_string()),
         };
         let text = result.unwrap_or_else(|e| {
             failed = true;
-            format!("error: {e}")
+            format!("error: line {number}: {e}")
         });
-        if writeln!(out, "{text}").is_err() {
-            return write_failed();
+        if let Err(e) = writeln!(out, "{text}") {
+            return write_failed(e, failed);
         }
     }
-    if out.flush().is_err() {
-        return write_failed();
+    if let Err(e) = out.flush() {
+        return write_failed(e, failed);
     }
     status(failed)
 }
@@ -317,31 +350,43 @@ fn explain(includes: &Includes, file: &str, ty: &str, bytes: &[u8], color: bool)
         return ExitCode::from(EXIT_ERRORS);
     };
     let explanation = dynamic::explain(&schema, ty, bytes);
-    if write!(std::io::stdout().lock(), "{explanation}").is_err() {
-        return write_failed();
+    let failed = explanation.error.is_some();
+    if let Err(e) = write!(std::io::stdout().lock(), "{explanation}") {
+        return write_failed(e, failed);
     }
-    status(explanation.error.is_some())
+    status(failed)
 }
 
 fn completions(shell: Shell) -> ExitCode {
     let mut script = Vec::new();
     clap_complete::generate(shell, &mut Cli::command(), "cladc", &mut script);
-    if std::io::stdout().lock().write_all(&script).is_err() {
-        return write_failed();
+    if let Err(e) = std::io::stdout().lock().write_all(&script) {
+        return write_failed(e, false);
     }
     ExitCode::SUCCESS
 }
 
-/// Standard output is gone (a closed pipe, a full disk): say so, exit 1.
-fn write_failed() -> ExitCode {
-    eprintln!("cladc: cannot write standard output");
+/// Writing standard output failed. Its reader went away (a closed pipe: `| head`): stop
+/// quietly with the status of what was done (`failed`), as Unix tools do. Anything else (a
+/// full disk): say so, exit 1.
+fn write_failed(e: std::io::Error, failed: bool) -> ExitCode {
+    if e.kind() == ErrorKind::BrokenPipe {
+        return status(failed);
+    }
+    to_stderr(&format!("cladc: cannot write standard output: {e}\n"));
     ExitCode::from(EXIT_ERRORS)
+}
+
+/// Diagnostics and messages. A closed or failing standard error is ignored: there is nobody
+/// left to tell, and the exit status still says how it went.
+fn to_stderr(text: &str) {
+    let _ = std::io::stderr().lock().write_all(text.as_bytes());
 }
 
 fn load(includes: &Includes, file: &str, color: bool) -> Option<Schema> {
     let mut loader = FsLoader::new(&includes.dirs);
     let out = compile(&mut loader, file);
-    eprint!("{}", out.render_colored(color));
+    to_stderr(&out.render_colored(color));
     out.schema
 }
 
@@ -360,15 +405,30 @@ fn parse_hex(s: &str) -> Option<Vec<u8>> {
         .collect()
 }
 
+/// Keys an input line may have besides `type` and the command's own (`value` to encode,
+/// `hex` to decode): those of the golden-vector lines (`{"schema", "type", "value", "hex"}`),
+/// so a vector file can be fed as it is. Any other key is an error naming it.
+const LINE_KEYS: [&str; 4] = ["type", "value", "hex", "schema"];
+
+/// The type and the `key` field of an input line.
 fn line_fields(line: &str, key: &str) -> Result<(String, serde_json::Value), String> {
     let v: serde_json::Value =
         serde_json::from_str(line).map_err(|e| format!("invalid JSON: {e}"))?;
-    let ty = v
+    let obj = v
+        .as_object()
+        .ok_or_else(|| format!("expected an object {{\"type\": ..., \"{key}\": ...}}"))?;
+    if let Some(extra) = obj.keys().find(|k| !LINE_KEYS.contains(&k.as_str())) {
+        return Err(format!(
+            "unknown key {extra:?} (a line has \"type\" and \"{key}\"; \"schema\" and \
+             \"hex\"/\"value\" of a golden-vector line are accepted too)"
+        ));
+    }
+    let ty = obj
         .get("type")
         .and_then(|t| t.as_str())
         .ok_or("the line has no \"type\" string")?
         .to_owned();
-    let field = v
+    let field = obj
         .get(key)
         .cloned()
         .ok_or_else(|| format!("the line has no \"{key}\""))?;
@@ -377,7 +437,7 @@ fn line_fields(line: &str, key: &str) -> Result<(String, serde_json::Value), Str
 
 fn encode_line(schema: &Schema, line: &str) -> Result<String, String> {
     let (ty, value) = line_fields(line, "value")?;
-    let bytes = dynamic::encode(schema, &ty, &value).map_err(|e| e.to_string())?;
+    let bytes = dynamic::encode_strict(schema, &ty, &value).map_err(|e| e.to_string())?;
     Ok(bytes.iter().map(|b| format!("{b:02x}")).collect())
 }
 

@@ -1,4 +1,6 @@
-//! Formatted Rust text. The emitter writes lines; this writer indents them.
+//! Formatted Rust text. The emitter writes lines; this writer indents them. Build extensions
+//! ([`crate::extension`]) write their items with it too, so the whole generated file reads
+//! as one.
 //!
 //! Generating text directly (as prost-build does) instead of building token trees and
 //! pretty-printing them keeps generation of a large schema tree in the tens of
@@ -25,8 +27,26 @@ use std::fmt::Write as _;
 const INDENT: &str = "    ";
 
 /// A Rust source file being written.
+///
+/// ```
+/// use clad_codegen::rust::code::{str_lit, Code};
+///
+/// let mut c = Code::new();
+/// c.doc("The answer.");
+/// c.lines(&format!(
+///     "
+///     pub static ANSWER: Answer = Answer {{
+///         text: {},
+///     }};",
+///     str_lit("forty-two")
+/// ));
+/// assert_eq!(
+///     c.finish(),
+///     "/// The answer.\npub static ANSWER: Answer = Answer {\n    text: \"forty-two\",\n};\n"
+/// );
+/// ```
 #[derive(Debug, Default)]
-pub(crate) struct Code {
+pub struct Code {
     out: String,
     /// Indentation of the outermost lines (modules around the item).
     base: usize,
@@ -43,6 +63,7 @@ pub(crate) struct Code {
 }
 
 impl Code {
+    /// An empty file, written from the left margin.
     pub fn new() -> Self {
         Code::default()
     }
@@ -213,7 +234,7 @@ pub(crate) fn indent(depth: usize) -> String {
 }
 
 /// A Rust string literal holding `s` (escaped as needed).
-pub(crate) fn str_lit(s: &str) -> String {
+pub fn str_lit(s: &str) -> String {
     // `Debug` for `str` writes a valid Rust literal: quotes, backslashes and control
     // characters are escaped.
     format!("{s:?}")

@@ -7,7 +7,7 @@
 //! `include!`d in any module. Support code lives in the runtime crate (`clad_runtime` by
 //! default): `wire` for packing and `json` plus a re-exported `serde` for CLAD-JSON.
 
-pub(crate) mod code;
+pub mod code;
 mod items;
 pub mod names;
 mod naming;
@@ -26,9 +26,6 @@ pub struct RustOptions {
     /// Path of the runtime crate as seen from the generated code (default `::clad_runtime`):
     /// the wire format, CLAD-JSON and union support every generated type uses.
     pub runtime_path: String,
-    /// Path of the crate whose `intent` module holds `StaticIntentMap`, as seen from the
-    /// generated code: the type of the intent-map statics (default `::robot_runtime`).
-    pub intent_runtime_path: String,
     /// Extra attributes on generated types: `(CLAD path, attribute)`. The path is `.` (every
     /// type), a namespace (`Anki::Vector`, every type inside) or a fully qualified type name.
     pub type_attributes: Vec<(String, String)>,
@@ -46,7 +43,6 @@ impl Default for RustOptions {
     fn default() -> Self {
         RustOptions {
             runtime_path: "::clad_runtime".to_owned(),
-            intent_runtime_path: "::robot_runtime".to_owned(),
             type_attributes: Vec::new(),
             field_attributes: Vec::new(),
             views: Vec::new(),
@@ -94,13 +90,10 @@ pub(crate) fn runtime_path(opts: &RustOptions) -> Result<String, Vec<Diagnostic>
     checked_path("runtime path", &opts.runtime_path)
 }
 
-/// The path of the crate holding `StaticIntentMap` as the generated code spells it, after
-/// checking that `opts.intent_runtime_path` is a Rust path.
-pub(crate) fn intent_map_runtime_path(opts: &RustOptions) -> Result<String, Vec<Diagnostic>> {
-    checked_path("intent-map runtime path", &opts.intent_runtime_path)
-}
-
-fn checked_path(what: &str, path: &str) -> Result<String, Vec<Diagnostic>> {
+/// `path` as the generated code spells it (whitespace removed), after checking that it is a
+/// Rust path; `what` names it in the error ("runtime path"). Extensions check the paths of
+/// their own runtime crates with it.
+pub fn checked_path(what: &str, path: &str) -> Result<String, Vec<Diagnostic>> {
     match syn::parse_str::<syn::Path>(path) {
         // A path holds no meaningful whitespace.
         Ok(_) => Ok(path.chars().filter(|c| !c.is_whitespace()).collect()),
@@ -176,8 +169,8 @@ impl ModuleTree {
 
 /// The Rust output of one build, planned once: which unit owns each type, and every Rust
 /// name (the naming table of `naming.rs`). Everything emitted for the build, the types, their
-/// list ([`Emitter::types`]) and the intent-map statics (`crate::intent_map::generate`),
-/// reads the same plan, so they cannot disagree about a name.
+/// list ([`Emitter::types`]) and the items of build extensions (which read the table through
+/// [`Emitter::names`]), reads the same plan, so they cannot disagree about a name.
 pub struct Emitter<'a> {
     cx: Context<'a>,
 }
@@ -252,9 +245,48 @@ impl<'a> Emitter<'a> {
         self.cx.opts
     }
 
+    /// The naming table, read-only: what build extensions name generated items by.
+    pub fn names(&self) -> Names<'_> {
+        Names { cx: &self.cx }
+    }
+}
+
+/// The naming table of one build, as build extensions see it (from [`Emitter::names`]):
+/// the Rust paths of generated items, exactly as the generated code spells them. Paths are
+/// relative to the root of the generated file (`self::shapes::Shape`), where
+/// extension items are placed.
+#[derive(Clone, Copy)]
+pub struct Names<'a> {
+    cx: &'a Context<'a>,
+}
+
+impl std::fmt::Debug for Names<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Names")
+            .field("types", &self.cx.names.type_count())
+            .finish()
+    }
+}
+
+impl<'a> Names<'a> {
+    /// The runtime crate's path as the generated code spells it (`::clad_runtime`).
+    pub fn runtime_path(&self) -> &'a str {
+        &self.cx.rt
+    }
+
+    /// The path of the generated type `fqn` (a fully qualified CLAD name) from the root of
+    /// the generated file: `self::shapes::Shape`. None when the build does not
+    /// emit it.
+    pub fn type_path(&self, fqn: &str) -> Option<String> {
+        let names = self.cx.names.get(fqn.trim_start_matches("::"))?;
+        Some(root_path(&names.module, &names.ident))
+    }
+
     /// The tag enum of the emitted union `fqn`: its path from the root of the generated file
-    /// (`self::anki::vector::UserIntentTag`) and `(member name, variant)` per member.
-    pub(crate) fn union_tag(&self, fqn: &str) -> Option<UnionTag<'_>> {
+    /// (`self::shapes::ShapeTag`) and `(member name, variant)` per member, in
+    /// member order. None when the build emits no union `fqn`.
+    pub fn union_tag(&self, fqn: &str) -> Option<UnionTag<'a>> {
+        let fqn = fqn.trim_start_matches("::");
         let names = self.cx.names.get(fqn)?;
         let tag_ident = names.tag_ident.as_deref()?;
         let (u, id) = *self
@@ -265,28 +297,54 @@ impl<'a> Emitter<'a> {
         let DeclKind::Union(union) = &self.cx.units[u].decl(id).kind else {
             return None;
         };
-        let mut path = String::from("self::");
-        for m in &names.module {
-            path.push_str(m);
-            path.push_str("::");
-        }
-        path.push_str(tag_ident);
         let variants = union
             .members
             .iter()
             .map(|m| m.name.as_str())
             .zip(names.variants.iter().map(String::as_str))
             .collect();
-        Some(UnionTag { path, variants })
+        Some(UnionTag {
+            path: root_path(&names.module, tag_ident),
+            variants,
+        })
+    }
+
+    /// What the generated file already defines at its root under the identifier `ident`
+    /// (a type, its tag enum or view, a module, a file-hash constant), described for a
+    /// message; None when the name is free.
+    pub fn root_item(&self, ident: &str) -> Option<String> {
+        self.cx.names.root_item(ident)
     }
 }
 
-/// A union's tag enum as the generated code names it (see [`Emitter::union_tag`]).
-pub(crate) struct UnionTag<'a> {
-    /// `self::anki::vector::UserIntentTag`.
+/// `self::a::b::name`.
+fn root_path(module: &[String], name: &str) -> String {
+    let mut path = String::from("self::");
+    for m in module {
+        path.push_str(m);
+        path.push_str("::");
+    }
+    path.push_str(name);
+    path
+}
+
+/// A union's tag enum as the generated code names it (see [`Names::union_tag`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct UnionTag<'a> {
+    /// `self::shapes::ShapeTag`.
     pub path: String,
     /// `(member name, variant identifier)`, in member order.
     pub variants: Vec<(&'a str, &'a str)>,
+}
+
+impl<'a> UnionTag<'a> {
+    /// The variant identifier of the member `member` (its schema name).
+    pub fn variant(&self, member: &str) -> Option<&'a str> {
+        self.variants
+            .iter()
+            .find(|(m, _)| *m == member)
+            .map(|(_, v)| *v)
+    }
 }
 
 /// A generated type: its CLAD name and where it is in the generated code.

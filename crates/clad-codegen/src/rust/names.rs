@@ -13,7 +13,7 @@
 
 use heck::{ToSnakeCase, ToUpperCamelCase};
 use proc_macro2::{Ident, Span};
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 
 const KEYWORDS: &[&str] = &[
     "as", "break", "const", "continue", "crate", "else", "enum", "extern", "false", "fn", "for",
@@ -50,6 +50,9 @@ pub fn convert(name: &str, case: Case) -> String {
 #[derive(Debug, Default)]
 pub struct Scope {
     taken: HashSet<String>,
+    /// For each base name that clashed, the next suffix to try: many names converting to
+    /// the same identifier (`a`, `a_`, `a__`, ...) cost linear time, not quadratic.
+    next_suffix: HashMap<String, u64>,
 }
 
 impl Scope {
@@ -62,6 +65,7 @@ impl Scope {
     pub fn with_reserved(reserved: &[&str]) -> Self {
         Scope {
             taken: reserved.iter().map(|s| (*s).to_owned()).collect(),
+            next_suffix: HashMap::new(),
         }
     }
 
@@ -70,10 +74,15 @@ impl Scope {
     pub fn assign(&mut self, name: &str, case: Case) -> String {
         let base = convert(name, case);
         let mut candidate = base.clone();
-        let mut n = 1;
-        while self.taken.contains(&candidate) {
-            n += 1;
-            candidate = format!("{base}_{n}");
+        if self.taken.contains(&candidate) {
+            let n = self.next_suffix.entry(base.clone()).or_insert(2);
+            loop {
+                candidate = format!("{base}_{n}");
+                *n += 1;
+                if !self.taken.contains(&candidate) {
+                    break;
+                }
+            }
         }
         self.taken.insert(candidate.clone());
         escape(&candidate)
@@ -105,7 +114,7 @@ mod tests {
 
     #[test]
     fn case_conversion() {
-        assert_eq!(convert("UserIntent_Void", Case::Camel), "UserIntentVoid");
+        assert_eq!(convert("Shape_Circle", Case::Camel), "ShapeCircle");
         assert_eq!(convert("od432", Case::Camel), "Od432");
         assert_eq!(convert("myOD432", Case::Snake), "my_od432");
         assert_eq!(convert("AnkiTypes", Case::Snake), "anki_types");

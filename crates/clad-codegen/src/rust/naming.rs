@@ -3,8 +3,8 @@
 //! Module names, type names, union tag enums (`<Name>Tag`), borrowed views (`<Name>View`),
 //! enum and union variants, structure fields, enum-concept methods and the file-hash
 //! constants are all assigned here, with the clash rules of [`super::names`], before any
-//! item is written. The item emitters (`items.rs`, `views.rs`) and the intent-map emitter
-//! (`intent_map/emit.rs`) only read the table, so a naming rule changed here changes every
+//! item is written. The item emitters (`items.rs`, `views.rs`) and build extensions (through
+//! [`super::Names`]) only read the table, so a naming rule changed here changes every
 //! reference to the name with it.
 //!
 //! Assignment order (it decides clash suffixes, so it is part of the output):
@@ -40,7 +40,15 @@ pub(crate) struct TypeNames {
 }
 
 /// Names reserved in an enum's scope (its associated constants).
-const ENUM_RESERVED: &[&str] = &["NAME", "VERSION_HASH", "VERSION_HASH_STR", "ALL", "COUNT"];
+const ENUM_RESERVED: &[&str] = &[
+    "NAME",
+    "VERSION_HASH",
+    "VERSION_HASH_STR",
+    "SCHEMA_HASH",
+    "SCHEMA_HASH_STR",
+    "ALL",
+    "COUNT",
+];
 /// Names reserved among an enum's concept methods (its inherent methods).
 const CONCEPT_RESERVED: &[&str] = &["name", "from_name", "value", "from_value"];
 
@@ -186,6 +194,40 @@ impl NameTable {
     /// The file-hash constant of unit `unit`.
     pub fn file_hash(&self, unit: usize) -> &str {
         &self.file_hashes[unit]
+    }
+
+    /// Number of named types.
+    pub fn type_count(&self) -> usize {
+        self.types.len()
+    }
+
+    /// What the root of the generated file defines under `ident` (see
+    /// [`super::Names::root_item`]).
+    pub fn root_item(&self, ident: &str) -> Option<String> {
+        if let Some(i) = self.file_hashes.iter().position(|h| h == ident) {
+            return Some(format!("file-hash constant of unit {i}"));
+        }
+        let mut fqns: Vec<&String> = self.types.keys().collect();
+        fqns.sort();
+        for fqn in fqns {
+            let t = &self.types[fqn];
+            if t.module.first().is_some_and(|m| m == ident) {
+                return Some(format!("module of `{fqn}`"));
+            }
+            if !t.module.is_empty() {
+                continue;
+            }
+            if t.ident == ident {
+                return Some(format!("type `{fqn}`"));
+            }
+            if t.tag_ident.as_deref() == Some(ident) {
+                return Some(format!("tag enum of `{fqn}`"));
+            }
+            if t.view_ident.as_deref() == Some(ident) {
+                return Some(format!("view of `{fqn}`"));
+            }
+        }
+        None
     }
 }
 

@@ -1,4 +1,5 @@
-//! Per-declaration version hashes (§3.12, serialised by [`crate::hash`]) and the file hash.
+//! Per-declaration version hashes (§3.12, serialised by [`crate::hash`]), the file hash, and
+//! our schema hashes (over a type's whole closure, [`crate::schema_hash`]).
 
 use super::Sema;
 use crate::hash::{md5_hex, Mode, Serializer};
@@ -33,6 +34,14 @@ impl Sema<'_> {
             }
         }
         namespaces(&self.decls, tree);
+    }
+
+    /// The schema hash of every enum, message, structure and union (included ones too).
+    pub(super) fn schema_hashes(&mut self) {
+        let hashes = crate::schema_hash::compute(&self.decls);
+        for (d, h) in self.decls.iter_mut().zip(hashes) {
+            d.schema_hash = h.as_ref().map(crate::schema_hash::hex);
+        }
     }
 
     /// The file hash (§3.12): the whole tree, include blocks as written.

@@ -8,8 +8,8 @@
 //! | verbatim expressions (array lengths, defaults) | `verbatim` |
 //! | autounions, `dupes_allowed`, union tags (§3.5–3.7) | `unions` |
 //! | enum concepts (§3.8) | `concepts` |
-//! | size metrics (§3.11) | `sizes` |
-//! | declaration and file hashes (§3.12) | `hashes` |
+//! | size metrics (§3.11), type nesting limit | `sizes` |
+//! | declaration and file hashes (§3.12), schema hashes | `hashes` |
 //! | ambiguity marking (§3.9) | `ambiguity` |
 //!
 //! The evaluator, the metrics rules and the hash serialisation they use live beside this
@@ -103,11 +103,13 @@ pub(crate) fn analyze(
     s.expand_unions();
     s.check_concepts();
     s.compute_metrics();
+    s.check_type_depth();
     if s.diags.iter().any(Diagnostic::is_error) {
         return None;
     }
     let mut tree = tree;
     s.hash_declarations(&mut tree);
+    s.schema_hashes();
     s.mark_ambiguous();
     if s.diags.iter().any(Diagnostic::is_error) {
         return None;

@@ -380,6 +380,7 @@ impl Sema<'_> {
             span,
             from_include: self.include_depth > 0,
             hash: None,
+            schema_hash: None,
             possibly_ambiguous: false,
         }
     }

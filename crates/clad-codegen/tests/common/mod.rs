@@ -1,4 +1,10 @@
 //! Helpers shared by the integration tests: where the conformance tree is and its manifest.
+//!
+//! Tests that need the conformance data carry
+//! `#[cfg_attr(conformance_data_absent, ignore = "...")]` (and, when they name files of the
+//! reference corpus, `conformance_other_tree`; see `build.rs`): without the data they show as
+//! ignored, with the reason, in cargo's summary. Run anyway (`--include-ignored`), or with
+//! the data required (`CLAD_CONFORMANCE_REQUIRE=1`) and missing, they fail with the reason.
 #![allow(dead_code)]
 
 use std::path::Path;
@@ -12,27 +18,27 @@ pub mod corpus;
 pub use corpus::Manifest;
 
 /// The manifest of the conformance tree (`CLAD_CONFORMANCE_DIR`, default
-/// `../shared/conformance/message-buffers`), or None (with a `SKIPPED` message on stderr)
-/// when it is absent and not required; the test fails when `CLAD_CONFORMANCE_REQUIRE=1` and
-/// the data is missing.
-pub fn conformance() -> Option<Manifest> {
-    corpus::for_tests(Path::new(env!("CARGO_MANIFEST_DIR")))
+/// `../shared/conformance/message-buffers`). Panics, failing the test, when there is none.
+pub fn conformance() -> Manifest {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR"));
+    match corpus::locate(dir) {
+        Ok(Some(tree)) => Manifest::load(&tree).unwrap_or_else(|e| panic!("{e}")),
+        Ok(None) => panic!("{}", corpus::skip_message(dir)),
+        Err(e) => panic!("{e}"),
+    }
 }
 
-/// [`conformance`], for tests that name files or types of the reference corpus: `None` (with
-/// a message) on any other tree.
-pub fn reference_suite(test: &str) -> Option<Manifest> {
-    let m = conformance()?;
-    if m.is_reference_suite() {
-        Some(m)
-    } else {
-        eprintln!(
-            "SKIPPED {test}: it names files of the reference corpus, and {} is another tree \
-             (its manifest's `base` is {:?}, not {:?})",
-            m.dir.display(),
-            m.base,
-            corpus::REFERENCE_BASE
-        );
-        None
-    }
+/// [`conformance`], for tests that name files or types of the reference corpus. Panics on
+/// any other tree.
+pub fn reference_suite() -> Manifest {
+    let m = conformance();
+    assert!(
+        m.is_reference_suite(),
+        "this test names files of the reference corpus, and {} is another tree (its \
+         manifest's `base` is {:?}, not {:?})",
+        m.dir.display(),
+        m.base,
+        corpus::REFERENCE_BASE
+    );
+    m
 }

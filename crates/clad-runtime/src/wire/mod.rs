@@ -1,5 +1,7 @@
-//! The CLAD wire format: the [`Wire`] trait, [`Reader`]/[`Writer`] cursors, helpers for
-//! strings and arrays, and the [`PackError`]/[`UnpackError`] types.
+//! The CLAD wire format: the [`Wire`] trait, [`Reader`]/[`Writer`] cursors, the functions
+//! generated code calls for what is not a [`Wire`] type by itself, one module per concept
+//! (length prefixes, strings, arrays, enum values, union members, size constants), and the
+//! [`PackError`]/[`UnpackError`] types.
 //!
 //! # Format
 //!
@@ -225,28 +227,39 @@
 //! and `wire::string_size::<u8>(v)` in `packed_size`. A generated union type that can hold
 //! the INVALID state should return [`PackError::invalid_union`] from `write_to` for it.
 
+mod array;
+mod enum_value;
 mod error;
-mod helpers;
+mod length;
 mod reader;
+mod size;
+mod string;
 mod traits;
+mod union_member;
 mod view;
 mod writer;
 
+pub use array::{
+    read_byte_vec, read_byte_vec_into, read_string_array, read_string_vec, read_string_vec_into,
+    read_strings_into, read_vec, read_vec_into, string_vec_size, strings_size, vec_size,
+    write_byte_vec, write_string_vec, write_strings, write_vec,
+};
+pub use enum_value::read_enum;
 pub use error::{
     FieldContext, FieldPath, PackError, PackErrorKind, PathSegment, SeqKind, UnpackError,
     UnpackErrorKind,
 };
-pub use helpers::{
-    read_byte_vec, read_byte_vec_into, read_enum, read_member_then, read_outlined,
-    read_outlined_into, read_outlined_then, read_str, read_str_run, read_string, read_string_array,
-    read_string_into, read_string_run, read_string_run_into, read_string_vec, read_string_vec_into,
-    read_strings_into, read_vec, read_vec_into, string_size, string_vec_size, strings_size,
-    struct_fixed_size, union_fixed_size, union_min_size, vec_size, write_byte_vec, write_len,
-    write_outlined, write_str_run, write_string, write_string_vec, write_strings, write_vec,
-    MAX_ZERO_SIZED_ELEMENTS, NO_MAX,
-};
+pub use length::{write_len, MAX_ZERO_SIZED_ELEMENTS, NO_MAX};
 pub use reader::{Reader, INVALID_TAG};
+pub use size::{struct_fixed_size, union_fixed_size, union_min_size};
+pub use string::{
+    read_str, read_str_run, read_string, read_string_into, read_string_run, read_string_run_into,
+    string_size, write_str_run, write_string,
+};
 pub use traits::{LengthPrefix, Wire};
+pub use union_member::{
+    read_member_then, read_outlined, read_outlined_into, read_outlined_then, write_outlined,
+};
 pub use view::{
     read_array_view, read_byte_slice, read_str_array, read_str_vec, read_view, read_view_array,
     read_view_vec, ArrayView, ArrayViewIter, HasView, WireView,

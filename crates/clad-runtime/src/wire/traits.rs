@@ -26,11 +26,15 @@ pub trait Wire: Sized {
     /// announces more elements than the remaining input can hold, *before* allocating.
     const MIN_SIZE: usize;
 
-    /// The declaration's version hash (MD5, as the original compiler computes it) for
-    /// generated messages, structures and unions — the same bytes as their inherent
-    /// `VERSION_HASH` constant, here so generic code (transports checking that both ends
-    /// were built from the same schema) can read it. `None` for the builtins, arrays and
-    /// enums.
+    /// The schema hash of generated enums, messages, structures and unions: a hash over the
+    /// type and every type it refers to (members with names and types in order, union tags,
+    /// enum storage and values, nested types transitively; the canonical form is documented
+    /// in `clad_codegen::schema_hash`). The same bytes as their inherent `SCHEMA_HASH`
+    /// constant, here so generic code (transports checking that both ends were built from
+    /// the same schema) can read it. `None` for the builtins and arrays.
+    ///
+    /// It is not the original compiler's per-declaration `VERSION_HASH`, which does not
+    /// change when a nested type changes.
     const SCHEMA_HASH: Option<[u8; 16]> = None;
 
     /// The exact number of bytes [`Wire::write_to`] writes for this value.
@@ -121,7 +125,7 @@ pub trait Wire: Sized {
     /// numbers and `bool` decode in bulk, as in [`Wire::read_slice_into`].
     #[inline]
     fn read_fixed_array<const N: usize>(r: &mut Reader<'_>) -> Result<[Self; N], UnpackError> {
-        super::helpers::read_fixed_with(r, |r| Self::read_from(r))
+        super::array::read_fixed_with(r, |r| Self::read_from(r))
     }
 
     /// Reads `count` consecutive values into `out`, which ends up holding exactly them (the
@@ -142,7 +146,7 @@ pub trait Wire: Sized {
             item.read_into(r).in_index(i)?;
         }
         let reuse = out.len();
-        out.reserve(super::helpers::prealloc_count::<Self>(count - reuse));
+        out.reserve(super::length::prealloc_count::<Self>(count - reuse));
         for i in reuse..count {
             out.push(Self::read_from(r).in_index(i)?);
         }

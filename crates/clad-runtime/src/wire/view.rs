@@ -23,11 +23,11 @@
 //! has `view()`, so `Owned::unpack(b)?.view() == View::unpack_view(b)?` for all input (a
 //! NaN aside, which is not equal to itself).
 
+use super::array::{read_counted, read_fixed_with};
 use super::error::{FieldContext, SeqKind, UnpackError};
-use super::helpers::{
-    check_count, read_bytes_u64, read_counted, read_fixed_with, read_len, read_str,
-};
+use super::length::{check_count, read_bytes_u64, read_len};
 use super::reader::Reader;
+use super::string::read_str;
 use super::traits::{LengthPrefix, Wire};
 
 /// A borrowed view of a generated type, decoded from bytes that outlive it (`'a`).

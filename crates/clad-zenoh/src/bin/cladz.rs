@@ -2,11 +2,13 @@
 //! messages, echo any key expression as CLAD-JSON. The `cladc encode`/`decode` machinery
 //! (`clad_codegen::dynamic`, the schema interpreted at run time) over the network.
 
-use std::io::{BufRead, Write as _};
+use std::collections::HashMap;
+use std::io::{ErrorKind, Write as _};
 use std::process::ExitCode;
 use std::sync::mpsc;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
+use clad_codegen::lines::Lines;
 use clad_codegen::{compile, dynamic, ir::Schema, FsLoader};
 use clad_zenoh::zenoh::{self, Wait};
 use clad_zenoh::{config, key, CongestionControl, Hash, TypeTag};
@@ -15,15 +17,18 @@ use serde_json::{json, Value};
 const USAGE: &str = r#"cladz: CLAD messages over Zenoh from the terminal
 
 USAGE:
-    cladz pub  [-I DIR]... SCHEMA [--type T] [--key KEY] [NETWORK]
+    cladz pub  [-I DIR]... SCHEMA [--type T] [--key KEY] [--wait MS] [NETWORK]
         Publishes each stdin line as a packed message. A line is {"type": T, "value": V}
-        (the `cladc encode` line), or only V when --type T is given. The key is --key, or
-        the type's default (CloudMic::Message -> CloudMic/Message). Prints `ok KEY N bytes`
-        or `error: ...` per line on stderr.
+        (the `cladc encode` line), or only V when --type T is given; a key that names
+        nothing (a typo) is an error. The key is --key, or the type's default
+        (CloudMic::Message -> CloudMic/Message). A message is only sent when a subscriber
+        matches its key (waiting up to --wait for one); otherwise the line is reported as
+        not delivered. Prints `ok line N: KEY B bytes` or `error: line N: ...` per line on
+        stderr; a bad line never stops the lines after it.
     cladz echo [-I DIR]... SCHEMA [--key KEY] [--count N] [NETWORK]
         Prints every sample on KEY (default `**`: everything) as one JSON line on stdout:
         {"key": K, "type": T, "value": V}, or {"key": K, "error": "..."} for a sample whose
-        type tag is missing, unknown to SCHEMA, of another version hash, or whose payload
+        type tag is missing, unknown to SCHEMA, of another schema hash, or whose payload
         does not decode. Stops after N samples when --count is given.
 
 NETWORK (peer mode):
@@ -32,15 +37,16 @@ NETWORK (peer mode):
     --multicast       also find peers by multicast scouting (off by default: only the
                       endpoints given are used)
     --config FILE     a Zenoh JSON5 configuration file (replaces the three options above)
-    --wait MS         pub: wait up to MS milliseconds for a subscriber before the first
-                      line (default 3000; samples sent with no subscriber are lost)
+    --wait MS         pub: how long to wait for a subscriber matching a key, the first
+                      time the key is used (default 3000). Zenoh keeps no message for
+                      later: with no subscriber the line is not sent and is reported.
 
 OPTIONS:
     -I DIR, --include-dir DIR   search DIR for #include files (repeatable)
     -h, --help                  print this help
 
-Exit status: 0 on success, 1 when a schema or a line has errors, 2 on a usage or network
-error."#;
+Exit status: 0 on success, 1 when a schema or a line has errors or a line found no
+subscriber, 2 on a usage or network error."#;
 
 #[derive(Default)]
 struct Args {
@@ -103,25 +109,27 @@ fn main() -> ExitCode {
     let args = match parse_args(std::env::args().skip(1)) {
         Ok(Some(a)) => a,
         Ok(None) => {
-            println!("{USAGE}");
+            let _ = writeln!(std::io::stdout().lock(), "{USAGE}");
             return ExitCode::SUCCESS;
         }
         Err(e) => {
-            eprintln!("cladz: {e}\n\n{USAGE}");
+            report(&format!("cladz: {e}\n\n{USAGE}"));
             return ExitCode::from(2);
         }
     };
     let schema_file = args.schema.as_deref().unwrap_or_default();
     let mut loader = FsLoader::new(&args.include_dirs);
     let out = compile(&mut loader, schema_file);
-    eprint!("{}", out.render_colored(false));
+    let _ = std::io::stderr()
+        .lock()
+        .write_all(out.render_colored(false).as_bytes());
     let Some(schema) = out.schema else {
         return ExitCode::from(1);
     };
     let session = match open(&args) {
         Ok(s) => s,
         Err(e) => {
-            eprintln!("cladz: {e}");
+            report(&format!("cladz: {e}"));
             return ExitCode::from(2);
         }
     };
@@ -131,7 +139,7 @@ fn main() -> ExitCode {
         echo(&args, &schema, &session)
     };
     if let Err(e) = session.close().wait() {
-        eprintln!("cladz: closing the session: {e}");
+        report(&format!("cladz: closing the session: {e}"));
     }
     code
 }
@@ -148,47 +156,85 @@ fn open(args: &Args) -> Result<zenoh::Session, clad_zenoh::Error> {
     config::open(cfg)
 }
 
-/// The version hash the schema gives `fqn` (`None` for enums and unknown names).
+/// The schema hash the schema gives `fqn` (`None` for unknown names).
 fn schema_hash(schema: &Schema, fqn: &str) -> Option<[u8; 16]> {
     let id = schema.lookup(fqn)?;
-    let hex = schema.decl(id).hash.as_deref()?;
+    let hex = schema.decl(id).schema_hash.as_deref()?;
     Hash::from_hex(hex).map(|h| h.0)
 }
 
-/// One stdin line → (type, packed bytes).
+/// One stdin line → (type, packed bytes). Unknown keys are errors, at the top level (only
+/// `type` and `value`) and inside the value.
 fn encode_line(args: &Args, schema: &Schema, line: &str) -> Result<(String, Vec<u8>), String> {
     let v: Value = serde_json::from_str(line).map_err(|e| format!("invalid JSON: {e}"))?;
     let (ty, value) = match &args.type_name {
         Some(t) => (t.clone(), v),
         None => {
-            let ty = v
+            let obj = v
+                .as_object()
+                .ok_or(r#"expected an object {"type": ..., "value": ...} (or give --type)"#)?;
+            if let Some(extra) = obj.keys().find(|k| *k != "type" && *k != "value") {
+                return Err(format!(
+                    r#"unknown key {extra:?} (a line has only "type" and "value")"#
+                ));
+            }
+            let ty = obj
                 .get("type")
                 .and_then(Value::as_str)
                 .ok_or("the line has no \"type\" string (or give --type)")?
                 .to_owned();
-            let value = v.get("value").cloned().ok_or("the line has no \"value\"")?;
+            let value = obj
+                .get("value")
+                .cloned()
+                .ok_or("the line has no \"value\"")?;
             (ty, value)
         }
     };
-    let bytes = dynamic::encode(schema, &ty, &value).map_err(|e| e.to_string())?;
+    let bytes = dynamic::encode_strict(schema, &ty, &value).map_err(|e| e.to_string())?;
     Ok((ty, bytes))
+}
+
+/// A publisher per key, with whether a subscriber was already waited for.
+struct KeyPublisher {
+    publisher: zenoh::pubsub::Publisher<'static>,
+    waited: bool,
+}
+
+/// Whether a subscriber matches `p` now, or (the first time the key is used) within `wait`.
+fn has_subscriber(p: &mut KeyPublisher, wait: Duration) -> Result<bool, zenoh::Error> {
+    let deadline = Instant::now() + if p.waited { Duration::ZERO } else { wait };
+    p.waited = true;
+    loop {
+        if p.publisher.matching_status().wait()?.matching() {
+            return Ok(true);
+        }
+        if Instant::now() >= deadline {
+            return Ok(false);
+        }
+        std::thread::sleep(Duration::from_millis(5));
+    }
 }
 
 fn publish(args: &Args, schema: &Schema, session: &zenoh::Session) -> ExitCode {
     let mut failed = false;
-    let mut waited = false;
-    for line in std::io::stdin().lock().lines() {
-        let Ok(line) = line else {
-            eprintln!("error: stdin is not UTF-8 text");
-            return ExitCode::from(1);
+    let mut publishers: HashMap<String, KeyPublisher> = HashMap::new();
+    let wait = Duration::from_millis(args.wait_ms);
+    // Line by line: a line that is not UTF-8, not JSON or not the schema's is reported with
+    // its number and the next line is read.
+    for (number, line) in Lines::new(std::io::stdin().lock()) {
+        let line = match line {
+            Ok(line) if line.trim().is_empty() => continue,
+            Ok(line) => line,
+            Err(e) => {
+                report(&format!("error: line {number}: {e}"));
+                failed = true;
+                continue;
+            }
         };
-        if line.trim().is_empty() {
-            continue;
-        }
         let (ty, bytes) = match encode_line(args, schema, &line) {
             Ok(x) => x,
             Err(e) => {
-                eprintln!("error: {e}");
+                report(&format!("error: line {number}: {e}"));
                 failed = true;
                 continue;
             }
@@ -198,30 +244,38 @@ fn publish(args: &Args, schema: &Schema, session: &zenoh::Session) -> ExitCode {
             name: &ty,
             hash: schema_hash(schema, &ty),
         };
-        let sent = (|| -> Result<(), clad_zenoh::Error> {
-            let publisher = session
-                .declare_publisher(key.clone())
-                .congestion_control(CongestionControl::Block)
-                .wait()?;
-            if !waited {
-                waited = true;
-                let deadline = std::time::Instant::now() + Duration::from_millis(args.wait_ms);
-                while !publisher.matching_status().wait()?.matching()
-                    && std::time::Instant::now() < deadline
-                {
-                    std::thread::sleep(Duration::from_millis(5));
-                }
+        let sent = (|| -> Result<bool, clad_zenoh::Error> {
+            let p = match publishers.entry(key.clone()) {
+                std::collections::hash_map::Entry::Occupied(e) => e.into_mut(),
+                std::collections::hash_map::Entry::Vacant(e) => e.insert(KeyPublisher {
+                    publisher: session
+                        .declare_publisher(key.clone())
+                        .congestion_control(CongestionControl::Block)
+                        .wait()?,
+                    waited: false,
+                }),
+            };
+            if !has_subscriber(p, wait)? {
+                return Ok(false);
             }
-            publisher
+            p.publisher
                 .put(bytes.clone())
                 .attachment(tag.encode()?)
                 .wait()?;
-            Ok(())
+            Ok(true)
         })();
         match sent {
-            Ok(()) => eprintln!("ok {key} {} bytes", bytes.len()),
+            Ok(true) => report(&format!("ok line {number}: {key} {} bytes", bytes.len())),
+            Ok(false) => {
+                report(&format!(
+                    "error: line {number}: not delivered: no subscriber on {key} \
+                     (waited {} ms the first time; is the receiver running and connected?)",
+                    args.wait_ms
+                ));
+                failed = true;
+            }
             Err(e) => {
-                eprintln!("error: {e}");
+                report(&format!("error: line {number}: {e}"));
                 return ExitCode::from(2);
             }
         }
@@ -231,6 +285,12 @@ fn publish(args: &Args, schema: &Schema, session: &zenoh::Session) -> ExitCode {
     } else {
         ExitCode::SUCCESS
     }
+}
+
+/// A line on stderr; a closed stderr is ignored (nobody is left to tell).
+fn report(line: &str) {
+    let mut err = std::io::stderr().lock();
+    let _ = writeln!(err, "{line}");
 }
 
 /// One sample → its JSON line.
@@ -249,10 +309,13 @@ fn describe_sample(schema: &Schema, sample: &zenoh::sample::Sample) -> Value {
         if tag.hash != ours {
             let show = |h: Option<[u8; 16]>| h.map_or("(none)".into(), |h| Hash(h).to_string());
             return Err(format!(
-                "`{}` version hash {} differs from the schema's ({})",
+                "refused: `{}` has schema hash {} on the sender, {} in {}: the sender was built \
+                 from another version of the schema (of `{}` or of a type inside it)",
                 tag.name,
                 show(tag.hash),
-                show(ours)
+                show(ours),
+                schema.input,
+                tag.name
             ));
         }
         let value = dynamic::decode(schema, tag.name, &sample.payload().to_bytes())
@@ -275,7 +338,7 @@ fn echo(args: &Args, schema: &Schema, session: &zenoh::Session) -> ExitCode {
     {
         Ok(s) => s,
         Err(e) => {
-            eprintln!("cladz: {e}");
+            report(&format!("cladz: {e}"));
             return ExitCode::from(2);
         }
     };
@@ -285,11 +348,14 @@ fn echo(args: &Args, schema: &Schema, session: &zenoh::Session) -> ExitCode {
         let Ok(sample) = rx.recv() else { break };
         seen += 1;
         let line = describe_sample(schema, &sample);
-        if writeln!(stdout, "{line}")
-            .and_then(|()| stdout.flush())
-            .is_err()
-        {
-            break; // stdout closed (`| head`)
+        match writeln!(stdout, "{line}").and_then(|()| stdout.flush()) {
+            Ok(()) => {}
+            Err(e) if e.kind() == ErrorKind::BrokenPipe => break, // `| head`: stop quietly
+            Err(e) => {
+                report(&format!("cladz: cannot write standard output: {e}"));
+                drop(sub);
+                return ExitCode::from(1);
+            }
         }
     }
     drop(sub);

@@ -1,6 +1,8 @@
-//! [`Action`]: multi-tick work a behavior delegates to (drive, animate, speak...), and the
-//! simulated built-ins ([`WaitFor`], [`PlayAnimation`], [`DriveToPose`]) that make
-//! behaviors testable without hardware.
+//! [`Action`]: multi-tick work a behavior delegates to (drive, animate, speak...), the
+//! simulated built-ins ([`WaitFor`], [`PlayAnimation`], [`DriveToPose`], [`Timed`]) that
+//! make behaviors testable without hardware, and the [`ActionFactory`] the animation and
+//! speech wrappers ask for their actions ([`SimulatedActions`] with a robot-provided
+//! [`AnimationDurations`] table by default).
 //!
 //! A behavior starts an action with
 //! [`Ctx::delegate_action`](super::Ctx::delegate_action). The runner steps the action once
@@ -12,6 +14,7 @@ use std::fmt;
 use std::time::Duration;
 
 use super::clock::VirtualClock;
+use super::wakeup::Wakeup;
 
 /// What one step of an action reports.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -66,6 +69,13 @@ pub trait Action: Send + 'static {
     /// Called exactly once when the action ends, whatever the reason. Stop actuators here
     /// for [`ActionEnd::Cancelled`] / [`ActionEnd::Interrupted`].
     fn on_end(&mut self, _end: ActionEnd) {}
+    /// The wake-up contract (see [`wakeup`](super::wakeup)): the first virtual time at
+    /// which [`step`](Self::step) may do anything but return [`ActionStatus::Running`]
+    /// unchanged, if no input arrives. Default [`Wakeup::EveryTick`] (steps are never
+    /// skipped): right for an action that moves something every step.
+    fn next_wakeup(&self, _clock: &VirtualClock) -> Wakeup {
+        Wakeup::EveryTick
+    }
 }
 
 impl fmt::Debug for dyn Action {
@@ -103,6 +113,10 @@ impl Action for WaitFor {
             Some(t) if clock.now() < t => ActionStatus::Running,
             _ => ActionStatus::Succeeded,
         }
+    }
+    /// Its end.
+    fn next_wakeup(&self, _clock: &VirtualClock) -> Wakeup {
+        self.until.map_or(Wakeup::EveryTick, Wakeup::At)
     }
 }
 
@@ -151,6 +165,13 @@ impl Action for PlayAnimation {
     fn on_end(&mut self, end: ActionEnd) {
         tracing::debug!(animation = %self.animation, ?end, "PlayAnimation.End");
         self.ended = Some(end);
+    }
+    /// Its end.
+    fn next_wakeup(&self, clock: &VirtualClock) -> Wakeup {
+        if self.animation.is_empty() {
+            return Wakeup::EveryTick;
+        }
+        self.wait.next_wakeup(clock)
     }
 }
 
@@ -230,6 +251,197 @@ impl Action for DriveToPose {
             theta: self.from.theta + (self.to.theta - self.from.theta) * f,
         };
         ActionStatus::Running
+    }
+}
+
+/// What a behavior asks the robot to do, for the [`ActionFactory`] to turn into an
+/// [`Action`]: the animation and speech wrappers, the motion classes and stand-ins go
+/// through it, so a robot with a real animation system plugs it in here.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum ActionRequest<'a> {
+    /// Play an animation (a trigger names a group; the original picks one of its members
+    /// each time) `loops` times (0: forever).
+    Animation {
+        /// The trigger or animation name.
+        name: &'a str,
+        /// Loops (0: forever).
+        loops: u32,
+    },
+    /// Say a text.
+    Speech {
+        /// The text.
+        text: &'a str,
+    },
+    /// Turn in place by `degrees` (positive: counter-clockwise).
+    Turn {
+        /// The angle.
+        degrees: f32,
+    },
+    /// Move the head to `degrees`.
+    MoveHead {
+        /// The angle.
+        degrees: f32,
+    },
+    /// What a stand-in for a class not run natively does while active: `class`'s work for
+    /// `behavior`, simulated.
+    StandIn {
+        /// The original class.
+        class: &'a str,
+    },
+}
+
+/// Makes the actions behaviors request (see [`ActionRequest`]). The runner's default is
+/// [`SimulatedActions`].
+pub trait ActionFactory: Send {
+    /// The action for `request`, made for the behavior named `behavior`.
+    fn make(&mut self, behavior: &str, request: &ActionRequest<'_>) -> Box<dyn Action>;
+}
+
+/// Durations of simulated actions: a table from animation (trigger or name) or class name to
+/// length, robot-provided, and documented defaults for anything not in it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct AnimationDurations {
+    table: std::collections::HashMap<Box<str>, Duration>,
+    /// An animation not in the table (default 1 s).
+    pub default_animation: Duration,
+    /// A stand-in whose class is not in the table (default 2 s).
+    pub default_stand_in: Duration,
+    /// Speech: per character (default 60 ms) ...
+    pub speech_per_char: Duration,
+    /// ... plus this (default 500 ms).
+    pub speech_base: Duration,
+    /// Turning speed, degrees per second (default 180).
+    pub turn_deg_per_s: f32,
+    /// Head speed, degrees per second (default 120).
+    pub head_deg_per_s: f32,
+}
+
+impl Default for AnimationDurations {
+    fn default() -> Self {
+        Self {
+            table: std::collections::HashMap::new(),
+            default_animation: Duration::from_secs(1),
+            default_stand_in: Duration::from_secs(2),
+            speech_per_char: Duration::from_millis(60),
+            speech_base: Duration::from_millis(500),
+            turn_deg_per_s: 180.0,
+            head_deg_per_s: 120.0,
+        }
+    }
+}
+
+impl AnimationDurations {
+    /// Sets the length of animation (trigger or name) or stand-in class `name`.
+    pub fn set(&mut self, name: &str, length: Duration) -> &mut Self {
+        self.table.insert(name.into(), length);
+        self
+    }
+    /// The table's length for `name`, if any.
+    pub fn get(&self, name: &str) -> Option<Duration> {
+        self.table.get(name).copied()
+    }
+    /// The length of one play of animation `name`.
+    pub fn animation(&self, name: &str) -> Duration {
+        self.get(name).unwrap_or(self.default_animation)
+    }
+    /// How long `request` takes (None: forever).
+    pub fn length(&self, request: &ActionRequest<'_>) -> Option<Duration> {
+        let secs = |deg: f32, speed: f32| {
+            Duration::try_from_secs_f32((deg.abs() / speed.max(1e-3)).min(3600.0))
+                .unwrap_or_default()
+        };
+        match *request {
+            ActionRequest::Animation { loops: 0, .. } => None,
+            ActionRequest::Animation { name, loops } => {
+                Some(self.animation(name).saturating_mul(loops))
+            }
+            ActionRequest::Speech { text } => Some(
+                self.speech_base.saturating_add(
+                    self.speech_per_char
+                        .saturating_mul(text.chars().count() as u32),
+                ),
+            ),
+            ActionRequest::Turn { degrees } => Some(secs(degrees, self.turn_deg_per_s)),
+            ActionRequest::MoveHead { degrees } => Some(secs(degrees, self.head_deg_per_s)),
+            ActionRequest::StandIn { class } => {
+                Some(self.get(class).unwrap_or(self.default_stand_in))
+            }
+        }
+    }
+}
+
+/// The default [`ActionFactory`]: every request becomes a [`Timed`] action lasting what
+/// the [`AnimationDurations`] table says.
+#[derive(Clone, Debug, Default)]
+pub struct SimulatedActions {
+    /// The durations.
+    pub durations: AnimationDurations,
+}
+
+impl ActionFactory for SimulatedActions {
+    fn make(&mut self, _behavior: &str, request: &ActionRequest<'_>) -> Box<dyn Action> {
+        Box::new(Timed::new(
+            request_name(request),
+            self.durations.length(request),
+        ))
+    }
+}
+
+/// A short name for a request (the action's name in logs and exports).
+pub fn request_name(request: &ActionRequest<'_>) -> String {
+    match request {
+        ActionRequest::Animation { name, .. } => (*name).to_owned(),
+        ActionRequest::Speech { .. } => "Speech".to_owned(),
+        ActionRequest::Turn { .. } => "Turn".to_owned(),
+        ActionRequest::MoveHead { .. } => "MoveHead".to_owned(),
+        ActionRequest::StandIn { class } => format!("StandIn:{class}"),
+    }
+}
+
+/// An action that succeeds after a length of virtual time (None: runs until stopped).
+#[derive(Clone, Debug)]
+pub struct Timed {
+    name: String,
+    length: Option<Duration>,
+    until: Option<Duration>,
+}
+
+impl Timed {
+    /// `name`, lasting `length` (None: forever).
+    pub fn new(name: impl Into<String>, length: Option<Duration>) -> Self {
+        Self {
+            name: name.into(),
+            length,
+            until: None,
+        }
+    }
+    /// Its length (None: forever).
+    pub fn length(&self) -> Option<Duration> {
+        self.length
+    }
+}
+
+impl Action for Timed {
+    fn name(&self) -> &str {
+        &self.name
+    }
+    fn start(&mut self, clock: &VirtualClock) {
+        self.until = self.length.map(|l| clock.now().saturating_add(l));
+    }
+    fn step(&mut self, clock: &VirtualClock) -> ActionStatus {
+        match (self.length, self.until) {
+            (None, _) => ActionStatus::Running,
+            (Some(_), Some(t)) if clock.now() < t => ActionStatus::Running,
+            _ => ActionStatus::Succeeded,
+        }
+    }
+    /// Its end (never, when it runs until stopped).
+    fn next_wakeup(&self, _clock: &VirtualClock) -> Wakeup {
+        match (self.length, self.until) {
+            (None, _) => Wakeup::Never,
+            (Some(_), Some(t)) => Wakeup::At(t),
+            (Some(_), None) => Wakeup::EveryTick,
+        }
     }
 }
 

@@ -23,4 +23,13 @@ impl VirtualClock {
         self.tick += 1;
         self.now = self.now.saturating_add(dt);
     }
+    /// `ticks` calls of [`advance`](Self::advance) at once.
+    pub(crate) fn advance_by(&mut self, ticks: u64, dt: Duration) {
+        self.tick = self.tick.saturating_add(ticks);
+        let total = dt
+            .as_nanos()
+            .saturating_mul(u128::from(ticks))
+            .min(u128::from(u64::MAX));
+        self.now = self.now.saturating_add(Duration::from_nanos(total as u64));
+    }
 }

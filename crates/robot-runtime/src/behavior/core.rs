@@ -1,18 +1,22 @@
 //! The behavior contract: the [`Behavior`] trait, the [`View`] its pure queries see, the
-//! [`Ctx`] its hooks get, delegation outcomes, scoped effects and the runner's typed errors.
+//! [`Ctx`] its hooks get, [`OperationModifiers`] (the activation gates and
+//! always-delegates), delegation outcomes, scoped effects and the runner's typed errors.
 
+use std::cell::Cell;
 use std::collections::VecDeque;
 use std::fmt;
 use std::time::Duration;
 
-use super::action::{Action, ActionEnd};
+use super::action::{Action, ActionEnd, ActionFactory, ActionRequest};
+use super::changes::{Cached, Changes};
 use super::clock::VirtualClock;
-use super::condition::Condition;
+use super::condition::{Condition, EvalCx, MachineTimes};
 use super::ids::{BehaviorId, BehaviorName};
-use super::IntentUnion;
+use super::robot_state::RobotState;
+use super::wakeup::{Inputs, Wakeup, Watch};
 use crate::intent::{
-    ActiveIntentGuard, ClaimError, IntentComponent, IntentEvent, IntentMatcher, TimeoutHold,
-    TriggerWordSuppression,
+    ActiveIntentGuard, ClaimError, IntentComponent, IntentEvent, IntentMatcher, IntentUnion, Owner,
+    TimeoutHold, TriggerWordSuppression,
 };
 
 /// Lifecycle state of a behavior (spec §3.2).
@@ -265,30 +269,169 @@ pub enum Invariant {
     ActivatedWithoutWants(BehaviorId),
 }
 
-/// A node of the arena: the static declaration plus the runner's bookkeeping. Only what a
-/// tick reads stays inline (32 bytes, two nodes a cache line); the rest is in [`Cold`].
+/// A cube-connection requirement (`behaviorModifiers.cubeConnectionRequirements`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum CubeRequirement {
+    /// None (the default).
+    #[default]
+    None,
+    /// Optional, lazy.
+    OptionalLazy,
+    /// Optional, active.
+    OptionalActive,
+    /// Required, lazy: needs an active cube connection to activate.
+    RequiredLazy,
+    /// Required, managed: needs an active cube connection to activate.
+    RequiredManaged,
+}
+
+impl CubeRequirement {
+    /// Every value, in the original's order.
+    pub const ALL: [Self; 5] = [
+        Self::None,
+        Self::OptionalLazy,
+        Self::OptionalActive,
+        Self::RequiredLazy,
+        Self::RequiredManaged,
+    ];
+    /// True for the two required ones.
+    pub fn required(self) -> bool {
+        matches!(self, Self::RequiredLazy | Self::RequiredManaged)
+    }
+}
+
+/// The original's `BehaviorOperationModifiers` (spec §1): when a behavior may activate, and
+/// whether it ends as soon as it delegates nothing.
+///
+/// A behavior's modifiers are computed once when the tree is built: the base defaults
+/// ([`BASE`](Self::BASE)), then the instance's JSON `behaviorModifiers`, then the class's
+/// [`Behavior::operation_modifiers`] hook, which overwrites whatever it assigns (as the
+/// original's `GetBehaviorOperationModifiers` ran after the JSON was applied).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct OperationModifiers {
+    /// `wantsToBeActivatedWhenCarryingObject` (base: false).
+    pub when_carrying: bool,
+    /// `wantsToBeActivatedWhenOffTreads` (base: false).
+    pub when_off_treads: bool,
+    /// `wantsToBeActivatedWhenOnCharger` (base: true).
+    pub when_on_charger: bool,
+    /// `behaviorAlwaysDelegates` (base: **true**, the original's): at the end of any of
+    /// its updates in which it delegates nothing, the behavior ends. Not settable from
+    /// JSON; each class says.
+    pub always_delegates: bool,
+    /// `cubeConnectionRequirements`.
+    pub cube: CubeRequirement,
+    /// `connectToCubeInBackground`.
+    pub connect_to_cube_in_background: bool,
+    /// `ensuresCubeConnectionAtDelegation`.
+    pub ensures_cube_connection_at_delegation: bool,
+}
+
+impl OperationModifiers {
+    /// The original's base defaults.
+    pub const BASE: Self = Self {
+        when_carrying: false,
+        when_off_treads: false,
+        when_on_charger: true,
+        always_delegates: true,
+        cube: CubeRequirement::None,
+        connect_to_cube_in_background: false,
+        ensures_cube_connection_at_delegation: false,
+    };
+
+    /// All three "wants to be activated when" gates open.
+    pub fn allow_everywhere(&mut self) {
+        self.when_carrying = true;
+        self.when_off_treads = true;
+        self.when_on_charger = true;
+    }
+
+    /// The three gates as the OR over `children` (what every dispatcher does).
+    pub fn or_over(&mut self, children: impl IntoIterator<Item = OperationModifiers>) {
+        self.when_carrying = false;
+        self.when_off_treads = false;
+        self.when_on_charger = false;
+        for c in children {
+            self.when_carrying |= c.when_carrying;
+            self.when_off_treads |= c.when_off_treads;
+            self.when_on_charger |= c.when_on_charger;
+        }
+    }
+
+    /// The robot-state inputs behind the activation-gate bits `bits` (see
+    /// [`gate_bits`](Self::gate_bits)).
+    pub(crate) fn gate_inputs(bits: u8) -> Inputs {
+        let mut i = Inputs::NONE;
+        for (bit, input) in [
+            (1, Inputs::OFF_TREADS),
+            (2, Inputs::ON_CHARGER),
+            (4, Inputs::CARRYING),
+            (8, Inputs::CUBE_CONNECTED),
+        ] {
+            if bits & bit != 0 {
+                i |= input;
+            }
+        }
+        i
+    }
+
+    /// The activation-gate bits this behavior is blocked by (spec §0 steps 2–5), in the
+    /// bits of `RobotState::blocking`.
+    pub(crate) fn gate_bits(&self) -> u8 {
+        let mut bits = 0;
+        if !self.when_off_treads {
+            bits |= 1;
+        }
+        if !self.when_on_charger {
+            bits |= 2;
+        }
+        if !self.when_carrying {
+            bits |= 4;
+        }
+        if self.cube.required() {
+            bits |= 8;
+        }
+        bits
+    }
+}
+
+impl Default for OperationModifiers {
+    fn default() -> Self {
+        Self::BASE
+    }
+}
+
+/// A node of the arena: the static declaration plus the runner's bookkeeping. What a steady
+/// tick reads stays inline (32 bytes, so the node array stays dense); the rest is in
+/// [`NodeDetail`]. `Runner::new` asserts the size at compile time.
 #[repr(C)]
 pub(crate) struct Node<U: IntentUnion, E: 'static> {
     // hot
     pub state: LifecycleState,
     pub event_scopes: EventScopes,
-    pub opaque: bool,
     pub always_delegates: bool,
     pub updates_inactive: bool,
-    /// Not opaque, no `respondToUserIntents` and no `wantsToBeActivatedCondition`: only the
-    /// class decides whether it wants to be activated.
+    /// No `respondToUserIntents` and no `wantsToBeActivatedCondition`: after the gates, only
+    /// the class decides whether it wants to be activated.
     pub plain: bool,
     /// Has a `wantsToCancelSelfCondition`.
     pub cancel_rule: bool,
-    pub last_update: u64,
+    /// The activation gates that block it ([`OperationModifiers::gate_bits`]).
+    pub gate: u8,
+    /// The tick of its last update, truncated to 32 bits (it is only compared with the
+    /// current tick, so a wrap after 2^32 ticks — 8 years at 60 ms — is harmless).
+    pub last_update: u32,
+    /// Position on the stack; `u32::MAX` when not on it.
+    pub stack_pos: u32,
     pub wants_tick: std::cell::Cell<u64>,
-    /// Everything else, out of line so the node array stays dense (32 bytes a node; reads
-    /// go through `Deref`).
-    pub cold: Box<Cold<U, E>>,
+    /// Everything else, out of line (reads go through `Deref`).
+    pub detail: Box<NodeDetail<U, E>>,
 }
 
-/// The parts of a node not read on every tick.
-pub(crate) struct Cold<U: IntentUnion, E: 'static> {
+/// The parts of a node a steady tick does not read: its declaration (name, class,
+/// delegates, conditions, intents, modifiers, base keys) and its scope, stack and
+/// activation bookkeeping.
+pub(crate) struct NodeDetail<U: IntentUnion, E: 'static> {
     pub scope_count: u32,
     pub scope_pos: u32,
     /// Position in the runner's list of in-scope behaviors that need a call while inactive
@@ -297,27 +440,43 @@ pub(crate) struct Cold<U: IntentUnion, E: 'static> {
     pub activated_tick: u64,
     pub activated_wants_tick: u64,
     pub activated_at: Duration,
+    /// When it last stopped running (`None`: never ran).
+    pub last_ran: Option<Duration>,
+    /// Activations so far.
+    pub starts: u64,
     pub delegates: Box<[BehaviorId]>,
+    /// Behaviors in scope whenever this one is (`linkScope`, pass-throughs).
+    pub linked: Box<[BehaviorId]>,
     pub name: BehaviorName,
     pub class: Box<str>,
     pub label: Box<str>,
     pub respond: Box<[IntentMatcher<U>]>,
     pub wants: Option<Condition<U, E>>,
     pub cancel_when: Option<Condition<U, E>>,
-    pub reset_timers: Box<[Box<str>]>,
+    pub modifiers: OperationModifiers,
+    /// `resetTimers`, as behavior-timer indices.
+    pub reset_timers: Box<[usize]>,
+    /// `postBehaviorSuggestion`, as a suggestion index.
+    pub post_suggestion: Option<usize>,
+    /// `emotionEventOnActivated`.
+    pub emotion_event: Option<Box<str>>,
+    /// `associatedActiveFeature` (`NoFeature` is kept as None).
+    pub active_feature: Option<Box<str>>,
+    /// A stand-in for a class not run natively.
+    pub stand_in: bool,
     pub raw: Option<serde_json::Value>,
 }
 
 impl<U: IntentUnion, E: 'static> std::ops::Deref for Node<U, E> {
-    type Target = Cold<U, E>;
-    fn deref(&self) -> &Cold<U, E> {
-        &self.cold
+    type Target = NodeDetail<U, E>;
+    fn deref(&self) -> &NodeDetail<U, E> {
+        &self.detail
     }
 }
 
 impl<U: IntentUnion, E: 'static> std::ops::DerefMut for Node<U, E> {
-    fn deref_mut(&mut self) -> &mut Cold<U, E> {
-        &mut self.cold
+    fn deref_mut(&mut self) -> &mut NodeDetail<U, E> {
+        &mut self.detail
     }
 }
 
@@ -328,7 +487,7 @@ pub(crate) type Slot<U, E> = Box<dyn Behavior<U, E>>;
 /// `0..before.len()`, `after` indices from `before.len() + 1`; from a [`Runner`] view (no
 /// hook running) `before` is the whole arena.
 ///
-/// [`Runner`]: super::Runner
+/// [`Runner`]: super::runner::Runner
 pub(crate) struct Behaviors<'a, U: IntentUnion, E: 'static> {
     pub before: &'a [Slot<U, E>],
     pub after: &'a [Slot<U, E>],
@@ -377,17 +536,52 @@ pub(crate) struct Shared<U: IntentUnion, E: 'static> {
     /// The tick's intent events.
     pub ievents: Vec<IntentEvent<U::Tag>>,
     pub clock: VirtualClock,
+    /// Per node, its last `WantsToBeActivated` answer and what it depends on.
+    pub wants_cache: Vec<Cell<Cached>>,
+    /// Answers are reused while their inputs do not change (see [`wakeup`](super::wakeup));
+    /// off, everything is asked every time (the differential tests' reference).
+    pub caching: bool,
+}
+
+impl<U: IntentUnion, E: 'static> Shared<U, E> {
+    /// The clock's time in nanoseconds (what cached answers are compared with; see
+    /// `Wakeup::until_ns`).
+    #[inline]
+    pub fn now_ns(&self) -> u64 {
+        let d = self.clock.now();
+        d.as_secs()
+            .saturating_mul(1_000_000_000)
+            .saturating_add(u64::from(d.subsec_nanos()))
+    }
 }
 
 /// The runner state a hook may change (mutably borrowed while it runs).
 pub(crate) struct Mutable<U: IntentUnion> {
     pub intents: IntentComponent<U>,
-    pub timers: Vec<(Box<str>, Duration)>,
+    pub robot: RobotState,
     /// Scoped effects, per behavior.
     pub effects: Vec<Vec<(EffectId, Effect<U>)>>,
     pub next_effect: u64,
     pub cmds: VecDeque<Command>,
     pub errors: ErrorLog,
+    /// The runner's random generator (xorshift64*; seeded, so runs replay).
+    pub rng: u64,
+    pub actions: Box<dyn ActionFactory>,
+    /// Change stamps of the inputs (see [`wakeup`](super::wakeup)).
+    pub changes: Changes,
+}
+
+impl<U: IntentUnion> Mutable<U> {
+    /// A uniform draw from [0, 1).
+    pub fn random(&mut self) -> f64 {
+        let mut x = self.rng;
+        x ^= x >> 12;
+        x ^= x << 25;
+        x ^= x >> 27;
+        self.rng = x;
+        let r = x.wrapping_mul(0x2545_F491_4F6C_DD1D);
+        (r >> 11) as f64 / (1u64 << 53) as f64
+    }
 }
 
 pub(crate) enum Command {
@@ -395,6 +589,9 @@ pub(crate) enum Command {
         from: BehaviorId,
         to: BehaviorId,
         cont: Continuation,
+        /// Ask the target whether it wants to be activated when the request is applied
+        /// (it is being cancelled by the same hook, so it is still active now).
+        ask_when_applied: bool,
     },
     Action {
         from: BehaviorId,
@@ -435,16 +632,19 @@ impl ErrorLog {
     }
 }
 
-/// A behavior: the original's `ICozmoBehavior` hooks. The [`Runner`](super::Runner) is the
-/// only caller; see its documentation for the guarantees. Every hook has a default, so a
-/// behavior implements only what it needs.
+/// A behavior: the original's `ICozmoBehavior` hooks. The [`Runner`](super::runner::Runner)
+/// is the only caller; see its documentation for the guarantees. Every hook has a default,
+/// so a behavior implements only what it needs.
 ///
 /// ```
-/// use robot_runtime::behavior::{Behavior, Ctx, IntentUnion};
+/// use robot_runtime::behavior::{Behavior, Ctx, IntentUnion, OperationModifiers, BehaviorId};
 ///
 /// /// Ends itself after `n` updates.
 /// struct Countdown { n: u32, left: u32 }
 /// impl<U: IntentUnion, E: 'static> Behavior<U, E> for Countdown {
+///     fn operation_modifiers(&self, m: &mut OperationModifiers, _: &dyn Fn(BehaviorId) -> OperationModifiers) {
+///         m.always_delegates = false; // it runs without delegating
+///     }
 ///     fn on_activated(&mut self, _ctx: &mut Ctx<'_, U, E>) { self.left = self.n; }
 ///     fn update(&mut self, ctx: &mut Ctx<'_, U, E>) {
 ///         if !ctx.is_active() { return; }
@@ -458,18 +658,27 @@ pub trait Behavior<U: IntentUnion, E: 'static = ()>: Send + 'static {
     fn delegates(&self) -> Vec<BehaviorId> {
         Vec::new()
     }
-    /// `behaviorAlwaysDelegates`: when true, the runner ends this behavior
-    /// ([`BehaviorEnd::Finished`]) at the end of any of its frame steps in which it is not
-    /// delegating. Default **false** (the original defaulted to true, a known surprise);
-    /// the built-in dispatchers set it.
-    fn always_delegates(&self) -> bool {
-        false
+    /// Behaviors that are in activatable scope whenever this one is ("linked scope":
+    /// `linkScope` dispatchers, pass-throughs), so their conditions are live and they can
+    /// be asked before this one is active. Each must be a declared delegate.
+    fn linked_scope(&self) -> Vec<BehaviorId> {
+        Vec::new()
+    }
+    /// The class's operation modifiers hook (see [`OperationModifiers`]): assign what the
+    /// class decides; `m` holds the base defaults overlaid with the instance's JSON.
+    /// `delegate` gives any declared delegate's class-hook modifiers (its hook run on the
+    /// base defaults, its JSON not applied), for dispatchers that OR their children's gates.
+    /// Default: nothing assigned (always-delegates stays **true**, the original's default).
+    fn operation_modifiers(
+        &self,
+        _m: &mut OperationModifiers,
+        _delegate: &dyn Fn(BehaviorId) -> OperationModifiers,
+    ) {
     }
     /// Whether `update` is also called while the behavior is in scope but not active
     /// (default **true**, the original's contract). A class whose `update` does nothing
     /// unless active returns false: the runner then skips the call (the tick still counts
-    /// as its update for the invariants), which is most of a tick's cost in large trees.
-    /// All built-in classes return false.
+    /// as its update for the invariants). All built-in classes return false.
     fn updates_while_inactive(&self) -> bool {
         true
     }
@@ -479,9 +688,9 @@ pub trait Behavior<U: IntentUnion, E: 'static = ()>: Send + 'static {
     }
     /// Called once, when the runner is built.
     fn init(&mut self, _me: BehaviorId) {}
-    /// Pure: may this behavior start now? Called only while in scope (or by a linked
-    /// dispatcher). The runner checks `respondToUserIntents` and the
-    /// `wantsToBeActivatedCondition` before calling it.
+    /// Pure: may this behavior start now? Called only while in scope. The runner checks the
+    /// activation gates, the `wantsToBeActivatedCondition` and `respondToUserIntents`
+    /// before calling it (spec §0).
     fn wants_to_be_activated(&self, _view: &View<'_, U, E>) -> bool {
         true
     }
@@ -490,8 +699,8 @@ pub trait Behavior<U: IntentUnion, E: 'static = ()>: Send + 'static {
     fn on_activated(&mut self, _ctx: &mut Ctx<'_, U, E>) {}
     /// Once per tick while in scope or active.
     fn update(&mut self, _ctx: &mut Ctx<'_, U, E>) {}
-    /// Left the stack (any reason), after everything above it left; its scoped effects are
-    /// undone right after this hook.
+    /// Left the stack (any reason), after everything above it left and its delegates left
+    /// scope; its scoped effects are undone right after this hook.
     fn on_deactivated(&mut self, _ctx: &mut Ctx<'_, U, E>) {}
     /// First entry into activatable scope (reference counted).
     fn on_entered_scope(&mut self, _ctx: &mut Ctx<'_, U, E>) {}
@@ -518,8 +727,9 @@ pub trait Behavior<U: IntentUnion, E: 'static = ()>: Send + 'static {
     /// state machines) in which it does. `respondToUserIntents` is reported by the runner.
     fn claim_sites(&self, _out: &mut Vec<ClaimSite<U::Tag>>) {}
     /// Whether the behavior, while active, may be stopped at any moment without harm (the
-    /// original's `CanBeGentlyInterruptedNow`; default false). State machines evaluate
-    /// non-interrupting transitions while their delegate says so. `Wait` says yes.
+    /// original's `CanBeGentlyInterruptedNow`; default false). Dispatchers answer for
+    /// their delegate; state machines evaluate non-interrupting transitions while their
+    /// delegate says so. `Wait` says yes.
     fn can_be_gently_interrupted(&self, _view: &View<'_, U, E>) -> bool {
         false
     }
@@ -528,12 +738,49 @@ pub trait Behavior<U: IntentUnion, E: 'static = ()>: Send + 'static {
     fn debug_state(&self) -> Option<&str> {
         None
     }
-    /// Introspection for tools (the live inspector, tests): what this behavior's own logic
-    /// looks at beyond what the runner knows — children it keeps on cooldown, conditions it
-    /// checks with their labels (a state machine's transitions out of its current state).
-    /// Called between ticks with a [`View`] for this behavior; pure. Default: nothing. See
-    /// [`Introspection`](super::Introspection).
-    fn introspect(&self, _view: &View<'_, U, E>, _out: &mut super::Introspection) {}
+    /// For tools: the time left before `child` may run again, when this behavior keeps
+    /// per-child cooldowns (cooldown dispatchers). Default none.
+    fn cooldown_remaining(&self, _child: BehaviorId, _now: Duration) -> Option<Duration> {
+        None
+    }
+    /// For tools: the conditions this class owns (a state machine's transitions, an
+    /// animation loop's end condition), each with a label.
+    fn owned_conditions<'s>(&'s self, _out: &mut Vec<(String, &'s Condition<U, E>)>) {}
+    /// For tools: a state machine's states in their declared order, each with the behavior
+    /// it runs (None: a state without one). Default none (not a state machine).
+    fn states(&self) -> Vec<(&str, Option<BehaviorId>)> {
+        Vec::new()
+    }
+    /// The wake-up contract (see [`wakeup`](super::wakeup)): when this behavior's own
+    /// `update` may next act if no input arrives (no robot-state change, no intent, no user
+    /// event) and the stack stays as it is. Until then its `update` must change nothing,
+    /// neither the runner nor the behavior. Asked of active behaviors, and of behaviors in
+    /// scope whose class [updates while inactive](Self::updates_while_inactive). The
+    /// runner accounts for the rest: the frame's action
+    /// ([`Action::next_wakeup`](super::Action::next_wakeup)), a ready continuation, the
+    /// `wantsToCancelSelfCondition`, the delegates (each answers for itself). A dispatcher
+    /// answers for what its choice waits for: the [activation
+    /// watches](View::activation_watch) of the children it asks, its cooldowns.
+    ///
+    /// Pure (it must not evaluate conditions: that would advance stateful ones). The
+    /// default, [`Wakeup::EveryTick`](super::Wakeup::EveryTick), never lets a tick be
+    /// skipped (right for a behavior that counts updates or reads the clock).
+    fn next_wakeup(&self, _view: &View<'_, U, E>) -> super::Wakeup {
+        super::Wakeup::EveryTick
+    }
+    /// The caching contract (see [`wakeup`](super::wakeup)): what the last answer of
+    /// [`wants_to_be_activated`](Self::wants_to_be_activated) depends on — the
+    /// [`Inputs`](super::Inputs) it read and until when it holds if they do not change —
+    /// given the state its last call left. The runner then reuses the answer instead of
+    /// asking again while the watch holds, and a discrete-event caller may skip ticks until
+    /// it ends. The answer must truly not change otherwise (the runner's differential test
+    /// checks the built-in classes against asking every time).
+    ///
+    /// Pure. `None` (the default): not declared; the class is asked every time, as the
+    /// original asked every tick, and a tick that asks it is never skipped.
+    fn activation_watch(&self, _view: &View<'_, U, E>) -> Option<super::Watch> {
+        None
+    }
 }
 
 /// A place where an intent can be claimed (coverage).
@@ -544,13 +791,15 @@ pub struct ClaimSite<T> {
     /// The state of a state machine in which it is claimed (None: whenever active / in
     /// scope).
     pub state: Option<Box<str>>,
+    /// The behavior that owns the claimed intent when it is not the one reporting the site
+    /// (a state machine activates a state's intent for the state's behavior).
+    pub owner: Option<BehaviorId>,
 }
 
 /// A shared, read-only view of the runner: what pure queries (`wants_to_be_activated`,
 /// conditions) may look at.
 pub struct View<'a, U: IntentUnion, E: 'static = ()> {
     pub(crate) me: BehaviorId,
-    pub(crate) state_since: Option<Duration>,
     pub(crate) s: &'a Shared<U, E>,
     pub(crate) m: &'a Mutable<U>,
     pub(crate) behaviors: Behaviors<'a, U, E>,
@@ -577,6 +826,10 @@ impl<'a, U: IntentUnion, E: 'static> View<'a, U, E> {
     pub fn intents(&self) -> &'a IntentComponent<U> {
         &self.m.intents
     }
+    /// The robot.
+    pub fn robot(&self) -> &'a RobotState {
+        &self.m.robot
+    }
     /// This tick's user events.
     pub fn events(&self) -> &'a [E] {
         self.events
@@ -593,45 +846,81 @@ impl<'a, U: IntentUnion, E: 'static> View<'a, U, E> {
     pub fn name_of(&self, id: BehaviorId) -> Option<&'a BehaviorName> {
         self.s.nodes.get(id.index()).map(|n| &n.name)
     }
+    /// Class of `id`.
+    pub fn class_of(&self, id: BehaviorId) -> Option<&'a str> {
+        self.s.nodes.get(id.index()).map(|n| &*n.class)
+    }
+    /// The class-hook modifiers of `id` as the tree computed them.
+    pub fn modifiers_of(&self, id: BehaviorId) -> Option<OperationModifiers> {
+        self.s.nodes.get(id.index()).map(|n| n.modifiers)
+    }
+    /// When `id` last stopped running (None: never ran).
+    pub fn last_ran(&self, id: BehaviorId) -> Option<Duration> {
+        self.s.nodes.get(id.index()).and_then(|n| n.last_ran)
+    }
     /// How long [`me`](Self::me) has been active.
     pub fn active_for(&self) -> Option<Duration> {
-        let n = self.s.nodes.get(self.me.index())?;
-        (n.state == LifecycleState::Active)
-            .then(|| self.s.clock.now().saturating_sub(n.activated_at))
+        self.eval_cx().active_for()
     }
-    /// How long the current state machine state has lasted (set by the state machine).
-    pub fn in_state_for(&self) -> Option<Duration> {
-        self.state_since
-            .map(|t| self.s.clock.now().saturating_sub(t))
+    /// The behavior `id` delegated to (the frame above it), if any.
+    pub fn delegate_of(&self, id: BehaviorId) -> Option<BehaviorId> {
+        let p = self.s.nodes.get(id.index())?.stack_pos;
+        if p == u32::MAX {
+            return None;
+        }
+        self.s.stack.get(p as usize + 1).map(|f| f.id)
     }
-    /// Age of a named timer (reset by `resetTimers` / [`Ctx::reset_timer`]); never reset:
-    /// time since start.
-    pub fn timer_age(&self, name: &str) -> Duration {
-        let since = self
-            .m
-            .timers
-            .iter()
-            .find(|(n, _)| &**n == name)
-            .map_or(Duration::ZERO, |(_, t)| *t);
-        self.s.clock.now().saturating_sub(since)
+    /// True when `id` is on the stack and delegating (a behavior above it or an action).
+    pub fn is_delegating(&self, id: BehaviorId) -> bool {
+        let Some(p) = self.s.nodes.get(id.index()).map(|n| n.stack_pos) else {
+            return false;
+        };
+        p != u32::MAX
+            && (p as usize + 1 < self.s.stack.len() || self.s.stack[p as usize].action.is_some())
     }
-    /// The same view, for a state that started at `since`.
-    pub fn with_state_since(mut self, since: Option<Duration>) -> Self {
-        self.state_since = since;
-        self
+    /// What a condition evaluated for [`me`](Self::me) sees.
+    pub fn eval_cx(&self) -> EvalCx<'a, U, E> {
+        let active_since = self
+            .s
+            .nodes
+            .get(self.me.index())
+            .filter(|n| n.state == LifecycleState::Active)
+            .map(|n| n.activated_at);
+        EvalCx {
+            intents: &self.m.intents,
+            robot: &self.m.robot,
+            clock: self.s.clock,
+            active_since,
+            machine: None,
+            events: self.events,
+        }
     }
-    /// Evaluates a condition.
+    /// Evaluates a condition for [`me`](Self::me).
     pub fn eval(&self, condition: &Condition<U, E>) -> bool {
-        condition.eval(self)
+        condition.eval(&self.eval_cx())
+    }
+    /// Evaluates a condition for [`me`](Self::me) inside a state machine with these times.
+    pub fn eval_in_machine(&self, condition: &Condition<U, E>, machine: MachineTimes<'_>) -> bool {
+        let mut cx = self.eval_cx();
+        cx.machine = Some(machine);
+        condition.eval(&cx)
+    }
+    /// The behavior object of `id`, to ask it class-specific questions (None for an
+    /// unknown ID and, inside a hook, for the behavior whose hook runs: it is borrowed
+    /// mutably by that hook).
+    pub fn behavior(&self, id: BehaviorId) -> Option<&'a dyn Behavior<U, E>> {
+        self.behaviors.get(id)
     }
 
-    /// Does `id` want to be activated now? True when it is active; false when it is out of
-    /// scope, unknown, or is the behavior asking. Otherwise: its `respondToUserIntents`
-    /// (a matching intent pending), its `wantsToBeActivatedCondition`, then its own
-    /// `wants_to_be_activated`. A true answer is recorded: the runner activates a
-    /// behavior only on a tick where this returned true.
+    /// Does `id` want to be activated now (the original's `WantsToBeActivated`, spec §0)?
+    /// True when it is active; false when it is out of scope, unknown, or is the behavior
+    /// asking. Otherwise, in order, stopping at the first false: the activation gates (off
+    /// treads, on the charger, carrying, cube connection) against its modifiers, its
+    /// `wantsToBeActivatedCondition`, its `respondToUserIntents` (a matching intent
+    /// pending), then its class's `wants_to_be_activated`. A true answer is recorded: the
+    /// runner activates a behavior only on a tick where this returned true.
     pub fn wants_to_activate(&self, id: BehaviorId) -> bool {
-        self.wants_inner(id, false)
+        View { me: id, ..*self }.wants_me()
     }
 
     /// Whether `id` can be gently interrupted now
@@ -640,35 +929,50 @@ impl<'a, U: IntentUnion, E: 'static> View<'a, U, E> {
         let Some(b) = self.behaviors.get(id) else {
             return false;
         };
-        b.can_be_gently_interrupted(&View {
-            me: id,
-            state_since: None,
-            ..*self
-        })
+        b.can_be_gently_interrupted(&View { me: id, ..*self })
     }
 
-    /// Like [`wants_to_activate`](Self::wants_to_activate), but also asks behaviors out of
-    /// scope (linked-scope dispatchers ask their children before being active). Nothing
-    /// is recorded for an out-of-scope behavior.
-    pub fn would_want_to_activate(&self, id: BehaviorId) -> bool {
-        self.wants_inner(id, true)
-    }
-
-    /// The first of `ids`, in order, that is `current` or
+    /// The first of `ids`, in order, that is `current`, active, or
     /// [wants to be activated](Self::wants_to_activate) (a true answer is recorded, as
-    /// there); the ones after it are not asked. A strict-priority choice in one call,
-    /// cheaper than asking child by child.
+    /// there); the ones after it are not asked. A strict-priority choice in one call.
     pub fn first_wanting(
         self,
         ids: &[BehaviorId],
         current: Option<BehaviorId>,
     ) -> Option<BehaviorId> {
-        // `wants_me` unrolled over `ids`, with this view's `me` changed for each.
+        self.first_wanting_where(ids, current, |_| true)
+    }
+
+    /// Like [`first_wanting`](Self::first_wanting), skipping the children `eligible`
+    /// refuses (on cooldown) without asking them.
+    pub fn first_wanting_where(
+        self,
+        ids: &[BehaviorId],
+        current: Option<BehaviorId>,
+        eligible: impl Fn(usize) -> bool,
+    ) -> Option<BehaviorId> {
+        if self.s.caching {
+            self.scan::<true>(ids, current, eligible)
+        } else {
+            self.scan::<false>(ids, current, eligible)
+        }
+    }
+
+    /// The strict-priority scan; `CACHED`: each child's answer through its cache.
+    #[inline]
+    fn scan<const CACHED: bool>(
+        self,
+        ids: &[BehaviorId],
+        current: Option<BehaviorId>,
+        eligible: impl Fn(usize) -> bool,
+    ) -> Option<BehaviorId> {
+        let blocking = self.m.robot.blocking();
         let nodes = &self.s.nodes[..];
-        let behaviors = self.behaviors;
         let mut v = self;
-        v.state_since = None;
-        for &id in ids {
+        for (k, &id) in ids.iter().enumerate() {
+            if !eligible(k) {
+                continue;
+            }
             if Some(id) == current {
                 return Some(id);
             }
@@ -680,76 +984,271 @@ impl<'a, U: IntentUnion, E: 'static> View<'a, U, E> {
                 LifecycleState::InScope => {}
                 LifecycleState::OutOfScope => continue,
             }
-            let Some(b) = behaviors.get(id) else {
-                continue;
-            };
             v.me = id;
-            if (n.plain || v.declared_gates(n)) && b.wants_to_be_activated(&v) {
-                n.wants_tick.set(v.s.clock.tick());
+            let wants = if CACHED {
+                v.wants_node(n, blocking)
+            } else {
+                v.wants_node_now(n, blocking)
+            };
+            if wants {
                 return Some(id);
             }
         }
         None
     }
 
-    #[inline]
-    fn wants_inner(&self, id: BehaviorId, any_scope: bool) -> bool {
-        View {
-            me: id,
-            state_since: None,
-            ..*self
+    /// [`first_wanting_where`](Self::first_wanting_where) for a dispatcher that keeps its
+    /// choice in `cache`: while nothing the choice read changed (the children asked, their
+    /// activation watches, the stack) and no time it waits for has come, the children are
+    /// not asked again and the same choice is returned (only a choice that keeps the
+    /// current delegate, or finds nothing, is kept). `skip(k)` refuses child `k` without
+    /// asking it, with the time it stops refusing (a cooldown's end).
+    pub fn first_wanting_cached(
+        self,
+        ids: &[BehaviorId],
+        current: Option<BehaviorId>,
+        skip: impl Fn(usize) -> Option<Wakeup>,
+        cache: &mut ChoiceCache,
+    ) -> Option<BehaviorId> {
+        if !self.s.caching || cache.plain {
+            // Asked as they are (a child's class does not declare its watch: nothing to keep).
+            return self.scan::<false>(ids, current, |k| skip(k).is_none());
         }
-        .wants_me(any_scope)
+        if cache.valid
+            && cache.current == current
+            && self.m.changes.holds(&mut cache.cached, self.s.now_ns())
+        {
+            return cache.result;
+        }
+        self.first_wanting_remembered(ids, current, skip, cache)
     }
 
-    /// [`wants_to_activate`](Self::wants_to_activate) of [`me`](Self::me), for a view with no
-    /// state start.
+    #[inline(never)]
+    fn first_wanting_remembered(
+        self,
+        ids: &[BehaviorId],
+        current: Option<BehaviorId>,
+        skip: impl Fn(usize) -> Option<Wakeup>,
+        cache: &mut ChoiceCache,
+    ) -> Option<BehaviorId> {
+        let blocking = self.m.robot.blocking();
+        let nodes = &self.s.nodes[..];
+        let mut v = self;
+        let mut inputs = Inputs::STACK;
+        let mut until = u64::MAX;
+        let mut result = None;
+        for (k, &id) in ids.iter().enumerate() {
+            if let Some(w) = skip(k) {
+                until = until.min(w.until_ns());
+                continue;
+            }
+            if Some(id) == current {
+                result = Some(id);
+                break;
+            }
+            let Some(n) = nodes.get(id.index()) else {
+                continue;
+            };
+            match n.state {
+                LifecycleState::Active => {
+                    result = Some(id);
+                    break;
+                }
+                LifecycleState::InScope => {}
+                LifecycleState::OutOfScope => continue,
+            }
+            v.me = id;
+            let wants = v.wants_node(n, blocking);
+            let c = self.s.wants_cache[id.index()].get();
+            cache.plain |= c.undeclared;
+            inputs |= c.inputs;
+            until = until.min(c.until_ns);
+            if wants {
+                result = Some(id);
+                break;
+            }
+        }
+        cache.current = current;
+        cache.result = result;
+        cache.valid = !cache.plain && (result == current || result.is_none());
+        cache.cached = Cached {
+            value: false,
+            undeclared: false,
+            rev: self.m.changes.rev,
+            inputs,
+            until_ns: until,
+        };
+        result
+    }
+
     #[inline]
-    fn wants_me(&self, any_scope: bool) -> bool {
-        let id = self.me;
-        let Some(n) = self.s.nodes.get(id.index()) else {
+    fn wants_me(&self) -> bool {
+        let Some(n) = self.s.nodes.get(self.me.index()) else {
             return false;
         };
         match n.state {
-            LifecycleState::Active => return true,
-            LifecycleState::InScope => {}
-            LifecycleState::OutOfScope if any_scope => {}
-            LifecycleState::OutOfScope => return false,
+            LifecycleState::Active => true,
+            LifecycleState::InScope => self.wants_node(n, self.m.robot.blocking()),
+            LifecycleState::OutOfScope => false,
         }
-        let Some(b) = self.behaviors.get(id) else {
+    }
+
+    /// Steps 2–7 of `WantsToBeActivated` for the in-scope node of [`me`](Self::me): its
+    /// cached answer while that holds, else asked (and the answer remembered with its
+    /// watch).
+    #[inline]
+    fn wants_node(&self, n: &Node<U, E>, blocking: u8) -> bool {
+        if !self.s.caching {
+            return self.wants_node_now(n, blocking);
+        }
+        let cell = &self.s.wants_cache[self.me.index()];
+        let mut c = cell.get();
+        if self.m.changes.holds(&mut c, self.s.now_ns()) {
+            cell.set(c);
+            if c.value {
+                n.wants_tick.set(self.s.clock.tick());
+            }
+            return c.value;
+        }
+        let v = self.wants_node_now(n, blocking);
+        if !c.undeclared {
+            self.remember(v);
+        }
+        v
+    }
+
+    /// Remembers `value` as the answer of [`me`](Self::me), with its activation watch.
+    #[inline(never)]
+    fn remember(&self, value: bool) {
+        let entry = match self.computed_watch(self.me) {
+            Some(w) => Cached::new(value, self.m.changes.rev, w),
+            None => Cached {
+                undeclared: true,
+                ..Cached::NONE
+            },
+        };
+        self.s.wants_cache[self.me.index()].set(entry);
+    }
+
+    /// Steps 2–7 of `WantsToBeActivated`, asked now.
+    #[inline]
+    fn wants_node_now(&self, n: &Node<U, E>, blocking: u8) -> bool {
+        if n.gate & blocking != 0 {
+            return false;
+        }
+        let Some(b) = self.behaviors.get(self.me) else {
             return false;
         };
-        let ok = (n.plain || self.declared_gates(n)) && b.wants_to_be_activated(self);
-        if ok && n.state == LifecycleState::InScope {
+        let ok = (n.plain || self.declared_conditions(n)) && b.wants_to_be_activated(self);
+        if ok {
             n.wants_tick.set(self.s.clock.tick());
         }
         ok
     }
 
-    /// Not an opaque stand-in, `respondToUserIntents` (a matching intent pending) and
-    /// `wantsToBeActivatedCondition` of the node this view is for.
+    /// The `wantsToBeActivatedCondition`, then `respondToUserIntents` (a matching intent
+    /// pending), of the node this view is for.
     #[inline(never)]
-    fn declared_gates(&self, n: &Node<U, E>) -> bool {
-        !n.opaque
-            && (n.respond.is_empty()
-                || self
-                    .m
-                    .intents
-                    .pending()
-                    .is_some_and(|p| n.respond.iter().any(|m| m.matches(p.intent()))))
-            && n.wants.as_ref().is_none_or(|c| c.eval(self))
+    fn declared_conditions(&self, n: &Node<U, E>) -> bool {
+        // Only asked of in-scope, inactive nodes: no activation time to look up.
+        n.wants.as_ref().is_none_or(|c| {
+            c.eval(&EvalCx {
+                intents: &self.m.intents,
+                robot: &self.m.robot,
+                clock: self.s.clock,
+                active_since: None,
+                machine: None,
+                events: self.events,
+            })
+        }) && (n.respond.is_empty()
+            || self
+                .m
+                .intents
+                .pending()
+                .is_some_and(|p| n.respond.iter().any(|m| m.matches(p.intent()))))
     }
 }
 
-/// What a hook gets: the intent component (mutable), delegation, scoped effects, the clock,
-/// the tick's events. Requests that change the stack are checked at once (the error is
-/// returned) and applied in order as soon as the hook returns.
+/// A dispatcher's remembered choice among its children (see
+/// [`View::first_wanting_cached`]): kept in the dispatcher, valid while nothing it read
+/// changed.
+#[derive(Clone, Debug, Default)]
+pub struct ChoiceCache {
+    valid: bool,
+    /// A child's class does not declare its activation watch: the choice is always made
+    /// again (and the children asked as they are, without their own caches).
+    plain: bool,
+    current: Option<BehaviorId>,
+    result: Option<BehaviorId>,
+    cached: Cached,
+}
+
+impl ChoiceCache {
+    /// An empty cache.
+    pub fn new() -> Self {
+        Self::default()
+    }
+    /// While it holds, when the choice may change without input (None: it is not kept).
+    pub fn wakeup(&self) -> Option<Wakeup> {
+        (self.valid && !self.plain).then(|| self.cached.watch().until)
+    }
+}
+
+/// A class's own remembered answer (a state machine's transitions, see
+/// [`wakeup`](super::wakeup)): valid while none of the inputs it read changed, its time has
+/// not come and its `key` (the class's own state that the answer depends on) is the same.
+/// Never valid while the runner does not cache.
+#[derive(Clone, Debug, Default)]
+pub struct AnswerCache<T> {
+    valid: bool,
+    key: u64,
+    value: T,
+    cached: Cached,
+}
+
+impl<T: Copy + Default> AnswerCache<T> {
+    /// An empty cache.
+    pub fn new() -> Self {
+        Self::default()
+    }
+    /// The remembered answer for `key`, while it holds.
+    #[inline]
+    pub fn recall<U: IntentUnion, E: 'static>(
+        &mut self,
+        view: &View<'_, U, E>,
+        key: u64,
+    ) -> Option<T> {
+        (self.valid && self.key == key && view.m.changes.holds(&mut self.cached, view.s.now_ns()))
+            .then_some(self.value)
+    }
+    /// Remembers `value` for `key`, holding while `watch` does.
+    pub fn keep<U: IntentUnion, E: 'static>(
+        &mut self,
+        view: &View<'_, U, E>,
+        key: u64,
+        value: T,
+        watch: Watch,
+    ) {
+        self.valid = view.s.caching;
+        self.key = key;
+        self.value = value;
+        self.cached = Cached::new(false, view.m.changes.rev, watch);
+    }
+    /// Forgets the answer.
+    pub fn forget(&mut self) {
+        self.valid = false;
+    }
+}
+
+/// What a hook gets: the intent component (mutable), the robot, delegation, scoped effects,
+/// the clock, the tick's events, the action factory. Requests that change the stack are
+/// checked at once (the error is returned) and applied in order as soon as the hook
+/// returns.
 pub struct Ctx<'a, U: IntentUnion, E: 'static = ()> {
     pub(crate) me: BehaviorId,
     pub(crate) cancel_queued: bool,
     pub(crate) delegation_queued: bool,
     pub(crate) end_queued: bool,
-    pub(crate) state_since: Option<Duration>,
     pub(crate) s: &'a Shared<U, E>,
     pub(crate) m: &'a mut Mutable<U>,
     pub(crate) behaviors: Behaviors<'a, U, E>,
@@ -773,7 +1272,6 @@ impl<'a, U: IntentUnion, E: 'static> Ctx<'a, U, E> {
     pub fn view(&self) -> View<'_, U, E> {
         View {
             me: self.me,
-            state_since: self.state_since,
             s: self.s,
             m: self.m,
             behaviors: self.behaviors,
@@ -787,7 +1285,18 @@ impl<'a, U: IntentUnion, E: 'static> Ctx<'a, U, E> {
     /// The intent component, mutably (e.g. to clear the trigger word). Prefer the scoped
     /// [`activate_intent`](Self::activate_intent) for claims.
     pub fn intents_mut(&mut self) -> &mut IntentComponent<U> {
+        self.m.changes.stamp(Inputs::INTENTS);
         &mut self.m.intents
+    }
+    /// The robot.
+    pub fn robot(&self) -> &RobotState {
+        &self.m.robot
+    }
+    /// The robot, mutably (a simulated effector changes the world: a put-down clears
+    /// "carrying"). The fields that change are stamped when the hook returns.
+    pub fn robot_mut(&mut self) -> &mut RobotState {
+        self.m.changes.touch_robot();
+        &mut self.m.robot
     }
     /// This tick's user events.
     pub fn events(&self) -> &'a [E] {
@@ -797,14 +1306,13 @@ impl<'a, U: IntentUnion, E: 'static> Ctx<'a, U, E> {
     pub fn intent_events(&self) -> &'a [IntentEvent<U::Tag>] {
         &self.s.ievents
     }
-    /// Sets the state start used by `TimeInState` conditions evaluated through
-    /// [`view`](Self::view) (state machines).
-    pub fn set_state_since(&mut self, since: Option<Duration>) {
-        self.state_since = since;
-    }
     /// Evaluates a condition for this behavior.
     pub fn eval(&self, condition: &Condition<U, E>) -> bool {
-        condition.eval(&self.view())
+        self.view().eval(condition)
+    }
+    /// Evaluates a condition for this behavior inside a state machine with these times.
+    pub fn eval_in_machine(&self, condition: &Condition<U, E>, machine: MachineTimes<'_>) -> bool {
+        self.view().eval_in_machine(condition, machine)
     }
     /// See [`View::wants_to_activate`].
     pub fn wants_to_activate(&self, id: BehaviorId) -> bool {
@@ -818,13 +1326,34 @@ impl<'a, U: IntentUnion, E: 'static> Ctx<'a, U, E> {
     pub fn is_active(&self) -> bool {
         self.state() == LifecycleState::Active
     }
-    /// Resets a named timer (see [`Condition::TimerElapsed`]).
-    pub fn reset_timer(&mut self, name: &str) {
-        reset_timer(&mut self.m.timers, name, self.s.clock.now());
+    /// Resets behavior timer `index` (a `BehaviorTimers` index) now.
+    pub fn reset_behavior_timer(&mut self, index: usize) {
+        let now = self.s.clock.now();
+        self.m.changes.touch_robot();
+        self.m.robot.behavior_timers.reset(index, now);
+    }
+    /// A uniform draw from [0, 1) of the runner's seeded generator.
+    pub fn random(&mut self) -> f64 {
+        self.m.random()
+    }
+    /// An action for `request` from the runner's action factory (simulated by default).
+    pub fn make_action(&mut self, request: &ActionRequest<'_>) -> Box<dyn Action> {
+        let me = &self.s.nodes[self.me.index()].name;
+        self.m.actions.make(me.as_str(), request)
+    }
+    /// Delegates to the action the factory makes for `request`.
+    pub fn play(
+        &mut self,
+        request: &ActionRequest<'_>,
+        cont: Continuation,
+    ) -> Result<(), RunnerError> {
+        let a = self.make_action(request);
+        self.delegate_action(a, cont)
     }
 
     fn frame(&self) -> Option<usize> {
-        self.s.stack.iter().rposition(|f| f.id == self.me)
+        let p = self.s.nodes.get(self.me.index())?.stack_pos;
+        (p != u32::MAX).then_some(p as usize)
     }
 
     /// The behavior this one delegated to (the frame above), if any.
@@ -891,16 +1420,22 @@ impl<'a, U: IntentUnion, E: 'static> Ctx<'a, U, E> {
                 to: target,
             });
         }
+        // Restarting the delegate this hook cancels (a state machine's self-transition):
+        // it is still active now; whether it wants to run is asked once it is not.
+        let restart = t.state == LifecycleState::Active
+            && self.cancel_queued
+            && self.frame().is_some_and(|i| (t.stack_pos as usize) > i);
         match t.state {
-            LifecycleState::Active => {
+            LifecycleState::Active if !restart => {
                 return self.refuse(RunnerError::AlreadyActive { behavior: target })
             }
             LifecycleState::OutOfScope => {
                 return self.refuse(RunnerError::NotInScope { behavior: target })
             }
-            LifecycleState::InScope => {}
+            _ => {}
         }
-        if t.wants_tick.get() != self.s.clock.tick() && !self.wants_to_activate(target) {
+        if !restart && t.wants_tick.get() != self.s.clock.tick() && !self.wants_to_activate(target)
+        {
             return self.refuse(RunnerError::DoesNotWantToActivate { behavior: target });
         }
         self.delegation_queued = true;
@@ -908,6 +1443,7 @@ impl<'a, U: IntentUnion, E: 'static> Ctx<'a, U, E> {
             from: me,
             to: target,
             cont,
+            ask_when_applied: restart,
         });
         Ok(())
     }
@@ -944,9 +1480,10 @@ impl<'a, U: IntentUnion, E: 'static> Ctx<'a, U, E> {
     }
 
     /// Cancels whatever this behavior delegated to (behaviors above it, its running
-    /// action). With `run_continuation`, the pending continuation runs right after this hook
-    /// with [`BehaviorEnd::Cancelled`] / [`ActionEnd::Cancelled`]; without, it is dropped.
-    /// Returns whether anything was delegated.
+    /// action). With `run_continuation`, the pending continuation runs at this behavior's
+    /// next update (as the original's callback) with [`BehaviorEnd::Cancelled`] /
+    /// [`ActionEnd::Cancelled`]; without, it is dropped. Returns whether anything was
+    /// delegated.
     pub fn cancel_delegates(&mut self, run_continuation: bool) -> Result<bool, RunnerError> {
         if self.state() != LifecycleState::Active || self.end_queued {
             return self.refuse(RunnerError::NotActive { behavior: self.me });
@@ -992,18 +1529,29 @@ impl<'a, U: IntentUnion, E: 'static> Ctx<'a, U, E> {
     }
 
     /// Activates the pending intent if it matches `matcher`, as a scoped effect (owner: this
-    /// behavior's name). Only while active.
+    /// behavior). Only while active. Another active intent is superseded (the original
+    /// overwrote it with a warning).
     pub fn activate_intent(
         &mut self,
         matcher: &IntentMatcher<U>,
+    ) -> Result<EffectId, ClaimError<U::Tag>> {
+        self.activate_intent_for(matcher, self.me)
+    }
+
+    /// Like [`activate_intent`](Self::activate_intent), owned by `owner` (a state machine
+    /// activates a state's intent for the state's behavior); the effect is this behavior's.
+    pub fn activate_intent_for(
+        &mut self,
+        matcher: &IntentMatcher<U>,
+        owner: BehaviorId,
     ) -> Result<EffectId, ClaimError<U::Tag>> {
         if !self.is_active() {
             return Err(ClaimError::NotPending {
                 pending: self.m.intents.pending_tag(),
             });
         }
-        let owner = owner_of(self.me);
-        let guard = self.m.intents.activate_matching(matcher, owner)?;
+        self.m.changes.stamp(Inputs::INTENTS);
+        let guard = activate(&mut self.m.intents, matcher, owner_of(owner))?;
         Ok(self.add_effect(Effect::Intent(guard)))
     }
 
@@ -1035,6 +1583,7 @@ impl<'a, U: IntentUnion, E: 'static> Ctx<'a, U, E> {
         {
             Some(p) => {
                 let (_, e) = self.m.effects[self.me.index()].remove(p);
+                self.m.changes.stamp(Inputs::INTENTS);
                 e.undo(&mut self.m.intents);
                 true
             }
@@ -1048,13 +1597,121 @@ impl<'a, U: IntentUnion, E: 'static> Ctx<'a, U, E> {
     }
 }
 
-pub(crate) fn owner_of(id: BehaviorId) -> crate::intent::Owner {
-    crate::intent::Owner::Behavior(id)
+pub(crate) fn owner_of(id: BehaviorId) -> Owner {
+    Owner::Behavior(id)
 }
 
-pub(crate) fn reset_timer(timers: &mut Vec<(Box<str>, Duration)>, name: &str, now: Duration) {
-    match timers.iter_mut().find(|(n, _)| &**n == name) {
-        Some((_, t)) => *t = now,
-        None => timers.push((name.into(), now)),
+/// Activates the pending intent matching `matcher` for `owner`; another active intent is
+/// superseded, as the original overwrote it.
+pub(crate) fn activate<U: IntentUnion>(
+    intents: &mut IntentComponent<U>,
+    matcher: &IntentMatcher<U>,
+    owner: Owner,
+) -> Result<ActiveIntentGuard<U>, ClaimError<U::Tag>> {
+    match intents.activate_matching(matcher, owner.clone()) {
+        Err(ClaimError::AlreadyActive { .. })
+            if intents
+                .pending()
+                .is_some_and(|p| matcher.matches(p.intent())) =>
+        {
+            tracing::warn!("Behavior.ActivateIntent.SupersedingActive");
+            intents.activate_replacing(matcher.target_tag(), owner)
+        }
+        other => other,
+    }
+}
+
+impl<U: IntentUnion, E: 'static> View<'_, U, E> {
+    /// What the last `WantsToBeActivated` answer of `id` (spec §0) depends on, given the
+    /// state its last evaluation left (pure: nothing is evaluated). Active and out-of-scope
+    /// behaviors answer by their lifecycle state ([`Inputs::STACK`]). An in-scope one: the
+    /// robot-state fields behind its activation gates; when they let it through, its
+    /// `wantsToBeActivatedCondition` ([`Condition::watch`](super::Condition::watch)); when
+    /// that held (the original short-circuits), its `respondToUserIntents`
+    /// ([`Inputs::INTENTS`]); when a listed intent is pending, its class
+    /// ([`Behavior::activation_watch`](super::Behavior::activation_watch); a class that does
+    /// not declare one makes it [`Watch::EVERY_TICK`]).
+    pub fn activation_watch(&self, id: BehaviorId) -> Watch {
+        let Some(n) = self.s.nodes.get(id.index()) else {
+            return Watch::CONSTANT;
+        };
+        if n.state != LifecycleState::InScope {
+            return Watch::reads(Inputs::STACK);
+        }
+        if self.s.caching {
+            let cell = &self.s.wants_cache[id.index()];
+            let mut c = cell.get();
+            if self.m.changes.holds(&mut c, self.s.now_ns()) {
+                cell.set(c);
+                return c.watch();
+            }
+        }
+        self.computed_watch(id).unwrap_or(Watch::EVERY_TICK)
+    }
+
+    /// [`activation_watch`](Self::activation_watch) worked out from the conditions' and the
+    /// class's state (None: the class does not declare its watch).
+    fn computed_watch(&self, id: BehaviorId) -> Option<Watch> {
+        let Some(n) = self.s.nodes.get(id.index()) else {
+            return Some(Watch::CONSTANT);
+        };
+        if n.state != LifecycleState::InScope {
+            return Some(Watch::reads(Inputs::STACK));
+        }
+        let mut w = Watch::reads(Inputs::STACK | OperationModifiers::gate_inputs(n.gate));
+        if n.gate & self.m.robot.blocking() != 0 {
+            return Some(w);
+        }
+        let v = View { me: id, ..*self };
+        if let Some(c) = &n.wants {
+            w = w.and(c.watch(&v.eval_cx()));
+            match c.last() {
+                None => return Some(Watch::EVERY_TICK),
+                Some((_, false)) => return Some(w),
+                Some((_, true)) => {}
+            }
+        }
+        if !n.respond.is_empty() {
+            w.inputs |= Inputs::INTENTS;
+            let pending = self
+                .m
+                .intents
+                .pending()
+                .is_some_and(|p| n.respond.iter().any(|m| m.matches(p.intent())));
+            if !pending {
+                return Some(w);
+            }
+        }
+        match self.behaviors.get(id) {
+            // The behavior whose hook runs: not looked at.
+            None => Some(Watch::EVERY_TICK),
+            Some(b) => b.activation_watch(&v).map(|c| w.and(c)),
+        }
+    }
+
+    /// For tools: the `WantsToBeActivated` answer of `id` that the runner keeps and would
+    /// reuse now instead of asking (see [`wakeup`](super::wakeup)), or None when it keeps
+    /// none that still holds (caching off, a class that does not declare its watch, an
+    /// input it read changed, its time came). Pure: the kept answer is looked at, not
+    /// confirmed or asked.
+    pub fn remembered_answer(&self, id: BehaviorId) -> Option<bool> {
+        let n = self.s.nodes.get(id.index())?;
+        if !self.s.caching || n.state != LifecycleState::InScope {
+            return None;
+        }
+        let mut c = self.s.wants_cache.get(id.index())?.get();
+        (!c.undeclared && self.m.changes.holds(&mut c, self.s.now_ns())).then_some(c.value)
+    }
+
+    /// The earliest [`activation_watch`](Self::activation_watch) time of `ids`.
+    pub fn activation_wakeup(&self, ids: impl IntoIterator<Item = BehaviorId>) -> Wakeup {
+        let mut w = Wakeup::Never;
+        for id in ids {
+            w = w.min(self.activation_watch(id).until);
+            if w == Wakeup::EveryTick {
+                break;
+            }
+        }
+        w
     }
 }

@@ -9,9 +9,9 @@ use serde::Deserialize;
 
 use super::core::ClaimSite;
 use super::ids::BehaviorId;
-use super::loader::strip_comments;
-use super::{IntentUnion, Runner};
-use crate::intent::IntentSource;
+use super::jsonc::strip_comments;
+use super::runner::Runner;
+use crate::intent::{IntentSource, IntentUnion};
 use crate::union::CladUnion;
 
 /// How a behavior claims a tag.
@@ -29,7 +29,7 @@ pub enum ClaimVia {
 /// One claimer of a tag.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Claim {
-    /// The behavior.
+    /// The behavior (the owner of the claimed intent).
     pub behavior: BehaviorId,
     /// Its name.
     pub name: String,
@@ -46,19 +46,11 @@ pub struct Coverage<T> {
     pub tags: Vec<(T, Vec<Claim>)>,
 }
 
-/// True for members after the union's `test_SEPARATOR` member (and the separator itself):
-/// test-only intents, which need no production handler.
+/// True for test-only members, which need no production handler: the runtime's one rule,
+/// [`crate::intent::members::is_test_only`] (a `test_` name). Every other member, those
+/// appended below `test_SEPARATOR` included, is a real intent coverage demands a claimer for.
 pub fn is_test_only<U: CladUnion>(tag: U::Tag) -> bool {
-    let Some(sep) = U::TAGS
-        .iter()
-        .position(|t| U::tag_name(*t) == "test_SEPARATOR")
-    else {
-        return false;
-    };
-    U::TAGS
-        .iter()
-        .position(|t| *t == tag)
-        .is_some_and(|i| i >= sep)
+    crate::intent::members::tag_is_test_only::<U>(tag)
 }
 
 /// Computes coverage over the whole tree.
@@ -78,31 +70,35 @@ fn coverage_where<U: IntentUnion, E: 'static>(
         if !keep(id) {
             continue;
         }
-        let name = runner.name(id).map(ToString::to_string).unwrap_or_default();
-        let mut add = |tag, state, via| {
+        let mut add = |tag, state, via, owner: Option<BehaviorId>| {
+            let behavior = owner.unwrap_or(id);
+            let name = runner
+                .name(behavior)
+                .map(ToString::to_string)
+                .unwrap_or_default();
             map.entry(tag).or_default().push(Claim {
-                behavior: id,
-                name: name.clone(),
+                behavior,
+                name,
                 state,
                 via,
             })
         };
         for m in runner.respond_matchers(id) {
-            add(m.target_tag(), None, ClaimVia::RespondToUserIntents);
+            add(m.target_tag(), None, ClaimVia::RespondToUserIntents, None);
         }
         tags.clear();
         if let Some(c) = runner.conditions(id).0 {
             c.pending_tags(&mut tags);
         }
         for t in tags.drain(..) {
-            add(t, None, ClaimVia::WantsCondition);
+            add(t, None, ClaimVia::WantsCondition, None);
         }
         sites.clear();
         if let Some(b) = runner.behavior(id) {
             b.claim_sites(&mut sites);
         }
         for s in sites.drain(..) {
-            add(s.tag, s.state, ClaimVia::Class);
+            add(s.tag, s.state, ClaimVia::Class, s.owner);
         }
     }
     Coverage {

@@ -1,49 +1,58 @@
-//! The JSON loader: behavior instances in the original engine's format (spec §3.4–3.6),
-//! JSON with `//` and `/* */` comments, validated whole at load. Every problem is reported,
-//! each with its file and JSON path; a tree that loads cannot fail these checks later.
+//! The JSON loader: behavior instances in the original engine's format (spec §1, §6), JSON
+//! with `//` and `/* */` comments, validated whole. Every problem of every instance is
+//! reported, each with its file, line, column and JSON path; a tree that loads cannot fail
+//! these checks later.
 //!
-//! An instance is one object (one per file in the original; a file may also hold an array of
-//! them):
+//! An instance is one object (one per file in the original; a file may also hold an array
+//! of them). Its common keys are the original's 18 base keys plus `behaviorName` and
+//! `debugLabel` on anonymous instances:
 //!
-//! | Key | Meaning |
+//! | Key | What the loader does |
 //! |---|---|
-//! | `behaviorID` | the instance's ID (a [`BehaviorName`](super::BehaviorName)) |
-//! | `behaviorClass` | a class of the [`Registry`] |
-//! | `debugLabel` | label for logs and exports |
-//! | `wantsToBeActivatedCondition` | one condition (see below) |
-//! | `wantsToCancelSelfCondition` | one condition, checked after each update while active |
+//! | `behaviorID` | the ID (a [`BehaviorName`](super::ids::BehaviorName)); unique; a warning when a file holding one instance is not named after it (the original's dev check) |
+//! | `behaviorClass` | a registered class; a class of the original engine that is not built in is a stand-in with [`LoadOptions::stand_ins`] (else an error); any other name is an error (the original's release build silently used its first class) |
+//! | `wantsToBeActivatedCondition`, `wantsToCancelSelfCondition` | one condition each |
 //! | `respondToUserIntents` | matcher list: `{"type": tag}`, `{"type": tag, ...all fields}`, `{"type": tag, "_lambda": name}` |
-//! | `resetTimers` | names of timers reset on activation |
-//! | `anonymousBehaviors` | inline instances with `behaviorName` instead of `behaviorID`, named `Parent@name`, found by their short name before IDs |
-//! | the class's own keys | beside the common keys, checked by the class (unknown keys rejected) |
+//! | `showActiveIntentFeedback`, `autoShutOffIntentFeedback`, `alwaysStreamline` | booleans (accepted) |
+//! | `emotionEventOnActivated` | a name, fired on activation (recorded by the robot state) |
+//! | `resetTimers` | behavior timer names, reset on activation |
+//! | `anonymousBehaviors` | inline instances with `behaviorName`, named `Owner@name`; found by their owner before global IDs |
+//! | `postBehaviorSuggestion` | a suggestion, offered to the whiteboard at every deactivation |
+//! | `associatedActiveFeature` | the active feature ([`Runner::active_feature`](super::runner::Runner::active_feature)); checked against the registry's names when it has them |
+//! | `behaviorStatToIncrement`, `tracksToLockWhileActivated`, `alterStreamAfterWakeword`, `pushTriggerWordResponse` | checked against the original's closed sets, accepted |
+//! | `behaviorModifiers` | the activation gates (see [`OperationModifiers`](super::core::OperationModifiers)); `behaviorAlwaysDelegates` is refused, as the original refused it |
 //!
-//! The original's keys this runtime does not interpret (`associatedActiveFeature`,
-//! `behaviorModifiers`, `emotionEventOnActivated`, `postBehaviorSuggestion`,
-//! `showActiveIntentFeedback`, `autoShutOffIntentFeedback`, `behaviorStatToIncrement`,
-//! `tracksToLockWhileActivated`, `alterStreamAfterWakeword`, `pushTriggerWordResponse`,
-//! `alwaysStreamline`) are accepted and kept as metadata
-//! ([`Runner::raw_params`](super::Runner::raw_params)), so trees written for the original
-//! load unchanged.
+//! Every other top-level key must be read by the class: a key nobody reads is an error in
+//! [`KeyCheck::Strict`] mode and a warning in [`KeyCheck::Lenient`] mode (the original's
+//! release build never checked). Keys inside nested objects (conditions, states,
+//! `behaviors[]` entries) are never errors: the original never checked them; the ones
+//! nobody reads are warnings. A stand-in's class keys are kept as they are (its reference
+//! keys are resolved; the others are not known to this runtime).
 //!
-//! Conditions: `{"conditionType": "UserIntentPending", "list": [...]}`, `UserIntentActive`
-//! (`list`), `AnyUserIntent`, `TriggerWordPending`, `UnclaimedIntent`, `TrueCondition`,
-//! `FalseCondition`, `TimeInState` / `TimeActive` (`min_s`), `TimerElapsed` (`timer`,
-//! `min_s`), `Compound` with exactly one of `and` / `or` (arrays) / `not` (object),
-//! `{"customCondition": name}` (the state machine's timer conditions), or a type registered
-//! with [`Registry::register_condition`]. `debugLabel` is allowed everywhere.
+//! Behavior references: every class-specific key that names behaviors (spec §6) is resolved
+//! by its class's rule (own anonymous behaviors first, or global IDs only), for built-in
+//! classes by the class itself and for stand-ins through the per-class reference table
+//! (`catalog::REFERENCE_KEYS`); a name that resolves nothing, a global-only key naming an
+//! anonymous behavior, and a behavior of the wrong class are errors. IDs a class's code
+//! names (`catalog::HARD_CODED_IDS`) must exist. Delegation cycles are errors.
 
-use std::collections::HashMap;
-use std::fmt;
-use std::time::Duration;
+use std::collections::{BTreeMap, HashMap};
 
 use serde_json::{Map, Value};
 
-use super::condition::Condition;
+use super::build_context::{BuildCx, Instances, ReferenceCount};
+use super::catalog::{self, Resolution, Role};
+use super::classes::stand_in::StandIn;
+use super::condition::parse::{ConditionParser, OpaqueValues, NATIVE_TYPES};
+use super::condition::{Condition, Kind};
+use super::core::{Behavior, CubeRequirement};
 use super::ids::{BehaviorId, BehaviorName};
-use super::registry::{BuildCx, Registry};
-use super::tree::{find_cycle_in, Spec, Tree, TreeBuilder, TreeError};
-use super::IntentUnion;
-use crate::intent::IntentMatcher;
+use super::json_keys::{unknown_name, KeyReader};
+use super::jsonc::{locate, strip_comments};
+use super::problem::{LoadError, Problem, ProblemKind, ProblemSink, Severity};
+use super::registry::Registry;
+use super::tree::{find_cycle_in, ModifierOverrides, Spec, Tree, TreeBuilder, TreeError};
+use crate::intent::IntentUnion;
 
 /// One JSON text and the name used in problems (usually its file name).
 #[derive(Clone, Copy, Debug)]
@@ -61,217 +70,168 @@ impl<'a> Source<'a> {
     }
 }
 
+/// What to do with top-level keys nobody reads.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum KeyCheck {
+    /// An error (the default; the original's dev build).
+    #[default]
+    Strict,
+    /// A warning (the original's release build only logged).
+    Lenient,
+}
+
+/// How stand-ins behave (see `classes::stand_in` and [`OpaqueValues`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct StandIns {
+    /// The values of conditions not run natively (original condition types and unknown
+    /// `customCondition`s), default false.
+    pub conditions: OpaqueValues,
+    /// A stand-in with no `wantsToBeActivatedCondition` and no `respondToUserIntents`
+    /// wants to run (default false: its class predicate is unknown).
+    pub unconditioned_want: bool,
+}
+
 /// Loader options.
 #[derive(Clone, Debug, Default)]
 pub struct LoadOptions {
-    /// Load a class or condition type the registry lacks as an opaque stand-in (raw
-    /// params kept, never activates / never true) instead of reporting it, so a foreign
-    /// tree can be loaded and inspected before every class is ported. Delegates of an
-    /// opaque behavior are taken from the usual keys (`behaviors`, `delegateID`,
-    /// `behavior`, `states[].behavior`, `behaviors[].behavior`) when they name behaviors.
-    pub opaque_unknown: bool,
+    /// Unread top-level keys: errors or warnings.
+    pub keys: KeyCheck,
+    /// Run classes and condition types of the original engine that are not built in as
+    /// stand-ins (None: they are errors).
+    pub stand_ins: Option<StandIns>,
 }
 
-/// What is wrong.
-#[derive(Clone, Debug, PartialEq, Eq)]
-#[non_exhaustive]
-pub enum ProblemKind {
-    /// Not JSON.
-    Syntax {
-        /// serde_json's message (with line and column).
-        reason: String,
-    },
-    /// Not an instance object (or array of them).
-    NotAnInstance,
-    /// A required key is missing.
-    MissingKey {
-        /// The key.
-        key: String,
-    },
-    /// A key nobody reads.
-    UnknownKey {
-        /// The key.
-        key: String,
-    },
-    /// A key has the wrong type.
-    WrongType {
-        /// The key.
-        key: String,
-        /// What was expected.
-        expected: &'static str,
-    },
-    /// A bad behavior ID.
-    BadId {
-        /// The ID.
-        id: String,
-        /// Why.
-        reason: String,
-    },
-    /// The ID is used twice (`first` is where it was first defined).
-    DuplicateId {
-        /// The ID.
-        id: String,
-        /// File and path of the first definition.
-        first: String,
-    },
-    /// No such class.
-    UnknownClass {
-        /// The class.
-        class: String,
-    },
-    /// A delegate that is no behavior.
-    UnknownDelegate {
-        /// The name.
-        name: String,
-    },
-    /// No such base behavior.
-    UnknownBase {
-        /// The name.
-        name: String,
-    },
-    /// A delegation cycle through this behavior.
-    Cycle {
-        /// The cycle, as IDs.
-        cycle: Vec<String>,
-    },
-    /// A bad `respondToUserIntents` / `list` matcher (unknown tag, incomplete data...).
-    BadMatcher {
-        /// Why.
-        reason: String,
-    },
-    /// A bad condition shape or unknown condition type.
-    BadCondition {
-        /// Why.
-        reason: String,
-    },
-    /// The class rejected its parameters.
-    BadParams {
-        /// Why.
-        reason: String,
-    },
-}
-
-impl fmt::Display for ProblemKind {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Self::Syntax { reason } => write!(f, "not valid JSON: {reason}"),
-            Self::NotAnInstance => f.write_str("expected a behavior object or an array of them"),
-            Self::MissingKey { key } => write!(f, "missing key `{key}`"),
-            Self::UnknownKey { key } => write!(f, "unknown key `{key}`"),
-            Self::WrongType { key, expected } => write!(f, "`{key}` must be {expected}"),
-            Self::BadId { id, reason } => write!(f, "bad behavior ID `{id}`: {reason}"),
-            Self::DuplicateId { id, first } => {
-                write!(f, "duplicate behavior ID `{id}` (first defined at {first})")
-            }
-            Self::UnknownClass { class } => write!(f, "unknown behavior class `{class}`"),
-            Self::UnknownDelegate { name } => write!(f, "unknown delegate `{name}`"),
-            Self::UnknownBase { name } => write!(f, "unknown base behavior `{name}`"),
-            Self::Cycle { cycle } => write!(f, "delegation cycle: {}", cycle.join(" -> ")),
-            Self::BadMatcher { reason } => write!(f, "bad intent matcher: {reason}"),
-            Self::BadCondition { reason } => write!(f, "bad condition: {reason}"),
-            Self::BadParams { reason } => write!(f, "bad parameters: {reason}"),
+impl LoadOptions {
+    /// Options for a tree written for the original engine: strict keys, stand-ins on.
+    pub fn original() -> Self {
+        Self {
+            keys: KeyCheck::Strict,
+            stand_ins: Some(StandIns::default()),
         }
     }
 }
 
-/// One problem: where and what.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Problem {
-    /// The source's file name.
-    pub file: String,
-    /// The JSON path (`$.anonymousBehaviors[0].behaviors[2]`).
-    pub path: String,
-    /// What.
-    pub kind: ProblemKind,
+/// How many instances of one class, and whether it runs natively.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct ClassCount {
+    /// Built in (else a stand-in or unknown).
+    pub native: bool,
+    /// Instances.
+    pub count: u32,
 }
 
-impl fmt::Display for Problem {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}: {}: {}", self.file, self.path, self.kind)
-    }
-}
-
-/// Every problem of a tree.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("{} problem(s) in the behavior tree:\n{}", .problems.len(), .problems.iter().map(ToString::to_string).collect::<Vec<_>>().join("\n"))]
-pub struct LoadError {
-    /// All of them, in source order.
+/// What a load found (see [`check_tree`]).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct LoadReport {
+    /// Sources read.
+    pub files: usize,
+    /// Instances (anonymous ones included).
+    pub behaviors: usize,
+    /// Anonymous instances.
+    pub anonymous: usize,
+    /// Per class name.
+    pub classes: BTreeMap<String, ClassCount>,
+    /// Per condition type (custom conditions by name), every node counted.
+    pub conditions: BTreeMap<String, ClassCount>,
+    /// Behavior names looked up, and resolved.
+    pub references: ReferenceCount,
+    /// Every problem, errors and warnings, in source order.
     pub problems: Vec<Problem>,
 }
 
-/// Removes `//` line comments and `/* */` block comments outside strings (the original's
-/// reader accepted them), keeping line numbers. Returns the text unchanged (borrowed) when
-/// it has none.
-pub fn strip_comments(text: &str) -> std::borrow::Cow<'_, str> {
-    if !text.contains('/') {
-        return std::borrow::Cow::Borrowed(text);
+impl LoadReport {
+    /// The errors.
+    pub fn errors(&self) -> impl Iterator<Item = &Problem> {
+        self.problems.iter().filter(|p| p.is_error())
     }
-    let b = text.as_bytes();
-    let mut out = String::with_capacity(text.len());
-    let (mut i, mut in_str, mut start) = (0, false, 0);
-    while i < b.len() {
-        let c = b[i];
-        if in_str {
-            if c == b'\\' {
-                i += 2;
-                continue;
-            }
-            if c == b'"' {
-                in_str = false;
-            }
-            i += 1;
-        } else if c == b'"' {
-            in_str = true;
-            i += 1;
-        } else if c == b'/' && b.get(i + 1) == Some(&b'/') {
-            out.push_str(&text[start..i]);
-            while i < b.len() && b[i] != b'\n' {
-                i += 1;
-            }
-            start = i;
-        } else if c == b'/' && b.get(i + 1) == Some(&b'*') {
-            out.push_str(&text[start..i]);
-            i += 2;
-            while i < b.len() && !(b[i] == b'*' && b.get(i + 1) == Some(&b'/')) {
-                if b[i] == b'\n' {
-                    out.push('\n');
-                }
-                i += 1;
-            }
-            i = (i + 2).min(b.len());
-            start = i;
-        } else {
-            i += 1;
-        }
+    /// The warnings.
+    pub fn warnings(&self) -> impl Iterator<Item = &Problem> {
+        self.problems.iter().filter(|p| !p.is_error())
     }
-    out.push_str(&text[start.min(b.len())..]);
-    std::borrow::Cow::Owned(out)
 }
 
-const COMMON: &[&str] = &[
+/// A loaded tree and what the load found (its warnings).
+pub struct Loaded<U: IntentUnion, E: 'static> {
+    /// The tree.
+    pub tree: Tree<U, E>,
+    /// The report.
+    pub report: LoadReport,
+}
+
+/// Loads and validates a whole tree from `sources`, with `base` as its root. Either every
+/// check passes or every problem (errors and warnings) is returned.
+pub fn load_tree<U: IntentUnion, E: 'static>(
+    registry: &Registry<U, E>,
+    sources: &[Source<'_>],
+    base: &str,
+    options: &LoadOptions,
+) -> Result<Tree<U, E>, LoadError> {
+    load(registry, sources, base, options).map(|l| l.tree)
+}
+
+/// Like [`load_tree`], also returning the [`LoadReport`] (warnings included).
+pub fn load<U: IntentUnion, E: 'static>(
+    registry: &Registry<U, E>,
+    sources: &[Source<'_>],
+    base: &str,
+    options: &LoadOptions,
+) -> Result<Loaded<U, E>, LoadError> {
+    let (report, builder) = run(registry, sources, Some(base), options);
+    match builder {
+        Some(b) => match b.build(base) {
+            Ok(tree) => Ok(Loaded { tree, report }),
+            Err(e) => {
+                let mut problems = report.problems;
+                problems.push(Problem::error(
+                    sources.first().map_or("", |s| s.file),
+                    "$",
+                    match e {
+                        TreeError::UnknownBase(name) => ProblemKind::UnknownBase { name },
+                        other => ProblemKind::BadParams {
+                            reason: other.to_string(),
+                        },
+                    },
+                ));
+                Err(LoadError { problems })
+            }
+        },
+        None => Err(LoadError {
+            problems: report.problems,
+        }),
+    }
+}
+
+/// Validates every instance of `sources` (no base behavior needed) and reports what it
+/// found: files, behaviors, classes native or stand-in, conditions native or opaque,
+/// references resolved, every problem.
+pub fn check_tree<U: IntentUnion, E: 'static>(
+    registry: &Registry<U, E>,
+    sources: &[Source<'_>],
+    options: &LoadOptions,
+) -> LoadReport {
+    run(registry, sources, None, options).0
+}
+
+/// The keys of the base class every instance may have (spec §1).
+const BASE_KEYS: &[&str] = &[
     "behaviorID",
     "behaviorClass",
-    "behaviorName",
-    "debugLabel",
     "wantsToBeActivatedCondition",
     "wantsToCancelSelfCondition",
     "respondToUserIntents",
-    "resetTimers",
-    "anonymousBehaviors",
-];
-
-const ORIGINAL_METADATA: &[&str] = &[
-    "alwaysStreamline",
-    "behaviorModifiers",
     "showActiveIntentFeedback",
     "autoShutOffIntentFeedback",
     "emotionEventOnActivated",
+    "resetTimers",
+    "anonymousBehaviors",
     "postBehaviorSuggestion",
     "associatedActiveFeature",
     "behaviorStatToIncrement",
     "tracksToLockWhileActivated",
     "alterStreamAfterWakeword",
     "pushTriggerWordResponse",
+    "alwaysStreamline",
+    "behaviorModifiers",
 ];
 
 struct Instance<'v> {
@@ -280,29 +240,34 @@ struct Instance<'v> {
     name: String,
     obj: &'v Map<String, Value>,
     anonymous: HashMap<String, BehaviorId>,
+    is_anonymous: bool,
 }
 
-/// Loads and validates a whole tree from `sources`, with `base` as its root. Either every
-/// check passes or every problem is returned.
-pub fn load_tree<U: IntentUnion, E: 'static>(
+fn run<U: IntentUnion, E: 'static>(
     registry: &Registry<U, E>,
     sources: &[Source<'_>],
-    base: &str,
+    base: Option<&str>,
     options: &LoadOptions,
-) -> Result<Tree<U, E>, LoadError> {
-    let mut problems = Vec::new();
+) -> (LoadReport, Option<TreeBuilder<U, E>>) {
+    let mut problems: Vec<Problem> = Vec::new();
+    let mut report = LoadReport {
+        files: sources.len(),
+        ..LoadReport::default()
+    };
     let mut values = Vec::with_capacity(sources.len());
     for s in sources {
         match serde_json::from_str::<Value>(&strip_comments(s.text)) {
             Ok(v) => values.push(Some(v)),
             Err(e) => {
-                problems.push(Problem {
-                    file: s.file.to_owned(),
-                    path: "$".into(),
-                    kind: ProblemKind::Syntax {
+                let mut p = Problem::error(
+                    s.file,
+                    "$",
+                    ProblemKind::Syntax {
                         reason: e.to_string(),
                     },
-                });
+                );
+                p.line = Some((e.line() as u32, e.column() as u32));
+                problems.push(p);
                 values.push(None);
             }
         }
@@ -310,309 +275,518 @@ pub fn load_tree<U: IntentUnion, E: 'static>(
     // Phase 1: every instance gets its ID.
     let mut instances: Vec<Instance<'_>> = Vec::new();
     let mut ids: HashMap<String, BehaviorId> = HashMap::new();
+    let mut globals: HashMap<String, BehaviorId> = HashMap::new();
     let mut first_def: HashMap<String, String> = HashMap::new();
     for (fi, v) in values.iter().enumerate() {
         let Some(v) = v else { continue };
         let file = sources[fi].file;
+        let mut sink = ProblemSink {
+            file,
+            problems: &mut problems,
+        };
+        let mut c = Collector {
+            fi,
+            instances: &mut instances,
+            ids: &mut ids,
+            globals: &mut globals,
+            first_def: &mut first_def,
+        };
         match v {
-            Value::Object(o) => collect(
-                o,
-                fi,
-                file,
-                "$".into(),
-                None,
-                &mut instances,
-                &mut ids,
-                &mut first_def,
-                &mut problems,
-            ),
+            Value::Object(o) => {
+                c.collect(o, "$".into(), None, &mut sink);
+                stem_check(file, o, &mut sink);
+            }
             Value::Array(a) => {
                 for (k, item) in a.iter().enumerate() {
                     match item {
-                        Value::Object(o) => collect(
-                            o,
-                            fi,
-                            file,
-                            format!("$[{k}]"),
-                            None,
-                            &mut instances,
-                            &mut ids,
-                            &mut first_def,
-                            &mut problems,
-                        ),
-                        _ => problems.push(Problem {
-                            file: file.into(),
-                            path: format!("$[{k}]"),
-                            kind: ProblemKind::NotAnInstance,
-                        }),
+                        Value::Object(o) => c.collect(o, format!("$[{k}]"), None, &mut sink),
+                        _ => sink.push(format!("$[{k}]"), ProblemKind::NotAnInstance),
                     }
                 }
             }
-            _ => problems.push(Problem {
-                file: file.into(),
-                path: "$".into(),
-                kind: ProblemKind::NotAnInstance,
-            }),
+            _ => sink.push("$", ProblemKind::NotAnInstance),
         }
     }
+    report.behaviors = instances.len();
+    report.anonymous = instances.iter().filter(|i| i.is_anonymous).count();
+    let classes: Vec<&str> = instances
+        .iter()
+        .map(|i| {
+            i.obj
+                .get("behaviorClass")
+                .and_then(Value::as_str)
+                .unwrap_or("")
+        })
+        .collect();
     // Phase 2: build each instance.
     let mut builder = TreeBuilder::<U, E>::new();
     let mut edges: Vec<Vec<usize>> = Vec::with_capacity(instances.len());
+    let mut ok = true;
     for inst in &instances {
         let file = sources[inst.file].file;
-        let (spec, behavior, delegates) =
-            build_instance(registry, file, inst, &ids, options, &mut problems);
-        edges.push(delegates.iter().map(|d| d.index()).collect());
-        if let (Some(spec), Some(b)) = (spec, behavior) {
-            if problems.is_empty() {
-                if let Err(e) = builder.add_boxed(&inst.name, spec, b) {
-                    problems.push(Problem {
-                        file: file.into(),
-                        path: inst.path.clone(),
-                        kind: ProblemKind::BadParams {
-                            reason: e.to_string(),
-                        },
-                    });
+        let errors_before = problems.len();
+        let built = build_instance(
+            registry,
+            file,
+            inst,
+            Instances {
+                ids: &globals,
+                classes: &classes,
+            },
+            options,
+            &mut problems,
+            &mut report,
+        );
+        let failed = problems[errors_before..].iter().any(Problem::is_error);
+        match built {
+            Some((spec, behavior, delegates)) => {
+                edges.push(delegates.iter().map(|d| d.index()).collect());
+                if ok && !failed {
+                    if let Err(e) = builder.add_boxed(&inst.name, spec, behavior) {
+                        problems.push(Problem::error(
+                            file,
+                            inst.path.clone(),
+                            ProblemKind::BadParams {
+                                reason: e.to_string(),
+                            },
+                        ));
+                    }
                 }
             }
+            None => edges.push(Vec::new()),
         }
+        ok &= !failed && built_ok(&problems, errors_before);
     }
     if let Some(cycle) = find_cycle_in(instances.len(), |i| edges[i].clone()) {
         let at = &instances[cycle[0]];
-        problems.push(Problem {
-            file: sources[at.file].file.into(),
-            path: at.path.clone(),
-            kind: ProblemKind::Cycle {
+        problems.push(Problem::error(
+            sources[at.file].file,
+            at.path.clone(),
+            ProblemKind::Cycle {
                 cycle: cycle.iter().map(|i| instances[*i].name.clone()).collect(),
             },
-        });
+        ));
     }
-    if !ids.contains_key(base) {
-        problems.push(Problem {
-            file: sources.first().map_or("", |s| s.file).into(),
-            path: "$".into(),
-            kind: ProblemKind::UnknownBase { name: base.into() },
-        });
+    if let Some(base) = base {
+        if !globals.contains_key(base) {
+            problems.push(Problem::error(
+                sources.first().map_or("", |s| s.file),
+                "$",
+                ProblemKind::UnknownBase { name: base.into() },
+            ));
+        }
     }
-    if !problems.is_empty() {
-        return Err(LoadError { problems });
+    // Lines and columns, from each problem's path in its file.
+    let texts: HashMap<&str, &str> = sources.iter().map(|s| (s.file, s.text)).collect();
+    for p in &mut problems {
+        if p.line.is_none() {
+            if let Some(t) = texts.get(p.file.as_str()) {
+                p.line = locate(t, &p.path);
+            }
+        }
     }
-    builder.build(base).map_err(|e| LoadError {
-        problems: vec![Problem {
-            file: String::new(),
-            path: "$".into(),
-            kind: match e {
-                TreeError::UnknownBase(name) => ProblemKind::UnknownBase { name },
-                other => ProblemKind::BadParams {
-                    reason: other.to_string(),
-                },
-            },
-        }],
-    })
+    // Source order: by file, then position.
+    let order: HashMap<&str, usize> = sources
+        .iter()
+        .enumerate()
+        .map(|(i, s)| (s.file, i))
+        .collect();
+    problems.sort_by_key(|p| {
+        (
+            order.get(p.file.as_str()).copied().unwrap_or(usize::MAX),
+            p.line,
+        )
+    });
+    let failed = problems.iter().any(Problem::is_error);
+    report.problems = problems;
+    (report, (!failed).then_some(builder))
 }
 
-#[allow(clippy::too_many_arguments)]
-fn collect<'v>(
-    o: &'v Map<String, Value>,
+fn built_ok(problems: &[Problem], before: usize) -> bool {
+    !problems[before..].iter().any(Problem::is_error)
+}
+
+/// A file holding one instance is named after it (the original's dev check): a warning.
+fn stem_check(file: &str, o: &Map<String, Value>, sink: &mut ProblemSink<'_>) {
+    let Some(id) = o.get("behaviorID").and_then(Value::as_str) else {
+        return;
+    };
+    let stem = std::path::Path::new(file)
+        .file_stem()
+        .map(|s| s.to_string_lossy().to_lowercase())
+        .unwrap_or_default();
+    if !stem.is_empty() && stem != id.to_lowercase() {
+        sink.push_as(
+            Severity::Warning,
+            "$.behaviorID",
+            ProblemKind::BadValue {
+                key: "behaviorID".into(),
+                reason: format!(
+                    "the file of `{id}` should be named `{}.json` (the original's rule)",
+                    id.to_lowercase()
+                ),
+            },
+        );
+    }
+}
+
+struct Collector<'v, 'c> {
     fi: usize,
-    file: &str,
-    path: String,
-    parent: Option<(usize, &str)>,
-    instances: &mut Vec<Instance<'v>>,
-    ids: &mut HashMap<String, BehaviorId>,
-    first_def: &mut HashMap<String, String>,
-    problems: &mut Vec<Problem>,
-) {
-    let mut problem = |path: &str, kind| {
-        problems.push(Problem {
-            file: file.into(),
-            path: path.into(),
-            kind,
-        })
-    };
-    let (key, name) = match parent {
-        None => ("behaviorID", o.get("behaviorID")),
-        Some(_) => ("behaviorName", o.get("behaviorName")),
-    };
-    let name = match name {
-        Some(Value::String(s)) => s.clone(),
-        Some(_) => {
-            problem(
-                &format!("{path}.{key}"),
-                ProblemKind::WrongType {
-                    key: key.into(),
-                    expected: "a string",
+    instances: &'c mut Vec<Instance<'v>>,
+    /// Every instance (anonymous ones as `Owner@name`).
+    ids: &'c mut HashMap<String, BehaviorId>,
+    /// Global behavior IDs only (the original's `BehaviorID` namespace).
+    globals: &'c mut HashMap<String, BehaviorId>,
+    first_def: &'c mut HashMap<String, String>,
+}
+
+impl<'v> Collector<'v, '_> {
+    /// Records the instance `o` at `path` (and its anonymous behaviors); `parent`: the
+    /// owner's index and name for an anonymous one.
+    fn collect(
+        &mut self,
+        o: &'v Map<String, Value>,
+        path: String,
+        parent: Option<(usize, &str, &str)>,
+        sink: &mut ProblemSink<'_>,
+    ) {
+        let name = match parent {
+            None => match o.get("behaviorID") {
+                Some(Value::String(s)) => s.clone(),
+                Some(_) => {
+                    sink.push(
+                        format!("{path}.behaviorID"),
+                        ProblemKind::WrongType {
+                            key: "behaviorID".into(),
+                            expected: "a string",
+                        },
+                    );
+                    return;
+                }
+                None => {
+                    sink.push(
+                        path,
+                        ProblemKind::MissingKey {
+                            key: "behaviorID".into(),
+                        },
+                    );
+                    return;
+                }
+            },
+            Some((_, owner, _)) => {
+                if o.contains_key("behaviorID") {
+                    sink.push(
+                        format!("{path}.behaviorID"),
+                        ProblemKind::Refused {
+                            key: "behaviorID".into(),
+                            reason: "an anonymous behavior is named by `behaviorName`".into(),
+                        },
+                    );
+                }
+                match o.get("behaviorName") {
+                    Some(Value::String(s)) => format!("{owner}@{s}"),
+                    Some(_) => {
+                        sink.push(
+                            format!("{path}.behaviorName"),
+                            ProblemKind::WrongType {
+                                key: "behaviorName".into(),
+                                expected: "a string",
+                            },
+                        );
+                        return;
+                    }
+                    None => {
+                        sink.push(
+                            path,
+                            ProblemKind::MissingKey {
+                                key: "behaviorName".into(),
+                            },
+                        );
+                        return;
+                    }
+                }
+            }
+        };
+        if let Err(e) = BehaviorName::new(&name) {
+            let key = if parent.is_some() {
+                "behaviorName"
+            } else {
+                "behaviorID"
+            };
+            sink.push(
+                format!("{path}.{key}"),
+                ProblemKind::BadId {
+                    id: name,
+                    reason: e.to_string(),
                 },
             );
             return;
         }
-        None => {
-            problem(&path, ProblemKind::MissingKey { key: key.into() });
+        let here = format!("{}: {path}", sink.file);
+        if let Some(first) = self.first_def.get(&name) {
+            sink.push(
+                path,
+                ProblemKind::DuplicateId {
+                    id: name,
+                    first: first.clone(),
+                },
+            );
             return;
         }
-    };
-    if parent.is_none() && o.contains_key("behaviorName") {
-        problem(
-            &format!("{path}.behaviorName"),
-            ProblemKind::UnknownKey {
-                key: "behaviorName".into(),
-            },
-        );
-    }
-    if let Err(e) = BehaviorName::new(&name) {
-        problem(
-            &format!("{path}.{key}"),
-            ProblemKind::BadId {
-                id: name.clone(),
-                reason: e.to_string(),
-            },
-        );
-        return;
-    }
-    let full = match parent {
-        None => name.clone(),
-        Some((_, p)) => format!("{p}@{name}"),
-    };
-    let here = format!("{file}: {path}");
-    if let Some(first) = first_def.get(&full) {
-        problem(
-            &path,
-            ProblemKind::DuplicateId {
-                id: full.clone(),
-                first: first.clone(),
-            },
-        );
-        return;
-    }
-    first_def.insert(full.clone(), here);
-    let id = BehaviorId::from_index(instances.len());
-    ids.insert(full.clone(), id);
-    if let Some((pi, _)) = parent {
-        instances[pi].anonymous.insert(name.clone(), id);
-    }
-    let me = instances.len();
-    instances.push(Instance {
-        file: fi,
-        path: path.clone(),
-        name: full.clone(),
-        obj: o,
-        anonymous: HashMap::new(),
-    });
-    match o.get("anonymousBehaviors") {
-        None => {}
-        Some(Value::Array(a)) => {
-            for (k, item) in a.iter().enumerate() {
-                let p = format!("{path}.anonymousBehaviors[{k}]");
-                match item {
-                    Value::Object(ao) => collect(
-                        ao,
-                        fi,
-                        file,
-                        p,
-                        Some((me, &full)),
-                        instances,
-                        ids,
-                        first_def,
-                        problems,
-                    ),
-                    _ => problems.push(Problem {
-                        file: file.into(),
-                        path: p,
-                        kind: ProblemKind::NotAnInstance,
-                    }),
+        let id = BehaviorId::from_index(self.instances.len());
+        self.first_def.insert(name.clone(), here);
+        self.ids.insert(name.clone(), id);
+        if parent.is_none() {
+            self.globals.insert(name.clone(), id);
+        }
+        let index = self.instances.len();
+        self.instances.push(Instance {
+            file: self.fi,
+            path: path.clone(),
+            name: name.clone(),
+            obj: o,
+            anonymous: HashMap::new(),
+            is_anonymous: parent.is_some(),
+        });
+        if let Some((owner, _, short)) = parent {
+            self.instances[owner].anonymous.insert(short.to_owned(), id);
+        }
+        match o.get("anonymousBehaviors") {
+            None => {}
+            Some(Value::Array(a)) => {
+                for (k, item) in a.iter().enumerate() {
+                    let p = format!("{path}.anonymousBehaviors[{k}]");
+                    let Value::Object(ao) = item else {
+                        sink.push(p, ProblemKind::NotAnInstance);
+                        continue;
+                    };
+                    let Some(short) = ao.get("behaviorName").and_then(Value::as_str) else {
+                        self.collect(ao, p, Some((index, &name, "")), sink);
+                        continue;
+                    };
+                    if self.instances[index].anonymous.contains_key(short) {
+                        sink.push(
+                            format!("{p}.behaviorName"),
+                            ProblemKind::DuplicateId {
+                                id: short.to_owned(),
+                                first: format!("{}: {path}.anonymousBehaviors", sink.file),
+                            },
+                        );
+                        continue;
+                    }
+                    if self.globals.contains_key(short) {
+                        sink.push_as(
+                            Severity::Warning,
+                            format!("{p}.behaviorName"),
+                            ProblemKind::BadValue {
+                                key: "behaviorName".into(),
+                                reason: format!("`{short}` is also a behavior ID; the anonymous one hides it from its owner"),
+                            },
+                        );
+                    }
+                    self.collect(ao, p, Some((index, &name, short)), sink);
                 }
             }
+            Some(_) => sink.push(
+                format!("{path}.anonymousBehaviors"),
+                ProblemKind::WrongType {
+                    key: "anonymousBehaviors".into(),
+                    expected: "an array",
+                },
+            ),
         }
-        Some(_) => problems.push(Problem {
-            file: file.into(),
-            path: format!("{path}.anonymousBehaviors"),
-            kind: ProblemKind::WrongType {
-                key: "anonymousBehaviors".into(),
-                expected: "an array",
-            },
-        }),
     }
 }
 
-type Built<U, E> = (
-    Option<Spec<U, E>>,
-    Option<Box<dyn super::Behavior<U, E>>>,
-    Vec<BehaviorId>,
-);
+type Built<U, E> = (Spec<U, E>, Box<dyn Behavior<U, E>>, Vec<BehaviorId>);
 
+/// Builds one instance: its base keys, its class (or stand-in), its references.
 fn build_instance<U: IntentUnion, E: 'static>(
     registry: &Registry<U, E>,
     file: &str,
     inst: &Instance<'_>,
-    ids: &HashMap<String, BehaviorId>,
+    instances: Instances<'_>,
     options: &LoadOptions,
     problems: &mut Vec<Problem>,
-) -> Built<U, E> {
+    report: &mut LoadReport,
+) -> Option<Built<U, E>> {
     let o = inst.obj;
-    let path = &inst.path;
-    let class = match o.get("behaviorClass") {
-        Some(Value::String(s)) => s.as_str(),
-        Some(_) => {
-            problems.push(Problem {
-                file: file.into(),
-                path: format!("{path}.behaviorClass"),
-                kind: ProblemKind::WrongType {
-                    key: "behaviorClass".into(),
-                    expected: "a string",
-                },
-            });
-            return (None, None, Vec::new());
-        }
-        None => {
-            problems.push(Problem {
-                file: file.into(),
-                path: path.clone(),
-                kind: ProblemKind::MissingKey {
-                    key: "behaviorClass".into(),
-                },
-            });
-            return (None, None, Vec::new());
-        }
-    };
-    let mut params = Map::new();
-    let mut metadata = Map::new();
-    for (k, v) in o {
-        if ORIGINAL_METADATA.contains(&k.as_str()) {
-            metadata.insert(k.clone(), v.clone());
-        } else if !COMMON.contains(&k.as_str()) {
-            params.insert(k.clone(), v.clone());
-        }
-    }
-    let factory = registry.classes.get(class);
-    let opaque = factory.is_none();
-    if opaque && !options.opaque_unknown {
-        problems.push(Problem {
-            file: file.into(),
-            path: format!("{path}.behaviorClass"),
-            kind: ProblemKind::UnknownClass {
-                class: class.into(),
-            },
-        });
-    }
-    let mut cx = BuildCx {
-        registry,
+    let mut keys = KeyReader::new(o, inst.path.clone());
+    let mut sink = ProblemSink {
         file,
-        path: path.clone(),
+        problems: &mut *problems,
+    };
+    keys.accept("behaviorID");
+    keys.accept("behaviorName");
+    keys.accept("anonymousBehaviors");
+    let class = keys.req_str(&mut sink, "behaviorClass")?;
+    let factory = registry.classes.get(class);
+    let stand_in = factory.is_none() && catalog::contains(catalog::ORIGINAL_CLASSES, class);
+    let entry = report.classes.entry(class.to_owned()).or_default();
+    entry.native = factory.is_some();
+    entry.count += 1;
+    if factory.is_none() {
+        let at = keys.at("behaviorClass");
+        if !stand_in {
+            sink.push(
+                at,
+                ProblemKind::UnknownClass {
+                    class: class.to_owned(),
+                },
+            );
+            return None;
+        }
+        if options.stand_ins.is_none() {
+            sink.push(
+                at,
+                ProblemKind::NotNative {
+                    class: class.to_owned(),
+                },
+            );
+            return None;
+        }
+    }
+    let opaque = options.stand_ins.map(|s| s.conditions);
+    let features = registry.features.as_deref();
+    // The base keys.
+    let mut spec = Spec::new(class);
+    spec.stand_in = stand_in;
+    if inst.is_anonymous {
+        spec.label = keys.str(&mut sink, "debugLabel").map(str::to_owned);
+    }
+    {
+        let mut parser = ConditionParser::<U, E> {
+            types: &registry.conditions,
+            predicates: &registry.predicates,
+            custom: &[],
+            opaque,
+            features,
+            sink: sink.reborrow(),
+        };
+        if let Some(v) = keys.get("wantsToBeActivatedCondition") {
+            spec.wants = parser.condition(v, &keys.at("wantsToBeActivatedCondition"));
+        }
+        if let Some(v) = keys.get("wantsToCancelSelfCondition") {
+            spec.cancel_when = parser.condition(v, &keys.at("wantsToCancelSelfCondition"));
+        }
+        if let Some(v) = keys.get("respondToUserIntents") {
+            if let Some(m) = parser.matchers(v, &keys.at("respondToUserIntents")) {
+                spec.respond = m;
+            }
+        }
+    }
+    keys.bool(&mut sink, "showActiveIntentFeedback", true);
+    keys.bool(&mut sink, "autoShutOffIntentFeedback", false);
+    keys.bool(&mut sink, "alwaysStreamline", false);
+    spec.emotion_event = keys
+        .str(&mut sink, "emotionEventOnActivated")
+        .filter(|s| !s.is_empty())
+        .map(str::to_owned);
+    if let Some(list) = keys.strings(&mut sink, "resetTimers") {
+        for (i, t) in list.iter().enumerate() {
+            match catalog::BEHAVIOR_TIMERS.iter().position(|n| n == t) {
+                Some(x) => spec.reset_timers.push(x),
+                None => keys.bad(
+                    &mut sink,
+                    &format!("resetTimers[{i}]"),
+                    unknown_name(t, catalog::BEHAVIOR_TIMERS),
+                ),
+            }
+        }
+    }
+    // A non-string suggestion or feature is ignored by the original: only strings are read.
+    if keys
+        .get("postBehaviorSuggestion")
+        .is_some_and(Value::is_string)
+    {
+        spec.post_suggestion = keys.one_of(
+            &mut sink,
+            "postBehaviorSuggestion",
+            catalog::POST_BEHAVIOR_SUGGESTIONS,
+        );
+    }
+    if let Some(f) = keys.get("associatedActiveFeature").and_then(Value::as_str) {
+        match registry.active_features.as_deref() {
+            Some(names) if !names.iter().any(|n| n == f) => {
+                let names: Vec<&str> = names.iter().map(String::as_str).collect();
+                keys.bad(
+                    &mut sink,
+                    "associatedActiveFeature",
+                    unknown_name(f, &names),
+                );
+            }
+            _ => {}
+        }
+        if f != "NoFeature" {
+            spec.active_feature = Some(f.to_owned());
+        }
+    }
+    if keys
+        .get("behaviorStatToIncrement")
+        .is_some_and(Value::is_string)
+    {
+        keys.one_of(
+            &mut sink,
+            "behaviorStatToIncrement",
+            catalog::BEHAVIOR_STATS,
+        );
+    }
+    if let Some(tracks) = keys.strings(&mut sink, "tracksToLockWhileActivated") {
+        for (i, t) in tracks.iter().enumerate() {
+            if !catalog::contains(catalog::ANIM_TRACKS, t) {
+                keys.bad(
+                    &mut sink,
+                    &format!("tracksToLockWhileActivated[{i}]"),
+                    unknown_name(t, catalog::ANIM_TRACKS),
+                );
+            }
+        }
+    }
+    let alter = keys.one_of(
+        &mut sink,
+        "alterStreamAfterWakeword",
+        catalog::STREAM_EFFECTS,
+    );
+    if let Some(push) = keys.obj(&mut sink, "pushTriggerWordResponse") {
+        let mut pk = KeyReader::new(push, keys.at("pushTriggerWordResponse"));
+        pk.str(&mut sink, "postAudioEvent");
+        pk.i64(&mut sink, "minStreamingDuration_ms");
+        pk.one_of(&mut sink, "streamAndLightEffect", catalog::STREAM_EFFECTS);
+        pk.str(&mut sink, "getInTrigger");
+        pk.report_unread(&mut sink, Severity::Warning);
+        if alter.is_some() {
+            keys.bad(
+                &mut sink,
+                "pushTriggerWordResponse",
+                "`pushTriggerWordResponse` and `alterStreamAfterWakeword` exclude each other",
+            );
+        }
+    }
+    if let Some(m) = keys.obj(&mut sink, "behaviorModifiers") {
+        spec.modifiers = modifiers(m, &keys.at("behaviorModifiers"), &mut sink);
+    }
+    // The class.
+    let errors_before = sink.problems.len();
+    let mut cx = BuildCx {
+        conditions: &registry.conditions,
+        predicates: &registry.predicates,
+        features,
+        opaque,
+        file,
         name: &inst.name,
         class,
-        params,
-        ids,
+        keys,
+        instances,
         anonymous: &inst.anonymous,
         custom: Vec::new(),
-        opaque_unknown: options.opaque_unknown,
-        problems,
+        problems: &mut *problems,
         delegates: Vec::new(),
+        references: ReferenceCount::default(),
     };
-    let behavior: Option<Box<dyn super::Behavior<U, E>>> = match factory {
+    let behavior: Option<Box<dyn Behavior<U, E>>> = match factory {
         Some(f) => {
-            let before = cx.problems.len();
             let b = f(&mut cx);
-            if b.is_none() && cx.problems.len() == before {
+            if b.is_none() && !cx.problems[errors_before..].iter().any(Problem::is_error) {
                 cx.problem(
                     "",
                     ProblemKind::BadParams {
@@ -622,370 +796,213 @@ fn build_instance<U: IntentUnion, E: 'static>(
             }
             b
         }
-        None if options.opaque_unknown => {
-            opaque_delegates(&mut cx);
-            Some(Box::new(Opaque {
-                delegates: cx.delegates.clone(),
-            }))
+        None => {
+            let pass = resolve_table(&mut cx, class);
+            let unconditioned = options.stand_ins.is_some_and(|s| s.unconditioned_want);
+            let wants = unconditioned || spec.wants.is_some() || !spec.respond.is_empty();
+            let raw: Map<String, Value> = cx.raw_params();
+            for k in raw.keys() {
+                cx.accept(k);
+            }
+            spec.raw = Some(Value::Object(raw));
+            Some(Box::new(StandIn::new(
+                class,
+                pass,
+                cx.delegates.clone(),
+                wants,
+            )))
         }
-        None => None,
     };
-    let mut spec = Spec::new(class);
-    spec.opaque = opaque;
-    if let Some(l) = o.get("debugLabel") {
-        match l.as_str() {
-            Some(s) => spec.label = Some(s.to_owned()),
+    // Behavior IDs the original class's code names (not a user class's: other code).
+    let (role, hard) = if registry.user_classes.contains(class) {
+        (Role::Reference, &[][..])
+    } else {
+        catalog::hard_coded_ids(class)
+    };
+    for id in hard {
+        match cx.global_id(id) {
+            Some(found) if role == Role::Delegate && factory.is_none() => {
+                cx.declare_delegate(found)
+            }
+            Some(_) => {}
             None => cx.problem(
-                "debugLabel",
-                ProblemKind::WrongType {
-                    key: "debugLabel".into(),
-                    expected: "a string",
+                "behaviorClass",
+                ProblemKind::MissingHardCodedId {
+                    id: (*id).to_owned(),
+                    class: class.to_owned(),
                 },
             ),
         }
     }
-    if let Some(v) = o.get("respondToUserIntents") {
-        if let Some(m) = cx.matchers(v, "respondToUserIntents") {
-            spec.respond = m;
-        }
+    let severity = match options.keys {
+        KeyCheck::Strict => Severity::Error,
+        KeyCheck::Lenient => Severity::Warning,
+    };
+    let unread: Vec<String> = cx.keys.unread().map(str::to_owned).collect();
+    for k in unread {
+        let kind = match k.as_str() {
+            "debugLabel" => ProblemKind::Refused {
+                key: k.clone(),
+                reason: "allowed on anonymous behaviors only".into(),
+            },
+            _ if BASE_KEYS.contains(&k.as_str()) => continue,
+            _ => ProblemKind::UnknownKey { key: k.clone() },
+        };
+        let path = cx.keys.at(&k);
+        cx.sink().push_as(severity, path, kind);
     }
-    if let Some(v) = o.get("wantsToBeActivatedCondition") {
-        spec.wants = cx.condition(v, "wantsToBeActivatedCondition");
-    }
-    if let Some(v) = o.get("wantsToCancelSelfCondition") {
-        spec.cancel_when = cx.condition(v, "wantsToCancelSelfCondition");
-    }
-    if let Some(v) = o.get("resetTimers") {
-        match v.as_array().and_then(|a| {
-            a.iter()
-                .map(|t| t.as_str().map(str::to_owned))
-                .collect::<Option<Vec<_>>>()
-        }) {
-            Some(t) => spec.reset_timers = t,
-            None => cx.problem(
-                "resetTimers",
-                ProblemKind::WrongType {
-                    key: "resetTimers".into(),
-                    expected: "an array of strings",
-                },
-            ),
-        }
-    }
-    if opaque {
-        let mut raw = cx.params.clone();
-        raw.extend(metadata);
-        spec.raw = Some(Value::Object(raw));
-    } else if !metadata.is_empty() {
-        spec.raw = Some(Value::Object(metadata));
-    }
+    report.references.checked += cx.references.checked;
+    report.references.resolved += cx.references.resolved;
     let delegates = cx.delegates.clone();
-    (Some(spec), behavior, delegates)
-}
-
-/// Delegates of an opaque stand-in, from the keys the original's classes use.
-fn opaque_delegates<U: IntentUnion, E: 'static>(cx: &mut BuildCx<'_, U, E>) {
-    let mut names: Vec<(String, String)> = Vec::new();
-    let p = cx.params.clone();
-    for key in ["delegateID", "behavior"] {
-        if let Some(Value::String(s)) = p.get(key) {
-            names.push((s.clone(), key.into()));
+    // Condition counts: the base conditions and the ones the class owns.
+    if let Some(b) = &behavior {
+        let mut owned = Vec::new();
+        b.owned_conditions(&mut owned);
+        let all = spec
+            .wants
+            .iter()
+            .chain(spec.cancel_when.iter())
+            .chain(owned.iter().map(|(_, c)| *c));
+        for c in all {
+            count_conditions(c, &mut report.conditions);
         }
     }
-    for key in ["behaviors", "states"] {
-        if let Some(Value::Array(a)) = p.get(key) {
-            for (k, item) in a.iter().enumerate() {
-                match item {
-                    Value::String(s) => names.push((s.clone(), format!("{key}[{k}]"))),
-                    Value::Object(o) => {
-                        if let Some(Value::String(s)) = o.get("behavior") {
-                            names.push((s.clone(), format!("{key}[{k}].behavior")));
-                        }
-                    }
-                    _ => {}
+    Some((spec, behavior?, delegates))
+}
+
+fn count_conditions<U: IntentUnion, E: 'static>(
+    c: &Condition<U, E>,
+    out: &mut BTreeMap<String, ClassCount>,
+) {
+    c.visit(&mut |c| {
+        let native = !matches!(c.kind(), Kind::Opaque { .. });
+        let name = c.type_name().to_owned();
+        let e = out.entry(name).or_default();
+        e.native = native || e.native;
+        e.count += 1;
+    });
+}
+
+/// `behaviorModifiers` (spec §1).
+fn modifiers(m: &Map<String, Value>, path: &str, sink: &mut ProblemSink<'_>) -> ModifierOverrides {
+    let mut k = KeyReader::new(m, path);
+    let b = |k: &mut KeyReader<'_>, sink: &mut ProblemSink<'_>, key: &str| {
+        k.has(key).then(|| k.bool(sink, key, false))
+    };
+    let out = ModifierOverrides {
+        when_carrying: b(&mut k, sink, "wantsToBeActivatedWhenCarryingObject"),
+        when_off_treads: b(&mut k, sink, "wantsToBeActivatedWhenOffTreads"),
+        when_on_charger: b(&mut k, sink, "wantsToBeActivatedWhenOnCharger"),
+        connect_to_cube_in_background: b(&mut k, sink, "connectToCubeInBackground"),
+        ensures_cube_connection_at_delegation: b(&mut k, sink, "ensuresCubeConnectionAtDelegation"),
+        cube: k
+            .one_of(
+                sink,
+                "cubeConnectionRequirements",
+                catalog::CUBE_CONNECTION_REQUIREMENTS,
+            )
+            .map(|i| CubeRequirement::ALL[i]),
+    };
+    if k.has("behaviorAlwaysDelegates") {
+        k.accept("behaviorAlwaysDelegates");
+        sink.push(
+            k.at("behaviorAlwaysDelegates"),
+            ProblemKind::Refused {
+                key: "behaviorAlwaysDelegates".into(),
+                reason:
+                    "each class decides whether it always delegates (the original refused it too)"
+                        .into(),
+            },
+        );
+    }
+    k.report_unread(sink, Severity::Error);
+    out
+}
+
+/// Resolves a stand-in's references through the per-class table; returns its pass-through
+/// delegate (`delegateID`), if it has one.
+fn resolve_table<U: IntentUnion, E: 'static>(
+    cx: &mut BuildCx<'_, U, E>,
+    class: &str,
+) -> Option<BehaviorId> {
+    let mut pass = None;
+    for rk in catalog::reference_keys(class) {
+        let (base, field) = match rk.key.split_once("[]") {
+            Some((b, rest)) => (b, Some(rest.trim_start_matches('.'))),
+            None => (rk.key, None),
+        };
+        let mut names: Vec<(String, String)> = Vec::new();
+        match (cx.get(base), field) {
+            (None, _) => {
+                if let Some(d) = rk.default {
+                    names.push((d.to_owned(), base.to_owned()));
+                } else if rk.required {
+                    cx.problem(
+                        "",
+                        ProblemKind::MissingKey {
+                            key: base.to_owned(),
+                        },
+                    );
                 }
             }
-        }
-    }
-    for (n, key) in names {
-        cx.delegate(&n, &key);
-    }
-}
-
-/// The stand-in for a class the registry lacks.
-struct Opaque {
-    delegates: Vec<BehaviorId>,
-}
-
-impl<U: IntentUnion, E: 'static> super::Behavior<U, E> for Opaque {
-    fn updates_while_inactive(&self) -> bool {
-        false
-    }
-    fn delegates(&self) -> Vec<BehaviorId> {
-        self.delegates.clone()
-    }
-    fn wants_to_be_activated(&self, _view: &super::View<'_, U, E>) -> bool {
-        false
-    }
-}
-
-pub(crate) fn parse_matchers<U: IntentUnion, E: 'static>(
-    registry: &Registry<U, E>,
-    file: &str,
-    value: &Value,
-    path: &str,
-    problems: &mut Vec<Problem>,
-) -> Option<Vec<IntentMatcher<U>>> {
-    let lookup = |n: &str| registry.predicates.get(n).cloned();
-    let items: Vec<&Value> = match value {
-        Value::Array(a) => a.iter().collect(),
-        other => vec![other],
-    };
-    let mut ok = true;
-    for (k, v) in items.iter().enumerate() {
-        if let Err(e) = IntentMatcher::<U>::from_json(v, &lookup) {
-            ok = false;
-            problems.push(Problem {
-                file: file.into(),
-                path: if value.is_array() {
-                    format!("{path}[{k}]")
-                } else {
-                    path.into()
-                },
-                kind: ProblemKind::BadMatcher {
-                    reason: e.to_string(),
-                },
-            });
-        }
-    }
-    if !ok {
-        return None;
-    }
-    match IntentMatcher::list_from_json(value, &lookup) {
-        Ok(l) => Some(l),
-        Err(e) => {
-            problems.push(Problem {
-                file: file.into(),
-                path: path.into(),
-                kind: ProblemKind::BadMatcher {
-                    reason: e.to_string(),
-                },
-            });
-            None
-        }
-    }
-}
-
-pub(crate) fn parse_condition<U: IntentUnion, E: 'static>(
-    cx: &mut BuildCx<'_, U, E>,
-    value: &Value,
-    path: &str,
-) -> Option<Condition<U, E>> {
-    let file = cx.file.to_owned();
-    let Some(o) = value.as_object() else {
-        return bad_at(
-            cx,
-            &file,
-            path.into(),
-            "a condition must be an object".into(),
-        );
-    };
-    let allowed = |cx: &mut BuildCx<'_, U, E>, keys: &[&str]| -> bool {
-        let mut ok = true;
-        for k in o.keys() {
-            if k != "conditionType" && k != "debugLabel" && !keys.contains(&k.as_str()) {
-                cx.problems.push(Problem {
-                    file: file.clone(),
-                    path: format!("{path}.{k}"),
-                    kind: ProblemKind::UnknownKey { key: k.clone() },
-                });
-                ok = false;
+            (Some(Value::String(s)), None) => names.push((s.clone(), base.to_owned())),
+            (Some(Value::Array(a)), Some(f)) => {
+                for (i, item) in a.iter().enumerate() {
+                    let at = if f.is_empty() {
+                        format!("{base}[{i}]")
+                    } else {
+                        format!("{base}[{i}].{f}")
+                    };
+                    let v = if f.is_empty() {
+                        Some(item)
+                    } else {
+                        item.get(f)
+                    };
+                    match v.and_then(Value::as_str) {
+                        Some(s) => names.push((s.to_owned(), at)),
+                        None if f.is_empty() || item.get(f).is_some() => cx.problem(
+                            &at,
+                            ProblemKind::WrongType {
+                                key: rk.key.into(),
+                                expected: "a behavior name",
+                            },
+                        ),
+                        None => {}
+                    }
+                }
             }
-        }
-        ok
-    };
-    if let Some(name) = o.get("customCondition") {
-        let Some(name) = name.as_str() else {
-            return bad_at(
-                cx,
-                &file,
-                format!("{path}.customCondition"),
-                "must be a string".into(),
-            );
-        };
-        if !allowed(cx, &["customCondition"]) {
-            return None;
-        }
-        if let Some(i) = cx.custom.iter().position(|(n, _)| n == name) {
-            return Some(Condition::Shared {
-                name: name.into(),
-                condition: cx.custom[i].1.clone(),
-            });
-        }
-        if let Some(f) = cx.registry.conditions.get(name) {
-            return match f(&Map::new()) {
-                Ok(test) => Some(Condition::User {
-                    name: name.into(),
-                    test,
-                }),
-                Err(reason) => bad_at(cx, &file, path.into(), reason),
-            };
-        }
-        return bad_at(
-            cx,
-            &file,
-            format!("{path}.customCondition"),
-            format!("unknown custom condition `{name}`"),
-        );
-    }
-    let Some(ty) = o.get("conditionType").and_then(Value::as_str) else {
-        return bad_at(
-            cx,
-            &file,
-            path.into(),
-            "missing string `conditionType`".into(),
-        );
-    };
-    let min_s = |cx: &mut BuildCx<'_, U, E>| -> Option<Duration> {
-        match o.get("min_s").and_then(Value::as_f64) {
-            Some(s) if s.is_finite() && s >= 0.0 => Some(Duration::from_secs_f64(s)),
-            _ => bad_at(
-                cx,
-                &file,
-                format!("{path}.min_s"),
-                "`min_s` must be a non-negative number".into(),
+            (Some(_), _) => cx.problem(
+                base,
+                ProblemKind::WrongType {
+                    key: base.into(),
+                    expected: if field.is_some() {
+                        "an array"
+                    } else {
+                        "a behavior name"
+                    },
+                },
             ),
         }
-    };
-    let list = |cx: &mut BuildCx<'_, U, E>| -> Option<Box<[IntentMatcher<U>]>> {
-        let Some(v) = o.get("list") else {
-            return bad_at(cx, &file, path.into(), "missing `list`".into());
-        };
-        let reg = cx.registry;
-        parse_matchers(reg, &file, v, &format!("{path}.list"), cx.problems).map(Into::into)
-    };
-    match ty {
-        "TrueCondition" => allowed(cx, &[]).then_some(Condition::True),
-        "FalseCondition" => allowed(cx, &[]).then_some(Condition::False),
-        "AnyUserIntent" => allowed(cx, &[]).then_some(Condition::AnyIntent),
-        "TriggerWordPending" => allowed(cx, &[]).then_some(Condition::TriggerWordPending),
-        "UnclaimedIntent" => allowed(cx, &[]).then_some(Condition::UnclaimedIntent),
-        "UserIntentPending" => {
-            let ok = allowed(cx, &["list"]);
-            list(cx).filter(|_| ok).map(Condition::IntentPending)
-        }
-        "UserIntentActive" => {
-            let ok = allowed(cx, &["list"]);
-            list(cx).filter(|_| ok).map(Condition::IntentActive)
-        }
-        "TimeInState" => {
-            let ok = allowed(cx, &["min_s"]);
-            min_s(cx).filter(|_| ok).map(Condition::InStateFor)
-        }
-        "TimeActive" => {
-            let ok = allowed(cx, &["min_s"]);
-            min_s(cx).filter(|_| ok).map(Condition::ActiveFor)
-        }
-        "TimerElapsed" => {
-            let ok = allowed(cx, &["min_s", "timer"]);
-            let timer = o.get("timer").and_then(Value::as_str).map(str::to_owned);
-            let m = min_s(cx);
-            match (timer, m, ok) {
-                (Some(t), Some(min), true) => Some(Condition::TimerElapsed {
-                    timer: t.into(),
-                    min,
-                }),
-                (None, _, _) => bad_at(
-                    cx,
-                    &file,
-                    format!("{path}.timer"),
-                    "missing string `timer`".into(),
-                ),
-                _ => None,
-            }
-        }
-        "Compound" => {
-            if !allowed(cx, &["and", "or", "not"]) {
-                return None;
-            }
-            let ops: Vec<&str> = ["and", "or", "not"]
-                .into_iter()
-                .filter(|k| o.contains_key(*k))
-                .collect();
-            if ops.len() != 1 {
-                return bad_at(
-                    cx,
-                    &file,
-                    path.into(),
-                    "`Compound` takes exactly one of `and`, `or`, `not`".into(),
-                );
-            }
-            let op = ops[0];
-            let v = &o[op];
-            if op == "not" {
-                return parse_condition(cx, v, &format!("{path}.not"))
-                    .map(|c| Condition::Not(Box::new(c)));
-            }
-            let Some(a) = v.as_array() else {
-                return bad_at(
-                    cx,
-                    &file,
-                    format!("{path}.{op}"),
-                    format!("`{op}` must be an array"),
-                );
+        for (name, at) in names {
+            let id = match rk.role {
+                Role::Delegate => cx.delegate_by(&name, &at, rk.resolution),
+                Role::Reference => cx.resolve(&name, &at, rk.resolution),
             };
-            let mut out = Vec::with_capacity(a.len());
-            for (k, item) in a.iter().enumerate() {
-                if let Some(c) = parse_condition(cx, item, &format!("{path}.{op}[{k}]")) {
-                    out.push(c);
-                }
+            if let (Some(id), Some(expected)) = (id, rk.must_be) {
+                cx.require_class(id, &name, &at, expected);
             }
-            (out.len() == a.len()).then(|| {
-                if op == "and" {
-                    Condition::And(out.into())
-                } else {
-                    Condition::Or(out.into())
-                }
-            })
-        }
-        other => {
-            if let Some(f) = cx.registry.conditions.get(other).cloned() {
-                let mut params = o.clone();
-                params.remove("conditionType");
-                params.remove("debugLabel");
-                return match f(&params) {
-                    Ok(test) => Some(Condition::User {
-                        name: other.into(),
-                        test,
-                    }),
-                    Err(reason) => bad_at(cx, &file, path.into(), reason),
-                };
+            if rk.key == "delegateID" && rk.resolution == Resolution::GlobalOnly {
+                pass = pass.or(id);
             }
-            if cx.opaque_unknown {
-                return Some(Condition::Opaque {
-                    condition_type: other.into(),
-                    raw: value.clone(),
-                });
-            }
-            bad_at(
-                cx,
-                &file,
-                format!("{path}.conditionType"),
-                format!("unknown condition type `{other}`"),
-            )
         }
     }
+    pass
 }
 
-fn bad_at<T, U: IntentUnion, E: 'static>(
-    cx: &mut BuildCx<'_, U, E>,
-    file: &str,
-    path: String,
-    reason: String,
-) -> Option<T> {
-    cx.problems.push(Problem {
-        file: file.into(),
-        path,
-        kind: ProblemKind::BadCondition { reason },
-    });
-    None
+/// Condition types of the original engine and whether each runs natively.
+pub fn condition_support() -> Vec<(&'static str, bool)> {
+    catalog::CONDITION_TYPES
+        .iter()
+        .map(|t| (*t, NATIVE_TYPES.contains(t)))
+        .collect()
 }

@@ -10,19 +10,29 @@
 //!   built-ins.
 //! * Scoped effects ([`Effect`]): intents, timeout holds, trigger-word suppressions,
 //!   cleanups, undone in reverse order on any deactivation.
-//! * [`Condition`] (`condition`): pure predicates for activation, self-cancel and state
-//!   machine transitions.
-//! * Built-in classes (`classes`, `state_machine`): `Wait`, `DispatcherStrictPriority`,
-//!   `DispatcherQueue`, `DispatcherRerun`, `ReactToUnclaimedIntent`, `SimpleVoiceResponse`,
-//!   `PlayAnimation`, `InternalStates`/`HighLevelAI`.
+//! * [`Condition`] (`condition`): the original's condition types natively (spec §2; the
+//!   full list in [`catalog::CONDITION_TYPES`]), for activation, self-cancel and state
+//!   machine transitions; each remembers its last result for [`inspect`].
+//! * [`RobotState`] (`robot_state`): what conditions and classes read (treads, charger,
+//!   carrying, faces, cubes, timers, whiteboard, features), settable from JSON.
+//! * Built-in classes (`classes`): the waits, every dispatcher of the original
+//!   (strict priority with its options, cooldown, random, queue, scoring, pass-through,
+//!   rerun), the state machines (`HighLevelAI`, `PRDemo`, `InternalStates`), animation,
+//!   motion and voice classes, and [`StandIn`] for original classes not built in
+//!   ([`catalog::ORIGINAL_CLASSES`] lists all 175).
 //! * [`Registry`] and [`load_tree`] (`registry`, `loader`): classes by name and the JSON
-//!   loader, which validates the whole tree at once and reports every problem with file and
-//!   JSON path; trees in the original engine's format load unchanged.
+//!   loader, which validates the whole tree at once and reports every problem with
+//!   file:line:col and JSON path ([`check_tree`] without building); trees in the original
+//!   engine's format load unchanged ([`LoadOptions::original`]).
+//! * [`wakeup`]: when an answer can change ([`Watch`]: the [`Inputs`] it read and the time
+//!   it holds until): the runner reuses answers while nothing they read changed (a steady
+//!   tick costs in proportion to what changed, [`Runner::set_caching`]) and says when the
+//!   behaviors can next act ([`Runner::next_wakeup`], for discrete-event runs).
+//! * [`inspect`]: read-only questions for tools (the tree's shape, each behavior's status,
+//!   why a behavior is not active, conditions' last results as text) and
+//!   [`Runner::force_behavior`] along [`Runner::delegation_path`].
 //! * `coverage` and `export`: intent coverage, the completed-intents table check, DOT and
 //!   Mermaid export.
-//! * [`introspect`]: what a running tree tells a tool between ticks (each behavior's
-//!   status, why it does or does not want to run, conditions with their current values)
-//!   and forcing a behavior onto the stack.
 //!
 //! ```
 //! use robot_runtime::behavior::{Registry, Runner, LoadOptions, Source, load_tree};
@@ -49,40 +59,60 @@
 //! ```
 
 mod action;
-mod classes;
+pub mod build_context;
+pub mod catalog;
+mod changes;
+pub mod classes;
 mod clock;
-mod condition;
+pub mod condition;
 mod core;
 pub mod coverage;
 pub mod export;
 mod ids;
-pub mod introspect;
+pub mod inspect;
+mod json_keys;
+mod jsonc;
 mod loader;
+mod problem;
 mod registry;
+pub mod robot_state;
 pub mod runner;
-pub mod state_machine;
 mod tree;
+pub mod wakeup;
 
-#[cfg(test)]
-mod tests;
-
-pub use action::{Action, ActionEnd, ActionStatus, DriveToPose, PlayAnimation, Pose2, WaitFor};
+pub use action::{
+    request_name, Action, ActionEnd, ActionFactory, ActionRequest, ActionStatus,
+    AnimationDurations, DriveToPose, PlayAnimation, Pose2, SimulatedActions, Timed, WaitFor,
+};
+pub use build_context::{BuildCx, ClassFactory, ReferenceCount};
 pub use classes::{
-    PlayAnimationBehavior, QueueDispatcher, ReactToUnclaimedIntent, RerunDispatcher,
-    SimpleVoiceResponse, StrictPriorityDispatcher, Wait,
+    AnimGetInLoop, AnimSequence, CooldownDispatcher, MoveHeadToAngle, PassThroughDispatcher,
+    PlayAnimationBehavior, PutDownBlock, QueueDispatcher, RandomDispatcher, ReactToUnclaimedIntent,
+    RerunDispatcher, ScoringDispatcher, SimpleVoiceResponse, StandIn, StateMachine,
+    StrictPriorityDispatcher, TextToSpeechLoop, Turn, Wait,
 };
 pub use clock::VirtualClock;
-pub use condition::{Condition, ConditionFn};
+pub use condition::parse::{ConditionFactory, OpaqueValues};
+pub use condition::{
+    Condition, ConditionFn, EvalCx, Flag, HighLevelAiCondition, Kind as ConditionKind,
+    MachineTimes, MoodTest, Op,
+};
 pub use core::{
-    Behavior, BehaviorEnd, BehaviorEvent, ClaimSite, Cleanup, Continuation, Ctx, DelegationOutcome,
-    Effect, EffectId, EventScope, EventScopes, Invariant, LifecycleState, RunnerError, View,
+    AnswerCache, Behavior, BehaviorEnd, BehaviorEvent, ChoiceCache, ClaimSite, Cleanup,
+    Continuation, Ctx, CubeRequirement, DelegationOutcome, Effect, EffectId, EventScope,
+    EventScopes, Invariant, LifecycleState, OperationModifiers, RunnerError, View,
 };
 pub use ids::{BehaviorId, BehaviorName, NameError};
-pub use introspect::{Check, ForceError, Gate, Introspection, NodeShape, NodeStatus, TreeShape};
-pub use loader::{load_tree, strip_comments, LoadError, LoadOptions, Problem, ProblemKind, Source};
-pub use registry::{BuildCx, ClassFactory, ConditionFactory, Registry};
+pub use jsonc::{locate, strip_comments};
+pub use loader::{
+    check_tree, condition_support, load, load_tree, ClassCount, KeyCheck, LoadOptions, LoadReport,
+    Loaded, Source, StandIns,
+};
+pub use problem::{LoadError, Problem, ProblemKind, Severity};
+pub use registry::{Registry, BUILTIN_CLASSES};
+pub use robot_state::{RobotState, StateError};
 pub use runner::{ConditionPair, Runner};
-pub use state_machine::{StateMachine, StateMachineParams};
-pub use tree::{Spec, Tree, TreeBuilder, TreeError};
+pub use tree::{ModifierOverrides, Spec, Tree, TreeBuilder, TreeError};
+pub use wakeup::{Inputs, Wakeup, Watch};
 
 pub use crate::intent::IntentUnion;

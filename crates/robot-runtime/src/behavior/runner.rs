@@ -1,57 +1,93 @@
 //! [`Runner`]: the only caller of behavior hooks. It owns the tree (an arena), the stack,
-//! the intent component and the virtual clock, and enforces the lifecycle in every build.
+//! the intent component, the [`RobotState`], the action factory and the virtual clock, and
+//! enforces the lifecycle in every build.
 //!
 //! # One tick ([`Runner::tick`])
 //!
-//! 1. The clock advances by `dt`. The intent component's events since the previous tick
-//!    started are collected, the component is updated (cloud queue, expiry) and its new
-//!    events appended: this is the tick's intent-event list, delivered to behaviors before
-//!    anything clears it.
+//! 1. The clock advances by `dt` (the robot state's time follows). The intent component's
+//!    events since the previous tick started are collected, the component is updated (cloud
+//!    queue, expiry) and its new events appended: this is the tick's intent-event list,
+//!    delivered to behaviors before anything clears it. Each new pending intent adjusts the
+//!    whiteboard's exploring cooldown (spec §3.3).
 //! 2. If the stack is empty, the base behavior is pushed when it wants to be activated.
-//! 3. The stack is walked bottom to top, re-reading its length, so a behavior pushed during
-//!    the walk is processed on the same tick. Each frame step: the frame's action is
-//!    stepped (its end makes the continuation ready); events are delivered to the scopes the
-//!    behavior handles; a ready continuation runs; `update` runs; then the behavior is ended
-//!    if its `wantsToCancelSelfCondition` holds, or if it `always_delegates` and is not
-//!    delegating. Requests made by a hook are applied, in order, as soon as it returns.
+//! 3. The stack is walked bottom to top by index, re-reading its length, so a behavior
+//!    pushed during the walk is processed on the same tick, and a behavior that ends itself
+//!    leaves the ones below already updated (its parent notices on the next tick). Each
+//!    frame step: the frame's action is stepped (its end makes the continuation ready);
+//!    events are delivered to the scopes the behavior handles; a ready continuation runs if
+//!    nothing is delegated; `update` runs; then, if still active, the behavior ends when it
+//!    always delegates and delegates nothing, else when its `wantsToCancelSelfCondition`
+//!    holds. Requests made by a hook are applied, in order, as soon as it returns.
 //! 4. Every behavior in scope but not active that has not been updated this tick is updated
 //!    (the scope set is maintained incrementally with reference counts; nothing is
-//!    recomputed per tick). Classes that declare they need no update while inactive
+//!    recomputed per tick). Classes that need no update while inactive
 //!    ([`Behavior::updates_while_inactive`]) and handle no events are kept off the list this
 //!    pass walks, so they cost nothing here.
 //!
+//! # Work in proportion to what changed
+//! A behavior's `WantsToBeActivated`, a strict-priority dispatcher's choice and a state
+//! machine's transitions are kept with what they read (see [`wakeup`](super::wakeup)) and
+//! reused until one of those inputs changes or a time they wait for comes: on a steady tick
+//! a dispatcher's update is one check, whatever the number of its children, and no
+//! condition is evaluated. The result is the same as asking everything
+//! ([`Runner::set_caching`] turns it off; the differential tests compare both). After a
+//! tick that changed nothing, [`Runner::next_wakeup`] says when something can next happen,
+//! and [`Runner::skip_idle_ticks`] jumps there.
+//!
+//! Activatable scope is the declared delegates of every stack entry plus, recursively,
+//! their linked scope ([`Behavior::linked_scope`]); entry and exit are reference counted.
+//! Conditions follow the original's activation windows: a `wantsToBeActivatedCondition`
+//! is switched on when its behavior enters scope, off while it is active, on again when it
+//! is deactivated and off when it leaves scope; a `wantsToCancelSelfCondition` is on while
+//! its behavior is active.
+//!
+//! Activation ([`push`](Runner)) in order: the frame is pushed, the delegates and their
+//! linked scope enter scope; the behavior is marked active (activation time, start count);
+//! its `respondToUserIntents` intent is activated for it; its conditions are switched; its
+//! `resetTimers` are reset; its `emotionEventOnActivated` fires; then its class's
+//! `on_activated`. Deactivation: the frame is popped and the delegates leave scope (before
+//! the class hook, as the original's stack did); the class's `on_deactivated`; the last-run
+//! time; the conditions are switched back; its `postBehaviorSuggestion` is offered to the
+//! whiteboard; its scoped effects (the intent included) are undone in reverse order.
+//!
 //! # Guarantees (checked in release builds; a broken rule is a [`RunnerError`])
-//! * A behavior is activated only on a tick on which its `wants_to_be_activated` (with its
-//!   `respondToUserIntents` and condition) returned true.
-//! * Only active behaviors are deactivated; deactivation pops everything above first, runs
-//!   `on_deactivated`, then undoes the behavior's scoped effects in reverse order.
+//! * A behavior is activated only on a tick on which it wanted to be activated (gates,
+//!   conditions, `respondToUserIntents`, class).
+//! * Only active behaviors are deactivated; deactivation pops everything above first.
 //! * Exactly one `update` per tick for each active behavior and each behavior in scope
 //!   whose class [updates while inactive](Behavior::updates_while_inactive). A behavior pushed
 //!   on tick T gets its first `update` on tick T (unless it was already updated on T, e.g.
 //!   popped and re-pushed within the tick).
 //! * Only the top of the stack, not running an action, may delegate, and only to a declared
 //!   delegate.
+//! * The cost of a tick is linear in the depth of the stack: every per-frame lookup is
+//!   O(1) (each node knows its stack position).
 //!
 //! # Continuations
 //! A delegation's continuation runs in the delegator's next frame step, before its
-//! `update`: on the same tick when an action ends (actions are stepped first in the frame
-//! step) and on the next tick when a delegate behavior ends itself (it sits above the
-//! delegator in the walk). `cancel_delegates(true)` runs it right after the cancelling hook.
+//! `update`, when nothing is delegated: on the same tick when an action ends (actions are
+//! stepped first in the frame step) and on the next tick when a delegate behavior ends
+//! itself (it sits above the delegator in the walk). After `cancel_delegates(true)` it runs
+//! at the behavior's next frame step, as the original ran the callback on the next update.
 
+use std::cell::Cell;
 use std::collections::VecDeque;
 use std::time::Duration;
 
-use super::action::{ActionEnd, ActionStatus};
+use super::action::{ActionEnd, ActionFactory, ActionStatus, SimulatedActions};
+use super::changes::{Cached, Changes};
 use super::clock::VirtualClock;
+use super::condition::Condition;
 use super::core::{
-    reset_timer, BehaviorEnd, BehaviorEvent, Behaviors, Command, Continuation, Ctx,
-    DelegationOutcome, Effect, EffectId, ErrorLog, EventScope, EventScopes, Frame, Invariant,
-    LifecycleState, Mutable, RunnerError, Shared, Slot, View,
+    owner_of, Behavior, BehaviorEnd, BehaviorEvent, Behaviors, Command, Continuation, Ctx,
+    DelegationOutcome, Effect, EffectId, ErrorLog, EventScope, Frame, Invariant, LifecycleState,
+    Mutable, Node, OperationModifiers, RunnerError, Shared, Slot, View,
 };
 use super::ids::{BehaviorId, BehaviorName};
+use super::robot_state::RobotState;
 use super::tree::Tree;
-use super::{Behavior, IntentUnion};
-use crate::intent::{ClaimError, IntentComponent, IntentEvent};
+use super::wakeup::{Inputs, Wakeup};
+use crate::intent::{IntentComponent, IntentEvent, IntentUnion};
 
 /// Runs a behavior tree. See the [module documentation](self) for the tick and the
 /// guarantees.
@@ -72,13 +108,16 @@ struct Core<U: IntentUnion, E: 'static> {
     /// inactive or handle events. The in-scope pass walks only this list.
     in_scope_work: Vec<BehaviorId>,
     stack_changes: u64,
+    /// Scratch list for scope changes (linked scope is walked without recursion).
+    scope_work: Vec<BehaviorId>,
+    /// The change revision when the last tick returned.
+    settled_rev: u64,
+    /// Nothing changed during the last tick nor between it and the one before.
+    quiet: bool,
 }
 
 /// A behavior's (`wantsToBeActivatedCondition`, `wantsToCancelSelfCondition`).
-pub type ConditionPair<'a, U, E> = (
-    Option<&'a super::Condition<U, E>>,
-    Option<&'a super::Condition<U, E>>,
-);
+pub type ConditionPair<'a, U, E> = (Option<&'a Condition<U, E>>, Option<&'a Condition<U, E>>);
 
 /// Which hook to call (internal).
 #[derive(Clone, Copy)]
@@ -91,9 +130,12 @@ enum Hook {
 }
 
 impl<U: IntentUnion, E: 'static> Runner<U, E> {
-    /// A runner for `tree`, driving `intents`. The base behavior enters scope now and is
-    /// pushed on the first tick on which it wants to be activated.
+    /// A runner for `tree`, driving `intents`, with a default [`RobotState`] and simulated
+    /// actions. The base behavior enters scope now and is pushed on the first tick on which
+    /// it wants to be activated.
     pub fn new(tree: Tree<U, E>, intents: IntentComponent<U>) -> Self {
+        // The hot part of a node stays 32 bytes (see `Node`).
+        const { assert!(std::mem::size_of::<Node<U, E>>() == 32) };
         let n = tree.nodes.len();
         let mut r = Self {
             behaviors: tree.behaviors,
@@ -103,26 +145,64 @@ impl<U: IntentUnion, E: 'static> Runner<U, E> {
                     stack: Vec::with_capacity(16),
                     ievents: Vec::with_capacity(64),
                     clock: VirtualClock::default(),
+                    wants_cache: (0..n).map(|_| Cell::new(Cached::NONE)).collect(),
+                    caching: true,
                 },
                 m: Mutable {
                     intents,
-                    timers: Vec::new(),
+                    robot: RobotState::default(),
                     effects: (0..n).map(|_| Vec::new()).collect(),
                     next_effect: 0,
                     cmds: VecDeque::with_capacity(16),
                     errors: ErrorLog::new(),
+                    rng: 0x9E37_79B9_7F4A_7C15,
+                    actions: Box::new(SimulatedActions::default()),
+                    changes: Changes::new(&RobotState::default()),
                 },
                 names: tree.names,
                 base: tree.base,
                 in_scope: Vec::with_capacity(n),
                 in_scope_work: Vec::with_capacity(n),
                 stack_changes: 0,
+                scope_work: Vec::with_capacity(16),
+                settled_rev: 0,
+                quiet: false,
             },
         };
         let base = r.core.base;
         r.enter_scope(base, &[]);
         r.apply(&[]);
         r
+    }
+
+    // ----- configuration ---------------------------------------------------------------------
+
+    /// Replaces the action factory (animations, speech, turns, stand-ins). The default is
+    /// [`SimulatedActions`].
+    pub fn set_action_factory(&mut self, factory: Box<dyn ActionFactory>) {
+        self.core.m.actions = factory;
+    }
+    /// Whether answers are reused while nothing they read changed (default on; see
+    /// [`wakeup`](super::wakeup)): a behavior's `WantsToBeActivated` and a dispatcher's
+    /// choice among its children are computed again only when one of their inputs changed
+    /// or a time they wait for came. Off, everything is asked on every tick, as the
+    /// original engine did: the same behavior, at the cost of asking (the differential
+    /// tests compare both).
+    pub fn set_caching(&mut self, on: bool) {
+        self.core.s.caching = on;
+    }
+    /// Seeds the runner's random generator (random dispatchers, cooldown random factors).
+    pub fn set_seed(&mut self, seed: u64) {
+        self.core.m.rng = seed.max(1);
+    }
+    /// The robot the conditions read.
+    pub fn robot(&self) -> &RobotState {
+        &self.core.m.robot
+    }
+    /// The robot, to change between ticks (changes are stamped with the last tick's time).
+    pub fn robot_mut(&mut self) -> &mut RobotState {
+        self.core.m.changes.touch_robot();
+        &mut self.core.m.robot
     }
 
     // ----- queries -------------------------------------------------------------------------
@@ -134,6 +214,7 @@ impl<U: IntentUnion, E: 'static> Runner<U, E> {
     /// The intent component, mutably (to feed cloud results, trigger words... between
     /// ticks). Events it emits are delivered to behaviors on the next tick.
     pub fn intents_mut(&mut self) -> &mut IntentComponent<U> {
+        self.core.m.changes.stamp(Inputs::INTENTS);
         &mut self.core.m.intents
     }
     /// Tick and virtual time.
@@ -156,25 +237,22 @@ impl<U: IntentUnion, E: 'static> Runner<U, E> {
     }
     /// True when `id` is on the stack.
     pub fn is_on_stack(&self, id: BehaviorId) -> bool {
-        self.core.s.stack.iter().any(|f| f.id == id)
+        self.stack_pos(id).is_some()
+    }
+    /// The position of `id` on the stack (0: the base).
+    pub fn stack_pos(&self, id: BehaviorId) -> Option<usize> {
+        let p = self.core.s.nodes.get(id.index())?.stack_pos;
+        (p != u32::MAX).then_some(p as usize)
     }
     /// True when the frame of `id` runs an action.
     pub fn is_running_action(&self, id: BehaviorId) -> bool {
-        self.core
-            .s
-            .stack
-            .iter()
-            .any(|f| f.id == id && f.action.is_some())
+        self.stack_pos(id)
+            .is_some_and(|p| self.core.s.stack[p].action.is_some())
     }
-    /// The name of the action the frame of `id` runs, if any (for tools: the inspector).
-    pub fn running_action(&self, id: BehaviorId) -> Option<&str> {
-        self.core
-            .s
-            .stack
-            .iter()
-            .find(|f| f.id == id)
-            .and_then(|f| f.action.as_deref())
-            .map(|a| a.name())
+    /// The name of the action the frame of `id` runs.
+    pub fn action_of(&self, id: BehaviorId) -> Option<&str> {
+        let p = self.stack_pos(id)?;
+        self.core.s.stack[p].action.as_ref().map(|a| a.name())
     }
     /// Behaviors in scope, in no particular order.
     pub fn in_scope(&self) -> &[BehaviorId] {
@@ -216,15 +294,27 @@ impl<U: IntentUnion, E: 'static> Runner<U, E> {
             .get(id.index())
             .map_or(&[], |n| &n.delegates)
     }
+    /// The linked scope of `id`.
+    pub fn linked_scope(&self, id: BehaviorId) -> &[BehaviorId] {
+        self.core.s.nodes.get(id.index()).map_or(&[], |n| &n.linked)
+    }
+    /// The operation modifiers of `id`.
+    pub fn modifiers(&self, id: BehaviorId) -> Option<OperationModifiers> {
+        self.core.s.nodes.get(id.index()).map(|n| n.modifiers)
+    }
     /// The base (root) behavior.
     pub fn base(&self) -> BehaviorId {
         self.core.base
     }
-    /// True for an opaque stand-in.
-    pub fn is_opaque(&self, id: BehaviorId) -> bool {
-        self.core.s.nodes.get(id.index()).is_some_and(|n| n.opaque)
+    /// True for a stand-in of a class not run natively.
+    pub fn is_stand_in(&self, id: BehaviorId) -> bool {
+        self.core
+            .s
+            .nodes
+            .get(id.index())
+            .is_some_and(|n| n.stand_in)
     }
-    /// Raw JSON of an opaque stand-in.
+    /// Raw JSON kept for a behavior (a stand-in's class keys).
     pub fn raw_params(&self, id: BehaviorId) -> Option<&serde_json::Value> {
         self.core
             .s
@@ -267,6 +357,28 @@ impl<U: IntentUnion, E: 'static> Runner<U, E> {
             .get(id.index())
             .map_or((None, None), |n| (n.wants.as_ref(), n.cancel_when.as_ref()))
     }
+    /// The active feature (spec §0): the `associatedActiveFeature` of the top-most stack
+    /// entry that declares one other than `NoFeature`.
+    pub fn active_feature(&self) -> Option<&str> {
+        self.core
+            .s
+            .stack
+            .iter()
+            .rev()
+            .find_map(|f| self.core.s.nodes[f.id.index()].active_feature.as_deref())
+    }
+    /// How many times `id` was activated.
+    pub fn starts(&self, id: BehaviorId) -> u64 {
+        self.core.s.nodes.get(id.index()).map_or(0, |n| n.starts)
+    }
+    /// The tick on which `id` last said it wants to be activated (0: never).
+    pub fn wanted_on_tick(&self, id: BehaviorId) -> u64 {
+        self.core
+            .s
+            .nodes
+            .get(id.index())
+            .map_or(0, |n| n.wants_tick.get())
+    }
     /// Errors of the last tick (bounded to 64; see [`lost_errors`](Self::lost_errors)).
     pub fn errors(&self) -> &[RunnerError] {
         &self.core.m.errors.errors
@@ -287,11 +399,11 @@ impl<U: IntentUnion, E: 'static> Runner<U, E> {
     pub fn effect_count(&self, id: BehaviorId) -> usize {
         self.core.m.effects.get(id.index()).map_or(0, Vec::len)
     }
-    /// A read-only view for `id` (to evaluate conditions from tests and tools).
+    /// A read-only view for `id` (to evaluate conditions from tests and tools; evaluating
+    /// advances stateful conditions, as it would on the robot).
     pub fn view(&self, id: BehaviorId) -> View<'_, U, E> {
         View {
             me: id,
-            state_since: None,
             s: &self.core.s,
             m: &self.core.m,
             behaviors: Behaviors::all(&self.behaviors),
@@ -304,18 +416,35 @@ impl<U: IntentUnion, E: 'static> Runner<U, E> {
     /// One tick of `dt` virtual time with this tick's user `events`. Allocation-free in
     /// steady state (no stack change, no event).
     pub fn tick(&mut self, dt: Duration, events: &[E]) {
+        self.tick_inner(dt, events);
+        let c = &mut self.core;
+        c.quiet = events.is_empty() && c.m.changes.rev == c.settled_rev;
+        c.settled_rev = c.m.changes.rev;
+    }
+
+    fn tick_inner(&mut self, dt: Duration, events: &[E]) {
         let c = &mut self.core;
         c.s.clock.advance(dt);
+        c.m.robot.set_clock(c.s.clock.now(), c.s.clock.tick());
         c.m.errors.errors.clear();
         c.s.ievents.clear();
-        // (Draining an empty buffer is not free; most ticks have no event.)
+        // Most ticks have no event: skip draining an empty buffer.
         if !c.m.intents.events().is_empty() {
             c.s.ievents.extend(c.m.intents.drain_events());
         }
         c.m.intents.update();
         if !c.m.intents.events().is_empty() {
+            c.m.changes.stamp(Inputs::INTENTS);
             c.s.ievents.extend(c.m.intents.drain_events());
         }
+        for e in &c.s.ievents {
+            if let IntentEvent::Pending { tag, .. } = e {
+                c.m.changes.touch_robot();
+                c.m.robot
+                    .note_pending_intent(<U as crate::union::CladUnion>::tag_name(*tag));
+            }
+        }
+        c.m.changes.sync_robot(&c.m.robot);
         let tick = c.s.clock.tick();
         if c.s.stack.is_empty() {
             let base = c.base;
@@ -338,10 +467,10 @@ impl<U: IntentUnion, E: 'static> Runner<U, E> {
             let Some(n) = self.core.s.nodes.get_mut(id.index()) else {
                 continue;
             };
-            if n.state != LifecycleState::InScope || n.last_update == tick {
+            if n.state != LifecycleState::InScope || n.last_update == tick as u32 {
                 continue;
             }
-            n.last_update = tick;
+            n.last_update = tick as u32;
             let update = n.updates_inactive;
             if has_events && !n.event_scopes.is_empty() {
                 self.deliver_events(id, false, events);
@@ -353,27 +482,103 @@ impl<U: IntentUnion, E: 'static> Runner<U, E> {
         }
     }
 
-    /// Replaces the stack with `stack` (names or IDs bottom to top; the first must be the
-    /// base), as the original's test "named stacks" do: the current stack is popped
-    /// (interrupting everything), then each behavior is pushed in order, each a declared
-    /// delegate of the one below. `wants_to_be_activated` is not consulted (a test
-    /// fixture). Checked before anything changes.
+    /// When the behaviors may next act on their own (see [`wakeup`](super::wakeup)), after a
+    /// tick that changed nothing: the earliest of every stack frame's action
+    /// ([`Action::next_wakeup`](super::Action::next_wakeup)), class
+    /// ([`Behavior::next_wakeup`]: a dispatcher counts the activation watches of the
+    /// children it asks, a state machine its transitions) and `wantsToCancelSelfCondition`,
+    /// and of every in-scope behavior whose class updates while inactive.
+    /// [`Wakeup::EveryTick`] when the last tick (or anything since) changed an input (the
+    /// robot state, the intent component, the stack), had user events or errors, while a
+    /// continuation is ready, or while the stack is empty.
+    ///
+    /// Pure. A caller may then skip the ticks that end before the wake-up
+    /// ([`skip_idle_ticks`](Self::skip_idle_ticks)) as long as no input arrives and nothing
+    /// is pending in the intent component (its deadlines count its own updates).
+    pub fn next_wakeup(&self) -> Wakeup {
+        let c = &self.core;
+        if !c.quiet
+            || c.m.changes.rev != c.settled_rev
+            || c.s.stack.is_empty()
+            || !c.m.errors.errors.is_empty()
+        {
+            return Wakeup::EveryTick;
+        }
+        let clock = c.s.clock;
+        let mut w = Wakeup::Never;
+        for f in &c.s.stack {
+            if f.ready.is_some() {
+                return Wakeup::EveryTick;
+            }
+            if let Some(a) = &f.action {
+                w = w.min(a.next_wakeup(&clock));
+            }
+            let v = self.view(f.id);
+            if let Some(b) = self.behavior(f.id) {
+                w = w.min(b.next_wakeup(&v));
+            }
+            if let Some(x) = &c.s.nodes[f.id.index()].cancel_when {
+                w = w.min(match x.last() {
+                    Some((_, false)) => x.next_change(&v.eval_cx()),
+                    _ => Wakeup::EveryTick,
+                });
+            }
+            if w == Wakeup::EveryTick {
+                return w;
+            }
+        }
+        for &id in &c.in_scope_work {
+            let n = &c.s.nodes[id.index()];
+            if n.state == LifecycleState::InScope && n.updates_inactive {
+                if let Some(b) = self.behavior(id) {
+                    w = w.min(b.next_wakeup(&self.view(id)));
+                }
+                if w == Wakeup::EveryTick {
+                    return w;
+                }
+            }
+        }
+        w
+    }
+
+    /// Advances the clock by `ticks` ticks of `dt` without calling any hook or updating the
+    /// intent component: what `ticks` calls of [`tick`](Self::tick) would do when nothing can
+    /// happen in between. Only for a discrete-event caller that established it with
+    /// [`next_wakeup`](Self::next_wakeup) (skipping to a tick that ends before the wake-up)
+    /// after a tick that changed nothing, with nothing pending in the intent component (its
+    /// deadlines count its own updates).
+    pub fn skip_idle_ticks(&mut self, ticks: u64, dt: Duration) {
+        let c = &mut self.core;
+        c.s.clock.advance_by(ticks, dt);
+        // As the last skipped tick would have: a robot-state change made before the next
+        // tick carries its time.
+        c.m.robot.set_clock(c.s.clock.now(), c.s.clock.tick());
+    }
+
+    /// Replaces the stack with `stack` (IDs bottom to top; the first must be the base), as
+    /// the original's test "named stacks" do: the current stack is popped (interrupting
+    /// everything), then each behavior is pushed in order, each a declared delegate of the
+    /// one below. `wants_to_be_activated` is not consulted (a test fixture). Checked before
+    /// anything changes.
     pub fn replace_stack(&mut self, stack: &[BehaviorId]) -> Result<(), RunnerError> {
+        let n = self.core.s.nodes.len();
+        let mut seen = vec![false; n];
         for (k, id) in stack.iter().enumerate() {
-            let ok = id.index() < self.core.s.nodes.len()
+            let ok = id.index() < n
+                && !seen[id.index()]
                 && if k == 0 {
                     *id == self.core.base
                 } else {
                     self.core.s.nodes[stack[k - 1].index()]
                         .delegates
                         .contains(id)
-                        && !stack[..k].contains(id)
                 };
             if !ok {
                 let e = RunnerError::InvalidStack { position: k };
                 self.core.m.errors.push(e);
                 return Err(e);
             }
+            seen[id.index()] = true;
         }
         while !self.core.s.stack.is_empty() {
             self.pop_top(BehaviorEnd::Cancelled, false, &[]);
@@ -389,19 +594,81 @@ impl<U: IntentUnion, E: 'static> Runner<U, E> {
         Ok(())
     }
 
+    /// Forces `id` to run, as the original's developer tools allowed: the stack becomes the
+    /// shortest chain of declared delegates from the base to `id`
+    /// ([`delegation_path`](Self::delegation_path); see [`replace_stack`](Self::replace_stack)).
+    pub fn force_behavior(&mut self, id: BehaviorId) -> Result<(), RunnerError> {
+        if id.index() >= self.core.s.nodes.len() {
+            let e = RunnerError::Unknown { behavior: id };
+            self.core.m.errors.push(e);
+            return Err(e);
+        }
+        let Some(chain) = self.delegation_path(id) else {
+            let e = RunnerError::InvalidStack { position: 0 };
+            self.core.m.errors.push(e);
+            return Err(e);
+        };
+        self.replace_stack(&chain)
+    }
+
+    /// The shortest chain of declared delegates from the base to `id`, both included (the
+    /// stack [`force_behavior`](Self::force_behavior) builds): breadth first, delegates in
+    /// their declared order, so among chains of one length the first declared wins. None
+    /// for an unknown ID or one no chain reaches. Pure; allocates (for tools).
+    pub fn delegation_path(&self, id: BehaviorId) -> Option<Vec<BehaviorId>> {
+        let n = self.core.s.nodes.len();
+        if id.index() >= n {
+            return None;
+        }
+        let base = self.core.base;
+        let mut parent: Vec<Option<BehaviorId>> = vec![None; n];
+        let mut seen = vec![false; n];
+        let mut queue = VecDeque::from([base]);
+        seen[base.index()] = true;
+        while let Some(x) = queue.pop_front() {
+            if x == id {
+                break;
+            }
+            for &d in self.core.s.nodes[x.index()].delegates.iter() {
+                if !seen[d.index()] {
+                    seen[d.index()] = true;
+                    parent[d.index()] = Some(x);
+                    queue.push_back(d);
+                }
+            }
+        }
+        if !seen[id.index()] {
+            return None;
+        }
+        let mut chain = vec![id];
+        let mut x = id;
+        while let Some(p) = parent[x.index()] {
+            chain.push(p);
+            x = p;
+        }
+        chain.reverse();
+        Some(chain)
+    }
+
     /// Checks every runner invariant (O(tree size); for tests and diagnostics): stack
-    /// frames active, unique and chained by declared delegates; no active behavior off the
-    /// stack; scope counts equal to what the stack implies; every behavior in scope or
-    /// active updated exactly once on the last tick; activation on a tick where the
-    /// behavior wanted to activate.
+    /// frames active, unique, at their recorded positions and chained by declared delegates;
+    /// no active behavior off the stack; scope counts equal to what the stack and the linked
+    /// scopes imply; every behavior in scope or active updated exactly once on the last
+    /// tick; activation on a tick where the behavior wanted to activate.
     pub fn check_invariants(&self) -> Result<(), Invariant> {
         let c = &self.core;
         let tick = c.s.clock.tick();
+        let n = c.s.nodes.len();
+        let mut on_stack = vec![false; n];
         for (k, f) in c.s.stack.iter().enumerate() {
-            let n = &c.s.nodes[f.id.index()];
-            if n.state != LifecycleState::Active || c.s.stack[..k].iter().any(|g| g.id == f.id) {
+            let node = &c.s.nodes[f.id.index()];
+            if node.state != LifecycleState::Active
+                || on_stack[f.id.index()]
+                || node.stack_pos as usize != k
+            {
                 return Err(Invariant::Stack(k));
             }
+            on_stack[f.id.index()] = true;
             let edge_ok = if k == 0 {
                 f.id == c.base
             } else {
@@ -412,38 +679,54 @@ impl<U: IntentUnion, E: 'static> Runner<U, E> {
             if !edge_ok {
                 return Err(Invariant::StackEdge(k));
             }
-            if n.activated_wants_tick != n.activated_tick {
+            if node.activated_wants_tick != node.activated_tick {
                 return Err(Invariant::ActivatedWithoutWants(f.id));
             }
         }
-        let mut counts = vec![0u32; c.s.nodes.len()];
+        // Direct entries (the root's base, every frame's delegates), then the linked scope
+        // of everything in scope, counted once per linking behavior.
+        let mut counts = vec![0u32; n];
         counts[c.base.index()] += 1;
         for f in &c.s.stack {
             for d in c.s.nodes[f.id.index()].delegates.iter() {
                 counts[d.index()] += 1;
             }
         }
-        for (i, n) in c.s.nodes.iter().enumerate() {
+        let mut in_scope = vec![false; n];
+        let mut todo: Vec<usize> = (0..n).filter(|&i| counts[i] > 0).collect();
+        while let Some(i) = todo.pop() {
+            if std::mem::replace(&mut in_scope[i], true) {
+                continue;
+            }
+            for l in c.s.nodes[i].linked.iter() {
+                counts[l.index()] += 1;
+                todo.push(l.index());
+            }
+        }
+        for (i, node) in c.s.nodes.iter().enumerate() {
             let id = BehaviorId::from_index(i);
-            if n.state == LifecycleState::Active && !c.s.stack.iter().any(|f| f.id == id) {
+            if node.state == LifecycleState::Active && !on_stack[i] {
+                return Err(Invariant::ActiveOffStack(id));
+            }
+            if (node.stack_pos != u32::MAX) != on_stack[i] {
                 return Err(Invariant::ActiveOffStack(id));
             }
             let listed =
-                n.scope_pos != u32::MAX && c.in_scope.get(n.scope_pos as usize) == Some(&id);
-            if n.scope_count != counts[i]
+                node.scope_pos != u32::MAX && c.in_scope.get(node.scope_pos as usize) == Some(&id);
+            if node.scope_count != counts[i]
                 || listed != (counts[i] > 0)
-                || (n.state == LifecycleState::OutOfScope) != (counts[i] == 0)
+                || (node.state == LifecycleState::OutOfScope) != (counts[i] == 0)
             {
                 return Err(Invariant::ScopeCount(id));
             }
-            let needs_update = n.state == LifecycleState::Active
-                || (n.state == LifecycleState::InScope && n.updates_inactive);
-            if tick > 0 && needs_update && n.last_update != tick {
+            let needs_update = node.state == LifecycleState::Active
+                || (node.state == LifecycleState::InScope && node.updates_inactive);
+            if tick > 0 && needs_update && node.last_update != tick as u32 {
                 return Err(Invariant::MissedUpdate(id));
             }
-            let worker = counts[i] > 0 && (n.updates_inactive || !n.event_scopes.is_empty());
-            let work_listed =
-                n.work_pos != u32::MAX && c.in_scope_work.get(n.work_pos as usize) == Some(&id);
+            let worker = counts[i] > 0 && (node.updates_inactive || !node.event_scopes.is_empty());
+            let work_listed = node.work_pos != u32::MAX
+                && c.in_scope_work.get(node.work_pos as usize) == Some(&id);
             if worker != work_listed {
                 return Err(Invariant::ScopeCount(id));
             }
@@ -479,7 +762,6 @@ impl<U: IntentUnion, E: 'static> Runner<U, E> {
             cancel_queued: false,
             delegation_queued: false,
             end_queued: false,
-            state_since: None,
             s: &c.s,
             m: &mut c.m,
             behaviors: Behaviors { before, after },
@@ -501,14 +783,14 @@ impl<U: IntentUnion, E: 'static> Runner<U, E> {
     fn update(&mut self, id: BehaviorId, events: &[E]) {
         let tick = self.core.s.clock.tick();
         let n = &mut self.core.s.nodes[id.index()];
-        if n.last_update == tick {
+        if n.last_update == tick as u32 {
             self.core
                 .m
                 .errors
                 .push(RunnerError::Invariant(Invariant::DoubleUpdate(id)));
             return;
         }
-        n.last_update = tick;
+        n.last_update = tick as u32;
         self.hook(id, Hook::Update, events);
         self.apply(events);
     }
@@ -566,15 +848,17 @@ impl<U: IntentUnion, E: 'static> Runner<U, E> {
         }
         // 2. events
         self.deliver(id, true, events);
-        // 3. continuation
-        if self.core.s.stack.get(i).is_some_and(|f| f.ready.is_some()) {
+        // 3. continuation, when nothing is delegated
+        if self.core.s.stack.get(i).is_some_and(|f| f.ready.is_some())
+            && i + 1 == self.core.s.stack.len()
+        {
             self.run_ready(i, id, events);
         }
         // 4. update
         if self.still_at(i, id) {
             self.update(id, events);
         }
-        // 5. self-cancel rules
+        // 5. always-delegates, then the cancel condition
         if self.still_at(i, id) {
             let n = &self.core.s.nodes[id.index()];
             if n.cancel_rule || (n.always_delegates && i + 1 == self.core.s.stack.len()) {
@@ -607,19 +891,19 @@ impl<U: IntentUnion, E: 'static> Runner<U, E> {
         }
     }
 
-    /// Ends the behavior of frame `i` if its `wantsToCancelSelfCondition` holds, or if it
-    /// always delegates and is not delegating.
+    /// Ends the behavior of frame `i` if it always delegates and is not delegating, or
+    /// else if its `wantsToCancelSelfCondition` holds.
     #[inline(never)]
     fn cancel_self_rules(&mut self, i: usize, id: BehaviorId, events: &[E]) {
         let n = &self.core.s.nodes[id.index()];
-        let cancel = n
-            .cancel_when
-            .as_ref()
-            .is_some_and(|c| c.eval(&self.view(id)));
         let idle = n.always_delegates
             && i + 1 == self.core.s.stack.len()
             && self.core.s.stack[i].action.is_none()
             && self.core.s.stack[i].ready.is_none();
+        let cancel = !idle
+            && n.cancel_when
+                .as_ref()
+                .is_some_and(|c| self.view(id).eval(c));
         if cancel || idle {
             tracing::debug!(
                 behavior = %n.name,
@@ -647,11 +931,11 @@ impl<U: IntentUnion, E: 'static> Runner<U, E> {
     }
 
     fn frame_of(&self, id: BehaviorId) -> Option<usize> {
-        self.core.s.stack.iter().rposition(|f| f.id == id)
+        self.stack_pos(id)
     }
 
     /// Applies queued requests in order (hooks they call may queue more).
-    #[inline]
+    #[inline(always)]
     fn apply(&mut self, events: &[E]) {
         if !self.core.m.cmds.is_empty() {
             self.apply_queued(events);
@@ -661,7 +945,12 @@ impl<U: IntentUnion, E: 'static> Runner<U, E> {
     fn apply_queued(&mut self, events: &[E]) {
         while let Some(cmd) = self.core.m.cmds.pop_front() {
             match cmd {
-                Command::Delegate { from, to, cont } => {
+                Command::Delegate {
+                    from,
+                    to,
+                    cont,
+                    ask_when_applied,
+                } => {
                     let top = self.core.s.stack.last();
                     let in_control = top.is_some_and(|f| f.id == from && f.action.is_none());
                     if !in_control {
@@ -681,11 +970,17 @@ impl<U: IntentUnion, E: 'static> Runner<U, E> {
                         self.core.m.errors.push(e);
                         continue;
                     }
-                    if n.wants_tick.get() != self.core.s.clock.tick() {
-                        self.core
-                            .m
-                            .errors
-                            .push(RunnerError::DoesNotWantToActivate { behavior: to });
+                    let wants = n.wants_tick.get() == self.core.s.clock.tick()
+                        || (ask_when_applied && self.view(from).wants_to_activate(to));
+                    if !wants {
+                        if ask_when_applied {
+                            tracing::warn!(behavior = ?to, "Behavior.Restart.DoesNotWantToRun");
+                        } else {
+                            self.core
+                                .m
+                                .errors
+                                .push(RunnerError::DoesNotWantToActivate { behavior: to });
+                        }
                         continue;
                     }
                     self.push(Some(from), to, cont, events);
@@ -745,9 +1040,9 @@ impl<U: IntentUnion, E: 'static> Runner<U, E> {
         }
     }
 
-    /// Cancels what frame `i` delegated to.
+    /// Cancels what frame `i` delegated to. With `run_continuation` the continuation is
+    /// made ready for the frame's next step; else it is dropped.
     fn cancel_above(&mut self, i: usize, run_continuation: bool, events: &[E]) {
-        let id = self.core.s.stack[i].id;
         let mut outcome = None;
         if let Some(mut a) = self.core.s.stack[i].action.take() {
             a.on_end(ActionEnd::Cancelled);
@@ -765,10 +1060,10 @@ impl<U: IntentUnion, E: 'static> Runner<U, E> {
         }
         let f = &mut self.core.s.stack[i];
         let cont = std::mem::replace(&mut f.cont, Continuation::None);
-        f.ready = None;
-        if let (true, Continuation::Call(k), Some(o)) = (run_continuation, cont, outcome) {
-            self.with_ctx(id, events, |b, c| b.on_delegation_done(k, o, c));
-        }
+        f.ready = match (run_continuation, cont, outcome) {
+            (true, Continuation::Call(k), Some(o)) => Some((k, o)),
+            _ => None,
+        };
     }
 
     fn push(&mut self, from: Option<BehaviorId>, to: BehaviorId, cont: Continuation, events: &[E]) {
@@ -778,6 +1073,7 @@ impl<U: IntentUnion, E: 'static> Runner<U, E> {
         }
         let now = self.core.s.clock.now();
         let tick = self.core.s.clock.tick();
+        let pos = self.core.s.stack.len() as u32;
         self.core.s.stack.push(Frame {
             id: to,
             action: None,
@@ -785,28 +1081,45 @@ impl<U: IntentUnion, E: 'static> Runner<U, E> {
             ready: None,
         });
         self.core.stack_changes += 1;
-        let n = &mut self.core.s.nodes[to.index()];
-        n.state = LifecycleState::Active;
-        n.activated_at = now;
-        n.activated_tick = tick;
-        n.activated_wants_tick = n.wants_tick.get();
-        let n = &self.core.s.nodes[to.index()];
-        tracing::debug!(
-            behavior = %n.name,
-            from = from.map(|f| self.core.s.nodes[f.index()].name.as_str()).unwrap_or("<root>"),
-            depth = self.core.s.stack.len(),
-            "Behavior.Activated"
-        );
-        let n = &self.core.s.nodes[to.index()];
-        for k in 0..n.reset_timers.len() {
-            let name = &self.core.s.nodes[to.index()].reset_timers[k];
-            reset_timer(&mut self.core.m.timers, name, now);
+        self.core.m.changes.stamp(Inputs::STACK);
+        if tracing::enabled!(tracing::Level::DEBUG) {
+            let nodes = &self.core.s.nodes;
+            tracing::debug!(
+                behavior = %nodes[to.index()].name,
+                depth = pos + 1,
+                from = from.map(|f| nodes[f.index()].name.as_str()).unwrap_or("<root>"),
+                "Behavior.Activated"
+            );
+        }
+        {
+            let n = &mut self.core.s.nodes[to.index()];
+            n.stack_pos = pos;
+            n.state = LifecycleState::Active;
+            n.activated_at = now;
+            n.activated_tick = tick;
+            n.activated_wants_tick = n.wants_tick.get();
+            n.starts += 1;
         }
         for k in 0..self.core.s.nodes[to.index()].delegates.len() {
             let d = self.core.s.nodes[to.index()].delegates[k];
             self.enter_scope(d, events);
         }
         self.claim_respond_intent(to);
+        let c = &mut self.core;
+        let n = &c.s.nodes[to.index()];
+        if let Some(w) = &n.wants {
+            w.set_active(false, now);
+        }
+        if let Some(x) = &n.cancel_when {
+            x.set_active(true, now);
+        }
+        for &t in n.reset_timers.iter() {
+            c.m.changes.touch_robot();
+            c.m.robot.behavior_timers.reset(t, now);
+        }
+        if let Some(e) = &n.emotion_event {
+            c.m.robot.fire_emotion_event(e);
+        }
         self.hook(to, Hook::Activated, events);
     }
 
@@ -826,17 +1139,8 @@ impl<U: IntentUnion, E: 'static> Runner<U, E> {
             tracing::warn!(behavior = %n.name, "Behavior.RespondToUserIntents.NothingPending");
             return;
         };
-        let owner = super::core::owner_of(id);
-        let guard = match c.m.intents.activate_matching(m, owner.clone()) {
-            Ok(g) => Ok(g),
-            Err(ClaimError::AlreadyActive { .. }) => {
-                let tag = m.target_tag();
-                tracing::warn!(behavior = %n.name, "Behavior.RespondToUserIntents.SupersedingActive");
-                c.m.intents.activate_replacing(tag, owner)
-            }
-            Err(e) => Err(e),
-        };
-        match guard {
+        c.m.changes.stamp(Inputs::INTENTS);
+        match super::core::activate(&mut c.m.intents, m, owner_of(id)) {
             Ok(g) => {
                 c.m.next_effect += 1;
                 c.m.effects[id.index()].push((EffectId::new(c.m.next_effect), Effect::Intent(g)));
@@ -854,28 +1158,52 @@ impl<U: IntentUnion, E: 'static> Runner<U, E> {
         };
         let id = frame.id;
         self.core.stack_changes += 1;
+        self.core.m.changes.stamp(Inputs::STACK);
         if let Some(mut a) = frame.action.take() {
             a.on_end(ActionEnd::Interrupted);
             tracing::debug!(action = a.name(), "Behavior.Action.Interrupted");
         }
-        let n = &mut self.core.s.nodes[id.index()];
-        n.state = if n.scope_count > 0 {
-            LifecycleState::InScope
-        } else {
-            LifecycleState::OutOfScope
-        };
-        tracing::debug!(behavior = %n.name, ?end, "Behavior.Deactivated");
-        self.hook(id, Hook::Deactivated, events);
-        // Scoped effects, in reverse order.
-        while let Some((_, e)) = self.core.m.effects[id.index()].pop() {
-            tracing::trace!(behavior = %self.core.s.nodes[id.index()].name, kind = e.kind(), "Behavior.Effect.Undone");
-            e.undo(&mut self.core.m.intents);
+        let now = self.core.s.clock.now();
+        let tick = self.core.s.clock.tick();
+        {
+            let n = &mut self.core.s.nodes[id.index()];
+            n.stack_pos = u32::MAX;
+            n.state = if n.scope_count > 0 {
+                LifecycleState::InScope
+            } else {
+                LifecycleState::OutOfScope
+            };
+            tracing::debug!(behavior = %n.name, ?end, "Behavior.Deactivated");
         }
+        // Its delegates leave scope before its class hook runs, as the original's stack
+        // popped them.
         for k in 0..self.core.s.nodes[id.index()].delegates.len() {
             let d = self.core.s.nodes[id.index()].delegates[k];
             self.leave_scope(d, events);
         }
-        if let (true, Some(below)) = (notify, self.core.s.stack.last_mut()) {
+        self.hook(id, Hook::Deactivated, events);
+        let c = &mut self.core;
+        let n = &mut c.s.nodes[id.index()];
+        n.last_ran = Some(now);
+        if let Some(x) = &n.cancel_when {
+            x.set_active(false, now);
+        }
+        if let Some(w) = n.wants.as_ref().filter(|_| n.scope_count > 0) {
+            w.set_active(true, now);
+        }
+        if let Some(s) = n.post_suggestion {
+            c.m.changes.touch_robot();
+            c.m.robot.whiteboard.offer(s, tick);
+        }
+        // Scoped effects, in reverse order.
+        if !c.m.effects[id.index()].is_empty() {
+            c.m.changes.stamp(Inputs::INTENTS);
+        }
+        while let Some((_, e)) = c.m.effects[id.index()].pop() {
+            tracing::trace!(behavior = %c.s.nodes[id.index()].name, kind = e.kind(), "Behavior.Effect.Undone");
+            e.undo(&mut c.m.intents);
+        }
+        if let (true, Some(below)) = (notify, c.s.stack.last_mut()) {
             let cont = std::mem::replace(&mut below.cont, Continuation::None);
             if let Continuation::Call(k) = cont {
                 below.ready = Some((k, DelegationOutcome::Behavior { id, end }));
@@ -883,11 +1211,20 @@ impl<U: IntentUnion, E: 'static> Runner<U, E> {
         }
     }
 
+    /// `id` enters scope once more; on its first entry, its linked scope too (walked with
+    /// a work list, not recursion).
     fn enter_scope(&mut self, id: BehaviorId, events: &[E]) {
-        let c = &mut self.core;
-        let n = &mut c.s.nodes[id.index()];
-        n.scope_count += 1;
-        if n.scope_count == 1 {
+        let mut work = std::mem::take(&mut self.core.scope_work);
+        work.push(id);
+        while let Some(id) = work.pop() {
+            let c = &mut self.core;
+            let now = c.s.clock.now();
+            let n = &mut c.s.nodes[id.index()];
+            n.scope_count += 1;
+            if n.scope_count != 1 {
+                continue;
+            }
+            c.m.changes.stamp(Inputs::STACK);
             n.scope_pos = c.in_scope.len() as u32;
             c.in_scope.push(id);
             if n.updates_inactive || !n.event_scopes.is_empty() {
@@ -896,31 +1233,47 @@ impl<U: IntentUnion, E: 'static> Runner<U, E> {
             }
             if n.state == LifecycleState::OutOfScope {
                 n.state = LifecycleState::InScope;
+                if let Some(w) = &n.wants {
+                    w.set_active(true, now);
+                }
             }
+            work.extend(n.linked.iter().copied());
             tracing::trace!(behavior = %n.name, "Behavior.EnteredScope");
             self.hook(id, Hook::EnteredScope, events);
         }
+        self.core.scope_work = work;
     }
 
+    /// `id` leaves scope once; on its last exit, its linked scope too.
     fn leave_scope(&mut self, id: BehaviorId, events: &[E]) {
-        let c = &mut self.core;
-        let n = &mut c.s.nodes[id.index()];
-        if n.scope_count == 0 {
-            c.m.errors
-                .push(RunnerError::Invariant(Invariant::ScopeCount(id)));
-            return;
-        }
-        n.scope_count -= 1;
-        if n.scope_count == 0 {
+        let mut work = std::mem::take(&mut self.core.scope_work);
+        work.push(id);
+        while let Some(id) = work.pop() {
+            let c = &mut self.core;
+            let now = c.s.clock.now();
+            let n = &mut c.s.nodes[id.index()];
+            if n.scope_count == 0 {
+                c.m.errors
+                    .push(RunnerError::Invariant(Invariant::ScopeCount(id)));
+                continue;
+            }
+            n.scope_count -= 1;
+            if n.scope_count != 0 {
+                continue;
+            }
+            c.m.changes.stamp(Inputs::STACK);
             let pos = n.scope_pos as usize;
             n.scope_pos = u32::MAX;
             if n.state == LifecycleState::Active {
                 c.m.errors
                     .push(RunnerError::Invariant(Invariant::ScopeCount(id)));
+            } else if let Some(w) = &n.wants {
+                w.set_active(false, now);
             }
             n.state = LifecycleState::OutOfScope;
             tracing::trace!(behavior = %n.name, "Behavior.LeftScope");
             let wpos = std::mem::replace(&mut n.work_pos, u32::MAX);
+            work.extend(n.linked.iter().copied());
             c.in_scope.swap_remove(pos);
             if let Some(&moved) = c.in_scope.get(pos) {
                 c.s.nodes[moved.index()].scope_pos = pos as u32;
@@ -934,6 +1287,7 @@ impl<U: IntentUnion, E: 'static> Runner<U, E> {
             }
             self.hook(id, Hook::LeftScope, events);
         }
+        self.core.scope_work = work;
     }
 }
 
@@ -946,6 +1300,3 @@ impl<U: IntentUnion, E: 'static> std::fmt::Debug for Runner<U, E> {
             .finish_non_exhaustive()
     }
 }
-
-#[allow(dead_code)]
-fn _assert_scopes(_: EventScopes) {}

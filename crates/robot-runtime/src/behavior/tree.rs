@@ -6,12 +6,56 @@ use std::collections::HashMap;
 use std::time::Duration;
 
 use super::condition::Condition;
-use super::core::{Behavior, Cold, LifecycleState, Node, Slot};
+use super::core::{
+    Behavior, CubeRequirement, LifecycleState, Node, NodeDetail, OperationModifiers, Slot,
+};
 use super::ids::{BehaviorId, BehaviorName, NameError};
-use super::IntentUnion;
-use crate::intent::IntentMatcher;
+use crate::intent::{IntentMatcher, IntentUnion};
 
-/// The common declaration of a behavior instance, beside its class's own state.
+/// JSON `behaviorModifiers` values (None: not given).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct ModifierOverrides {
+    /// `wantsToBeActivatedWhenCarryingObject`.
+    pub when_carrying: Option<bool>,
+    /// `wantsToBeActivatedWhenOffTreads`.
+    pub when_off_treads: Option<bool>,
+    /// `wantsToBeActivatedWhenOnCharger`.
+    pub when_on_charger: Option<bool>,
+    /// `cubeConnectionRequirements`.
+    pub cube: Option<CubeRequirement>,
+    /// `connectToCubeInBackground`.
+    pub connect_to_cube_in_background: Option<bool>,
+    /// `ensuresCubeConnectionAtDelegation`.
+    pub ensures_cube_connection_at_delegation: Option<bool>,
+}
+
+impl ModifierOverrides {
+    /// `base` with these values applied.
+    pub fn apply(&self, mut base: OperationModifiers) -> OperationModifiers {
+        if let Some(v) = self.when_carrying {
+            base.when_carrying = v;
+        }
+        if let Some(v) = self.when_off_treads {
+            base.when_off_treads = v;
+        }
+        if let Some(v) = self.when_on_charger {
+            base.when_on_charger = v;
+        }
+        if let Some(v) = self.cube {
+            base.cube = v;
+        }
+        if let Some(v) = self.connect_to_cube_in_background {
+            base.connect_to_cube_in_background = v;
+        }
+        if let Some(v) = self.ensures_cube_connection_at_delegation {
+            base.ensures_cube_connection_at_delegation = v;
+        }
+        base
+    }
+}
+
+/// The common declaration of a behavior instance (the original's base keys), beside its
+/// class's own state.
 pub struct Spec<U: IntentUnion, E: 'static> {
     /// The class name (for tools; `behaviorClass`).
     pub class: String,
@@ -24,11 +68,22 @@ pub struct Spec<U: IntentUnion, E: 'static> {
     pub wants: Option<Condition<U, E>>,
     /// `wantsToCancelSelfCondition` (checked after each update while active).
     pub cancel_when: Option<Condition<U, E>>,
-    /// `resetTimers`: timers reset on activation.
-    pub reset_timers: Vec<String>,
-    /// An opaque stand-in (never activates).
-    pub opaque: bool,
-    /// Raw JSON kept for inspection (opaque stand-ins).
+    /// `resetTimers`: behavior timers (indices of `catalog::BEHAVIOR_TIMERS`) reset on
+    /// activation.
+    pub reset_timers: Vec<usize>,
+    /// `behaviorModifiers`.
+    pub modifiers: ModifierOverrides,
+    /// `postBehaviorSuggestion` (index of `catalog::POST_BEHAVIOR_SUGGESTIONS`), offered to
+    /// the whiteboard at every deactivation.
+    pub post_suggestion: Option<usize>,
+    /// `emotionEventOnActivated`.
+    pub emotion_event: Option<String>,
+    /// `associatedActiveFeature` (`NoFeature`: None).
+    pub active_feature: Option<String>,
+    /// A stand-in for a class not run natively: its modifiers start with every activation
+    /// gate open (its JSON `behaviorModifiers` still apply).
+    pub stand_in: bool,
+    /// Raw JSON kept for inspection (stand-ins: their class keys).
     pub raw: Option<serde_json::Value>,
 }
 
@@ -42,7 +97,11 @@ impl<U: IntentUnion, E: 'static> Spec<U, E> {
             wants: None,
             cancel_when: None,
             reset_timers: Vec::new(),
-            opaque: false,
+            modifiers: ModifierOverrides::default(),
+            post_suggestion: None,
+            emotion_event: None,
+            active_feature: None,
+            stand_in: false,
             raw: None,
         }
     }
@@ -60,6 +119,18 @@ impl<U: IntentUnion, E: 'static> Spec<U, E> {
     pub fn cancel_when(mut self, c: Condition<U, E>) -> Self {
         self.cancel_when = Some(c);
         self
+    }
+    /// Sets `behaviorModifiers`.
+    pub fn modifiers(mut self, m: ModifierOverrides) -> Self {
+        self.modifiers = m;
+        self
+    }
+    fn base(&self) -> OperationModifiers {
+        let mut m = OperationModifiers::BASE;
+        if self.stand_in {
+            m.allow_everywhere();
+        }
+        m
     }
 }
 
@@ -83,6 +154,14 @@ pub enum TreeError {
         /// The behavior.
         from: String,
         /// The bad ID.
+        to: BehaviorId,
+    },
+    /// A linked-scope behavior is not a declared delegate.
+    #[error("`{from}` links {to} into its scope without declaring it a delegate")]
+    LinkedNotDelegate {
+        /// The behavior.
+        from: String,
+        /// The linked ID.
         to: BehaviorId,
     },
     /// Delegation cycle.
@@ -157,60 +236,115 @@ impl<U: IntentUnion, E: 'static> TreeBuilder<U, E> {
         Ok(id)
     }
 
-    /// Validates every delegate and the absence of cycles, and builds the tree with `base`
-    /// as its root behavior.
+    /// Validates every delegate, linked scope and the absence of cycles, computes every
+    /// behavior's operation modifiers, and builds the tree with `base` as its root behavior.
     pub fn build(self, base: &str) -> Result<Tree<U, E>, TreeError> {
         let base = self
             .id(base)
             .ok_or_else(|| TreeError::UnknownBase(base.to_owned()))?;
-        let mut nodes = Vec::with_capacity(self.entries.len());
-        let mut behaviors: Vec<Slot<U, E>> = Vec::with_capacity(self.entries.len());
         let len = self.entries.len();
-        for (name, spec, mut b) in self.entries {
-            let mut delegates = b.delegates();
-            delegates.sort_unstable();
-            delegates.dedup();
-            if let Some(&bad) = delegates.iter().find(|d| d.index() >= len) {
+        let mut delegates: Vec<Vec<BehaviorId>> = Vec::with_capacity(len);
+        let mut linked: Vec<Vec<BehaviorId>> = Vec::with_capacity(len);
+        for (name, _, b) in &self.entries {
+            let mut d = b.delegates();
+            d.sort_unstable();
+            d.dedup();
+            if let Some(&bad) = d.iter().find(|x| x.index() >= len) {
                 return Err(TreeError::MissingDelegate {
                     from: name.to_string(),
                     to: bad,
                 });
             }
-            b.init(BehaviorId::from_index(nodes.len()));
+            let mut l = b.linked_scope();
+            l.dedup();
+            if let Some(&bad) = l.iter().find(|x| d.binary_search(x).is_err()) {
+                return Err(TreeError::LinkedNotDelegate {
+                    from: name.to_string(),
+                    to: bad,
+                });
+            }
+            delegates.push(d);
+            linked.push(l);
+        }
+        if let Some(cycle) =
+            find_cycle_in(len, |i| delegates[i].iter().map(|d| d.index()).collect())
+        {
+            return Err(TreeError::Cycle(
+                cycle
+                    .iter()
+                    .map(|i| self.entries[*i].0.to_string())
+                    .collect(),
+            ));
+        }
+        // Class-hook modifiers on the base defaults, children before parents (the delegate
+        // graph is acyclic); then each behavior's own: base, its JSON, its class hook.
+        let order = postorder(len, &delegates);
+        let mut hook = vec![OperationModifiers::BASE; len];
+        for &i in &order {
+            let (_, spec, b) = &self.entries[i];
+            let mut m = spec.base();
+            let lookup = |d: BehaviorId| {
+                hook.get(d.index())
+                    .copied()
+                    .unwrap_or(OperationModifiers::BASE)
+            };
+            b.operation_modifiers(&mut m, &lookup);
+            hook[i] = m;
+        }
+        let mut nodes = Vec::with_capacity(len);
+        let mut behaviors: Vec<Slot<U, E>> = Vec::with_capacity(len);
+        for (i, ((name, spec, mut b), (d, l))) in self
+            .entries
+            .into_iter()
+            .zip(delegates.into_iter().zip(linked))
+            .enumerate()
+        {
+            let mut m = spec.modifiers.apply(spec.base());
+            let lookup = |d: BehaviorId| {
+                hook.get(d.index())
+                    .copied()
+                    .unwrap_or(OperationModifiers::BASE)
+            };
+            b.operation_modifiers(&mut m, &lookup);
+            b.init(BehaviorId::from_index(i));
             nodes.push(Node {
-                plain: !spec.opaque && spec.respond.is_empty() && spec.wants.is_none(),
+                plain: spec.respond.is_empty() && spec.wants.is_none(),
                 cancel_rule: spec.cancel_when.is_some(),
-                always_delegates: b.always_delegates(),
+                always_delegates: m.always_delegates,
                 updates_inactive: b.updates_while_inactive(),
                 event_scopes: b.event_scopes(),
-                opaque: spec.opaque,
+                gate: m.gate_bits(),
                 state: LifecycleState::OutOfScope,
                 wants_tick: Cell::new(0),
                 last_update: 0,
-                cold: Box::new(Cold {
+                stack_pos: u32::MAX,
+                detail: Box::new(NodeDetail {
                     scope_count: 0,
                     scope_pos: u32::MAX,
                     work_pos: u32::MAX,
                     activated_tick: 0,
                     activated_wants_tick: 0,
+                    activated_at: Duration::ZERO,
+                    last_ran: None,
+                    starts: 0,
                     label: spec.label.unwrap_or_else(|| name.to_string()).into(),
                     name,
                     class: spec.class.into(),
-                    delegates: delegates.into(),
+                    delegates: d.into(),
+                    linked: l.into(),
                     respond: spec.respond.into(),
                     wants: spec.wants,
                     cancel_when: spec.cancel_when,
-                    reset_timers: spec.reset_timers.into_iter().map(Into::into).collect(),
+                    modifiers: m,
+                    reset_timers: spec.reset_timers.into(),
+                    post_suggestion: spec.post_suggestion,
+                    emotion_event: spec.emotion_event.map(Into::into),
+                    active_feature: spec.active_feature.map(Into::into),
+                    stand_in: spec.stand_in,
                     raw: spec.raw,
-                    activated_at: Duration::ZERO,
                 }),
             });
             behaviors.push(b);
-        }
-        if let Some(cycle) = find_cycle(&nodes) {
-            return Err(TreeError::Cycle(
-                cycle.iter().map(|i| nodes[*i].name.to_string()).collect(),
-            ));
         }
         Ok(Tree {
             nodes,
@@ -219,6 +353,36 @@ impl<U: IntentUnion, E: 'static> TreeBuilder<U, E> {
             base,
         })
     }
+}
+
+/// Every node once, each after all its delegates (iterative, so deep chains do not grow
+/// the call stack).
+fn postorder(n: usize, delegates: &[Vec<BehaviorId>]) -> Vec<usize> {
+    let mut out = Vec::with_capacity(n);
+    let mut done = vec![false; n];
+    let mut stack: Vec<(usize, usize)> = Vec::new();
+    for start in 0..n {
+        if done[start] {
+            continue;
+        }
+        done[start] = true;
+        stack.push((start, 0));
+        while let Some((node, k)) = stack.last_mut() {
+            let node = *node;
+            if let Some(d) = delegates[node].get(*k) {
+                *k += 1;
+                let d = d.index();
+                if !done[d] {
+                    done[d] = true;
+                    stack.push((d, 0));
+                }
+            } else {
+                out.push(node);
+                stack.pop();
+            }
+        }
+    }
+    out
 }
 
 /// A validated tree: behaviors in an arena, delegates declared and acyclic.
@@ -258,21 +422,18 @@ impl<U: IntentUnion, E: 'static> Tree<U, E> {
     pub fn delegates(&self, id: BehaviorId) -> &[BehaviorId] {
         self.nodes.get(id.index()).map_or(&[], |n| &n.delegates)
     }
-    /// True for an opaque stand-in.
-    pub fn is_opaque(&self, id: BehaviorId) -> bool {
-        self.nodes.get(id.index()).is_some_and(|n| n.opaque)
+    /// True for a stand-in of a class not run natively.
+    pub fn is_stand_in(&self, id: BehaviorId) -> bool {
+        self.nodes.get(id.index()).is_some_and(|n| n.stand_in)
+    }
+    /// The operation modifiers of `id`.
+    pub fn modifiers(&self, id: BehaviorId) -> Option<OperationModifiers> {
+        self.nodes.get(id.index()).map(|n| n.modifiers)
     }
     /// All IDs.
     pub fn ids(&self) -> impl Iterator<Item = BehaviorId> {
         (0..self.nodes.len()).map(BehaviorId::from_index)
     }
-}
-
-/// A cycle in the delegate graph, as node indices (first repeated at the end).
-pub(crate) fn find_cycle<U: IntentUnion, E>(nodes: &[Node<U, E>]) -> Option<Vec<usize>> {
-    find_cycle_in(nodes.len(), |i| {
-        nodes[i].delegates.iter().map(|d| d.index()).collect()
-    })
 }
 
 pub(crate) fn find_cycle_in(n: usize, edges: impl Fn(usize) -> Vec<usize>) -> Option<Vec<usize>> {

@@ -1,21 +1,48 @@
-//! [`Deduplicator`]: recognises the same intent arriving twice (the same utterance through two
-//! recognisers, a touchscreen and a voice command for the same thing, a retransmission).
+//! [`Deduplicator`]: recognises the same request arriving twice (the same utterance through two
+//! recognisers, a touchscreen and a voice command for the same thing, a retransmission), so
+//! that the robot does not do one thing twice — and never ignores a changed request.
+//!
+//! # The rule
+//!
+//! * **The same request**: the same intent with the same `data` (equal JSON objects, key order
+//!   aside). Source, modality, priority and confidence may differ: two recognisers hearing one
+//!   utterance is the case this exists for.
+//! * A message is a **duplicate** of the latest earlier admission of the same request only when
+//!   all of these hold:
+//!   1. it arrives within the window (default 2000 ms) of that admission (the window counts
+//!      from the admission, it does not slide with each duplicate);
+//!   2. **nothing changed in between**: no *other* request was executed since (STOP → MOVE_TO →
+//!      STOP: the second STOP is a new request, it stops the navigation; SUSPEND → WAKEUP →
+//!      SUSPEND: the robot ends suspended), and the robot reported no state change of its own
+//!      ([`Deduplicator::state_changed`], e.g. an activity ended);
+//!   3. **it does not say more**: when the earlier admission was not executed (its confidence
+//!      was in the confirm or ignore band), a restatement with a higher confidence or a
+//!      stronger decision is a new request (a 0.2 or 0.5 MOVE_TO followed by the 1.0
+//!      restatement: the restatement executes). A restatement of an *executed* request is a
+//!      duplicate whatever its confidence: the robot is already doing it.
+//! * A message whose producer id (envelope) was already admitted is a **retransmission** of
+//!   that message, within the remembered capacity, whatever its time.
+//!
+//! Only admitted messages are remembered (with their confidence decision); rejected and
+//! expired ones are not.
 
 use super::envelope::{IntentId, Timestamp};
-use super::message::HriIntent;
+use super::message::{Confidence, HriIntent};
+use super::policy::ConfidenceDecision;
 use std::collections::hash_map::DefaultHasher;
 use std::collections::VecDeque;
 use std::hash::{Hash, Hasher};
 
-/// A bounded memory of recently admitted intents. Two intents are the same when they have
-/// the same intent and the same `data` (source and modality may differ: that is the point),
-/// and arrive within the window; an intent whose producer id was already seen is a
-/// retransmission, within the remembered capacity.
+/// A bounded memory of recently admitted requests, applying the rule of the module
+/// documentation.
 #[derive(Clone, Debug)]
 pub struct Deduplicator {
     window_ms: u64,
     capacity: usize,
     seen: VecDeque<Seen>,
+    /// Bumped by every executed request and every reported state change; a remembered
+    /// admission from another epoch is history, not a duplicate candidate.
+    epoch: u64,
 }
 
 #[derive(Clone, Debug)]
@@ -24,16 +51,35 @@ struct Seen {
     producer_id: Option<IntentId>,
     id: IntentId,
     at: Timestamp,
+    epoch: u64,
+    decision: ConfidenceDecision,
+    confidence: Confidence,
+}
+
+/// Execute > Confirm > Ignore.
+fn strength(d: ConfidenceDecision) -> u8 {
+    match d {
+        ConfidenceDecision::Ignore => 0,
+        ConfidenceDecision::Confirm => 1,
+        ConfidenceDecision::Execute => 2,
+    }
+}
+
+/// True when `new` states more confidence than `old` (an unstated confidence is neither more
+/// nor less than a stated one: the decision compares those).
+fn more_confident(new: Confidence, old: Confidence) -> bool {
+    matches!((new, old), (Confidence::Stated(n), Confidence::Stated(o)) if n > o)
 }
 
 impl Deduplicator {
-    /// Remembers up to `capacity` intents (at least 1); content duplicates count within
+    /// Remembers up to `capacity` admissions (at least 1); content duplicates count within
     /// `window_ms`.
     pub fn new(window_ms: u64, capacity: usize) -> Deduplicator {
         Deduplicator {
             window_ms,
             capacity: capacity.max(1),
             seen: VecDeque::new(),
+            epoch: 0,
         }
     }
 
@@ -49,22 +95,40 @@ impl Deduplicator {
         h.finish()
     }
 
-    /// The earlier intent `intent` duplicates, if any; otherwise remembers it as `id` and
-    /// returns `None`.
+    /// The robot's state changed by itself (an activity ended, a capability failed): the next
+    /// restatement of any request is a new request.
+    pub fn state_changed(&mut self) {
+        self.epoch += 1;
+    }
+
+    /// The earlier admission `intent` duplicates, if any (see the module documentation);
+    /// otherwise remembers it as `id`, admitted at `now` with `decision`, and returns `None`.
     pub fn check(
         &mut self,
         intent: &HriIntent,
         producer_id: Option<IntentId>,
         id: IntentId,
         now: Timestamp,
+        decision: ConfidenceDecision,
     ) -> Option<IntentId> {
+        if let Some(p) = producer_id {
+            if let Some(s) = self.seen.iter().rev().find(|s| s.producer_id == Some(p)) {
+                return Some(s.id);
+            }
+        }
         let key = Deduplicator::key(intent);
-        let window = self.window_ms;
-        if let Some(s) = self.seen.iter().rev().find(|s| {
-            (producer_id.is_some() && s.producer_id == producer_id)
-                || (s.key == key && now.since(s.at) <= window)
-        }) {
-            return Some(s.id);
+        // Only the latest admission of the same request counts: an older one is superseded.
+        if let Some(s) = self.seen.iter().rev().find(|s| s.key == key) {
+            let unchanged = s.epoch == self.epoch && now.since(s.at) <= self.window_ms;
+            let says_more = s.decision != ConfidenceDecision::Execute
+                && (strength(decision) > strength(s.decision)
+                    || more_confident(intent.confidence, s.confidence));
+            if unchanged && !says_more {
+                return Some(s.id);
+            }
+        }
+        if decision == ConfidenceDecision::Execute {
+            self.epoch += 1;
         }
         if self.seen.len() == self.capacity {
             self.seen.pop_front();
@@ -74,7 +138,75 @@ impl Deduplicator {
             producer_id,
             id,
             at: now,
+            epoch: self.epoch,
+            decision,
+            confidence: intent.confidence,
         });
         None
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::hri::{IntentKind, Role};
+
+    fn move_to(confidence: f32) -> HriIntent {
+        HriIntent::new(IntentKind::MoveTo)
+            .with_role(Role::Goal, "kitchen")
+            .with_confidence(confidence)
+    }
+
+    #[test]
+    fn a_superseded_admission_is_not_a_candidate() {
+        use ConfidenceDecision::*;
+        let mut d = Deduplicator::new(2000, 8);
+        let stop = HriIntent::new(IntentKind::StopActivity);
+        assert_eq!(
+            d.check(&move_to(1.0), None, IntentId(1), Timestamp(0), Execute),
+            None
+        );
+        assert_eq!(
+            d.check(&stop, None, IntentId(2), Timestamp(10), Execute),
+            None
+        );
+        // The MOVE_TO of id 1 happened before the stop: a new request.
+        assert_eq!(
+            d.check(&move_to(1.0), None, IntentId(3), Timestamp(20), Execute),
+            None
+        );
+        // Straight after: a duplicate of id 3.
+        assert_eq!(
+            d.check(&move_to(0.9), None, IntentId(4), Timestamp(30), Execute),
+            Some(IntentId(3))
+        );
+    }
+
+    #[test]
+    fn capacity_bounds_the_memory() {
+        let mut d = Deduplicator::new(u64::MAX, 2);
+        for (i, goal) in ["a", "b", "c"].into_iter().enumerate() {
+            let m = HriIntent::new(IntentKind::MoveTo).with_role(Role::Goal, goal);
+            d.check(
+                &m,
+                Some(IntentId(100 + i as u64)),
+                IntentId(i as u64),
+                Timestamp(0),
+                ConfidenceDecision::Ignore,
+            );
+        }
+        assert_eq!(d.seen.len(), 2);
+        // The producer id of the forgotten one is no longer recognised.
+        let a = HriIntent::new(IntentKind::MoveTo).with_role(Role::Goal, "z");
+        assert_eq!(
+            d.check(
+                &a,
+                Some(IntentId(100)),
+                IntentId(9),
+                Timestamp(0),
+                ConfidenceDecision::Ignore
+            ),
+            None
+        );
     }
 }

@@ -112,6 +112,20 @@ pub enum HriError {
         /// The value, quotes removed.
         value: String,
     },
+    /// A JSON message has a field that is none of [`crate::hri::HriIntent::FIELDS`] (fatal
+    /// only with [`crate::hri::ReadOptions::reject_unknown_fields`]; otherwise the message is
+    /// read without it). A misspelt `priority` or `confidence` would otherwise silently run
+    /// at the default priority or unstated confidence.
+    #[error(
+        "`{field}` is not a field of the intent message{}; its value is not used",
+        meant.map(|m| format!(" (did you mean `{m}`?)")).unwrap_or_default()
+    )]
+    UnknownField {
+        /// The field as received.
+        field: String,
+        /// The known field it most likely misspells.
+        meant: Option<&'static str>,
+    },
     /// `priority` is not an integer in 0..=255.
     #[error("priority {value} is not an integer in 0..=255")]
     PriorityOutOfRange {
@@ -144,6 +158,7 @@ impl HriError {
             HriError::BadGazeMode { .. } => "bad_gaze_mode",
             HriError::UnexpectedRole { .. } => "unexpected_role",
             HriError::UnknownModality { .. } => "unknown_modality",
+            HriError::UnknownField { .. } => "unknown_field",
             HriError::PriorityOutOfRange { .. } => "priority_out_of_range",
             HriError::ConfidenceOutOfRange { .. } => "confidence_out_of_range",
         }

@@ -1,6 +1,6 @@
 //! [`HriIntake`]: where intents enter the robot. Reads (leniently), validates, stamps the
-//! envelope, drops stale and duplicated intents, applies the confidence policy, and reports
-//! every outcome as an [`HriEvent`].
+//! envelope, drops stale intents, applies the confidence policy, drops duplicated requests,
+//! and reports every outcome as an [`HriEvent`].
 
 use super::dedup::Deduplicator;
 use super::envelope::{Envelope, IntentId, IntentRecord, Timestamp};
@@ -16,7 +16,9 @@ pub struct IntakeConfig {
     pub read: ReadOptions,
     /// Confidence bands.
     pub policy: ConfidencePolicy,
-    /// Window within which the same intent from any source is a duplicate (default 2000 ms).
+    /// Window within which a restatement of the same request, from any source, is a
+    /// duplicate when nothing changed in between (default 2000 ms; the rule:
+    /// [`Deduplicator`]).
     pub dedup_window_ms: u64,
     /// How many admitted intents the de-duplicator remembers (default 64).
     pub dedup_capacity: usize,
@@ -46,7 +48,8 @@ pub enum Admission {
     Confirm(IntentRecord),
     /// Valid, but the confidence is in the ignore band.
     Ignored(IntentId),
-    /// The same intent was admitted recently (id of the earlier one).
+    /// A restatement of a request admitted just before, with nothing changed in between
+    /// (see [`crate::hri::Deduplicator`]); the id of the earlier one.
     Duplicate {
         /// This message's id.
         id: IntentId,
@@ -94,7 +97,8 @@ pub enum HriEvent {
         /// How late it arrived, in ms.
         late_by_ms: u64,
     },
-    /// The intent duplicates one admitted recently.
+    /// The intent restates a request admitted just before, with nothing changed in between
+    /// (see [`crate::hri::Deduplicator`]).
     Duplicate {
         /// The message's id.
         id: IntentId,
@@ -205,6 +209,13 @@ impl HriIntake {
         self.admit(Err(rejected), Envelope::new(), Timestamp(0))
     }
 
+    /// Tells the de-duplicator that the robot's state changed by itself (an activity ended,
+    /// a capability failed): the next restatement of any request is a new request, not a
+    /// duplicate (see [`Deduplicator`] for the whole rule).
+    pub fn note_state_change(&mut self) {
+        self.dedup.state_changed();
+    }
+
     /// Takes the events reported since the last call, oldest first.
     pub fn drain_events(&mut self) -> Vec<HriEvent> {
         std::mem::take(&mut self.events)
@@ -281,7 +292,10 @@ impl HriIntake {
             });
             return Admission::Expired(id);
         }
-        if let Some(of) = self.dedup.check(&intent, envelope.id, id, now) {
+        // The decision first: de-duplication compares it with the earlier admission's (a
+        // clearer restatement of an ignored or unconfirmed request is a new request).
+        let decision = self.config.policy.decide(&intent.intent, intent.confidence);
+        if let Some(of) = self.dedup.check(&intent, envelope.id, id, now, decision) {
             self.emit(HriEvent::Duplicate {
                 id,
                 of,
@@ -291,7 +305,6 @@ impl HriIntake {
             });
             return Admission::Duplicate { id, of };
         }
-        let decision = self.config.policy.decide(&intent.intent, intent.confidence);
         self.emit(HriEvent::Admitted {
             id,
             intent: intent.intent.wire().to_owned(),

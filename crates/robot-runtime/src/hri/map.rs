@@ -1,6 +1,6 @@
 //! [`StaticHriMap`]: HRI intent (+ role values) → user-intent member (+ payload fields), the
-//! table `clad-codegen` compiles from `hri_intent_map.json` at build time, checked against
-//! the user-intent union. With it a touchscreen's `MOVE_TO goal=kitchen` and a voice command
+//! table `robot-codegen` (`HriMap`) compiles from `hri_intent_map.json` at build time,
+//! checked against the user-intent union and this crate's ROS4HRI vocabulary. With it a touchscreen's `MOVE_TO goal=kitchen` and a voice command
 //! become the same user-intent member, claimed by the same behavior.
 
 use super::message::HriIntent;

@@ -88,6 +88,10 @@ pub struct ReadOptions {
     /// Reject `data` keys that are no thematic role of the intent (default: keep them and
     /// report [`HriError::UnexpectedRole`] as a warning).
     pub reject_unexpected_roles: bool,
+    /// Reject a JSON message with a field that is none of [`HriIntent::FIELDS`] (a typo such
+    /// as `priorty`; default: read the message without it and report
+    /// [`HriError::UnknownField`] as a warning, naming the field meant when it is close).
+    pub reject_unknown_fields: bool,
 }
 
 /// The message fields as strings and numbers, before validation: what a transport hands
@@ -164,6 +168,24 @@ enum DataIn<'a> {
 }
 
 impl HriIntent {
+    /// The fields a JSON message may have: the 2.x message's, and the 0.3.0 `action` (read
+    /// as `intent`). Any other field is reported ([`HriError::UnknownField`]).
+    pub const FIELDS: &'static [&'static str] = &[
+        "intent",
+        "data",
+        "source",
+        "modality",
+        "priority",
+        "confidence",
+        "action",
+    ];
+
+    /// The field of [`HriIntent::FIELDS`] that `field` most likely misspells (at most two
+    /// edits away, one for names of five letters or less, case ignored), for reports.
+    pub fn closest_field(field: &str) -> Option<&'static str> {
+        closest_field(field)
+    }
+
     /// An intent with empty data, source [`Source::Unknown`], modality [`Modality::Other`],
     /// the default priority and unstated confidence.
     pub fn new(intent: IntentKind) -> HriIntent {
@@ -265,6 +287,19 @@ impl HriIntent {
                 notes: Vec::new(),
             });
         };
+        for field in obj.keys() {
+            if !HriIntent::FIELDS.contains(&field.as_str()) {
+                let e = HriError::UnknownField {
+                    field: field.clone(),
+                    meant: closest_field(field),
+                };
+                if r.options.reject_unknown_fields {
+                    r.errors.push(e);
+                } else {
+                    r.warnings.push(e);
+                }
+            }
+        }
         let intent = r.string_field(obj, "intent");
         let action = r.string_field(obj, "action");
         let intent = match (intent, action) {
@@ -347,6 +382,39 @@ impl HriIntent {
         }
         Value::Object(m)
     }
+}
+
+/// See [`HriIntent::closest_field`].
+fn closest_field(field: &str) -> Option<&'static str> {
+    let lower = field.to_ascii_lowercase();
+    HriIntent::FIELDS
+        .iter()
+        .map(|f| (edit_distance(&lower, f), *f))
+        .filter(|(d, f)| *d <= if f.len() <= 5 { 1 } else { 2 })
+        .min_by_key(|(d, _)| *d)
+        .map(|(_, f)| f)
+}
+
+/// Levenshtein distance over chars, stopping early for long inputs (a field name longer
+/// than 64 characters is no typo of a known one).
+fn edit_distance(a: &str, b: &str) -> usize {
+    if a.len() > 64 {
+        return usize::MAX;
+    }
+    let b: Vec<char> = b.chars().collect();
+    let mut row: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.chars().enumerate() {
+        let mut diagonal = row[0];
+        row[0] = i + 1;
+        for (j, cb) in b.iter().enumerate() {
+            let above = row[j + 1];
+            row[j + 1] = (diagonal + usize::from(ca != *cb))
+                .min(row[j] + 1)
+                .min(above + 1);
+            diagonal = above;
+        }
+    }
+    row[b.len()]
 }
 
 impl Reader {
@@ -577,6 +645,15 @@ mod tests {
             ]
         );
         assert_eq!(e.intent.as_deref(), Some("__intent_guide__"));
+    }
+
+    #[test]
+    fn misspelt_fields_name_the_field_meant() {
+        assert_eq!(closest_field("priorty"), Some("priority"));
+        assert_eq!(closest_field("confidance"), Some("confidence"));
+        assert_eq!(closest_field("Intent"), Some("intent"));
+        assert_eq!(closest_field("header"), None);
+        assert_eq!(closest_field(&"x".repeat(1000)), None);
     }
 
     #[test]

@@ -17,9 +17,11 @@
 //!    0..=1, or [`Confidence::Unstated`]. Every problem is an [`HriError`], all of a message
 //!    are reported ([`HriEvent::Rejected`]); nothing panics, nothing is dropped silently.
 //! 3. The [`Envelope`] (id, creation time, expiry, correlation id) is completed; stale
-//!    intents ([`HriEvent::Expired`]) and the same intent from two sources within a window
-//!    ([`Deduplicator`], [`HriEvent::Duplicate`]) are not executed.
-//! 4. The [`ConfidencePolicy`] puts the intent in the execute, confirm or ignore band.
+//!    intents ([`HriEvent::Expired`]) are not executed.
+//! 4. The [`ConfidencePolicy`] puts the intent in the execute, confirm or ignore band; then a
+//!    restatement of a request admitted just before, with nothing changed in between and
+//!    nothing more said (the rule: [`Deduplicator`]), is a duplicate
+//!    ([`HriEvent::Duplicate`]) and is not executed again.
 //! 5. The admitted [`IntentRecord`] goes to the mission controller
 //!    ([`crate::mission::MissionController::handle_intent`]), and/or becomes a user-intent
 //!    member through the build-time [`StaticHriMap`].

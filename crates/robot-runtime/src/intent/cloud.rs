@@ -2,28 +2,17 @@
 //!
 //! The runtime cannot name the robot's generated `CloudMic::Message` union, so the robot
 //! adapts it to [`CloudEvent`] with a `From` impl (allowed by the orphan rule because
-//! `Message` is the robot's type):
+//! `Message` is the robot's type). The impl is written once, here, as a macro the robot
+//! invokes on its generated type:
 //!
 //! ```ignore
-//! use robot_runtime::intent::CloudEvent;
-//! use crate::clad::cloud_mic::Message;
-//!
-//! impl From<Message> for CloudEvent {
-//!     fn from(m: Message) -> Self {
-//!         match m {
-//!             Message::Result(r) => CloudEvent::Result {
-//!                 intent: r.intent,
-//!                 parameters: r.parameters,
-//!                 metadata: r.metadata,
-//!             },
-//!             Message::Error(e) => CloudEvent::Error { error: e.error.name(), extra: e.extra },
-//!             Message::StreamTimeout(_) => CloudEvent::StreamTimeout,
-//!             Message::StreamOpen(s) => CloudEvent::StreamOpen { session: s.session },
-//!             other => CloudEvent::Other { message: other.tag().name() },
-//!         }
-//!     }
-//! }
+//! // in the robot's crate, next to the generated code
+//! robot_runtime::cloud_event_from!(crate::clad::cloud_mic::Message);
 //! ```
+//!
+//! `result` becomes [`CloudEvent::Result`], `error` [`CloudEvent::Error`] (the `ErrorType`
+//! member's name), `streamTimeout` and `streamOpen` their own variants, every other member
+//! [`CloudEvent::Other`] with its name.
 //!
 //! The transport thread unpacks each datagram (`Message::unpack`, strict) and sends it with
 //! a [`CloudSender`] (`sender.send(msg)`); the component drains the channel in order at the
@@ -224,4 +213,43 @@ impl CloudQueue {
         self.queued.fetch_sub(1, Ordering::AcqRel);
         Some(ev)
     }
+}
+
+/// Implements `From<M> for` [`CloudEvent`] for a generated `CloudMic::Message` union `M`
+/// (see the [module docs](self)): the robot's adapter, written once.
+///
+/// `M` must have the members `result` (`intent`, `parameters`, `metadata` strings), `error`
+/// (`error`, an enum with `name()`, and `extra`), `streamTimeout` and `streamOpen`
+/// (`session`), as `schemas/cloud.clad` declares them; any other member becomes
+/// [`CloudEvent::Other`].
+#[macro_export]
+macro_rules! cloud_event_from {
+    ($message:ty) => {
+        impl ::core::convert::From<$message> for $crate::intent::CloudEvent {
+            fn from(message: $message) -> Self {
+                // Named so that no caller's type path can be this alias's own name.
+                type AdaptedCloudMessage = $message;
+                match message {
+                    AdaptedCloudMessage::Result(r) => $crate::intent::CloudEvent::Result {
+                        intent: r.intent,
+                        parameters: r.parameters,
+                        metadata: r.metadata,
+                    },
+                    AdaptedCloudMessage::Error(e) => $crate::intent::CloudEvent::Error {
+                        error: e.error.name(),
+                        extra: e.extra,
+                    },
+                    AdaptedCloudMessage::StreamTimeout(_) => {
+                        $crate::intent::CloudEvent::StreamTimeout
+                    }
+                    AdaptedCloudMessage::StreamOpen(s) => {
+                        $crate::intent::CloudEvent::StreamOpen { session: s.session }
+                    }
+                    other => $crate::intent::CloudEvent::Other {
+                        message: other.name(),
+                    },
+                }
+            }
+        }
+    };
 }

@@ -1,9 +1,10 @@
 //! The user-intent map as compiled at build time: plain `'static` tables, looked up without
 //! any start-up work (no JSON parsing, no hash map building on the robot).
 //!
-//! `clad-codegen` (`Builder::intent_map`) validates a `user_intent_map.json` (the original
-//! robot's file format) against the schema's user-intent union and emits one
-//! `pub static …: StaticIntentMap<Tag>` value made of these types. Tables are sorted by intent
+//! `robot-codegen` (`IntentMap`, a `clad-codegen` build extension) validates a
+//! `user_intent_map.json` (the original robot's file format) against the schema's
+//! user-intent union and emits one `pub static …: StaticIntentMap<Tag>` value made of these
+//! types. Tables are sorted by intent
 //! string (byte order) so lookups are binary searches.
 
 /// One step applied to a cloud/app parameter before the payload is built: rename `from` to
@@ -51,6 +52,23 @@ pub struct SimpleVoiceResponse {
     pub disable_wakeword_turn: bool,
     /// A feature that must be enabled for this entry to exist.
     pub feature_gate: Option<&'static str>,
+}
+
+impl SimpleVoiceResponse {
+    /// The payload fields of the [`SIMPLE_VOICE_RESPONSE`](super::members::SIMPLE_VOICE_RESPONSE)
+    /// member that a response fills, in this order: `anim_group`, `emotion_event` (strings),
+    /// `active_feature` (a string, or an enum filled by member name) and
+    /// `disable_wakeword_turn` (a bool). The map compiler checks the member's payload
+    /// against them; the translator fills them.
+    pub const PAYLOAD_FIELDS: [&'static str; 4] = [
+        "anim_group",
+        "emotion_event",
+        "active_feature",
+        "disable_wakeword_turn",
+    ];
+
+    /// The `active_feature` of a response that names none (the original's default).
+    pub const DEFAULT_ACTIVE_FEATURE: &'static str = "BasicVoiceCommand";
 }
 
 /// The whole map, generic over the union's tag type.

@@ -3,7 +3,7 @@
 //!
 //! The pieces, in the order a request goes through them:
 //!
-//! * [`StaticIntentMap`] (`map`): the tables `clad-codegen` compiles from a
+//! * [`StaticIntentMap`] (`map`): the tables `robot-codegen` compiles from a
 //!   `user_intent_map.json` at build time (cloud intent → tag with its substitution and
 //!   numeric plan, app intent → tag, simple voice responses, the unmatched tag, feature
 //!   gates). Nothing is parsed on the robot.
@@ -30,6 +30,9 @@
 //!   subscribers, buffered per tick and logged with `tracing`.
 //! * [`IntentMatcher`] (`matcher`): one type for "by tag", "by full data" and "by predicate",
 //!   also loadable from JSON.
+//! * [`members`]: the two rules about a union's members ("must appear in the map",
+//!   "test-only") and the member names the runtime gives a meaning to, used by every
+//!   checker.
 //!
 //! Everything is generic over [`CladUnion`](crate::union::CladUnion), so the component
 //! serves our `UserIntent` and any user's union alike.
@@ -40,6 +43,7 @@ mod error;
 mod event;
 pub mod map;
 mod matcher;
+pub mod members;
 mod meta;
 mod numeric;
 mod params;

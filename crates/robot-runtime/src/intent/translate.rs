@@ -69,69 +69,74 @@ pub struct Translation<U: CladUnion> {
     pub notes: Vec<Note>,
 }
 
-/// A translation before a void payload is materialised: void members (and the unmatched
-/// fallback) are only a tag, so the component builds the union value directly in its
-/// pending slot instead of moving a union-sized value through every layer.
-#[derive(Debug)]
-pub(crate) enum Raw<U: CladUnion> {
-    Void {
-        tag: U::Tag,
-        matched: Match<U::Tag>,
-        params_ignored: bool,
-    },
-    Built(Translation<U>),
+/// Which table of the map an intent string is looked up in.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Side {
+    /// Cloud results: the cloud table, then the simple voice responses.
+    Cloud,
+    /// App intents: the app table.
+    App,
 }
 
-impl<U: CladUnion> Raw<U> {
-    pub(crate) fn into_translation(self) -> Translation<U> {
-        match self {
-            Raw::Void {
-                tag,
-                matched,
-                params_ignored,
-            } => Translation {
-                intent: U::default_for(tag),
-                matched,
-                params_ignored,
-                notes: Vec::new(),
+/// What a cloud or app intent resolves to in the map, feature gates evaluated: the first
+/// step of every translation, shared by the translator's `translate_*` and the component's
+/// intake pipeline. Holds no borrow of the translator, so the component can go on to change
+/// its own state.
+#[derive(Clone, Debug)]
+pub(crate) enum Resolved<T: 'static> {
+    /// A map entry whose member has no payload fields: the intent is its tag alone and no
+    /// parameter is read.
+    Void {
+        entry: MappedEntry<T>,
+        /// Parameters were present (and are ignored).
+        params_ignored: bool,
+    },
+    /// A map entry whose member carries payload fields: built by
+    /// [`IntentTranslator::build_data`].
+    Data(MappedEntry<T>),
+    /// A simple voice response, to the union's simple-voice member `tag`: built by
+    /// [`IntentTranslator::simple_voice`].
+    SimpleVoice {
+        response: &'static SimpleVoiceResponse,
+        tag: T,
+    },
+    /// Nothing the map offers (an empty, unknown or gated-off intent, ...): the unmatched
+    /// member, for `reason`.
+    Unmatched {
+        reason: UnmatchedReason<T>,
+        /// Parameters were present (and are ignored).
+        params_ignored: bool,
+    },
+}
+
+/// A map entry whose feature gate is open.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct MappedEntry<T: 'static> {
+    /// The table it is in.
+    pub side: Side,
+    /// Its index in that table (its parameter routes have the same index).
+    pub index: usize,
+    /// The entry.
+    pub entry: &'static MapEntry<T>,
+}
+
+impl<T: Copy> MappedEntry<T> {
+    /// The member.
+    pub fn tag(&self) -> T {
+        self.entry.tag
+    }
+
+    /// How the intent was matched.
+    pub fn matched(&self) -> Match<T> {
+        match self.side {
+            Side::Cloud => Match::Cloud {
+                intent: self.entry.intent,
             },
-            Raw::Built(t) => t,
+            Side::App => Match::App {
+                intent: self.entry.intent,
+            },
         }
     }
-}
-
-/// What [`IntentTranslator::build_cloud_data_into`] did.
-pub(crate) enum DataBuild {
-    /// The payload was built and handed to `place`; the translation's notes.
-    Placed {
-        /// Notes of the translation, in order.
-        notes: Vec<Note>,
-    },
-    /// The translation failed; nothing was placed.
-    Failed(TranslateError),
-    /// The member's payload shape is unknown: the general path answers.
-    General,
-}
-
-/// What one lookup of a cloud intent found, for the component's fast paths. Holds no
-/// borrow of the translator (the data case names its map entry by index), so the component
-/// can go on to change its own state.
-#[derive(Clone, Copy, Debug)]
-pub(crate) enum CloudFast<T> {
-    /// Mapped, enabled, to a void member: the tag, the map's own copy of the intent string,
-    /// and whether parameters were present (and ignored).
-    Void {
-        tag: T,
-        intent: &'static str,
-        params_ignored: bool,
-    },
-    /// Mapped, enabled, to a member with payload fields and a known shape: `entry` indexes
-    /// the map's cloud table. Continue with [`IntentTranslator::data_collector`],
-    /// [`IntentTranslator::collect_data`] and [`params::build_direct`].
-    Data { tag: T, entry: usize },
-    /// Anything else (empty, unknown, gated off, simple voice response, unknown shape):
-    /// use [`IntentTranslator::translate_cloud_raw`].
-    Other,
 }
 
 /// Decides whether a feature is enabled, at lookup time.
@@ -226,7 +231,9 @@ impl<U: CladUnion> fmt::Debug for IntentTranslator<U> {
     }
 }
 
-enum Params<'a> {
+/// The parameters of a request.
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum Params<'a> {
     /// A cloud result's `parameters` text.
     Json(&'a str),
     /// An app intent's single `param` string.
@@ -235,7 +242,7 @@ enum Params<'a> {
 
 impl Params<'_> {
     /// Present and not trivially empty (`""`, whitespace, `{}`, `null`).
-    fn present(&self) -> bool {
+    pub(crate) fn present(&self) -> bool {
         match self {
             Self::Json(t) => !matches!(t.trim(), "" | "{}" | "null"),
             Self::App(p) => !p.is_empty(),
@@ -283,25 +290,6 @@ where
             app: index(map.app, |e| e.intent),
             simple_voice: index(map.simple_voice, |e| e.cloud_intent),
         }
-    }
-
-    #[inline]
-    fn cloud_entry(&self, intent: &str) -> Option<(&'static MapEntry<U::Tag>, Option<&Routes>)> {
-        self.cloud
-            .get(intent)
-            .map(|&i| (&self.map.cloud[i], self.cloud_routes[i].as_ref()))
-    }
-
-    fn app_entry(&self, intent: &str) -> Option<(&'static MapEntry<U::Tag>, Option<&Routes>)> {
-        self.app
-            .get(intent)
-            .map(|&i| (&self.map.app[i], self.app_routes[i].as_ref()))
-    }
-
-    fn simple_voice_entry(&self, intent: &str) -> Option<&'static SimpleVoiceResponse> {
-        self.simple_voice
-            .get(intent)
-            .map(|&i| &self.map.simple_voice[i])
     }
 
     #[inline]
@@ -359,70 +347,192 @@ where
         intent: &str,
         parameters: &str,
     ) -> Result<Translation<U>, TranslateError> {
-        self.translate_cloud_raw(intent, parameters)
-            .map(Raw::into_translation)
+        self.translate(Side::Cloud, intent, Params::Json(parameters))
     }
 
-    /// One lookup for the component's fast paths (see [`CloudFast`]). Gives the same
-    /// answer as the full path ([`translate_cloud_raw`](Self::translate_cloud_raw)) for the
-    /// intents it accepts: an empty intent, an unknown or gated-off one, and every
-    /// non-cloud-table case are left to the full path.
-    #[inline]
-    pub(crate) fn cloud_fast(&self, intent: &str, parameters: &str) -> CloudFast<U::Tag> {
-        if intent.is_empty() {
-            return CloudFast::Other;
-        }
-        let Some(&i) = self.cloud.get(intent) else {
-            return CloudFast::Other;
-        };
-        let e = &self.map.cloud[i];
-        if self.enabled(e.feature_gate).is_err() {
-            return CloudFast::Other;
-        }
-        match self.shape(e.tag) {
-            Some(s) if s.fields.is_empty() => CloudFast::Void {
-                tag: e.tag,
-                intent: e.intent,
-                params_ignored: Params::Json(parameters).present(),
-            },
-            Some(_) => CloudFast::Data {
-                tag: e.tag,
-                entry: i,
-            },
-            None => CloudFast::Other,
-        }
-    }
-
-    /// Translates cloud table entry `entry` (a [`CloudFast::Data`] one, member `tag`) with
-    /// `parameters` and builds the payload straight into the caller's storage: `place`
-    /// receives the built union, once, on success. Same checks, same order and same result
-    /// as [`translate_cloud_raw`](Self::translate_cloud_raw) for that entry; when the
-    /// direct build does not apply, the general build names the field to blame.
-    #[inline(always)]
-    pub(crate) fn build_cloud_data_into(
+    /// Translates an app intent (`AppIntent { intent, param }`): the app table, and the
+    /// payload built from `{"param": param}` with the app substitutions/numerics.
+    pub fn translate_app(
         &self,
-        tag: U::Tag,
-        entry: usize,
-        parameters: &str,
-        place: impl FnOnce(U),
-    ) -> DataBuild {
-        let Some(shape) = self.shape(tag) else {
-            return DataBuild::General;
+        intent: &str,
+        param: &str,
+    ) -> Result<Translation<U>, TranslateError> {
+        self.translate(Side::App, intent, Params::App(param))
+    }
+
+    /// The whole translation, its steps as the component's intake runs them: [`resolve`],
+    /// then the payload ([`build_data`], [`simple_voice`]).
+    ///
+    /// [`resolve`]: Self::resolve
+    /// [`build_data`]: Self::build_data
+    /// [`simple_voice`]: Self::simple_voice
+    fn translate(
+        &self,
+        side: Side,
+        intent: &str,
+        params: Params<'_>,
+    ) -> Result<Translation<U>, TranslateError> {
+        match self.resolve(side, intent, params) {
+            Resolved::Void {
+                entry,
+                params_ignored,
+            } => Ok(Translation {
+                intent: U::default_for(entry.tag()),
+                matched: entry.matched(),
+                params_ignored,
+                notes: Vec::new(),
+            }),
+            Resolved::Unmatched {
+                reason,
+                params_ignored,
+            } => Ok(Translation {
+                intent: U::default_for(self.map.unmatched),
+                matched: Match::Unmatched(reason),
+                params_ignored,
+                notes: Vec::new(),
+            }),
+            Resolved::Data(data) => {
+                let (intent, notes) = self.build_data(&data, params, |built| built)?;
+                Ok(Translation {
+                    intent,
+                    matched: data.matched(),
+                    params_ignored: false,
+                    notes,
+                })
+            }
+            Resolved::SimpleVoice { response, tag } => self.simple_voice(response, tag, params),
+        }
+    }
+
+    /// Step 1 of every translation: `intent` looked up in `side`'s table (cloud results
+    /// then in the simple voice responses), feature gates evaluated now. An empty, unknown
+    /// or gated-off intent, or a simple voice response the union has no member for,
+    /// resolves to the unmatched member with the reason.
+    #[inline(always)]
+    pub(crate) fn resolve(&self, side: Side, intent: &str, params: Params<'_>) -> Resolved<U::Tag> {
+        if intent.is_empty() {
+            return self.unmatched(UnmatchedReason::EmptyIntent, params);
+        }
+        let (index, table) = match side {
+            Side::Cloud => (&self.cloud, self.map.cloud),
+            Side::App => (&self.app, self.map.app),
+        };
+        let mut gated = None;
+        if let Some(&i) = index.get(intent) {
+            let entry = &table[i];
+            match self.enabled(entry.feature_gate) {
+                Ok(()) => {
+                    let mapped = MappedEntry {
+                        side,
+                        index: i,
+                        entry,
+                    };
+                    if !self.is_void(entry.tag) {
+                        return Resolved::Data(mapped);
+                    }
+                    return Resolved::Void {
+                        entry: mapped,
+                        params_ignored: params.present(),
+                    };
+                }
+                Err(feature) => gated = Some((entry.intent, feature)),
+            }
+        }
+        self.resolve_unlisted(side, intent, gated, params)
+    }
+
+    /// [`resolve`](Self::resolve) for an intent its table has no open entry for: a simple
+    /// voice response (cloud results), else the unmatched member. `gated` is the table entry
+    /// whose feature gate was closed, if any. Out of line, to keep the table path small.
+    #[inline(never)]
+    fn resolve_unlisted(
+        &self,
+        side: Side,
+        intent: &str,
+        mut gated: Option<(&'static str, &'static str)>,
+        params: Params<'_>,
+    ) -> Resolved<U::Tag> {
+        if side == Side::Cloud {
+            if let Some(&i) = self.simple_voice.get(intent) {
+                let r = &self.map.simple_voice[i];
+                match (self.enabled(r.feature_gate), self.map.simple_voice_tag) {
+                    (Ok(()), Some(tag)) => return Resolved::SimpleVoice { response: r, tag },
+                    (Ok(()), None) => {
+                        let reason = UnmatchedReason::NoSimpleVoiceTag {
+                            intent: r.cloud_intent,
+                        };
+                        return self.unmatched(reason, params);
+                    }
+                    (Err(feature), _) => gated = Some((r.cloud_intent, feature)),
+                }
+            }
+        }
+        let reason = match gated {
+            Some((intent, feature)) => UnmatchedReason::FeatureDisabled { intent, feature },
+            None => UnmatchedReason::UnknownIntent {
+                intent: intent.into(),
+            },
+        };
+        self.unmatched(reason, params)
+    }
+
+    #[inline]
+    fn unmatched(&self, reason: UnmatchedReason<U::Tag>, params: Params<'_>) -> Resolved<U::Tag> {
+        Resolved::Unmatched {
+            reason,
+            params_ignored: params.present(),
+        }
+    }
+
+    /// Step 2 for a member with payload fields: reads the parameters (size limit, parse,
+    /// substitutions, numeric conversion), applies the missing-field policy and builds the
+    /// payload, which `place` receives (once, on success: the component builds it straight
+    /// into its pending slot, the translator returns it). Returns what `place` returned and
+    /// the notes of the translation.
+    #[inline(always)]
+    pub(crate) fn build_data<R>(
+        &self,
+        data: &MappedEntry<U::Tag>,
+        params: Params<'_>,
+        place: impl FnOnce(U) -> R,
+    ) -> Result<(R, Vec<Note>), TranslateError> {
+        let tag = data.entry.tag;
+        let tag_name = U::tag_name(tag);
+        let shape = self.shape(tag);
+        let routes = match data.side {
+            Side::Cloud => self.cloud_routes[data.index].as_ref(),
+            Side::App => self.app_routes[data.index].as_ref(),
         };
         let mut storage = SlotStorage::new();
-        let mut c = self.data_collector(entry, &mut storage);
-        if let Err(error) = self.collect_data(tag, &mut c, parameters) {
-            return DataBuild::Failed(error);
-        }
-        let notes = std::mem::take(&mut c.notes);
-        match params::build_direct::<U>(tag, shape, c.slots) {
-            Some(Ok(built)) => place(built),
-            _ => match self.build_from_slots_cold(tag, shape, c.slots) {
-                Ok(built) => place(built),
-                Err(error) => return DataBuild::Failed(error),
+        let mut c = Collector::new(
+            Ctx {
+                tag: tag_name,
+                sanitation: data.entry.sanitation,
+                fields: shape.map(|s| s.fields.as_slice()),
+                routes,
+                numeric: self.config.numeric,
+                extra: self.config.extra_params,
             },
+            &mut storage,
+        );
+        match params {
+            Params::Json(text) => self.collect_json_params(tag_name, &mut c, text)?,
+            Params::App(param) => c.push_value(
+                Cow::Borrowed("param"),
+                ParamValue::Str(Cow::Borrowed(param)),
+            )?,
         }
-        DataBuild::Placed { notes }
+        self.check_missing(tag, shape, &mut c, self.config.missing_fields)?;
+        let notes = std::mem::take(&mut c.notes);
+        let built = match shape {
+            Some(shape) => match params::build_direct::<U>(tag, shape, c.slots) {
+                Some(Ok(built)) => built,
+                _ => self.build_from_slots_cold(tag, shape, c.slots)?,
+            },
+            None => params::build_entries::<U>(tag_name, &c.entries)
+                .map_err(|failure| bad_payload(tag_name, failure))?,
+        };
+        Ok((place(built), notes))
     }
 
     /// [`build_from_slots`](Self::build_from_slots) out of line, for when the direct build
@@ -436,170 +546,6 @@ where
         slots: &[Option<Slot<'_>>],
     ) -> Result<U, TranslateError> {
         Self::build_from_slots(tag, shape, slots)
-    }
-
-    /// The collector for cloud table entry `entry` (a [`CloudFast::Data`] one), built in
-    /// the caller's frame over the caller's slot storage.
-    #[inline(always)]
-    fn data_collector<'s, 'de>(
-        &self,
-        entry: usize,
-        storage: &'s mut SlotStorage<'de>,
-    ) -> Collector<'_, 's, 'de> {
-        let e = &self.map.cloud[entry];
-        Collector::new(
-            Ctx {
-                tag: U::tag_name(e.tag),
-                sanitation: e.sanitation,
-                fields: self.shape(e.tag).map(|s| s.fields.as_slice()),
-                routes: self.cloud_routes[entry].as_ref(),
-                numeric: self.config.numeric,
-                extra: self.config.extra_params,
-            },
-            storage,
-        )
-    }
-
-    /// Everything a data translation does before the payload is built, for a
-    /// [`CloudFast::Data`] entry: size limit, parameter parsing, substitutions, numeric
-    /// conversion, missing-field policy (same checks, same order as
-    /// [`translate_cloud_raw`](Self::translate_cloud_raw)). The caller builds the payload
-    /// itself ([`build_cloud_data_into`](Self::build_cloud_data_into)).
-    #[inline(always)]
-    fn collect_data<'de>(
-        &self,
-        tag: U::Tag,
-        c: &mut Collector<'_, '_, 'de>,
-        text: &'de str,
-    ) -> Result<(), TranslateError> {
-        self.collect_json_params(U::tag_name(tag), c, text)?;
-        self.check_missing(tag, self.shape(tag), c, self.config.missing_fields)
-    }
-
-    #[inline(always)]
-    pub(crate) fn translate_cloud_raw(
-        &self,
-        intent: &str,
-        parameters: &str,
-    ) -> Result<Raw<U>, TranslateError> {
-        let params = Params::Json(parameters);
-        if intent.is_empty() {
-            return Ok(self.unmatched(UnmatchedReason::EmptyIntent, &params));
-        }
-        let mut gated = None;
-        if let Some((e, routes)) = self.cloud_entry(intent) {
-            match self.enabled(e.feature_gate) {
-                Ok(()) => return self.mapped(e, routes, Match::Cloud { intent: e.intent }, params),
-                Err(feature) => gated = Some((e.intent, feature)),
-            }
-        }
-        if let Some(r) = self.simple_voice_entry(intent) {
-            match self.enabled(r.feature_gate) {
-                Ok(()) => return self.simple_voice(r, &params),
-                Err(feature) => gated = Some((r.cloud_intent, feature)),
-            }
-        }
-        let reason = match gated {
-            Some((intent, feature)) => UnmatchedReason::FeatureDisabled { intent, feature },
-            None => UnmatchedReason::UnknownIntent {
-                intent: intent.into(),
-            },
-        };
-        Ok(self.unmatched(reason, &params))
-    }
-
-    /// Translates an app intent (`AppIntent { intent, param }`): the app table, and the
-    /// payload built from `{"param": param}` with the app substitutions/numerics.
-    pub fn translate_app(
-        &self,
-        intent: &str,
-        param: &str,
-    ) -> Result<Translation<U>, TranslateError> {
-        self.translate_app_raw(intent, param)
-            .map(Raw::into_translation)
-    }
-
-    #[inline]
-    pub(crate) fn translate_app_raw(
-        &self,
-        intent: &str,
-        param: &str,
-    ) -> Result<Raw<U>, TranslateError> {
-        let params = Params::App(param);
-        if intent.is_empty() {
-            return Ok(self.unmatched(UnmatchedReason::EmptyIntent, &params));
-        }
-        let reason = match self.app_entry(intent) {
-            Some((e, routes)) => match self.enabled(e.feature_gate) {
-                Ok(()) => return self.mapped(e, routes, Match::App { intent: e.intent }, params),
-                Err(feature) => UnmatchedReason::FeatureDisabled {
-                    intent: e.intent,
-                    feature,
-                },
-            },
-            None => UnmatchedReason::UnknownIntent {
-                intent: intent.into(),
-            },
-        };
-        Ok(self.unmatched(reason, &params))
-    }
-
-    #[inline]
-    fn unmatched(&self, reason: UnmatchedReason<U::Tag>, params: &Params<'_>) -> Raw<U> {
-        Raw::Void {
-            tag: self.map.unmatched,
-            matched: Match::Unmatched(reason),
-            params_ignored: params.present(),
-        }
-    }
-
-    #[inline(always)]
-    fn mapped(
-        &self,
-        entry: &'static MapEntry<U::Tag>,
-        routes: Option<&Routes>,
-        matched: Match<U::Tag>,
-        params: Params<'_>,
-    ) -> Result<Raw<U>, TranslateError> {
-        let tag = entry.tag;
-        let shape = self.shape(tag);
-        if shape.is_some_and(|s| s.fields.is_empty()) {
-            // Void: no JSON work, no allocation.
-            return Ok(Raw::Void {
-                tag,
-                matched,
-                params_ignored: params.present(),
-            });
-        }
-        let tag_name = U::tag_name(tag);
-        let mut storage = params::SlotStorage::new();
-        let mut c = Collector::new(
-            Ctx {
-                tag: tag_name,
-                sanitation: entry.sanitation,
-                fields: shape.map(|s| s.fields.as_slice()),
-                routes,
-                numeric: self.config.numeric,
-                extra: self.config.extra_params,
-            },
-            &mut storage,
-        );
-        match params {
-            Params::Json(text) => self.collect_json_params(tag_name, &mut c, text)?,
-            Params::App(param) => {
-                c.push_value(
-                    Cow::Borrowed("param"),
-                    ParamValue::Str(Cow::Borrowed(param)),
-                )?;
-            }
-        }
-        let intent = self.finish(tag, shape, &mut c, self.config.missing_fields)?;
-        Ok(Raw::Built(Translation {
-            intent,
-            matched,
-            params_ignored: false,
-            notes: c.notes,
-        }))
     }
 
     /// A cloud result's `parameters` text into `c`: size limit, "no parameters" checks,
@@ -685,19 +631,14 @@ where
             .map_err(|failure| bad_payload(U::tag_name(tag), failure))
     }
 
-    fn simple_voice(
+    /// Step 2 for a simple voice response: member `tag` (the union's simple-voice member)
+    /// built from the table entry; the request's parameters are ignored.
+    pub(crate) fn simple_voice(
         &self,
         r: &'static SimpleVoiceResponse,
-        params: &Params<'_>,
-    ) -> Result<Raw<U>, TranslateError> {
-        let Some(tag) = self.map.simple_voice_tag else {
-            return Ok(self.unmatched(
-                UnmatchedReason::NoSimpleVoiceTag {
-                    intent: r.cloud_intent,
-                },
-                params,
-            ));
-        };
+        tag: U::Tag,
+        params: Params<'_>,
+    ) -> Result<Translation<U>, TranslateError> {
         let tag_name = U::tag_name(tag);
         let shape = self.shape(tag);
         let fields = shape.map(|s| s.fields.as_slice());
@@ -713,18 +654,20 @@ where
             },
             &mut storage,
         );
+        let [anim_group, emotion_event, active_feature, disable_wakeword_turn] =
+            SimpleVoiceResponse::PAYLOAD_FIELDS;
         let all: [(&'static str, ParamValue<'static>); 4] = [
-            ("anim_group", ParamValue::Str(Cow::Borrowed(r.anim_group))),
+            (anim_group, ParamValue::Str(Cow::Borrowed(r.anim_group))),
             (
-                "emotion_event",
+                emotion_event,
                 ParamValue::Str(Cow::Borrowed(r.emotion_event)),
             ),
             (
-                "active_feature",
+                active_feature,
                 ParamValue::Str(Cow::Borrowed(r.active_feature)),
             ),
             (
-                "disable_wakeword_turn",
+                disable_wakeword_turn,
                 ParamValue::Bool(r.disable_wakeword_turn),
             ),
         ];
@@ -734,14 +677,14 @@ where
             }
         }
         let intent = self.finish(tag, shape, &mut c, MissingFields::Default)?;
-        Ok(Raw::Built(Translation {
+        Ok(Translation {
             intent,
             matched: Match::SimpleVoice {
                 intent: r.cloud_intent,
             },
             params_ignored: params.present(),
             notes: Vec::new(),
-        }))
+        })
     }
 }
 

@@ -13,10 +13,14 @@
 //! | [`Capability::tick`] | tick the behavior; `Success`/`Failure` map to [`Progress::Succeeded`]/[`Progress::Failed`] |
 //! | [`Capability::halt`] | request cancellation (first call), then poll it (later calls) until the behavior reports it has stopped: [`HaltProgress::Halted`] |
 //!
-//! The controller calls `halt` once per tick until it returns `Halted` or the policy's
+//! The controller calls `halt` once when it asks (at the time of the request), then once
+//! per later tick until it returns `Halted` or the policy's
 //! [`CapabilityPolicy::halt_timeout_ticks`] pass; only then does the preempting request
-//! start (halt before start). A capability that never confirms is force-released, reported,
-//! and marked unresponsive (requests for it are rejected) until it finally confirms.
+//! start (halt before start). Likewise `tick` is first called on the first tick after the
+//! start: each call after the first stands for one tick of elapsed time. A capability that
+//! never confirms is force-released, reported, and marked unresponsive until it finally
+//! confirms: every request for it is rejected meanwhile — new ones, resumed ones, queued
+//! ones when their turn comes, and one that was waiting for that very halt.
 
 use super::event::RequestId;
 use crate::hri::{IntentRecord, Priority};

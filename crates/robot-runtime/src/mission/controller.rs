@@ -77,6 +77,9 @@ struct Entry {
     /// Order in which running requests started (the "current main activity" is the latest
     /// of the highest priority).
     started_seq: u64,
+    /// Started or asked to halt at this time and not yet ticked or polled since: the first
+    /// tick at that same time does not tick or poll it (no time has passed for it).
+    fresh_at: Option<Timestamp>,
 }
 
 struct Slot<R: Resource> {
@@ -95,6 +98,9 @@ struct Route {
 /// The handler of `RAW_USER_INPUT` intents; returns true when it took the input.
 pub type RawInputHandler = Box<dyn FnMut(&IntentRecord) -> bool>;
 
+/// A subscriber to the controller's events ([`MissionController::subscribe`]).
+pub type MissionListener = Box<dyn FnMut(&MissionEvent) + Send>;
+
 /// Schedules capabilities from intents and allocates the robot's resources so that no two
 /// running capabilities use the same one.
 ///
@@ -106,13 +112,25 @@ pub type RawInputHandler = Box<dyn FnMut(&IntentRecord) -> bool>;
 ///   when they confirmed (polled once per tick) or their halt timeout passed (force-release,
 ///   [`MissionEvent::HaltTimedOut`]).
 /// * `STOP_ACTIVITY`/`CANCEL_ACTIVITY` stop the activity named by `object` (a capability
-///   name or a request's object) or, without object, the current main activity (the latest
+///   name or a request's object) or, without object or with an empty one (the spec's
+///   cancel-task example sends `{"object": ""}`), the current main activity (the latest
 ///   started of the highest priority); a stop intent only stops requests of at most its own
 ///   priority. `CONTINUE_ACTIVITY` resumes a paused request, `SUSPEND` halts everything and
 ///   refuses new requests until `WAKEUP`. `RAW_USER_INPUT` goes to the handler or is
 ///   reported.
 /// * Every request ends with exactly one [`MissionEvent::Finished`] whose [`Outcome`] says
 ///   why (property-tested with the resource invariant).
+///
+/// # Time
+///
+/// The controller keeps the time of the last [`tick`](Self::tick) and of the last intent it
+/// handled (its arrival time). A request started, or asked to halt, at some time is first
+/// ticked (or its halt polled) by the first `tick` of a *later* time: a caller that delivers a
+/// tick's inputs and then calls `tick` with the same time sees a capability of one tick's
+/// length end one tick later, and a halt of three ticks confirmed three ticks after it was
+/// asked for — durations are reported as they elapse. (A clock that does not advance still
+/// polls: only the first tick after the request is skipped.) Requests made in code
+/// ([`submit`](Self::submit), [`stop`](Self::stop), ...) take the time of the last tick.
 pub struct MissionController<R: Resource> {
     config: MissionConfig,
     slots: Vec<Slot<R>>,
@@ -126,6 +144,7 @@ pub struct MissionController<R: Resource> {
     now: Timestamp,
     events: Vec<MissionEvent>,
     raw_handler: Option<RawInputHandler>,
+    listeners: Vec<MissionListener>,
     claims: Vec<Claim<R>>,
     involved: Vec<RequestId>,
 }
@@ -158,6 +177,7 @@ impl<R: Resource> MissionController<R> {
             now: Timestamp(0),
             events: Vec::new(),
             raw_handler: None,
+            listeners: Vec::new(),
             claims: Vec::new(),
             involved: Vec::new(),
         }
@@ -220,6 +240,22 @@ impl<R: Resource> MissionController<R> {
         std::mem::take(&mut self.events)
     }
 
+    /// Calls `listener` with every event, synchronously, as it happens (the events are
+    /// buffered for [`drain_events`](Self::drain_events) as well). A listener sees an event
+    /// in its true order with whatever the capabilities themselves report from inside their
+    /// `start` / `tick` / `halt` (the robot's timeline relies on it: a holder's release comes
+    /// before the start it made possible).
+    pub fn subscribe(&mut self, listener: impl FnMut(&MissionEvent) + Send + 'static) {
+        self.listeners.push(Box::new(listener));
+    }
+
+    /// True when a tick with no new request would do nothing: nothing is running, halting,
+    /// waiting or queued, and no force-released capability is still being polled for its
+    /// halt. A discrete-event caller may then skip ticks until its next input.
+    pub fn is_quiescent(&self) -> bool {
+        self.is_idle() && !self.slots.iter().any(|s| s.unresponsive)
+    }
+
     /// True while suspended.
     pub fn is_suspended(&self) -> bool {
         self.suspended
@@ -262,6 +298,9 @@ impl<R: Resource> MissionController<R> {
 
     fn emit(&mut self, event: MissionEvent) {
         tracing::debug!(?event, "mission");
+        for l in &mut self.listeners {
+            l(&event);
+        }
         self.events.push(event);
     }
 
@@ -277,6 +316,8 @@ impl<R: Resource> MissionController<R> {
     /// control intents act on the controller, `RAW_USER_INPUT` goes to the handler, every
     /// other intent is routed to a capability and arbitrated.
     pub fn handle_intent(&mut self, record: IntentRecord) -> Handling {
+        // What it starts or stops, it does at its arrival time (see "Time" above).
+        self.now = self.now.max(record.arrived);
         let id = record.id;
         let priority = record.intent.priority;
         match &record.intent.intent {
@@ -426,6 +467,7 @@ impl<R: Resource> MissionController<R> {
             after_halt: None,
             halt_reason: None,
             started_seq: 0,
+            fresh_at: None,
         };
         self.arbitrate(entry, false);
         self.settle();
@@ -448,6 +490,20 @@ impl<R: Resource> MissionController<R> {
     /// Decides `entry` against the active requests. From the queue, a blocked entry goes
     /// back to the queue without a new event. Returns the entry when it stays queued.
     fn arbitrate(&mut self, mut entry: Entry, from_queue: bool) -> Option<Entry> {
+        let capability = entry.request.capability;
+        if self.slots[capability.0 as usize].unresponsive {
+            // Force-released and not yet confirmed: it takes no request, queued ones
+            // included, until it does (the capability contract).
+            let reason = RejectReason::CapabilityUnresponsive(capability);
+            self.emit(MissionEvent::Decided {
+                request: entry.request.id,
+                capability,
+                priority: entry.request.priority,
+                decision: Decision::Rejected(reason.clone()),
+            });
+            self.finish(entry.request.id, Outcome::Rejected(reason));
+            return None;
+        }
         let mut claims = std::mem::take(&mut self.claims);
         claims.clear();
         claims.extend(self.active.iter().map(|e| self.claim_of(e)));
@@ -602,6 +658,7 @@ impl<R: Resource> MissionController<R> {
                     resumed: entry.request.resumed,
                 });
                 entry.phase = Phase::Running;
+                entry.fresh_at = Some(self.now);
                 entry.started_seq = self.next_start;
                 self.next_start += 1;
                 self.active.push(entry);
@@ -626,6 +683,7 @@ impl<R: Resource> MissionController<R> {
         e.phase = Phase::Halting;
         e.halt_ticks = 0;
         e.after_halt = Some(after);
+        e.fresh_at = Some(self.now);
         if self.slots[cap.0 as usize].capability.halt() == HaltProgress::Halted {
             let entry = self.active.remove(pos);
             self.emit(MissionEvent::Halted { request, ticks: 0 });
@@ -671,7 +729,17 @@ impl<R: Resource> MissionController<R> {
                 };
                 if ready {
                     let entry = self.active.remove(i);
-                    self.start(entry);
+                    let capability = entry.request.capability;
+                    if self.slots[capability.0 as usize].unresponsive {
+                        // Its own capability was force-released (it preempted a request
+                        // of the same capability that never confirmed its halt).
+                        self.finish(
+                            entry.request.id,
+                            Outcome::Rejected(RejectReason::CapabilityUnresponsive(capability)),
+                        );
+                    } else {
+                        self.start(entry);
+                    }
                     changed = true;
                 } else {
                     i += 1;
@@ -713,6 +781,11 @@ impl<R: Resource> MissionController<R> {
         let mut i = 0;
         while i < self.active.len() {
             if self.active[i].phase != Phase::Halting {
+                i += 1;
+                continue;
+            }
+            if self.active[i].fresh_at.take().is_some_and(|at| now <= at) {
+                // Asked to halt at this very time: no time has passed for the halt yet.
                 i += 1;
                 continue;
             }
@@ -761,6 +834,11 @@ impl<R: Resource> MissionController<R> {
                 i += 1;
                 continue;
             }
+            if self.active[i].fresh_at.take().is_some_and(|at| now <= at) {
+                // Started at this very time: its first tick is the next one.
+                i += 1;
+                continue;
+            }
             let cap = self.active[i].request.capability;
             match self.slots[cap.0 as usize].capability.tick() {
                 Progress::Running => i += 1,
@@ -778,7 +856,8 @@ impl<R: Resource> MissionController<R> {
     }
 
     /// Stops the activity named `object` (a capability name or a request's object) or,
-    /// without object, the current main activity, at `priority` (see the type's docs).
+    /// without object (or an empty one), the current main activity, at `priority` (see the
+    /// type's docs).
     pub fn stop(&mut self, object: Option<&str>, priority: Priority) {
         self.stop_inner(object, priority, None, IntentId(0));
     }
@@ -798,6 +877,9 @@ impl<R: Resource> MissionController<R> {
         by: Option<IntentId>,
         intent: IntentId,
     ) {
+        // An empty object is no object: "the current main activity" (the spec's own
+        // cancel-task example sends `{"object": ""}`).
+        let object = object.map(str::trim).filter(|o| !o.is_empty());
         let targets: Vec<RequestId> = match object {
             Some(o) => self
                 .active
@@ -890,6 +972,7 @@ impl<R: Resource> MissionController<R> {
     }
 
     fn resume_inner(&mut self, object: Option<&str>, intent: IntentId) {
+        let object = object.map(str::trim).filter(|o| !o.is_empty());
         if self.suspended {
             self.emit(MissionEvent::ControlIgnored {
                 intent,

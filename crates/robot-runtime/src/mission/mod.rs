@@ -27,7 +27,9 @@ pub use capability::{
     Capability, CapabilityId, CapabilityPolicy, HaltProgress, OnPreempt, Progress, Request,
     WhenBusy,
 };
-pub use controller::{Handling, MissionConfig, MissionController, Phase, RawInputHandler};
+pub use controller::{
+    Handling, MissionConfig, MissionController, MissionListener, Phase, RawInputHandler,
+};
 pub use event::{
     CancelReason, ControlIgnoredReason, Decision, HaltReason, MissionEvent, Outcome, RejectReason,
     RequestId,

@@ -6,6 +6,7 @@
 use std::fs;
 use std::io::Write;
 use std::path::Path;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use super::hub::Hub;
@@ -14,7 +15,7 @@ use super::{parse_addr, replay, Config, Inspector, Limits, Server};
 use crate::robot::Robot;
 use crate::scenario::Scenario;
 use crate::timeline::{self, Entry};
-use crate::trace::{self, TraceWriter};
+use crate::trace::{self, TraceWriter, TreeJson};
 
 /// The options of `--inspect`.
 #[derive(Clone, Debug, Default)]
@@ -31,6 +32,8 @@ pub struct LiveOptions<'a> {
     pub run_for: Option<Duration>,
     /// `--trace-json`, written as the robot runs.
     pub trace: Option<&'a Path>,
+    /// Set (by a Ctrl-C handler) to end the run after the tick in progress.
+    pub stop: Option<&'a AtomicBool>,
 }
 
 fn config(addr: &str, token: Option<&str>) -> Result<Config, String> {
@@ -94,6 +97,7 @@ pub fn live(
             run_for: options.run_for,
             start_paused: options.paused,
         },
+        options.stop,
         &mut inspector,
         inputs,
         |entries: &[Entry]| {
@@ -132,6 +136,8 @@ pub struct ReplayOptions<'a> {
     pub token: Option<&'a str>,
     /// Stop after this long.
     pub run_for: Option<Duration>,
+    /// Set (by a Ctrl-C handler) to stop serving.
+    pub stop: Option<&'a AtomicBool>,
 }
 
 /// Serves a recorded trace until `run_for` has passed (or forever). `robot` gives the tree
@@ -167,7 +173,7 @@ pub fn replay(
         return Err(format!("{}: no events to replay", path.display()));
     }
     let config = config(options.addr, options.token)?;
-    let fallback = serde_json::to_value(robot.runner().shape()).unwrap_or_default();
+    let fallback = serde_json::to_value(TreeJson::of(robot.runner())).unwrap_or_default();
     let name = path
         .file_name()
         .map(|n| n.to_string_lossy().into_owned())
@@ -178,12 +184,14 @@ pub fn replay(
     let server = Server::start(&config, hub).map_err(|e| e.to_string())?;
     announce(&server, &format!("replay of {name}, {events} events"));
     let started = Instant::now();
-    loop {
-        match options.run_for {
+    let stopped = || options.stop.is_some_and(|s| s.load(Ordering::Relaxed));
+    while !stopped() {
+        let left = match options.run_for {
             Some(d) if started.elapsed() >= d => break,
-            Some(d) => std::thread::sleep((d - started.elapsed()).min(Duration::from_millis(200))),
-            None => std::thread::sleep(Duration::from_secs(3600)),
-        }
+            Some(d) => d - started.elapsed(),
+            None => Duration::MAX,
+        };
+        std::thread::sleep(left.min(Duration::from_millis(100)));
     }
     server.shutdown();
     Ok(())

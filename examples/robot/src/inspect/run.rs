@@ -3,6 +3,7 @@
 //! (inputs for the next tick, user intents, forcing, pause / step / resume).
 
 use std::collections::VecDeque;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use robot_runtime::behavior::BehaviorId;
@@ -40,6 +41,8 @@ pub struct Summary {
     pub received: usize,
     /// Commands taken from pages.
     pub commands: usize,
+    /// The run ended because `stop` was set, not because its time was up.
+    pub interrupted: bool,
 }
 
 enum Queued {
@@ -71,11 +74,13 @@ struct Loop<'a> {
 /// stops while paused), then the inputs pages sent since the last tick, then `inputs`
 /// (live sources deliver what arrived into the tick: `|robot, tick, cpu| n delivered`);
 /// the robot's tick; `out` gets the tick's timeline entries (print them, trace them), and
-/// so does the inspector. Commands are taken between ticks, also while paused.
+/// so does the inspector. Commands are taken between ticks, also while paused. Once `stop`
+/// is set (by a Ctrl-C handler, another thread) the run ends after the tick in progress.
 pub fn run(
     robot: Robot,
     scenario: &Scenario,
     options: &RunOptions,
+    stop: Option<&AtomicBool>,
     inspector: &mut Inspector,
     mut inputs: impl FnMut(&mut Robot, u64, Duration) -> usize,
     mut out: impl FnMut(&[Entry]),
@@ -103,6 +108,10 @@ pub fn run(
             l.handle(request, &mut out);
         }
         if options.run_for.is_some_and(|d| started.elapsed() >= d) {
+            break;
+        }
+        if stop.is_some_and(|s| s.load(Ordering::Relaxed)) {
+            summary.interrupted = true;
             break;
         }
         if l.paused && l.steps == 0 {
@@ -286,19 +295,24 @@ impl Loop<'_> {
         })
     }
 
-    /// Forces `name` (run `run` of `total`), recording it in the timeline.
+    /// Forces `name` (run `run` of `total`) through
+    /// [`Runner::force_behavior`](robot_runtime::behavior::Runner::force_behavior), recording
+    /// it in the timeline.
     fn force(&mut self, name: &str, run: u32, total: u32) -> Result<String, String> {
-        let Some(id) = self.robot.runner().id(name) else {
+        let runner = self.robot.runner();
+        let Some(id) = runner.id(name) else {
             return Err(format!("force: no behavior is named {name:?}"));
         };
-        match self.robot.runner_mut().force(id) {
-            Ok(path) => {
-                let runner = self.robot.runner();
-                let stack: Vec<&str> = path
-                    .iter()
-                    .filter_map(|id| runner.name(*id).map(|n| n.as_str()))
-                    .collect();
-                let detail = format!("{name} (run {run} of {total}): stack {}", stack.join(" > "));
+        if runner.delegation_path(id).is_none() {
+            self.forcing = None;
+            return Err(format!(
+                "force: {name} cannot be reached from the base behavior through declared delegates"
+            ));
+        }
+        match self.robot.runner_mut().force_behavior(id) {
+            Ok(()) => {
+                let stack = self.robot.runner().stack_names().join(" > ");
+                let detail = format!("{name} (run {run} of {total}): stack {stack}");
                 self.input("force", detail.clone());
                 self.forcing = (run < total).then(|| Forcing {
                     name: name.to_owned(),

@@ -16,6 +16,7 @@ use super::{Limits, FRAME, HEARTBEAT};
 use crate::intents::{UserIntent, USER_INTENT_MAP};
 use crate::robot::Robot;
 use crate::timeline::Entry;
+use crate::trace::TreeJson;
 
 /// The static parts of the `hello` message for `robot`: its tree, its tick rate, and the
 /// catalog the page's forms offer (every user intent with its default payload, the cloud
@@ -34,7 +35,7 @@ pub fn hello(robot: &Robot, ticks_per_second: u32) -> Map<String, Value> {
     let mut m = Map::new();
     m.insert(
         "tree".into(),
-        serde_json::to_value(robot.runner().shape()).unwrap_or(Value::Null),
+        serde_json::to_value(TreeJson::of(robot.runner())).unwrap_or(Value::Null),
     );
     m.insert("ticks_per_second".into(), ticks_per_second.into());
     m.insert(

@@ -1,16 +1,25 @@
 //! The robot as the page sees it at one tick ([`State`]), built on the tick thread from the
-//! runner's introspection (`robot_runtime::behavior::introspect`) and the intent component;
-//! serialized later, on the broadcaster thread.
+//! runner's read-only introspection (`robot_runtime::behavior::inspect`: last values only,
+//! nothing evaluated) and the intent component; serialized later, on the broadcaster thread.
+//!
+//! Bounded for big trees (the original's, hundreds of behaviors): a behavior out of scope
+//! with nothing to say is left out (the page reads a missing behavior as out of scope), and
+//! the "why" reports cover only the behaviors the pages look at (the active dispatcher's
+//! children, the behavior a page selected and its children).
+
+use std::time::Duration;
 
 use serde::Serialize;
 
-use robot_runtime::behavior::{BehaviorId, Gate, LifecycleState, NodeStatus};
-use robot_runtime::intent::{IntentMeta, MapEntry, Match};
+use robot_runtime::behavior::inspect::{self, ActivationReport, BehaviorStatus, ConditionReport};
+use robot_runtime::behavior::{BehaviorId, LifecycleState};
+use robot_runtime::intent::IntentMeta;
 use robot_runtime::union::CladUnion;
 
 use super::session::Progress;
-use crate::intents::{Tag, UserIntent, USER_INTENT_MAP};
-use crate::robot::{describe_match, payload_json, Robot};
+use crate::intents::UserIntent;
+use crate::robot::{describe_match, map_entry, payload_json, Robot};
+use crate::timeline::MapEntryInfo;
 
 /// One frame of the stack.
 #[derive(Debug, Serialize)]
@@ -23,6 +32,139 @@ pub(crate) struct Frame {
     action: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
     active_ms: Option<u64>,
+}
+
+/// One behavior's state.
+#[derive(Debug, Serialize)]
+pub(crate) struct Node {
+    index: usize,
+    /// `out_of_scope`, `in_scope`, `active`.
+    state: &'static str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    stack_position: Option<usize>,
+    /// Active, or in scope and its last answer was yes ([`BehaviorStatus::wants_to_run`]).
+    wants_to_run: bool,
+    /// The answer the runner keeps for it (the cached tick), while that holds.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    remembered: Option<bool>,
+    /// The last tick it said it wants to run.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    wanted_tick: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    cooldown_ms: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    action: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    debug_state: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    active_ms: Option<u64>,
+}
+
+fn ms(d: Duration) -> u64 {
+    u64::try_from(d.as_millis()).unwrap_or(u64::MAX)
+}
+
+/// `out_of_scope`, `in_scope` or `active`.
+pub(crate) fn state_name(s: LifecycleState) -> &'static str {
+    match s {
+        LifecycleState::OutOfScope => "out_of_scope",
+        LifecycleState::InScope => "in_scope",
+        LifecycleState::Active => "active",
+    }
+}
+
+impl Node {
+    fn of(s: &BehaviorStatus) -> Self {
+        Node {
+            index: s.id.index(),
+            state: state_name(s.state),
+            stack_position: s.stack_pos,
+            wants_to_run: s.wants_to_run(),
+            remembered: s.remembered,
+            wanted_tick: s.wanted_tick,
+            cooldown_ms: s.cooling_down.map(ms),
+            action: s.action.clone(),
+            debug_state: s.debug_state.clone(),
+            active_ms: s.active_for.map(ms),
+        }
+    }
+    /// Out of scope with nothing to show.
+    fn is_blank(s: &BehaviorStatus) -> bool {
+        s.state == LifecycleState::OutOfScope
+            && s.cooling_down.is_none()
+            && s.debug_state.is_none()
+            && s.wanted_tick.is_none()
+    }
+}
+
+/// A condition node with its last value.
+#[derive(Debug, Serialize)]
+pub(crate) struct Condition {
+    #[serde(skip_serializing_if = "String::is_empty")]
+    label: String,
+    #[serde(rename = "type")]
+    type_name: String,
+    #[serde(skip_serializing_if = "String::is_empty")]
+    detail: String,
+    /// The tick of its last evaluation (absent: never evaluated).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    tick: Option<u64>,
+    /// Its value then.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    value: Option<bool>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    children: Vec<Condition>,
+}
+
+impl Condition {
+    fn of(c: ConditionReport) -> Self {
+        Condition {
+            label: c.label,
+            type_name: c.type_name,
+            detail: c.detail,
+            tick: c.last.map(|l| l.0),
+            value: c.last.map(|l| l.1),
+            children: c.children.into_iter().map(Condition::of).collect(),
+        }
+    }
+}
+
+/// An activation gate.
+#[derive(Debug, Serialize)]
+pub(crate) struct Gate {
+    name: &'static str,
+    open: bool,
+}
+
+/// Why one behavior does or does not run.
+#[derive(Debug, Serialize)]
+pub(crate) struct Why {
+    index: usize,
+    wants_to_run: bool,
+    gates: Vec<Gate>,
+    /// With `respondToUserIntents`: a listed intent is pending now.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    intent_pending: Option<bool>,
+    conditions: Vec<Condition>,
+}
+
+impl Why {
+    fn of(r: ActivationReport) -> Self {
+        Why {
+            index: r.status.id.index(),
+            wants_to_run: r.status.wants_to_run(),
+            gates: r
+                .gates
+                .into_iter()
+                .map(|g| Gate {
+                    name: g.name,
+                    open: g.open,
+                })
+                .collect(),
+            intent_pending: r.intent_pending,
+            conditions: r.conditions.into_iter().map(Condition::of).collect(),
+        }
+    }
 }
 
 /// An intent's metadata.
@@ -46,44 +188,6 @@ impl From<IntentMeta> for Meta {
     }
 }
 
-/// The map entry an intent came through.
-#[derive(Debug, Serialize)]
-pub(crate) struct Entry {
-    table: &'static str,
-    intent: &'static str,
-    user_intent: &'static str,
-    #[serde(skip_serializing_if = "Vec::is_empty")]
-    substitutions: Vec<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    feature_gate: Option<&'static str>,
-}
-
-impl Entry {
-    fn of(table: &'static str, e: &'static MapEntry<Tag>) -> Self {
-        Self {
-            table,
-            intent: e.intent,
-            user_intent: UserIntent::tag_name(e.tag),
-            substitutions: e
-                .sanitation
-                .iter()
-                .map(|s| {
-                    let mut t = s.from.to_owned();
-                    if let Some(to) = s.to {
-                        t.push_str(" -> ");
-                        t.push_str(to);
-                    }
-                    if s.numeric {
-                        t.push_str(" (number)");
-                    }
-                    t
-                })
-                .collect(),
-            feature_gate: e.feature_gate,
-        }
-    }
-}
-
 /// The pending or the active intent.
 #[derive(Debug, Serialize)]
 pub(crate) struct Intent {
@@ -95,21 +199,13 @@ pub(crate) struct Intent {
     /// How it got its tag.
     via: String,
     #[serde(skip_serializing_if = "Option::is_none")]
-    map_entry: Option<Entry>,
+    map_entry: Option<MapEntryInfo>,
     meta: Meta,
     /// Ticks since it became pending (pending) or was claimed (active).
     age_ticks: u64,
     /// The behavior that claimed it (active).
     #[serde(skip_serializing_if = "Option::is_none")]
     owner: Option<String>,
-}
-
-fn map_entry(m: &Match<Tag>) -> Option<Entry> {
-    match m {
-        Match::Cloud { intent } => USER_INTENT_MAP.cloud(intent).map(|e| Entry::of("cloud", e)),
-        Match::App { intent } => USER_INTENT_MAP.app(intent).map(|e| Entry::of("app", e)),
-        _ => None,
-    }
 }
 
 /// The intent component.
@@ -139,9 +235,10 @@ pub(crate) struct State {
     t_ms: u64,
     paused: bool,
     stack: Vec<Frame>,
-    nodes: Vec<NodeStatus>,
-    /// Why each behavior in scope or active does or does not want to run.
-    gates: Vec<Gate>,
+    /// Every behavior that is not out of scope with nothing to say, by index.
+    nodes: Vec<Node>,
+    /// Why the behaviors the pages look at do or do not run.
+    why: Vec<Why>,
     /// The active dispatcher: the highest behavior of the stack that has delegates.
     #[serde(skip_serializing_if = "Option::is_none")]
     dispatcher: Option<usize>,
@@ -150,9 +247,8 @@ pub(crate) struct State {
     forced: Option<Forced>,
 }
 
-/// Builds the state of `robot` now.
-/// `watched`: behaviors pages look at; their children's gates are explained even out of
-/// scope (besides every behavior in scope or active).
+/// Builds the state of `robot` now. `watched`: behaviors pages look at; the "why" covers
+/// each of them and its delegates, besides the active dispatcher's delegates.
 pub(crate) fn build(
     robot: &Robot,
     ticks_per_second: u32,
@@ -160,42 +256,48 @@ pub(crate) fn build(
     watched: &[BehaviorId],
 ) -> State {
     let runner = robot.runner();
-    let nodes = runner.status();
-    let mut explain: Vec<bool> = nodes
-        .iter()
-        .map(|n| n.state != LifecycleState::OutOfScope)
-        .collect();
-    for &w in watched {
-        for id in std::iter::once(w).chain(runner.delegates(w).iter().copied()) {
-            if let Some(slot) = explain.get_mut(id.index()) {
-                *slot = true;
-            }
+    let statuses = inspect::statuses(runner);
+    let dispatcher = runner
+        .stack()
+        .rev()
+        .find(|id| !runner.delegates(*id).is_empty());
+    let mut explain: Vec<BehaviorId> = Vec::new();
+    let mut add = |id: BehaviorId| {
+        if !explain.contains(&id) {
+            explain.push(id);
+        }
+    };
+    for &w in dispatcher.iter().chain(watched) {
+        if watched.contains(&w) {
+            add(w);
+        }
+        for &d in runner.delegates(w) {
+            add(d);
         }
     }
-    let gates = explain
+    let why = explain
         .iter()
-        .enumerate()
-        .filter(|(_, e)| **e)
-        .map(|(i, _)| runner.gate(BehaviorId::from_index(i)))
+        .filter_map(|&id| inspect::why(runner, id))
+        .map(Why::of)
         .collect();
     let stack: Vec<Frame> = runner
         .stack()
         .map(|id| {
-            let n = &nodes[id.index()];
+            let s = &statuses[id.index()];
             Frame {
                 index: id.index(),
-                name: runner.name(id).map(|n| n.to_string()).unwrap_or_default(),
-                debug_state: n.debug_state.clone(),
-                action: n.action.clone(),
-                active_ms: n.active_ms,
+                name: s.name.clone(),
+                debug_state: s.debug_state.clone(),
+                action: s.action.clone(),
+                active_ms: s.active_for.map(ms),
             }
         })
         .collect();
-    let dispatcher = runner
-        .stack()
-        .rev()
-        .find(|id| !runner.delegates(*id).is_empty())
-        .map(BehaviorId::index);
+    let nodes = statuses
+        .iter()
+        .filter(|s| !Node::is_blank(s))
+        .map(Node::of)
+        .collect();
     let c = runner.intents();
     let now = c.tick();
     let pending = c.pending().map(|p| Intent {
@@ -225,8 +327,8 @@ pub(crate) fn build(
         paused: progress.paused,
         stack,
         nodes,
-        gates,
-        dispatcher,
+        why,
+        dispatcher: dispatcher.map(BehaviorId::index),
         intents: Intents {
             pending,
             active,

@@ -2,31 +2,51 @@
 //! methods and its `Wire` impl.
 
 use super::*;
+use std::collections::HashMap;
 
 /// Variants of an enum: one per distinct value; later members with a value already taken
-/// become aliases.
+/// become aliases. Built in one pass over the members (a hash map from value to variant),
+/// so an enum with many members costs linear time.
 struct EnumShape {
     /// `(member index, ident)` of each variant.
     variants: Vec<(usize, String)>,
     /// `(member index, alias ident, variant position)`.
     aliases: Vec<(usize, String, usize)>,
+    /// For every member, the position of the variant it is or aliases.
+    variant_of: Vec<usize>,
+    /// For every variant position, its aliases' member indices.
+    aliases_of: Vec<Vec<usize>>,
 }
 
 /// `idents`: the naming table's identifier of every member.
 fn enum_shape(e: &Enum, idents: &[String]) -> EnumShape {
     let mut variants: Vec<(usize, String)> = Vec::new();
     let mut aliases = Vec::new();
+    let mut variant_of = Vec::with_capacity(e.members.len());
+    let mut aliases_of: Vec<Vec<usize>> = Vec::new();
+    let mut by_value: HashMap<i128, usize> = HashMap::with_capacity(e.members.len());
     for ((i, m), ident) in e.members.iter().enumerate().zip(idents) {
         let ident = ident.clone();
-        match variants
-            .iter()
-            .position(|(j, _)| e.members[*j].value == m.value)
-        {
-            Some(pos) => aliases.push((i, ident, pos)),
-            None => variants.push((i, ident)),
+        match by_value.get(&m.value) {
+            Some(&pos) => {
+                aliases.push((i, ident, pos));
+                aliases_of[pos].push(i);
+                variant_of.push(pos);
+            }
+            None => {
+                by_value.insert(m.value, variants.len());
+                variant_of.push(variants.len());
+                variants.push((i, ident));
+                aliases_of.push(Vec::new());
+            }
         }
     }
-    EnumShape { variants, aliases }
+    EnumShape {
+        variants,
+        aliases,
+        variant_of,
+        aliases_of,
+    }
 }
 
 pub(super) fn enum_items(
@@ -69,11 +89,9 @@ pub(super) fn enum_items(
         if pos == 0 {
             c.line("#[default]");
         }
-        let aliases: Vec<String> = shape
-            .aliases
+        let aliases: Vec<String> = shape.aliases_of[pos]
             .iter()
-            .filter(|(_, _, p)| *p == pos)
-            .map(|(j, _, _)| format!(", alias = {}", str_lit(&e.members[*j].name)))
+            .map(|j| format!(", alias = {}", str_lit(&e.members[*j].name)))
             .collect();
         if *v != m.name || !aliases.is_empty() {
             emit!(
@@ -133,20 +151,8 @@ pub(super) fn enum_items(
         pub fn from_name(name: &str) -> ::core::option::Option<Self> {
             match name {",
     );
-    for (i, m) in e.members.iter().enumerate() {
-        let target = shape
-            .variants
-            .iter()
-            .find(|(j, _)| *j == i)
-            .map(|(_, v)| v)
-            .or_else(|| {
-                shape
-                    .aliases
-                    .iter()
-                    .find(|(j, _, _)| *j == i)
-                    .map(|(_, _, p)| &shape.variants[*p].1)
-            })
-            .expect("every member is a variant or an alias");
+    for (m, &pos) in e.members.iter().zip(&shape.variant_of) {
+        let target = &shape.variants[pos].1;
         c.lines(&arm(
             &str_lit(&m.name),
             &format!("::core::option::Option::Some(Self::{target})"),
@@ -226,7 +232,12 @@ pub(super) fn enum_items(
         impl {rt}::wire::Wire for {ident} {{
             const TYPE_NAME: &'static str = {fqn_lit};
             const FIXED_SIZE: ::core::option::Option<usize> = ::core::option::Option::Some({size});
-            const MIN_SIZE: usize = {size};
+            const MIN_SIZE: usize = {size};"#
+    );
+    wire_schema_hash(c, d);
+    emit!(
+        c,
+        r#"
             #[inline]
             fn packed_size(&self) -> usize {{
                 {size}
@@ -293,8 +304,15 @@ fn concept_methods(
             pub const fn {method}(self) -> {ret} {{
                 match self {{"
         );
+        // The concept's value of each member, by member index.
+        let mut by_member: Vec<Option<&ConceptMember>> = vec![None; shape.variant_of.len()];
+        for m in &concept.members {
+            if let Some(slot) = by_member.get_mut(m.enum_member) {
+                *slot = Some(m);
+            }
+        }
         for (i, v) in &shape.variants {
-            let Some(m) = concept.members.iter().find(|m| m.enum_member == *i) else {
+            let Some(m) = by_member.get(*i).copied().flatten() else {
                 continue;
             };
             let value = concept_value(cx, u, module, &concept.return_type, &m.value.value);
@@ -334,13 +352,10 @@ pub(super) fn enum_variant_path(
     let DeclKind::Enum(e) = &cx.units[unit].decl(id).kind else {
         return "::core::default::Default::default()".to_owned();
     };
-    let shape = enum_shape(e, &cx.placement(unit, id).variants);
-    match shape
-        .variants
-        .iter()
-        .find(|(i, _)| e.members[*i].value == value)
-    {
-        Some((_, v)) => format!("{}::{v}", cx.type_path(module, unit, id)),
+    // The first member with the value is the variant (later ones are its aliases).
+    let variants = &cx.placement(unit, id).variants;
+    match e.members.iter().position(|m| m.value == value) {
+        Some(i) => format!("{}::{}", cx.type_path(module, unit, id), variants[i]),
         None => "::core::default::Default::default()".to_owned(),
     }
 }

@@ -62,30 +62,59 @@ pub(super) fn camel_case_allow<'a>(c: &mut Code, idents: impl IntoIterator<Item 
 pub(super) fn hash_consts(c: &mut Code, d: &Decl) {
     c.line("/// The schema's fully qualified name.");
     emit!(c, "pub const NAME: &'static str = {};", str_lit(&d.fqn()));
-    let Some(hash) = &d.hash else {
-        return;
-    };
-    // Two rows of eight bytes.
+    if let Some(hash) = &d.hash {
+        emit!(
+            c,
+            "
+            /// Version hash of the declaration (MD5, as the original compiler computes it).
+            pub const VERSION_HASH_STR: &'static str = {};
+            /// [`Self::VERSION_HASH_STR`] as bytes, in hex-string order.
+            pub const VERSION_HASH: [u8; 16] = [
+                {}
+            ];",
+            str_lit(hash),
+            hash_bytes(hash),
+        );
+    }
+    if let Some(hash) = &d.schema_hash {
+        emit!(
+            c,
+            "
+            /// Schema hash: over this type and every type it refers to (members, nested
+            /// types, union tags, enum values), so that any change a peer could decode wrongly
+            /// changes it. What transports compare; as bytes, `Wire::SCHEMA_HASH`.
+            pub const SCHEMA_HASH_STR: &'static str = {};",
+            str_lit(hash),
+        );
+    }
+}
+
+/// `const SCHEMA_HASH` of a `Wire` impl: the declaration's schema hash as bytes, or nothing
+/// (the trait's default, `None`) without one.
+pub(super) fn wire_schema_hash(c: &mut Code, d: &Decl) {
+    if let Some(hash) = &d.schema_hash {
+        emit!(
+            c,
+            "
+            const SCHEMA_HASH: ::core::option::Option<[u8; 16]> = ::core::option::Option::Some([
+                {}
+            ]);",
+            hash_bytes(hash),
+        );
+    }
+}
+
+/// 32 hex digits as two rows of eight `0x..` bytes.
+fn hash_bytes(hash: &str) -> String {
     let bytes: Vec<String> = (0..hash.len() / 2)
         .filter_map(|i| hash.get(2 * i..2 * i + 2))
         .map(|b| format!("0x{b}"))
         .collect();
-    let bytes = bytes
+    bytes
         .chunks(8)
         .map(|row| format!("{},", comma(row)))
         .collect::<Vec<_>>()
-        .join("\n");
-    emit!(
-        c,
-        "
-        /// Version hash of the declaration (MD5, as the original compiler computes it).
-        pub const VERSION_HASH_STR: &'static str = {hash};
-        /// [`Self::VERSION_HASH_STR`] as bytes, in hex-string order.
-        pub const VERSION_HASH: [u8; 16] = [
-            {bytes}
-        ];",
-        hash = str_lit(hash),
-    );
+        .join("\n")
 }
 
 fn float_lit(v: f64, b: Builtin) -> String {
@@ -365,17 +394,10 @@ pub(super) fn wire_parts(
 }
 
 /// Opens the `Wire` impl of a structure or union: `TYPE_NAME`, the `FIXED_SIZE` and
-/// `MIN_SIZE` constants, `SCHEMA_HASH` when the declaration has a version hash (the
-/// inherent `VERSION_HASH`, for generic code), and `packed_size` (returning `size_body`).
-fn wire_impl_open(
-    c: &mut Code,
-    rt: &str,
-    ident: &str,
-    fqn_lit: &str,
-    m: &Metrics,
-    has_hash: bool,
-    size_body: &str,
-) {
+/// `MIN_SIZE` constants, `SCHEMA_HASH` (the declaration's schema hash as bytes, for generic
+/// code such as transports), and `packed_size` (returning `size_body`).
+fn wire_impl_open(c: &mut Code, rt: &str, ident: &str, d: &Decl, m: &Metrics, size_body: &str) {
+    let fqn_lit = &str_lit(&d.fqn());
     let fixed = if m.is_fixed_size {
         format!(
             "::core::option::Option::Some({})",
@@ -393,14 +415,7 @@ fn wire_impl_open(
             const MIN_SIZE: usize = {};",
         usize_lit(m.min_size.value())
     );
-    if has_hash {
-        c.lines(
-            "
-            const SCHEMA_HASH: ::core::option::Option<[u8; 16]> = ::core::option::Option::Some(
-                Self::VERSION_HASH,
-            );",
-        );
-    }
+    wire_schema_hash(c, d);
     emit!(
         c,
         "

@@ -29,10 +29,10 @@ pub(super) fn struct_items(
 
     // `repr(C)`: fields in memory in schema order, which is wire order (and the original
     // C++ struct's layout). Rust's own reordering groups fields by alignment, so a decoded
-    // `u32` and `f32` can land side by side in one 8-byte word; moving such a value into a
-    // `Vec` then reads the word right after two 4-byte stores from different register
-    // files, a store-forwarding stall per element (measured: `robot_state_218B` unpack
-    // 58 -> 38.5 ns).
+    // `u32` and `f32` could share one 8-byte word; moving such a value into a `Vec` would
+    // then read that word while its two halves are still being stored, which the CPU cannot
+    // forward and waits for. Wire order keeps each decoded field in its own slot (the
+    // measurement is in BENCHMARKS.md, under the wire figures' `#[repr(C)]` note).
     c.blank();
     c.docs(d.docs.as_deref());
     emit!(
@@ -208,15 +208,7 @@ pub(super) fn struct_items(
     {
         wire_imports(c, cx);
     }
-    wire_impl_open(
-        c,
-        rt,
-        ident,
-        &str_lit(&fqn),
-        &s.metrics,
-        d.hash.is_some(),
-        &size_body,
-    );
+    wire_impl_open(c, rt, ident, d, &s.metrics, &size_body);
     c.lines(&write_head);
     c.lines(&write_body);
     c.line("}");

@@ -326,15 +326,7 @@ pub(super) fn union_items(
     if empty {
         c.line(empty_allow);
     }
-    wire_impl_open(
-        c,
-        rt,
-        ident,
-        &fqn_lit,
-        &u.metrics,
-        d.hash.is_some(),
-        &size_body,
-    );
+    wire_impl_open(c, rt, ident, d, &u.metrics, &size_body);
     c.lines(&write_head);
     emit!(c, "match {scrutinee} {{");
     c.lines(&write_arms);

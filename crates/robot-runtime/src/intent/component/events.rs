@@ -46,11 +46,11 @@ where
         self.emit_with(move || ev);
     }
 
-    /// Records and announces the event `make` builds. Stored first, built by the buffer's
-    /// own extend (which writes the item where it goes): copying an event that was just
-    /// written field by field reads it back with wider loads than the stores, a
-    /// store-forwarding stall per event. Logging and the listeners then see the stored
-    /// event; they cannot observe the buffer, so the order is invisible.
+    /// Records and announces the event `make` builds. The event is built in the buffer
+    /// itself (by the buffer's own `extend`, which writes the item where it goes), then
+    /// logged and handed to the listeners by reference: built elsewhere, it would be
+    /// copied in with wide loads of the fields just written one by one. Logging and the
+    /// listeners cannot observe the buffer, so the order is invisible.
     #[inline(always)]
     pub(super) fn emit_with(&mut self, make: impl FnOnce() -> IntentEvent<U::Tag>) {
         if self.events.len() < self.config.max_buffered_events {

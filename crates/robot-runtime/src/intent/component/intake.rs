@@ -1,8 +1,24 @@
-//! Cloud and app intake: translation of cloud results, app intents and expanded JSON into
-//! pending intents, with the whitelist and the error flag.
+//! Cloud and app intake: cloud results, app intents and expanded JSON become pending
+//! intents through one pipeline, each check in one place:
+//!
+//! 1. **resolve** ([`IntentTranslator::resolve`]): an empty or unknown intent, the map
+//!    lookup, the feature gate, simple voice responses → a member, or the unmatched member
+//!    with the reason;
+//! 2. **payload**: nothing for a member without payload fields; for the others the
+//!    translator reads the parameters and builds the payload
+//!    ([`IntentTranslator::build_data`], [`IntentTranslator::simple_voice`]); a failure is
+//!    reported with its [`Reaction`] (`fail`);
+//! 3. **whitelist** (`is_whitelisted`): a member it excludes becomes the unmatched intent;
+//! 4. **the pending-slot policy** (`refuse_lower`): an intent the pending one outranks is
+//!    dropped.
+//!
+//! A data intent that passes steps 3 and 4 (the common case) is built straight into the
+//! pending slot: the union is as large as its largest member, and building it elsewhere
+//! and moving it in costs more than building a small payload.
 
 use super::*;
-use crate::intent::translate::DataBuild;
+use crate::intent::map::SimpleVoiceResponse;
+use crate::intent::translate::{MappedEntry, Params, Resolved, Side, Translation};
 
 impl<U> IntentComponent<U>
 where
@@ -58,61 +74,119 @@ where
         self.sync_active();
         self.close_stream();
         self.clear_error();
-        match self.translator.cloud_fast(intent, parameters) {
-            CloudFast::Void {
-                tag,
-                intent: map_intent,
+        self.intake(
+            IntentSource::Voice,
+            Side::Cloud,
+            intent,
+            Params::Json(parameters),
+        )
+    }
+
+    /// The intake pipeline of the module docs, for a request from `source` looked up in
+    /// `side`'s table.
+    #[inline(always)]
+    fn intake(
+        &mut self,
+        source: IntentSource,
+        side: Side,
+        intent: &str,
+        params: Params<'_>,
+    ) -> CloudOutcome<U::Tag> {
+        match self.translator.resolve(side, intent, params) {
+            Resolved::Void {
+                entry,
                 params_ignored,
-            } if self.is_whitelisted(tag) => {
-                // Void intents (most voice commands): no translation result to carry around.
+            } => {
                 self.log_ignored_params(intent, params_ignored);
-                let matched = Match::Cloud { intent: map_intent };
-                if !self.set_pending_with(
-                    || U::default_for(tag),
-                    tag,
-                    IntentSource::Voice,
-                    matched.clone(),
-                    None,
-                ) {
-                    return CloudOutcome::Outranked { tag };
-                }
-                CloudOutcome::Pending { tag, matched }
+                // `side` is known here, so is the match's variant: its clones cost nothing
+                // and the member is built in the pending slot.
+                self.pend_void(source, entry.tag(), entry.matched())
             }
-            CloudFast::Data { tag, entry } if self.is_whitelisted(tag) => {
-                self.handle_cloud_data(intent, parameters, tag, entry)
+            Resolved::Unmatched {
+                reason,
+                params_ignored,
+            } => {
+                self.log_ignored_params(intent, params_ignored);
+                self.pend_unmatched(source, reason)
             }
-            // Everything else, and intents the whitelist excludes (reported once the
-            // translation succeeded, as the full path does).
-            _ => {
-                let result = self.translator.translate_cloud_raw(intent, parameters);
-                self.apply(IntentSource::Voice, intent, result)
+            Resolved::Data(data) => self.pend_data(source, intent, data, params),
+            Resolved::SimpleVoice { response, tag } => {
+                self.pend_simple_voice(source, intent, response, tag, params)
             }
         }
     }
 
-    /// The data-intent path of [`handle_cloud_result`](Self::handle_cloud_result) for a
-    /// whitelisted [`CloudFast::Data`] entry. Same result as `translate_cloud_raw` +
-    /// `apply`, but the translator builds the payload straight into the pending slot
-    /// ([`IntentTranslator::build_cloud_data_into`]): the union is as large as its largest
-    /// member, and moving it through the translator's `Result`s and `Translation` cost more
-    /// than building a small payload (each move reads bytes just written: store-forwarding
-    /// stalls).
+    /// Steps 2 to 4 for a simple voice response. Out of line, as
+    /// [`pend_data`](Self::pend_data).
+    #[inline(never)]
+    fn pend_simple_voice(
+        &mut self,
+        source: IntentSource,
+        intent: &str,
+        response: &'static SimpleVoiceResponse,
+        tag: U::Tag,
+        params: Params<'_>,
+    ) -> CloudOutcome<U::Tag> {
+        let result = self.translator.simple_voice(response, tag, params);
+        self.pend_translation(source, intent, result)
+    }
+
+    /// Steps 3 and 4 for the unmatched member. Out of line: the reason's variants (an
+    /// unknown intent's name) make its clones costly, which the mapped path should not see.
+    #[inline(never)]
+    fn pend_unmatched(
+        &mut self,
+        source: IntentSource,
+        reason: UnmatchedReason<U::Tag>,
+    ) -> CloudOutcome<U::Tag> {
+        let unmatched = self.translator.map().unmatched;
+        self.pend_void(source, unmatched, Match::Unmatched(reason))
+    }
+
+    /// Steps 3 and 4 for a member without payload fields, built in the pending slot itself.
+    #[inline(always)]
+    fn pend_void(
+        &mut self,
+        source: IntentSource,
+        tag: U::Tag,
+        matched: Match<U::Tag>,
+    ) -> CloudOutcome<U::Tag> {
+        if !self.is_whitelisted(tag) {
+            return self.not_whitelisted(tag, source);
+        }
+        if !self.set_pending_with(|| U::default_for(tag), tag, source, matched.clone(), None) {
+            return CloudOutcome::Outranked { tag };
+        }
+        CloudOutcome::Pending { tag, matched }
+    }
+
+    /// Steps 2 to 4 for a member with payload fields. When the member is whitelisted and
+    /// the pending intent does not outrank it, the payload is built straight into the
+    /// pending slot; otherwise it is built aside (its errors are reported all the same)
+    /// and the later steps decide.
     ///
     /// Out of line: its frame (the built union) would otherwise be set up for void intents
     /// too.
     #[inline(never)]
-    pub(super) fn handle_cloud_data(
+    fn pend_data(
         &mut self,
+        source: IntentSource,
         intent: &str,
-        parameters: &str,
-        tag: U::Tag,
-        entry: usize,
+        data: MappedEntry<U::Tag>,
+        params: Params<'_>,
     ) -> CloudOutcome<U::Tag> {
-        // `Match::Cloud` is built where needed: cloning a `Match` is a match over all its
-        // variants.
-        let map_intent = self.translator.map().cloud[entry].intent;
-        if self.refuse_lower(tag, IntentSource::Voice, crate::hri::Priority::DEFAULT) {
-            return CloudOutcome::Outranked { tag };
+        let tag = data.tag();
+        if !self.is_whitelisted(tag) || self.outranked_by_pending(crate::hri::Priority::DEFAULT) {
+            let result = self
+                .translator
+                .build_data(&data, params, |built| built)
+                .map(|(intent, notes)| Translation {
+                    intent,
+                    matched: data.matched(),
+                    params_ignored: false,
+                    notes,
+                });
+            return self.pend_translation(source, intent, result);
         }
         // The old intent is taken out of the slot first and put back if the build fails (a
         // failed translation leaves it pending). The notes are logged afterwards: logging
@@ -120,29 +194,22 @@ where
         let old = self.pending.take();
         let tick = self.tick;
         let slot = &mut self.pending;
-        let build = self
-            .translator
-            .build_cloud_data_into(tag, entry, parameters, |built| {
-                *slot = Some(PendingIntent {
-                    intent: built,
-                    source: IntentSource::Voice,
-                    matched: Match::Cloud { intent: map_intent },
-                    since_tick: tick,
-                    window_start: tick,
-                    warned: false,
-                    meta: None,
-                });
+        let built = self.translator.build_data(&data, params, |built| {
+            *slot = Some(PendingIntent {
+                intent: built,
+                source,
+                matched: data.matched(),
+                since_tick: tick,
+                window_start: tick,
+                warned: false,
+                meta: None,
             });
-        let notes = match build {
-            DataBuild::Placed { notes } => notes,
-            DataBuild::Failed(error) => {
+        });
+        let notes = match built {
+            Ok(((), notes)) => notes,
+            Err(error) => {
                 self.pending = old;
-                return self.apply(IntentSource::Voice, intent, Err(error));
-            }
-            DataBuild::General => {
-                self.pending = old;
-                let result = self.translator.translate_cloud_raw(intent, parameters);
-                return self.apply(IntentSource::Voice, intent, result);
+                return self.fail(source, intent, error);
             }
         };
         // Read and dropped in place: mapping `old` by value would move it again. (Dropped
@@ -153,15 +220,10 @@ where
         // `deserialize_struct_member(tag, ..)` builds member `tag`.
         debug_assert!(self.pending.as_ref().is_some_and(|p| p.tag() == tag));
         self.log_notes(intent, &notes);
-        self.report_pending(
-            replaced,
-            tag,
-            IntentSource::Voice,
-            Match::Cloud { intent: map_intent },
-        );
+        self.report_pending(replaced, tag, source, data.matched());
         CloudOutcome::Pending {
             tag,
-            matched: Match::Cloud { intent: map_intent },
+            matched: data.matched(),
         }
     }
 
@@ -187,8 +249,7 @@ where
     /// Handles an app intent (`AppIntent { intent, param }`) now, with source `App`.
     pub fn handle_app_intent(&mut self, intent: &str, param: &str) -> CloudOutcome<U::Tag> {
         self.sync_active();
-        let result = self.translator.translate_app_raw(intent, param);
-        self.apply(IntentSource::App, intent, result)
+        self.intake(IntentSource::App, Side::App, intent, Params::App(param))
     }
 
     /// The original's `SetCloudIntentPendingFromExpandedJSON` (tests, dev tools):
@@ -248,71 +309,59 @@ where
         }
     }
 
-    #[inline(always)]
-    pub(super) fn apply(
+    /// Steps 3 and 4 for a translated intent (a simple voice response, or a data intent
+    /// built aside), or its failure.
+    fn pend_translation(
         &mut self,
         source: IntentSource,
-        intent_str: &str,
-        result: Result<Raw<U>, TranslateError>,
+        intent: &str,
+        result: Result<Translation<U>, TranslateError>,
     ) -> CloudOutcome<U::Tag> {
-        match result {
-            Ok(Raw::Void {
-                tag,
-                matched,
-                params_ignored,
-            }) => {
-                self.log_ignored_params(intent_str, params_ignored);
-                if !self.is_whitelisted(tag) {
-                    return self.not_whitelisted(tag, source);
-                }
-                // Void members are built in the pending slot itself.
-                if !self.set_pending_with(
-                    || U::default_for(tag),
-                    tag,
-                    source,
-                    matched.clone(),
-                    None,
-                ) {
-                    return CloudOutcome::Outranked { tag };
-                }
-                CloudOutcome::Pending { tag, matched }
-            }
-            Ok(Raw::Built(t)) => {
-                self.log_notes(intent_str, &t.notes);
-                self.log_ignored_params(intent_str, t.params_ignored);
-                let tag = t.intent.tag();
-                if !self.is_whitelisted(tag) {
-                    return self.not_whitelisted(tag, source);
-                }
-                // Moved once, straight from the translation into the pending slot.
-                let matched = t.matched;
-                if !self.set_pending_inner(t.intent, source, matched.clone()) {
-                    return CloudOutcome::Outranked { tag };
-                }
-                CloudOutcome::Pending { tag, matched }
-            }
-            Err(error) => {
-                let reaction = (self.config.reaction)(&error);
-                self.emit(IntentEvent::TranslateFailed {
-                    source,
-                    intent: intent_str.into(),
-                    error: error.clone(),
-                    reaction,
-                });
-                match reaction {
-                    Reaction::Unmatched => {
-                        let u = U::default_for(self.translator.map().unmatched);
-                        self.set_pending_inner(
-                            u,
-                            source,
-                            Match::Unmatched(UnmatchedReason::TranslateFailed),
-                        );
-                    }
-                    Reaction::ErrorFlag => self.set_error(CloudErrorCause::BadResult),
-                    Reaction::Drop => {}
-                }
-                CloudOutcome::Failed { error, reaction }
-            }
+        let t = match result {
+            Ok(t) => t,
+            Err(error) => return self.fail(source, intent, error),
+        };
+        self.log_notes(intent, &t.notes);
+        self.log_ignored_params(intent, t.params_ignored);
+        let tag = t.intent.tag();
+        if !self.is_whitelisted(tag) {
+            return self.not_whitelisted(tag, source);
         }
+        // Moved once, straight from the translation into the pending slot.
+        let matched = t.matched;
+        if !self.set_pending_inner(t.intent, source, matched.clone()) {
+            return CloudOutcome::Outranked { tag };
+        }
+        CloudOutcome::Pending { tag, matched }
+    }
+
+    /// A failed translation: the event, then the configured [`Reaction`].
+    #[cold]
+    fn fail(
+        &mut self,
+        source: IntentSource,
+        intent: &str,
+        error: TranslateError,
+    ) -> CloudOutcome<U::Tag> {
+        let reaction = (self.config.reaction)(&error);
+        self.emit(IntentEvent::TranslateFailed {
+            source,
+            intent: intent.into(),
+            error: error.clone(),
+            reaction,
+        });
+        match reaction {
+            Reaction::Unmatched => {
+                let u = U::default_for(self.translator.map().unmatched);
+                self.set_pending_inner(
+                    u,
+                    source,
+                    Match::Unmatched(UnmatchedReason::TranslateFailed),
+                );
+            }
+            Reaction::ErrorFlag => self.set_error(CloudErrorCause::BadResult),
+            Reaction::Drop => {}
+        }
+        CloudOutcome::Failed { error, reaction }
     }
 }

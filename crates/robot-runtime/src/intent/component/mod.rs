@@ -19,9 +19,7 @@ use super::event::{
 use super::map::StaticIntentMap;
 use super::matcher::IntentMatcher;
 use super::meta::IntentMeta;
-use super::translate::{
-    CloudFast, FeatureGate, IntentTranslator, Note, Raw, TranslateConfig, TranslateError,
-};
+use super::translate::{FeatureGate, IntentTranslator, Note, TranslateConfig, TranslateError};
 use crate::union::CladUnion;
 
 /// Settings of an [`IntentComponent`]. All deadlines are in ticks (`update` calls).

@@ -17,8 +17,23 @@ where
         self.set_pending_with(move || intent, tag, source, matched, None)
     }
 
-    /// The pending-slot policy: true (and a [`DropReason::LowerPriority`] event for the
-    /// incoming intent) when the pending intent outranks an incoming one of `priority`.
+    /// The pending-slot policy: the pending intent outranks an incoming one of `priority`
+    /// when its own priority is higher (equal or higher replaces it). Returns the pending
+    /// intent's priority in that case.
+    #[inline(always)]
+    fn outranking_priority(&self, priority: crate::hri::Priority) -> Option<crate::hri::Priority> {
+        let pending = self.pending.as_ref().map(PendingIntent::priority)?;
+        (pending > priority).then_some(pending)
+    }
+
+    /// True when the pending intent outranks an incoming one of `priority` (no event).
+    #[inline(always)]
+    pub(super) fn outranked_by_pending(&self, priority: crate::hri::Priority) -> bool {
+        self.outranking_priority(priority).is_some()
+    }
+
+    /// The pending-slot policy applied: true (and a [`DropReason::LowerPriority`] event for
+    /// the incoming intent) when the pending intent outranks an incoming one of `priority`.
     #[inline(always)]
     pub(super) fn refuse_lower(
         &mut self,
@@ -26,12 +41,9 @@ where
         source: IntentSource,
         priority: crate::hri::Priority,
     ) -> bool {
-        let Some(pending) = self.pending.as_ref().map(PendingIntent::priority) else {
+        let Some(pending) = self.outranking_priority(priority) else {
             return false;
         };
-        if pending <= priority {
-            return false;
-        }
         tracing::info!(?tag, %priority, %pending, "intent dropped: a higher-priority intent is pending");
         self.emit_with(|| IntentEvent::Dropped {
             tag,
@@ -79,9 +91,9 @@ where
     /// The events of a new pending intent of member `tag`: `Replaced` (if `old`, the tag
     /// and source of the one it replaced), then `Pending`.
     ///
-    /// The caller passes the tag it already knows: reading it back from the slot just
-    /// written costs a store-forwarding stall when the union was written with wider
-    /// stores than the load.
+    /// The caller passes the tag it already knows rather than reading it back from the slot
+    /// it has just written: the union is written with wider stores than the tag's load,
+    /// and that load would have to wait for them.
     #[inline(always)]
     pub(super) fn report_pending(
         &mut self,

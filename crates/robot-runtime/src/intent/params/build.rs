@@ -297,11 +297,10 @@ pub(crate) fn build_direct<U: CladUnion + serde::de::DeserializeOwned>(
 /// slot's value when filled, else the field's default (what [`PayloadSeq`] over
 /// [`positional_items`] presents, with `tag: None` and `keep: None`).
 ///
-/// Handed to the payload's `Deserialize` by reference, and its sequence access is two
-/// words: the deserializer state is passed in registers and read field by field. The
-/// iterator-based [`PayloadSeq`] is a dozen words passed through memory, and the derived
-/// code copies it with wide loads just after it was written (a store-forwarding stall per
-/// payload).
+/// Handed to the payload's `Deserialize` by reference. Its sequence state is two words
+/// (the slots and the defaults), small enough to stay in registers while the derived code
+/// reads field after field; the iterator-based [`PayloadSeq`] keeps a dozen words in
+/// memory, which the derived code reads back right after they were written.
 pub(super) struct SlotFields<'a, 'p> {
     pub(super) slots: &'a [Option<Slot<'p>>],
     pub(super) defaults: &'a [serde_json::Value],

@@ -86,10 +86,9 @@ impl<'de> SlotStorage<'de> {
 impl SlotStorage<'_> {
     /// Empty storage.
     ///
-    /// Built element by element: from `[const { None }; 8]` the compiler materialises the
-    /// 256-byte array in a temporary and copies it into place (a `memcpy` reading bytes
-    /// just written, a store-forwarding stall on every translation); `from_fn` writes each
-    /// `None` where it belongs.
+    /// Built element by element (`from_fn`), so each `None` is written where it belongs:
+    /// from an array literal (`[const { None }; 8]`) the compiler builds the 256-byte array
+    /// in a temporary and copies it into place, reading back bytes it has just written.
     #[inline(always)]
     pub fn new() -> Self {
         SlotStorage {

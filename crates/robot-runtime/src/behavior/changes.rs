@@ -1,0 +1,152 @@
+//! The runner's change stamps (see [`wakeup`](super::wakeup)): a revision counter bumped on
+//! every change of an input (the robot state per field, the intent component, the stack),
+//! and per input the revision of its last change. A cached answer is valid while none of the
+//! inputs it read was stamped after it was computed.
+
+use super::robot_state::RobotState;
+use super::wakeup::{Inputs, Wakeup, Watch};
+
+/// The runner's change stamps (see [`wakeup`](super::wakeup)): a revision counter,
+/// and per input the revision of its last change.
+pub(crate) struct Changes {
+    /// Bumped on every recorded change.
+    pub rev: u64,
+    /// Per input bit, the revision of its last change.
+    at: [u64; 64],
+    /// The robot state was borrowed mutably since it was last compared with `seen`: until it
+    /// is, every robot input counts as changed.
+    robot_touched: bool,
+    /// The robot state as of the last comparison.
+    seen: Box<RobotState>,
+}
+
+impl Changes {
+    pub fn new(robot: &RobotState) -> Self {
+        Self {
+            rev: 1,
+            at: [0; 64],
+            robot_touched: false,
+            seen: Box::new(robot.clone()),
+        }
+    }
+
+    /// Records a change of `inputs` now.
+    pub fn stamp(&mut self, inputs: Inputs) {
+        self.rev += 1;
+        let mut b = inputs.bits();
+        while b != 0 {
+            self.at[b.trailing_zeros() as usize] = self.rev;
+            b &= b - 1;
+        }
+    }
+
+    /// The robot state is about to be changed through a mutable borrow. Every borrow is a
+    /// new revision: an answer computed between two borrows predates the second.
+    #[inline]
+    pub fn touch_robot(&mut self) {
+        self.robot_touched = true;
+        self.rev += 1;
+    }
+
+    /// Compares the robot state with the last copy (after a mutable borrow) and stamps the
+    /// fields that changed. Called at the start of each tick: until then, every answer that
+    /// reads the robot counts as changed (see [`holds`](Self::holds)), so a change a hook
+    /// makes is seen at once.
+    #[inline]
+    pub fn sync_robot(&mut self, robot: &RobotState) {
+        if self.robot_touched {
+            self.sync_robot_slow(robot);
+        }
+    }
+
+    #[inline(never)]
+    fn sync_robot_slow(&mut self, robot: &RobotState) {
+        self.robot_touched = false;
+        let changed = robot.changed_inputs(&self.seen);
+        if !changed.is_empty() {
+            // Stamped with the revision of the borrow: an answer computed after the borrow
+            // (it saw the new values) stays valid, one computed before does not.
+            let rev = self.rev;
+            let mut b = changed.bits();
+            while b != 0 {
+                self.at[b.trailing_zeros() as usize] = rev;
+                b &= b - 1;
+            }
+            (*self.seen).clone_from(robot);
+        }
+    }
+
+    /// True while `c` still holds at `now_ns`: its time has not come and none of its
+    /// inputs changed since it was computed. A confirmation is remembered (`c.rev` moves
+    /// to the current revision), so the next check of an unchanged runner is one compare.
+    #[inline]
+    pub fn holds(&self, c: &mut Cached, now_ns: u64) -> bool {
+        if now_ns >= c.until_ns {
+            return false;
+        }
+        if c.rev == self.rev {
+            return true;
+        }
+        if self.changed_since_slow(c.inputs, c.rev) {
+            return false;
+        }
+        c.rev = self.rev;
+        true
+    }
+
+    #[inline(never)]
+    fn changed_since_slow(&self, inputs: Inputs, since: u64) -> bool {
+        if self.robot_touched && inputs.intersects(Inputs::ROBOT) {
+            return true;
+        }
+        let mut b = inputs.bits();
+        while b != 0 {
+            if self.at[b.trailing_zeros() as usize] > since {
+                return true;
+            }
+            b &= b - 1;
+        }
+        false
+    }
+}
+
+/// A cached answer: its value, the revision it was computed (or last confirmed) at, and its
+/// [`Watch`] (`until` in nanoseconds of virtual time, see `Wakeup::until_ns`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) struct Cached {
+    pub value: bool,
+    /// The class of the behavior does not declare its activation watch: never cached, and
+    /// not worth computing a watch for again.
+    pub undeclared: bool,
+    pub rev: u64,
+    pub inputs: Inputs,
+    pub until_ns: u64,
+}
+
+impl Cached {
+    /// Never valid.
+    pub const NONE: Cached = Cached {
+        value: false,
+        undeclared: false,
+        rev: 0,
+        inputs: Inputs::ALL,
+        until_ns: 0,
+    };
+
+    pub fn new(value: bool, rev: u64, watch: Watch) -> Self {
+        Self {
+            value,
+            undeclared: false,
+            rev,
+            inputs: watch.inputs,
+            until_ns: watch.until.until_ns(),
+        }
+    }
+
+    pub fn watch(&self) -> Watch {
+        Watch {
+            inputs: self.inputs,
+            until: Wakeup::from_until_ns(self.until_ns),
+        }
+    }
+}

@@ -1,0 +1,78 @@
+//! The built-in behavior classes, one family per file, each reading its keys through the
+//! [`BuildCx`] (every problem reported) and handing the registry its builder
+//! (`builtins`):
+//!
+//! * `wait` — `Wait`;
+//! * `dispatch` — the dispatchers of spec §2: `DispatcherStrictPriority`,
+//!   `DispatcherStrictPriorityWithCooldown`, `DispatcherRandom`, `DispatcherQueue`,
+//!   `DispatcherScoring` (their common base and cooldown clock), `DispatcherPassThrough`,
+//!   `DispatcherRerun`;
+//! * `state_machine` — `HighLevelAI`, `PRDemo` (the original's `InternalStatesBehavior`) and
+//!   the project's `InternalStates` alias;
+//! * `animation` — `AnimSequence`, `AnimSequenceWithFace`, `AnimSequenceWithObject`,
+//!   `AnimGetInLoop`, `TextToSpeechLoop` and the project's `PlayAnimation`, as timed actions
+//!   through the action layer;
+//! * `motion` — `MoveHeadToAngle`, `Turn`, `PutDownBlock`;
+//! * `voice` — `SimpleVoiceResponse`, `ReactToUnclaimedIntent`;
+//! * `stand_in` — what runs for a class of the original engine that is not built in.
+
+pub mod animation;
+pub mod dispatch;
+pub mod motion;
+pub mod stand_in;
+pub mod state_machine;
+pub mod voice;
+pub mod wait;
+
+use std::sync::Arc;
+
+use super::build_context::{BuildCx, ClassFactory};
+use super::core::Behavior;
+use crate::intent::IntentUnion;
+
+pub use animation::{AnimGetInLoop, AnimSequence, PlayAnimationBehavior, TextToSpeechLoop};
+pub use dispatch::{
+    CooldownDispatcher, PassThroughDispatcher, QueueDispatcher, RandomDispatcher, RerunDispatcher,
+    ScoringDispatcher, StrictPriorityDispatcher,
+};
+pub use motion::{MoveHeadToAngle, PutDownBlock, Turn};
+pub use stand_in::StandIn;
+pub use state_machine::StateMachine;
+pub use voice::{ReactToUnclaimedIntent, SimpleVoiceResponse};
+pub use wait::Wait;
+
+type Builder<U, E> = fn(&mut BuildCx<'_, U, E>) -> Option<Box<dyn Behavior<U, E>>>;
+
+/// The builders of the built-in classes, by class name (the registry adds them).
+pub(crate) fn builtins<U: IntentUnion, E: 'static>() -> Vec<(&'static str, ClassFactory<U, E>)> {
+    let list: Vec<(&'static str, Builder<U, E>)> = vec![
+        ("Wait", wait::build),
+        ("DispatcherStrictPriority", dispatch::build_strict_priority),
+        (
+            "DispatcherStrictPriorityWithCooldown",
+            dispatch::build_with_cooldown,
+        ),
+        ("DispatcherRandom", dispatch::build_random),
+        ("DispatcherQueue", dispatch::build_queue),
+        ("DispatcherScoring", dispatch::build_scoring),
+        ("DispatcherPassThrough", dispatch::build_pass_through),
+        ("DispatcherRerun", dispatch::build_rerun),
+        ("HighLevelAI", state_machine::build_high_level_ai),
+        ("PRDemo", state_machine::build_pr_demo),
+        ("InternalStates", state_machine::build_internal_states),
+        ("AnimSequence", animation::build_anim_sequence),
+        ("AnimSequenceWithFace", animation::build_with_face),
+        ("AnimSequenceWithObject", animation::build_with_object),
+        ("AnimGetInLoop", animation::build_get_in_loop),
+        ("TextToSpeechLoop", animation::build_tts_loop),
+        ("PlayAnimation", animation::build_play_animation),
+        ("MoveHeadToAngle", motion::build_move_head),
+        ("Turn", motion::build_turn),
+        ("PutDownBlock", motion::build_put_down_block),
+        ("SimpleVoiceResponse", voice::build_simple_voice_response),
+        ("ReactToUnclaimedIntent", voice::build_react_to_unclaimed),
+    ];
+    list.into_iter()
+        .map(|(name, f)| (name, Arc::new(f) as ClassFactory<U, E>))
+        .collect()
+}

@@ -1,0 +1,141 @@
+//! Behavior trees from disk, as the original engine loads them (every `.json` file under a
+//! directory, one behavior per file), and the `--check-tree` report: files, behaviors,
+//! classes built in or stand-ins, conditions native or opaque, references resolved, every
+//! problem with file:line.
+
+use std::fmt::Write;
+use std::path::{Path, PathBuf};
+
+use robot_runtime::behavior::{check_tree, LoadOptions, LoadReport, Source};
+
+use crate::actions::Completions;
+use crate::behavior_classes::registry;
+use crate::log::Log;
+use crate::robot::ROOT;
+
+/// The files of a tree: `path` itself when it is a file, else every `.json` file under it
+/// (recursively, sorted by path). Names are relative to `path` for a directory.
+pub fn read_tree(path: &Path) -> Result<Vec<(String, String)>, String> {
+    let read = |p: &Path| {
+        std::fs::read_to_string(p).map_err(|e| format!("cannot read {}: {e}", p.display()))
+    };
+    if !path.is_dir() {
+        return Ok(vec![(path.display().to_string(), read(path)?)]);
+    }
+    let mut files: Vec<PathBuf> = Vec::new();
+    let mut todo = vec![path.to_path_buf()];
+    while let Some(dir) = todo.pop() {
+        let entries =
+            std::fs::read_dir(&dir).map_err(|e| format!("cannot read {}: {e}", dir.display()))?;
+        for e in entries {
+            let p = e
+                .map_err(|e| format!("cannot read {}: {e}", dir.display()))?
+                .path();
+            if p.is_dir() {
+                todo.push(p);
+            } else if p.extension().is_some_and(|x| x == "json") {
+                files.push(p);
+            }
+        }
+    }
+    files.sort();
+    if files.is_empty() {
+        return Err(format!("no .json file under {}", path.display()));
+    }
+    files
+        .iter()
+        .map(|p| {
+            let name = p.strip_prefix(path).unwrap_or(p).display().to_string();
+            Ok((name, read(p)?))
+        })
+        .collect()
+}
+
+/// The base behavior of a tree read from disk when none is given: `InitNormalOperation`
+/// (the original's), else [`ROOT`] (the robot's own), if the tree defines it.
+pub fn default_base(files: &[(String, String)]) -> Option<&'static str> {
+    ["InitNormalOperation", ROOT].into_iter().find(|id| {
+        let key = format!("\"behaviorID\": \"{id}\"");
+        let tight = format!("\"behaviorID\":\"{id}\"");
+        files
+            .iter()
+            .any(|(_, t)| t.contains(&key) || t.contains(&tight))
+    })
+}
+
+/// Checks the tree of `files` with the robot's registry and `options`.
+pub fn check(files: &[(String, String)], options: &LoadOptions) -> LoadReport {
+    let sources: Vec<Source<'_>> = files.iter().map(|(n, t)| Source::new(n, t)).collect();
+    let reg = registry(&Log::default(), &Completions::default());
+    check_tree(&reg, &sources, options)
+}
+
+/// The report as text (what `--check-tree` prints).
+pub fn render(name: &str, r: &LoadReport) -> String {
+    let mut out = String::new();
+    let _ = writeln!(out, "tree {name}");
+    let _ = writeln!(
+        out,
+        "files {}, behaviors {} ({} anonymous)",
+        r.files, r.behaviors, r.anonymous
+    );
+    let native = r.classes.values().filter(|c| c.native).count();
+    let native_uses: u32 = r
+        .classes
+        .values()
+        .filter(|c| c.native)
+        .map(|c| c.count)
+        .sum();
+    let all_uses: u32 = r.classes.values().map(|c| c.count).sum();
+    let _ = writeln!(
+        out,
+        "classes {}: {native} built in ({native_uses} behaviors), {} stand-ins ({} behaviors)",
+        r.classes.len(),
+        r.classes.len() - native,
+        all_uses - native_uses
+    );
+    let mut classes: Vec<_> = r.classes.iter().collect();
+    classes.sort_by(|a, b| b.1.count.cmp(&a.1.count).then(a.0.cmp(b.0)));
+    for (c, n) in classes {
+        let _ = writeln!(
+            out,
+            "  {c:<40} {:>4}  {}",
+            n.count,
+            if n.native { "built in" } else { "stand-in" }
+        );
+    }
+    let nodes: u32 = r.conditions.values().map(|c| c.count).sum();
+    let native = r.conditions.values().filter(|c| c.native).count();
+    let _ = writeln!(
+        out,
+        "conditions {nodes} ({} types: {native} native, {} opaque)",
+        r.conditions.len(),
+        r.conditions.len() - native
+    );
+    let mut conds: Vec<_> = r.conditions.iter().collect();
+    conds.sort_by(|a, b| b.1.count.cmp(&a.1.count).then(a.0.cmp(b.0)));
+    for (c, n) in conds {
+        let _ = writeln!(
+            out,
+            "  {c:<40} {:>4}  {}",
+            n.count,
+            if n.native { "native" } else { "opaque" }
+        );
+    }
+    let _ = writeln!(
+        out,
+        "references {} of {} resolved",
+        r.references.resolved, r.references.checked
+    );
+    let errors = r.errors().count();
+    let warnings = r.warnings().count();
+    let _ = writeln!(
+        out,
+        "problems {} ({errors} errors, {warnings} warnings)",
+        r.problems.len()
+    );
+    for p in &r.problems {
+        let _ = writeln!(out, "  {p}");
+    }
+    out
+}

@@ -1,0 +1,209 @@
+//! Issue 21's "done when", on `behaviors/original/`: a tree written for the original engine
+//! (one behavior per file; the original's production path from `InitNormalOperation` through
+//! the mode selector, the sleep cycle and the coordinators to `GlobalInterruptions` and a
+//! ten-state `HighLevelAI`) loads whole with zero problems in strict mode, every behavior
+//! reference in it resolves, and from its base behavior, with a robot state that lets voice
+//! commands through, every intent named in any `respondToUserIntents`, sent as a user intent,
+//! is claimed within the claim window by a behavior that declares it. It also runs the
+//! default scenario without a runner error.
+
+use std::path::Path;
+use std::time::Duration;
+
+use robot_example::actions::Completions;
+use robot_example::behavior_classes::load_sources;
+use robot_example::intents::{self, UserIntent};
+use robot_example::log::Log;
+use robot_example::robot::{Robot, RunConfig, DEFAULT_SCENARIO};
+use robot_example::scenario::Scenario;
+use robot_example::tree_files;
+use robot_runtime::behavior::{BehaviorId, LoadOptions, Runner, Source};
+use robot_runtime::intent::{IntentEvent, IntentMatcher, IntentSource};
+use robot_runtime::union::CladUnion;
+
+const DT: Duration = Duration::from_millis(60);
+/// The component's claim deadline (3 ticks, the original's).
+const CLAIM_WINDOW: usize = 3;
+
+fn files() -> Vec<(String, String)> {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("behaviors/original");
+    tree_files::read_tree(&dir).unwrap()
+}
+
+fn runner(files: &[(String, String)]) -> Runner<UserIntent> {
+    let sources: Vec<Source<'_>> = files.iter().map(|(n, t)| Source::new(n, t)).collect();
+    let loaded = load_sources(
+        &sources,
+        "InitNormalOperation",
+        &LoadOptions::original(),
+        &Log::default(),
+        &Completions::default(),
+    )
+    .unwrap();
+    let mut r = Runner::new(loaded.tree, intents::component());
+    // Wake up (1 s), then the whole production path down to HighLevelAI.
+    for _ in 0..40 {
+        r.tick(DT, &[]);
+        assert_eq!(r.errors(), []);
+        r.check_invariants().unwrap();
+    }
+    let hlai = r.id("HighLevelAI").unwrap();
+    assert!(r.is_on_stack(hlai), "{:?}", r.stack_names());
+    assert_eq!(r.debug_state(hlai), Some("Observing"));
+    r
+}
+
+#[test]
+fn the_original_shaped_tree_loads_with_zero_problems_and_every_reference_resolves() {
+    let files = files();
+    let report = tree_files::check(&files, &LoadOptions::original());
+    assert_eq!(
+        report.problems,
+        [],
+        "{}",
+        tree_files::render("original", &report)
+    );
+    assert!(report.files >= 150, "{}", report.files);
+    assert!(report.references.checked > 150);
+    assert_eq!(report.references.resolved, report.references.checked);
+    // Shaped like the original: a strict-priority spine, dispatchers of every kind,
+    // HighLevelAI, anonymous behaviors, many stand-in classes, many condition types.
+    for class in [
+        "DispatcherStrictPriority",
+        "DispatcherStrictPriorityWithCooldown",
+        "DispatcherRandom",
+        "DispatcherQueue",
+        "HighLevelAI",
+        "AnimSequence",
+        "AnimGetInLoop",
+        "SimpleVoiceResponse",
+    ] {
+        assert!(report.classes[class].native, "{class}");
+    }
+    assert!(report.classes.values().filter(|c| !c.native).count() > 50);
+    assert!(report.anonymous >= 5);
+    assert!(
+        report.conditions.len() >= 35,
+        "{:?}",
+        report.conditions.keys()
+    );
+}
+
+/// Every matcher of every `respondToUserIntents`, as the intent it matches.
+fn declared_intents(r: &Runner<UserIntent>) -> Vec<(String, UserIntent)> {
+    let mut out: Vec<(String, UserIntent)> = Vec::new();
+    for i in 0..r.len() {
+        let id = BehaviorId::from_index(i);
+        for m in r.respond_matchers(id) {
+            let intent = match m {
+                IntentMatcher::Exact(u) => u.clone(),
+                other => UserIntent::default_for(other.target_tag()),
+            };
+            let label = format!(
+                "{} ({})",
+                UserIntent::tag_name(intent.tag()),
+                r.name(id).unwrap()
+            );
+            out.push((label, intent));
+        }
+    }
+    out
+}
+
+#[test]
+fn from_the_base_every_declared_intent_is_claimed_within_the_claim_window_by_a_declaring_behavior()
+{
+    let files = files();
+    let probe = runner(&files);
+    let intents = declared_intents(&probe);
+    assert!(intents.len() >= 60, "{}", intents.len());
+    let mut failures = Vec::new();
+    for (label, intent) in &intents {
+        let mut r = runner(&files);
+        r.intents_mut()
+            .set_pending(intent.clone(), IntentSource::Voice);
+        // The claim is an `Activated` event (a handler may claim, act and end within one
+        // tick, releasing the intent again).
+        let mut claimed = None;
+        for k in 1..=CLAIM_WINDOW {
+            r.tick(DT, &[]);
+            assert_eq!(r.errors(), [], "{label}");
+            claimed = r.intents().events().iter().find_map(|e| match e {
+                IntentEvent::Activated { owner, .. } => Some((k, owner.behavior().unwrap())),
+                _ => None,
+            });
+            if claimed.is_some() {
+                break;
+            }
+        }
+        let Some((_, owner)) = claimed else {
+            failures.push(format!("{label}: not claimed; stack {:?}", r.stack_names()));
+            continue;
+        };
+        let declares = r.respond_matchers(owner).iter().any(|m| m.matches(intent));
+        if !declares {
+            failures.push(format!(
+                "{label}: claimed by {} which does not declare it",
+                r.name(owner).unwrap()
+            ));
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+#[test]
+fn high_level_ai_claims_explore_start_for_its_state_behavior_and_simple_voice_responses_claim_themselves(
+) {
+    let files = files();
+    let mut r = runner(&files);
+    r.intents_mut().set_pending(
+        UserIntent::default_for(intents::Tag::ExploreStart),
+        IntentSource::Voice,
+    );
+    r.tick(DT, &[]);
+    let owner = r.intents().active().unwrap().owner().behavior().unwrap();
+    assert_eq!(
+        r.name(owner).unwrap().as_str(),
+        "ExploringVoiceCommandBehavior"
+    );
+    assert_eq!(
+        r.debug_state(r.id("HighLevelAI").unwrap()),
+        Some("ExploringVoiceCommand")
+    );
+
+    let mut r = runner(&files);
+    let mut hello = serde_json::json!({"type": "simple_voice_response", "anim_group": "ag_greeting_hello",
+        "emotion_event": "", "active_feature": "ReactToHello", "disable_wakeword_turn": false});
+    let intent: UserIntent = serde_json::from_value(hello.take()).unwrap();
+    r.intents_mut().set_pending(intent, IntentSource::Voice);
+    r.tick(DT, &[]);
+    let owner = r.intents().active().unwrap().owner().behavior().unwrap();
+    assert_eq!(r.name(owner).unwrap().as_str(), "SimpleResponsesInternal");
+    assert_eq!(r.action_of(owner), Some("ag_greeting_hello"));
+}
+
+#[test]
+fn the_default_scenario_runs_on_the_original_shaped_tree() {
+    let files = files();
+    let sources: Vec<Source<'_>> = files.iter().map(|(n, t)| Source::new(n, t)).collect();
+    let (robot, report) = Robot::with_sources(
+        &sources,
+        "InitNormalOperation",
+        &LoadOptions::original(),
+        RunConfig::default(),
+    )
+    .unwrap();
+    assert_eq!(report.problems, []);
+    let run = robot.run(&Scenario::parse(DEFAULT_SCENARIO, 20));
+    let claimed: Vec<&str> = run
+        .entries
+        .iter()
+        .filter_map(|e| match &e.what {
+            robot_example::timeline::What::Claimed { intent, .. } => Some(*intent),
+            _ => None,
+        })
+        .collect();
+    assert!(claimed.contains(&"set_timer"), "{claimed:?}");
+    assert!(claimed.contains(&"weather_response"), "{claimed:?}");
+    assert!(claimed.contains(&"explore_start"), "{claimed:?}");
+}

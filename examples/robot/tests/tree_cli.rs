@@ -1,0 +1,81 @@
+//! The `robot-example` binary's tree options: `--check-tree` over the original-shaped
+//! directory (exit 0, every reference resolved), over a directory with problems (exit 1,
+//! each problem at file:line:col), `--lenient`, and `--tree DIR` playing the default
+//! scenario on it.
+
+use std::path::Path;
+use std::process::Command;
+
+fn run(args: &[&str]) -> (Option<i32>, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_robot-example"))
+        .args(args)
+        .env("NO_COLOR", "1")
+        .output()
+        .expect("run robot-example");
+    (
+        out.status.code(),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+fn original() -> String {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("behaviors/original")
+        .display()
+        .to_string()
+}
+
+#[test]
+fn check_tree_on_the_original_shape_passes() {
+    let (code, out, err) = run(&["--check-tree", &original()]);
+    assert_eq!(code, Some(0), "{out}\n{err}");
+    assert!(out.contains("problems 0 (0 errors, 0 warnings)"), "{out}");
+    let refs = out
+        .lines()
+        .find(|l| l.starts_with("references "))
+        .expect("a references line");
+    let w: Vec<&str> = refs.split_whitespace().collect();
+    assert_eq!(w[1], w[3], "{refs}");
+}
+
+#[test]
+fn check_tree_reports_every_problem_with_its_place() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join("base.json"),
+        r#"{
+  "behaviorID": "Base",
+  "behaviorClass": "DispatcherStrictPriority",
+  "behaviors": ["Missing"],
+  "surprise": 1,
+  "interruptActiveBehavior": true
+}
+"#,
+    )
+    .unwrap();
+    let d = dir.path().display().to_string();
+    let (code, out, err) = run(&["--check-tree", &d]);
+    assert_eq!(code, Some(1), "{out}\n{err}");
+    assert!(
+        out.contains("base.json:4:"),
+        "the missing reference's place: {out}"
+    );
+    assert!(
+        out.contains("base.json:5:"),
+        "the unknown key's place: {out}"
+    );
+    assert!(out.contains("surprise"), "{out}");
+
+    // Lenient: the unknown key is a warning; the missing reference stays an error.
+    let (code, out, _) = run(&["--check-tree", &d, "--lenient"]);
+    assert_eq!(code, Some(1), "{out}");
+    assert!(out.contains("problems 2 (1 errors, 1 warnings)"), "{out}");
+}
+
+#[test]
+fn tree_dir_plays_the_default_scenario() {
+    let (code, out, err) = run(&["--tree", &original()]);
+    assert_eq!(code, Some(0), "{out}\n{err}");
+    assert!(out.contains("HighLevelAI("), "{out}");
+}
