@@ -465,12 +465,32 @@ fn commands_pause_step_send_and_force() {
     assert_eq!(state["intents"]["active"]["intent"], "set_timer");
     assert_eq!(state["intents"]["active"]["owner"], "TimerSet");
     assert_eq!(state["intents"]["active"]["origin"], "Dev");
-    let gates = state["gates"].as_array().unwrap();
-    let timer_check = gates
+    let why = state["why"].as_array().unwrap();
+    let timer_check = why
         .iter()
         .find(|g| g["index"] == index("TimerCheck"))
-        .expect("TimerCheck explained");
+        .expect("TimerCheck explained (a child of the watched VoiceFeatures)");
     assert_eq!(timer_check["wants_to_run"], false);
+    assert_eq!(timer_check["intent_pending"], false, "{timer_check}");
+    assert!(
+        timer_check["gates"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|g| g["open"] == true),
+        "{timer_check}"
+    );
+    // Each behavior not out of scope is listed; TimerSet is active on top.
+    let node = |name: &str| {
+        state["nodes"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|n| n["index"] == index(name))
+            .cloned()
+    };
+    assert_eq!(node("TimerSet").unwrap()["state"], "active");
+    assert_eq!(node("TimerCheck").unwrap()["state"], "in_scope");
     // Forcing: the behavior is put on the stack through its parents.
     let v = cmd(
         &mut ws,
@@ -504,4 +524,66 @@ fn commands_pause_step_send_and_force() {
     drop(ws);
     let summary = run.handle.join().unwrap();
     assert_eq!(summary.commands, 8, "{summary:?}");
+}
+
+/// The original robot's tree (162 files, 169 behaviors) with the default scenario:
+/// every snapshot a page gets stays small (behaviors out of scope with nothing to say are
+/// left out; "why" covers only what the page looks at). Its cost: `benches/inspect.rs`.
+#[test]
+fn snapshots_of_the_original_tree_are_bounded() {
+    use robot_example::tree_files;
+    use robot_runtime::behavior::{LoadOptions, Source};
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/behaviors/original");
+    let files = tree_files::read_tree(std::path::Path::new(dir)).unwrap();
+    let sources: Vec<Source<'_>> = files.iter().map(|(n, t)| Source::new(n, t)).collect();
+    let base = tree_files::default_base(&files).unwrap().to_owned();
+    let tps = 20;
+    let (mut robot, _) = Robot::with_sources(
+        &sources,
+        &base,
+        &LoadOptions::original(),
+        RunConfig {
+            ticks_per_second: tps,
+            ..RunConfig::default()
+        },
+    )
+    .unwrap();
+    assert!(robot.runner().len() > 150, "{}", robot.runner().len());
+    let scenario = Scenario::parse(robot_example::robot::DEFAULT_SCENARIO, tps);
+    let hla = robot.runner().id("HighLevelAI").unwrap();
+    let mut next = 0;
+    let (mut largest, mut nodes_most) = (0, 0);
+    for tick in 0..700u64 {
+        robot.begin_tick(tick);
+        while let Some(e) = scenario.events.get(next) {
+            if e.when.tick(tps) > tick {
+                break;
+            }
+            next += 1;
+            robot.deliver(e, Duration::ZERO);
+        }
+        robot.end_tick(Duration::ZERO);
+        robot.clear_entries();
+        if tick % 7 == 0 {
+            // A page watching HighLevelAI (its transitions, its states' behaviors).
+            let json = inspect::snapshot_json(&robot, tps, &[hla]);
+            let v: Value = serde_json::from_str(&json).unwrap();
+            largest = largest.max(json.len());
+            let nodes = v["nodes"].as_array().unwrap();
+            nodes_most = nodes_most.max(nodes.len());
+            // Out of scope, a behavior is listed only with something to say.
+            assert!(nodes.iter().all(|n| n["state"] != "out_of_scope"
+                || n.get("debug_state").is_some()
+                || n.get("cooldown_ms").is_some()));
+            assert!(!v["stack"].as_array().unwrap().is_empty());
+        }
+    }
+    eprintln!(
+        "original tree: {} behaviors; largest snapshot {largest} bytes, at most {nodes_most} behaviors listed",
+        robot.runner().len()
+    );
+    assert!(
+        largest < 64 * 1024,
+        "the largest snapshot is {largest} bytes"
+    );
 }

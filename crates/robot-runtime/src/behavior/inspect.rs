@@ -241,7 +241,8 @@ pub fn statuses<U: IntentUnion, E: 'static>(runner: &Runner<U, E>) -> Vec<Behavi
             continue;
         };
         for &c in runner.delegates(p) {
-            if let (Some(d), Some(slot)) = (b.cooldown_remaining(c, now), cooling.get_mut(c.index()))
+            if let (Some(d), Some(slot)) =
+                (b.cooldown_remaining(c, now), cooling.get_mut(c.index()))
             {
                 *slot = Some(slot.map_or(d, |x| x.max(d)));
             }

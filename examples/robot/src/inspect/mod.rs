@@ -76,7 +76,7 @@ use std::time::Duration;
 pub use hub::Hub;
 pub use run::{run, RunOptions, Summary};
 pub use server::Server;
-pub use session::{Inspector, Progress};
+pub use session::{snapshot_json, Inspector, Progress};
 
 /// The address `--inspect` serves on when given none: loopback, port 7480.
 pub const DEFAULT_ADDR: SocketAddr = SocketAddr::new(IpAddr::V4(Ipv4Addr::LOCALHOST), DEFAULT_PORT);

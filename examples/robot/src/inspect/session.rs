@@ -167,6 +167,22 @@ impl Inspector {
     }
 }
 
+/// The snapshot a page would get of `robot` now, as the JSON it reads, with the "why" of
+/// `watched` (for tests and benches: its size and cost on a big tree).
+pub fn snapshot_json(robot: &Robot, ticks_per_second: u32, watched: &[BehaviorId]) -> String {
+    let progress = Progress {
+        ticks_run: robot.tick() + 1,
+        ..Progress::default()
+    };
+    serde_json::to_string(&snapshot::build(
+        robot,
+        ticks_per_second,
+        &progress,
+        watched,
+    ))
+    .unwrap_or_default()
+}
+
 /// Whole ticks in `d` at `ticks_per_second` (at least 1).
 fn ticks_in(ticks_per_second: u32, d: Duration) -> u64 {
     let t = u128::from(ticks_per_second.max(1)) * d.as_millis() / 1000;

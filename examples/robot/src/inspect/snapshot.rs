@@ -81,7 +81,10 @@ impl Node {
             stack_position: s.stack_pos,
             wants_to_run: s.wants_to_run(),
             remembered: s.remembered,
-            wanted_tick: s.wanted_tick,
+            // Out of scope, an old answer says nothing about now.
+            wanted_tick: s
+                .wanted_tick
+                .filter(|_| s.state != LifecycleState::OutOfScope),
             cooldown_ms: s.cooling_down.map(ms),
             action: s.action.clone(),
             debug_state: s.debug_state.clone(),
@@ -90,10 +93,7 @@ impl Node {
     }
     /// Out of scope with nothing to show.
     fn is_blank(s: &BehaviorStatus) -> bool {
-        s.state == LifecycleState::OutOfScope
-            && s.cooling_down.is_none()
-            && s.debug_state.is_none()
-            && s.wanted_tick.is_none()
+        s.state == LifecycleState::OutOfScope && s.cooling_down.is_none() && s.debug_state.is_none()
     }
 }
 

@@ -17,7 +17,7 @@ const S = {
   entries: [], historyDropped: 0, state: null, selected: null,
   replayTick: null, maxTick: 0, playing: null,
   follow: true, view: null, collapsed: new Set(), nameIndex: new Map(),
-  meta: new Map(), nextId: 0, token: null, ws: null, dirty: false, rendered: 0,
+  roles: null, nextId: 0, token: null, ws: null, dirty: false, rendered: 0,
   lanes: new Map(), laneOrder: [], markers: [], lastStack: [], nowMs: 0,
 };
 
@@ -147,6 +147,7 @@ function hello(msg) {
   S.rendered = 0; S.nowMs = 0; S.maxTick = 0; S.historyDropped = msg.history_dropped || 0; S.state = null;
   $("timeline").textContent = "";
   S.nameIndex = new Map(S.tree.nodes.map((n) => [n.name, n.index]));
+  S.roles = stateRoles();
   treeKey = null; whyKey = null;
   const badge = $("mode");
   badge.textContent = S.mode; badge.className = "badge " + S.mode;
@@ -180,15 +181,6 @@ function hello(msg) {
 function setState(st) {
   S.state = st;
   S.nowMs = Math.max(S.nowMs, st.t_ms);
-  // Remember each intent's metadata on its record (the trace does not carry it).
-  const recs = intentRecords(Infinity);
-  for (const slot of [st.intents.pending, st.intents.active]) {
-    if (!slot) continue;
-    for (let k = recs.length - 1; k >= 0; k--) {
-      const r = recs[k];
-      if (r.intent === slot.intent) { if (!S.meta.has(r.key)) S.meta.set(r.key, slot); break; }
-    }
-  }
 }
 
 // ----- entries: chart lanes, markers ----------------------------------------------------------
@@ -234,30 +226,46 @@ function stackAt(tick) {
 
 function intentRecords(tick) {
   const recs = [];
-  let lastInput = null;
+  let lastInput = null, inputRec = null;
   const open = (intent, outcome) => {
     for (let k = recs.length - 1; k >= 0; k--) {
       if (recs[k].intent === intent && recs[k].outcome === outcome) return recs[k];
     }
     return null;
   };
+  const key = (e) => `${e.tick}:${e.intent}:${recs.length}`;
   for (const e of S.entries) {
     if (e.tick > tick) break;
     switch (e.event) {
-      case "input": lastInput = e; break;
+      case "input":
+        lastInput = e;
+        // An HRI intent (scenario, Zenoh or the ROS graph) is a record of its own until it
+        // becomes a pending user intent; one the mission controller takes stays one.
+        inputRec = null;
+        if (e.kind === "hri" || e.kind === "ros2") {
+          inputRec = { key: `${e.tick}:in:${recs.length}`, tick: e.tick, t: e.t_ms, intent: hriName(e.detail),
+            input: e.kind, line: e.line, text: e.detail, said: e.say, outcome: "to the mission controller", detail: "" };
+          recs.push(inputRec);
+        }
+        break;
       case "pending": {
-        const heard = lastInput && lastInput.tick === e.tick
-          ? (lastInput.say ? `\u201c${lastInput.say}\u201d ` : "") + `${lastInput.kind} ${lastInput.detail}`
-          : null;
-        recs.push({ key: `${e.tick}:${e.intent}:${recs.length}`, tick: e.tick, t: e.t_ms,
-          intent: e.intent, payload: e.payload, source: e.source, via: e.via, heard,
-          outcome: "pending", detail: "" });
+        const m = e.meta || {};
+        const r = { key: key(e), tick: e.tick, t: e.t_ms, intent: e.intent, payload: e.payload,
+          origin: e.source, via: e.via, meta: e.meta ? m : null, input: m.input, text: m.text, said: m.said,
+          line: lastInput && lastInput.tick === e.tick ? lastInput.line : null,
+          map_entry: m.map_entry, outcome: "pending", detail: "" };
+        if (inputRec && inputRec.tick === e.tick && (m.input === "hri" || m.input === "ros2")) {
+          recs.splice(recs.indexOf(inputRec), 1);
+          r.key = inputRec.key;
+        }
+        inputRec = null;
+        recs.push(r);
         break;
       }
       case "replaced": { const r = open(e.old, "pending"); if (r) { r.outcome = "replaced"; r.detail = `by ${e.new}`; } break; }
       case "claimed": {
         let r = open(e.intent, "pending");
-        if (!r) { r = { key: `${e.tick}:${e.intent}:${recs.length}`, tick: e.tick, t: e.t_ms, intent: e.intent, source: "", via: "", heard: null }; recs.push(r); }
+        if (!r) { r = { key: key(e), tick: e.tick, t: e.t_ms, intent: e.intent, origin: "", via: "" }; recs.push(r); }
         r.outcome = "claimed";
         r.detail = `by ${e.behavior}` + (e.latency_ticks !== undefined && e.latency_ticks !== null ? ` after ${plural(e.latency_ticks, "tick")}` : "");
         r.claimedBy = e.behavior;
@@ -269,18 +277,25 @@ function intentRecords(tick) {
       case "input_ignored": {
         const m = /^(\S+) dropped: a higher-priority intent is pending$/.exec(e.reason);
         if (m) { const r = open(m[1], "pending"); if (r) { r.outcome = "dropped"; r.detail = "a higher-priority intent was pending"; } }
+        else if (inputRec && inputRec.tick === e.tick && inputRec.outcome === "to the mission controller") {
+          inputRec.outcome = "ignored"; inputRec.detail = e.reason;
+        }
         break;
       }
       case "not_understood":
-        recs.push({ key: `${e.tick}:${e.intent}:${recs.length}`, tick: e.tick, t: e.t_ms,
-          intent: e.intent, source: "", via: "", heard: lastInput && lastInput.tick === e.tick ? `${lastInput.kind} ${lastInput.detail}` : null,
+        if (inputRec && inputRec.tick === e.tick) { recs.splice(recs.indexOf(inputRec), 1); inputRec = null; }
+        recs.push({ key: key(e), tick: e.tick, t: e.t_ms, intent: e.intent, origin: "", via: "",
+          input: lastInput && lastInput.tick === e.tick ? lastInput.kind : null,
+          text: lastInput && lastInput.tick === e.tick ? lastInput.detail : null,
           outcome: "not understood", detail: e.error });
         break;
     }
   }
-  // An intent claimed, then ended, is history; one claimed and not ended is active.
   return recs;
 }
+
+/// The intent of an HRI input line (`__intent_move_to__ {...} from ...`): its first word.
+function hriName(detail) { return (detail || "").split(/\s/)[0] || "(no intent)"; }
 
 function resourceBoard(tick) {
   const holders = new Map();
@@ -315,27 +330,37 @@ function resourceBoard(tick) {
   return { holders: [...holders.values()], known, events };
 }
 
-/// Each behavior's status: from the live snapshot, or rebuilt from the stack of a trace.
+/// Each behavior's status: from the live snapshot (which leaves out behaviors out of scope with
+/// nothing to say), or rebuilt from the stack of a trace.
 function nodeStatus() {
   const n = S.tree.nodes.length;
-  if (S.mode === "live" && S.state) {
-    return S.state.nodes;
-  }
-  const stack = S.mode === "replay" ? stackAt(S.replayTick) : S.lastStack;
   const out = [];
   for (let i = 0; i < n; i++) out.push({ index: i, state: "out_of_scope", wants_to_run: false });
-  const scope = (i) => { if (out[i].state === "out_of_scope") out[i].state = "in_scope"; };
-  scope(S.tree.base);
+  if (S.mode === "live" && S.state) {
+    for (const s of S.state.nodes) if (s.index >= 0 && s.index < n) out[s.index] = s;
+    return out;
+  }
+  const stack = S.mode === "replay" ? stackAt(S.replayTick) : S.lastStack;
+  const todo = [];
+  const scope = (i) => {
+    if (i === undefined || i >= n || out[i].state !== "out_of_scope") return;
+    out[i].state = "in_scope";
+    todo.push(i);
+  };
   stack.forEach((s, pos) => {
     const i = S.nameIndex.get(baseName(s));
     if (i === undefined) return;
     out[i].state = "active"; out[i].stack_position = pos; out[i].debug_state = stateOf(s);
     out[i].wants_to_run = true;
+    todo.push(i);
   });
+  scope(S.tree.base);
   stack.forEach((s) => {
     const i = S.nameIndex.get(baseName(s));
     if (i !== undefined) for (const d of S.tree.nodes[i].delegates) scope(d);
   });
+  // Linked scope is in scope whenever its owner is.
+  while (todo.length) for (const l of S.tree.nodes[todo.pop()].linked || []) scope(l);
   return out;
 }
 
@@ -398,6 +423,21 @@ function renderStack(status) {
 }
 
 let treeKey = null, whyKey = null;
+const MAX_ROWS = 1500;
+
+/// The state each behavior runs for, per state machine child: index -> ["Observing", ...].
+function stateRoles() {
+  const roles = new Map();
+  for (const n of S.tree.nodes) {
+    for (const st of n.states || []) {
+      if (st.behavior === undefined || st.behavior === null) continue;
+      if (!roles.has(st.behavior)) roles.set(st.behavior, []);
+      roles.get(st.behavior).push(st.name);
+    }
+  }
+  return roles;
+}
+
 function renderTree(status) {
   const key = JSON.stringify([status, S.selected, [...S.collapsed], S.commands]);
   if (key === treeKey) return;
@@ -406,18 +446,37 @@ function renderTree(status) {
   const scroll = box.scrollTop;
   box.textContent = "";
   const big = S.tree.nodes.length > 80;
+  if (!S.roles) S.roles = stateRoles();
+  // A behavior with several parents shows its children once: on the stack's path when it is
+  // on the stack, else where it is met first; elsewhere it is a "shared" row (click ▸ to
+  // open it there too). The tree never renders more than MAX_ROWS rows.
+  const stackPath = new Set();
+  const onStack = new Set();
+  {
+    let k = "";
+    for (const f of status.filter((s) => s.state === "active").sort((a, b) => a.stack_position - b.stack_position)) {
+      k += "/" + f.index; stackPath.add(k); onStack.add(f.index);
+    }
+  }
+  const opened = new Set();
+  let rows = 0, cut = 0;
   const walk = (i, path, depth, parent) => {
+    if (rows >= MAX_ROWS) { cut++; return; }
+    rows++;
     const node = S.tree.nodes[i];
     const st = status[i] || { state: "out_of_scope" };
     const key = path + "/" + i;
     const row = el("div", "node " + st.state);
     if (st.cooldown_ms) row.classList.add("cooling");
+    if (node.stand_in) row.classList.add("standin");
     if (S.selected === i) row.classList.add("sel");
     row.dataset.name = node.name;
     row.dataset.state = st.state;
     row.dataset.wants = st.wants_to_run ? "1" : "0";
     const hasKids = node.delegates.length > 0;
-    const collapsed = S.collapsed.has(key) ||
+    const elsewhere = opened.has(i) || (onStack.has(i) && !stackPath.has(key));
+    const shared = hasKids && elsewhere && !S.collapsed.has("+" + key);
+    const collapsed = shared || S.collapsed.has(key) ||
       (big && !S.collapsed.has("+" + key) && st.state === "out_of_scope" && depth > 0);
     const caret = el("span", "caret", hasKids ? (collapsed ? "▸" : "▾") : "");
     caret.onclick = (ev) => {
@@ -430,8 +489,9 @@ function renderTree(status) {
     if (st.wants_to_run && st.state !== "active") row.append(el("span", "dot"));
     row.append(el("span", "name", node.name));
     row.append(el("span", "class", node.class));
+    for (const role of S.roles.get(i) || []) row.append(el("span", "pill role", `state ${role}`));
     if (st.stack_position !== undefined && st.stack_position !== null) row.append(el("span", "pill pos", `#${st.stack_position}`));
-    if (st.debug_state) row.append(el("span", "pill st", st.debug_state));
+    if (st.debug_state) row.append(el("span", "pill st", st.state === "active" ? st.debug_state : `${st.debug_state} (held)`));
     if (st.action) row.append(el("span", "pill act", `▶ ${st.action}`));
     if (st.cooldown_ms) row.append(el("span", "pill cool", `cooldown ${(st.cooldown_ms / 1000).toFixed(1)} s`));
     if (st.active_ms !== undefined && st.active_ms !== null) {
@@ -440,7 +500,9 @@ function renderTree(status) {
       bar.title = `active for ${(st.active_ms / 1000).toFixed(2)} s`;
       row.append(bar);
     }
-    if (node.opaque) row.append(el("span", "pill", "opaque"));
+    if (node.stand_in) row.append(el("span", "pill standin", "stand-in"));
+    if (shared) row.append(el("span", "pill", "shared: children shown elsewhere"));
+    row.title = nodeTitle(node, st);
     if (S.commands && i !== S.tree.base) {
       const f = el("button", "force", "force");
       f.type = "button";
@@ -451,19 +513,35 @@ function renderTree(status) {
     row.onclick = () => { S.selected = S.selected === i ? null : i; watch(); schedule(); };
     parent.append(row);
     if (hasKids && !collapsed && depth < 64 && !path.split("/").includes(String(i))) {
+      opened.add(i);
       const kids = el("div", "children");
       for (const d of node.delegates) walk(d, key, depth + 1, kids);
       parent.append(kids);
     }
   };
   walk(S.tree.base, "", 0, box);
+  if (cut) box.append(el("div", "empty", `${cut} more rows not shown: collapse a branch`));
+  box.dataset.rows = String(rows);
   box.scrollTop = scroll;
+}
+
+/// A behavior's row tooltip: its class, what it answered last, what the runner keeps.
+function nodeTitle(node, st) {
+  const lines = [`${node.name} (${node.class}${node.stand_in ? ", stand-in: simulated" : ""})`];
+  lines.push(st.state.replace(/_/g, " "));
+  if (st.wanted_tick !== undefined && st.wanted_tick !== null) lines.push(`last said it wants to run at tick ${st.wanted_tick}`);
+  if (st.remembered !== undefined && st.remembered !== null) lines.push(`kept answer (reused until an input changes): ${st.remembered ? "wants to run" : "does not"}`);
+  if (node.responds_to && node.responds_to.length) lines.push(`respondToUserIntents [${node.responds_to.join(", ")}]`);
+  if (node.wants_condition) lines.push(`wantsToBeActivatedCondition ${node.wants_condition}`);
+  if (node.cancel_condition) lines.push(`wantsToCancelSelfCondition ${node.cancel_condition}`);
+  if (node.states && node.states.length) lines.push(`states: ${node.states.map((x) => x.name).join(", ")}`);
+  return lines.join("\n");
 }
 
 function checkList(checks) {
   const ul = el("ul", "checks");
   for (const c of checks) {
-    const li = el("li", c.holds ? "ok" : "ko");
+    const li = el("li", c.holds === true ? "ok" : c.holds === false ? "ko" : "unk");
     li.append(document.createTextNode(c.label));
     if (c.value) { li.append(document.createTextNode(" — ")); li.append(el("span", "val", c.value)); }
     if (c.children && c.children.length) li.append(checkList(c.children));
@@ -472,18 +550,62 @@ function checkList(checks) {
   return ul;
 }
 
-function verdict(st) {
+/// A condition report as a check: its label and type, its parameters, its last value.
+function condCheck(c) {
+  const name = [c.label, c.type + (c.detail ? " " + c.detail : "")].filter(Boolean).join(": ");
+  const value = c.tick === undefined || c.tick === null ? "never evaluated"
+    : `${c.value ? "true" : "false"} at tick ${c.tick}`;
+  return { label: name, value, holds: c.tick === undefined || c.tick === null ? null : c.value,
+    children: (c.children || []).map(condCheck) };
+}
+
+function verdict(st, node) {
   if (!st || st.state === "out_of_scope") return ["no", "out of scope"];
   if (st.state === "active") return ["runs", "running"];
   // A trace does not say whether a behavior in scope wanted to run.
   if (S.mode === "replay") return ["wants", "in scope"];
   if (st.cooldown_ms) return ["cool", "cooling down"];
   if (st.wants_to_run) return ["wants", "wants to run"];
+  if (node && node.stand_in && !(node.responds_to || []).length && !node.wants_condition) return ["no", "stand-in: does not want to run"];
   return ["no", "does not want to run"];
 }
 
+/// What one behavior's report says, as checks: its gates, its intents, its conditions (a
+/// state machine's transitions out of its current state first).
+function whyChecks(w, node, st) {
+  const checks = [];
+  for (const g of w.gates) if (!g.open) checks.push({ label: `gate ${g.name}`, value: "closed in the current robot state", holds: false });
+  if (w.intent_pending !== undefined && w.intent_pending !== null) {
+    checks.push({ label: `respondToUserIntents [${(node.responds_to || []).join(", ")}]`,
+      value: w.intent_pending ? "a listed intent is pending" : "none of them is pending", holds: w.intent_pending });
+  }
+  if (st && st.state === "in_scope") {
+    const said = st.wanted_tick !== undefined && st.wanted_tick !== null;
+    const kept = st.remembered !== undefined && st.remembered !== null;
+    checks.push({ label: "its last answer", holds: st.wants_to_run,
+      value: (said ? `wanted to run at tick ${st.wanted_tick}` : "never wanted to run") +
+        (kept ? `; kept answer: ${st.remembered ? "yes" : "no"} (reused until an input it read changes)` : "") });
+  }
+  if (st && st.cooldown_ms) checks.push({ label: "not cooling down", value: `${(st.cooldown_ms / 1000).toFixed(1)} s left`, holds: false });
+  const conds = w.conditions.slice();
+  const cur = st && st.debug_state;
+  if (cur) {
+    const mine = (c) => c.label.startsWith(cur + " -> ");
+    const now = conds.filter(mine), rest = conds.filter((c) => !mine(c) && / -> /.test(c.label));
+    const plain = conds.filter((c) => !mine(c) && !/ -> /.test(c.label));
+    for (const c of plain) checks.push(condCheck(c));
+    for (const c of now) checks.push(condCheck(c));
+    if (rest.length) checks.push({ label: `transitions of the other ${plural(node.states ? node.states.length - 1 : 0, "state")}`,
+      value: `${rest.length} (not evaluated in this state)`, holds: null, children: [] });
+  } else {
+    for (const c of conds) checks.push(condCheck(c));
+  }
+  if (!checks.length) checks.push({ label: "no gate closed, no condition", value: "its class decides", holds: null });
+  return checks;
+}
+
 function renderWhy(status) {
-  const key = JSON.stringify([status, S.selected, S.mode === "live" && S.state ? [S.state.gates, S.state.dispatcher] : null]);
+  const key = JSON.stringify([status, S.selected, S.mode === "live" && S.state ? [S.state.why, S.state.dispatcher] : null]);
   if (key === whyKey) return;
   whyKey = key;
   const box = $("why");
@@ -492,7 +614,7 @@ function renderWhy(status) {
   const target = S.selected !== null ? S.selected : (live ? S.state.dispatcher : activeDispatcher(status));
   if (target === undefined || target === null) { box.append(el("div", "empty", "nothing is running")); $("whytitle").textContent = ""; return; }
   const node = S.tree.nodes[target];
-  const gates = new Map(live ? S.state.gates.map((g) => [g.index, g]) : []);
+  const why = new Map(live ? (S.state.why || []).map((w) => [w.index, w]) : []);
   $("whytitle").textContent = node.delegates.length
     ? `children of ${node.name} (${node.class})${S.selected === null ? ", the active dispatcher" : ""}`
     : `${node.name} (${node.class})`;
@@ -500,36 +622,40 @@ function renderWhy(status) {
   if (!live) {
     box.append(el("div", "empty", "A trace records what happened, not why: conditions are shown live only. Scope and stack below are rebuilt from the trace."));
   }
-  const own = gates.get(target);
-  if (own && own.own && own.own.length) {
-    const c = el("div", "child");
-    c.append(el("div", "head", `${node.name}: its own checks`));
-    c.append(checkList(own.own));
+  const own = why.get(target);
+  if (own && node.delegates.length && (own.conditions.length || (node.states || []).length)) {
+    const c = el("div", "child own");
+    c.dataset.name = node.name;
+    const st = status[target];
+    const head = el("div", "head", `${node.name}: its own conditions`);
+    if (node.states && node.states.length && st && st.debug_state) head.append(el("span", "pill st", `state ${st.debug_state}`));
+    c.append(head);
+    c.append(checkList(whyChecks(own, node, st)));
     box.append(c);
   }
   const list = node.delegates.length ? node.delegates : [target];
   for (const i of list) {
     const n = S.tree.nodes[i];
     const st = status[i];
-    const [cls, word] = verdict(st);
+    const [cls, word] = verdict(st, n);
     const c = el("div", "child");
     c.dataset.name = n.name;
     c.dataset.verdict = word;
     const head = el("div", "head");
     head.append(el("span", "", n.name));
     head.append(el("span", "class hint", n.class));
+    if (n.stand_in) head.append(el("span", "pill standin", "stand-in"));
+    for (const role of (S.roles && S.roles.get(i)) || []) head.append(el("span", "pill role", `state ${role}`));
     head.append(el("span", "verdict " + cls, word));
     c.append(head);
-    const g = gates.get(i);
-    if (g) {
-      c.append(checkList(g.checks));
-      if (g.cancel) c.append(checkList([g.cancel]));
+    const w = why.get(i);
+    if (w) {
+      c.append(checkList(whyChecks(w, n, st)));
     } else if (live) {
-      const why = [];
-      if (n.responds_to && n.responds_to.length) why.push(`respondToUserIntents [${n.responds_to.join(", ")}]`);
-      if (n.wants_condition) why.push(`wantsToBeActivatedCondition ${n.wants_condition}`);
-      c.append(checkList([{ label: "in scope", value: "out of scope: no active behavior delegates to it", holds: false }]
-        .concat(why.map((w) => ({ label: w, holds: false, value: "not evaluated out of scope" })))));
+      const rest = [];
+      if (n.responds_to && n.responds_to.length) rest.push(`respondToUserIntents [${n.responds_to.join(", ")}]`);
+      if (n.wants_condition) rest.push(`wantsToBeActivatedCondition ${n.wants_condition}`);
+      c.append(checkList(rest.map((w) => ({ label: w, holds: null, value: "select its parent to see its last values" }))));
     }
     box.append(c);
   }
@@ -606,8 +732,14 @@ function entryText(e) {
 
 function metaText(m) {
   if (!m) return null;
-  const conf = m.confidence === null || m.confidence === undefined ? "unstated" : m.confidence.toFixed(2);
-  return `${m.source} · ${m.modality} · priority ${m.priority} · confidence ${conf}`;
+  const conf = m.confidence === null || m.confidence === undefined ? "unstated" : Number(m.confidence).toFixed(2);
+  return `source ${m.source} · ${m.modality} · priority ${m.priority} · confidence ${conf}`;
+}
+
+function inputText(r) {
+  if (!r.input) return null;
+  const where = r.line === 0 ? "live" : r.line ? `line ${r.line}` : null;
+  return `${r.input}${where ? " (" + where + ")" : ""}${r.text ? ": " + r.text : ""}`;
 }
 
 function slot(title, cls, it) {
@@ -617,13 +749,15 @@ function slot(title, cls, it) {
   if (!it) { s.append(el("div", "empty", "none")); return s; }
   s.classList.add("filled");
   s.dataset.intent = it.intent;
+  s.dataset.source = it.meta ? it.meta.source : "";
   s.append(el("div", "tag", it.intent + (it.payload ? " " + it.payload : "")));
   kv(s, "owner", it.owner);
-  kv(s, "from", it.origin ? `${it.origin}, ${it.via}` : it.via);
-  if (it.map_entry) kv(s, "map", entryText(it.map_entry));
+  kv(s, "via", it.origin ? `${it.origin}, ${it.via}` : it.via);
   kv(s, "meta", metaText(it.meta));
+  if (it.said) kv(s, "said", `\u201c${it.said}\u201d`);
+  kv(s, "input", inputText(it));
+  if (it.map_entry) kv(s, "map", entryText(it.map_entry));
   if (it.age_ticks !== undefined) kv(s, "age", plural(it.age_ticks, "tick"));
-  if (it.heard) kv(s, "heard", it.heard);
   return s;
 }
 
@@ -631,15 +765,20 @@ function renderIntents(tick) {
   const recs = intentRecords(tick);
   const now = $("intentnow");
   now.textContent = "";
+  // The record of the intent in a slot (its input, what was said), the latest with its name.
+  const recOf = (intent, outcome) => {
+    for (let k = recs.length - 1; k >= 0; k--) if (recs[k].intent === intent && (!outcome || recs[k].outcome === outcome)) return recs[k];
+    return null;
+  };
   if (S.mode === "live" && S.state) {
     const i = S.state.intents;
-    const heardOf = (it) => {
+    const withRec = (it, outcome) => {
       if (!it) return it;
-      for (let k = recs.length - 1; k >= 0; k--) if (recs[k].intent === it.intent) return Object.assign({ heard: recs[k].heard }, it);
-      return it;
+      const r = recOf(it.intent, outcome) || {};
+      return Object.assign({ input: r.input, text: r.text, said: r.said, line: r.line }, it);
     };
-    now.append(slot("pending", "pending", heardOf(i.pending)));
-    now.append(slot("active", "active", heardOf(i.active)));
+    now.append(slot("pending", "pending", withRec(i.pending, "pending")));
+    now.append(slot("active", "active", withRec(i.active, "claimed")));
     const flags = el("div", "flags");
     for (const [k, on] of [["trigger word pending", i.trigger_word_pending], ["unclaimed flag", i.unclaimed_flag],
       ["error flag", i.error_flag], ["cloud stream open", i.stream_open], ["claim deadline held", i.deadline_held]]) {
@@ -649,7 +788,7 @@ function renderIntents(tick) {
   } else {
     const pend = [...recs].reverse().find((r) => r.outcome === "pending");
     const act = [...recs].reverse().find((r) => r.outcome === "claimed" && !r.ended);
-    const asSlot = (r) => r && { intent: r.intent, payload: r.payload, origin: r.source, via: r.via, owner: r.claimedBy, heard: r.heard, meta: (S.meta.get(r.key) || {}).meta };
+    const asSlot = (r) => r && Object.assign({}, r, { owner: r.claimedBy });
     now.append(slot("pending", "pending", asSlot(pend)));
     now.append(slot("active", "active", asSlot(act)));
   }
@@ -660,15 +799,17 @@ function renderIntents(tick) {
     const d = el("div", "irec");
     d.dataset.intent = r.intent;
     d.dataset.outcome = r.outcome;
+    if (r.meta) d.dataset.source = r.meta.source;
+    if (r.input) d.dataset.input = r.input;
     const l1 = el("div", "l1");
     l1.append(el("span", "when", fmtMs(r.t)));
     l1.append(el("span", "what", r.intent + (r.payload ? " " + r.payload : "")));
-    l1.append(el("span", "oc outcome-" + r.outcome.replace(" ", "-"),
+    l1.append(el("span", "oc outcome-" + r.outcome.replace(/ /g, "-"),
       r.outcome + (r.detail ? " " + r.detail : "") + (r.ended ? `; ended (${r.ended})` : "")));
     d.append(l1);
-    const m = S.meta.get(r.key);
-    const info = [r.source ? `${r.source}, ${r.via}` : r.via, r.heard ? `heard: ${r.heard}` : null,
-      m ? metaText(m.meta) : null, m && m.map_entry ? `map: ${entryText(m.map_entry)}` : null]
+    const info = [r.origin ? `${r.origin}, ${r.via}` : r.via, metaText(r.meta),
+      r.said ? `said \u201c${r.said}\u201d` : null, inputText(r),
+      r.map_entry ? `map: ${entryText(r.map_entry)}` : null]
       .filter(Boolean).join(" · ");
     if (info) d.append(el("div", "l2", info));
     list.append(d);
@@ -950,7 +1091,9 @@ function fillForms() {
   const cat = S.catalog;
   const userSel = $("user-tag"), hriSel = $("hri-intent"), forceSel = $("force-behavior"), dl = $("cloud-intents");
   userSel.textContent = ""; hriSel.textContent = ""; forceSel.textContent = ""; dl.textContent = "";
-  for (const n of S.tree.nodes) if (n.index !== S.tree.base && !n.opaque) option(forceSel, n.name, `${n.name} (${n.class})`);
+  for (const n of S.tree.nodes) {
+    if (n.index !== S.tree.base) option(forceSel, n.name, `${n.name} (${n.class}${n.stand_in ? ", stand-in" : ""})`);
+  }
   if (!cat) return;
   for (const u of cat.user_intents) option(userSel, u.type);
   for (const c of cat.cloud_intents) option(dl, c);
