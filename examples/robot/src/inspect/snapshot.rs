@@ -2,6 +2,9 @@
 //! runner's read-only introspection (`robot_runtime::behavior::inspect`: last values only,
 //! nothing evaluated) and the intent component; serialized later, on the broadcaster thread.
 //!
+//! Ticks are the robot's (the timeline's, from 0); the runner counts its own from 1 (its
+//! tick N is the robot's N − 1), so its last-answer and last-evaluation ticks are shifted.
+//!
 //! Bounded for big trees (the original's, hundreds of behaviors): a behavior out of scope
 //! with nothing to say is left out (the page reads a missing behavior as out of scope), and
 //! the "why" reports cover only the behaviors the pages look at (the active dispatcher's
@@ -44,6 +47,9 @@ pub(crate) struct Node {
     stack_position: Option<usize>,
     /// Active, or in scope and its last answer was yes ([`BehaviorStatus::wants_to_run`]).
     wants_to_run: bool,
+    /// It said yes on the last tick (asked, or its kept answer reused).
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    wants: bool,
     /// The answer the runner keeps for it (the cached tick), while that holds.
     #[serde(skip_serializing_if = "Option::is_none")]
     remembered: Option<bool>,
@@ -58,6 +64,11 @@ pub(crate) struct Node {
     debug_state: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
     active_ms: Option<u64>,
+}
+
+/// The robot's tick of the runner's tick `t` (the runner's first tick is 1).
+fn robot_tick(t: u64) -> u64 {
+    t.saturating_sub(1)
 }
 
 fn ms(d: Duration) -> u64 {
@@ -80,11 +91,13 @@ impl Node {
             state: state_name(s.state),
             stack_position: s.stack_pos,
             wants_to_run: s.wants_to_run(),
+            wants: s.wants,
             remembered: s.remembered,
             // Out of scope, an old answer says nothing about now.
             wanted_tick: s
                 .wanted_tick
-                .filter(|_| s.state != LifecycleState::OutOfScope),
+                .filter(|_| s.state != LifecycleState::OutOfScope)
+                .map(robot_tick),
             cooldown_ms: s.cooling_down.map(ms),
             action: s.action.clone(),
             debug_state: s.debug_state.clone(),
@@ -122,7 +135,7 @@ impl Condition {
             label: c.label,
             type_name: c.type_name,
             detail: c.detail,
-            tick: c.last.map(|l| l.0),
+            tick: c.last.map(|l| robot_tick(l.0)),
             value: c.last.map(|l| l.1),
             children: c.children.into_iter().map(Condition::of).collect(),
         }

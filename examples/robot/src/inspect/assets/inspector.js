@@ -19,6 +19,9 @@ const S = {
   follow: true, view: null, collapsed: new Set(), nameIndex: new Map(),
   roles: null, nextId: 0, token: null, ws: null, dirty: false, rendered: 0,
   lanes: new Map(), laneOrder: [], markers: [], lastStack: [], nowMs: 0,
+  // What the page costs (read by the browser tests on big trees): the largest update
+  // received, in characters, and render times in ms.
+  perf: { maxUpdate: 0, updates: 0, lastRenderMs: 0, maxRenderMs: 0, renders: 0 },
 };
 
 // ----- formatting (mirrors src/timeline.rs) --------------------------------------------------
@@ -98,6 +101,10 @@ function connect() {
   ws.onmessage = (m) => {
     let msg;
     try { msg = JSON.parse(m.data); } catch (e) { return; }
+    if (msg.type === "update") {
+      S.perf.updates++;
+      S.perf.maxUpdate = Math.max(S.perf.maxUpdate, m.data.length);
+    }
     onMessage(msg);
   };
   ws.onclose = () => {
@@ -375,6 +382,15 @@ function schedule() {
 
 function render() {
   if (!S.tree) return;
+  const t0 = performance.now();
+  renderAll();
+  const ms = performance.now() - t0;
+  S.perf.lastRenderMs = ms;
+  S.perf.maxRenderMs = Math.max(S.perf.maxRenderMs, ms);
+  S.perf.renders++;
+}
+
+function renderAll() {
   const tick = upto();
   renderClock(tick);
   const status = nodeStatus();
@@ -529,7 +545,8 @@ function renderTree(status) {
 function nodeTitle(node, st) {
   const lines = [`${node.name} (${node.class}${node.stand_in ? ", stand-in: simulated" : ""})`];
   lines.push(st.state.replace(/_/g, " "));
-  if (st.wanted_tick !== undefined && st.wanted_tick !== null) lines.push(`last said it wants to run at tick ${st.wanted_tick}`);
+  if (st.wants) lines.push("said it wants to run on the last tick");
+  else if (st.wanted_tick !== undefined && st.wanted_tick !== null) lines.push(`last said it wants to run at tick ${st.wanted_tick}`);
   if (st.remembered !== undefined && st.remembered !== null) lines.push(`kept answer (reused until an input changes): ${st.remembered ? "wants to run" : "does not"}`);
   if (node.responds_to && node.responds_to.length) lines.push(`respondToUserIntents [${node.responds_to.join(", ")}]`);
   if (node.wants_condition) lines.push(`wantsToBeActivatedCondition ${node.wants_condition}`);
@@ -580,11 +597,12 @@ function whyChecks(w, node, st) {
       value: w.intent_pending ? "a listed intent is pending" : "none of them is pending", holds: w.intent_pending });
   }
   if (st && st.state === "in_scope") {
-    const said = st.wanted_tick !== undefined && st.wanted_tick !== null;
     const kept = st.remembered !== undefined && st.remembered !== null;
-    checks.push({ label: "its last answer", holds: st.wants_to_run,
-      value: (said ? `wanted to run at tick ${st.wanted_tick}` : "never wanted to run") +
-        (kept ? `; kept answer: ${st.remembered ? "yes" : "no"} (reused until an input it read changes)` : "") });
+    const last = st.wanted_tick !== undefined && st.wanted_tick !== null ? `last yes at tick ${st.wanted_tick}` : "never yes";
+    const value = st.wants ? "yes, on the last tick"
+      : kept ? `${st.remembered ? "yes" : "no"}, kept until an input it reads changes (${last})`
+      : `not asked on the last tick (${last})`;
+    checks.push({ label: "wants to run", holds: st.wants_to_run, value });
   }
   if (st && st.cooldown_ms) checks.push({ label: "not cooling down", value: `${(st.cooldown_ms / 1000).toFixed(1)} s left`, holds: false });
   const conds = w.conditions.slice();
