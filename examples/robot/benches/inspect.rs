@@ -12,6 +12,10 @@
 //! * `tick_50hz/scenario/*`: the default scenario's events, one tick each, round and round
 //!   (entries every tick: the inspector copies them).
 //! * `snapshot`: one snapshot alone (what every 5th tick pays with a page open).
+//! * `snapshot_json/*`: one snapshot built and serialized (the broadcaster's share
+//!   included), of the shipped tree and of the original robot's (`behaviors/original`, 162
+//!   files, 169 behaviors) in the middle of the default scenario, a page watching
+//!   HighLevelAI; its size is printed.
 //!
 //! `cargo bench -p robot-example --features inspect --bench inspect -- --warm-up-time 1 --measurement-time 3`
 
@@ -22,9 +26,11 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use criterion::{criterion_group, criterion_main, Criterion};
-use robot_example::inspect::{Config, Inspector, Limits, Progress, Server, FRAME};
+use robot_example::inspect::{snapshot_json, Config, Inspector, Limits, Progress, Server, FRAME};
 use robot_example::robot::{Robot, RunConfig, DEFAULT_SCENARIO};
 use robot_example::scenario::Scenario;
+use robot_example::tree_files;
+use robot_runtime::behavior::{LoadOptions, Source};
 
 const TPS: u32 = 50;
 
@@ -135,5 +141,57 @@ fn bench(c: &mut Criterion) {
     robot.clear_entries();
 }
 
-criterion_group!(benches, bench);
+/// `robot` after `ticks` ticks of the default scenario.
+fn played(mut robot: Robot, ticks: u64) -> Robot {
+    let scenario = Scenario::parse(DEFAULT_SCENARIO, TPS);
+    let mut next = 0;
+    for t in 0..ticks {
+        robot.begin_tick(t);
+        while let Some(e) = scenario.events.get(next) {
+            if e.when.tick(TPS) > t {
+                break;
+            }
+            next += 1;
+            robot.deliver(e, Duration::ZERO);
+        }
+        robot.end_tick(Duration::ZERO);
+        robot.clear_entries();
+    }
+    robot
+}
+
+fn snapshots(c: &mut Criterion) {
+    let config = RunConfig {
+        ticks_per_second: TPS,
+        ..RunConfig::default()
+    };
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/behaviors/original");
+    let files = tree_files::read_tree(std::path::Path::new(dir)).unwrap();
+    let sources: Vec<Source<'_>> = files.iter().map(|(n, t)| Source::new(n, t)).collect();
+    let base = tree_files::default_base(&files).unwrap();
+    let original = Robot::with_sources(&sources, base, &LoadOptions::original(), config.clone())
+        .unwrap()
+        .0;
+    let mut g = c.benchmark_group("snapshot_json");
+    for (name, robot) in [
+        ("shipped", Robot::new(config.clone())),
+        ("original", original),
+    ] {
+        // 12 s in: HighLevelAI and the voice commands have run.
+        let robot = played(robot, u64::from(TPS) * 12);
+        let watched: Vec<_> = robot.runner().id("HighLevelAI").into_iter().collect();
+        let json = snapshot_json(&robot, TPS, &watched);
+        eprintln!(
+            "snapshot_json/{name}: {} behaviors, {} bytes",
+            robot.runner().len(),
+            json.len()
+        );
+        g.bench_function(name, |b| {
+            b.iter(|| black_box(snapshot_json(&robot, TPS, &watched)))
+        });
+    }
+    g.finish();
+}
+
+criterion_group!(benches, bench, snapshots);
 criterion_main!(benches);

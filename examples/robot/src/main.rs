@@ -281,8 +281,9 @@ enum Command {
         /// Stop after this many seconds (default: until Ctrl-C).
         #[arg(long, value_name = "SECONDS")]
         run_for: Option<f64>,
-        /// The behavior tree for a trace without its tree header (default: the shipped one).
-        #[arg(long, value_name = "FILE")]
+        /// The behavior tree for a trace without its tree header, a file or a directory as
+        /// for --tree (default: the shipped one).
+        #[arg(long, value_name = "DIR_OR_FILE")]
         tree: Option<PathBuf>,
     },
 }
@@ -942,11 +943,28 @@ fn replay(
     tree: Option<&PathBuf>,
 ) -> Result<ExitCode, String> {
     use robot_example::inspect::cli;
-    let (name, text) = match tree {
-        Some(p) => (p.display().to_string(), read(p)?),
-        None => ("behaviors/robot.json".to_owned(), DEFAULT_TREE.to_owned()),
+    let robot = match tree {
+        Some(p) => {
+            let files = tree_files::read_tree(p)?;
+            let base = tree_files::default_base(&files).ok_or_else(|| {
+                format!(
+                    "{}: no InitNormalOperation or GlobalInterruptions to start from",
+                    p.display()
+                )
+            })?;
+            let sources: Vec<Source<'_>> = files.iter().map(|(n, t)| Source::new(n, t)).collect();
+            Robot::with_sources(
+                &sources,
+                base,
+                &LoadOptions::original(),
+                RunConfig::default(),
+            )
+            .map_err(|e| e.to_string())?
+            .0
+        }
+        None => Robot::with_tree("behaviors/robot.json", DEFAULT_TREE, RunConfig::default())
+            .map_err(|e| e.to_string())?,
     };
-    let robot = Robot::with_tree(&name, &text, RunConfig::default()).map_err(|e| e.to_string())?;
     let stop = stop_on_ctrl_c("inspect")?;
     let options = cli::ReplayOptions {
         trace,

@@ -58,12 +58,10 @@ pub fn read(text: &str) -> Trace {
         if event == HEADER_EVENT {
             if t.header.is_some() || !t.entries.is_empty() {
                 problem("a second header line (only the first line may be one)".into());
-            } else if !obj
-                .get("tree")
-                .and_then(|tree| tree.get("nodes"))
-                .is_some_and(Value::is_array)
-            {
-                problem("the header has no \"tree\" with \"nodes\"".into());
+            } else if let Err(e) = check_tree(obj.get("tree")) {
+                problem(format!(
+                    "the header's tree is not usable ({e}); the fallback tree is shown"
+                ));
             } else {
                 t.header = Some(obj);
             }
@@ -79,6 +77,49 @@ pub fn read(text: &str) -> Trace {
         t.entries.push(Value::Object(obj));
     }
     t
+}
+
+/// Checks a header's tree before the page walks it: `nodes`, an array of objects each with
+/// a string `name` and `class`, and every behavior index it holds (`base`, `delegates`,
+/// `linked`, a state's `behavior`) within the array.
+fn check_tree(tree: Option<&Value>) -> Result<(), String> {
+    let nodes = tree
+        .and_then(|t| t.get("nodes"))
+        .and_then(Value::as_array)
+        .ok_or("no \"tree\" with \"nodes\"")?;
+    let n = nodes.len() as u64;
+    let index_ok = |v: &Value| v.as_u64().is_some_and(|i| i < n);
+    let base = tree.and_then(|t| t.get("base"));
+    if !nodes.is_empty() && !base.is_some_and(index_ok) {
+        return Err("\"base\" is not the index of a behavior".into());
+    }
+    for (k, node) in nodes.iter().enumerate() {
+        let bad = |what: &str| Err(format!("behavior {k}: {what}"));
+        if !node.get("name").is_some_and(Value::is_string)
+            || !node.get("class").is_some_and(Value::is_string)
+        {
+            return bad("needs a string \"name\" and \"class\"");
+        }
+        for key in ["delegates", "linked"] {
+            match node.get(key) {
+                None if key == "linked" => {}
+                Some(Value::Array(list)) if list.iter().all(index_ok) => {}
+                _ => return bad(&format!("\"{key}\" must list behavior indices")),
+            }
+        }
+        if let Some(states) = node.get("states") {
+            let ok = states.as_array().is_some_and(|list| {
+                list.iter().all(|st| {
+                    st.get("name").is_some_and(Value::is_string)
+                        && st.get("behavior").is_none_or(index_ok)
+                })
+            });
+            if !ok {
+                return bad("\"states\" must be names with behavior indices");
+            }
+        }
+    }
+    Ok(())
 }
 
 /// The static parts of the replay's `hello`: the tree and tick rate of the header (or
@@ -144,6 +185,30 @@ mod tests {
             .map(|p| p.split(':').next().unwrap())
             .collect();
         assert_eq!(lines, ["line 3", "line 5", "line 6", "line 8", "line 9"]);
+    }
+
+    #[test]
+    fn a_hostile_tree_header_is_refused_and_the_fallback_used() {
+        for tree in [
+            r#"{"base":0,"nodes":[{"name":"A","class":"Wait","delegates":[7]}]}"#,
+            r#"{"base":3,"nodes":[{"name":"A","class":"Wait","delegates":[]}]}"#,
+            r#"{"base":0,"nodes":[{"name":1,"class":"Wait","delegates":[]}]}"#,
+            r#"{"base":0,"nodes":[{"name":"A","class":"Wait","delegates":[-1]}]}"#,
+            r#"{"base":0,"nodes":[{"name":"A","class":"Wait","delegates":[],"linked":[0,9]}]}"#,
+            r#"{"base":0,"nodes":[{"name":"A","class":"M","delegates":[],"states":[{"name":"S","behavior":4}]}]}"#,
+            r#"{"base":0,"nodes":["A"]}"#,
+        ] {
+            let t = read(&format!(
+                "{{\"tick\":0,\"t_ms\":0,\"event\":\"tree\",\"tree\":{tree}}}\n"
+            ));
+            assert!(t.header.is_none(), "{tree}");
+            assert!(t.problems[0].contains("not usable"), "{:?}", t.problems);
+        }
+        let good = r#"{"base":0,"nodes":[{"name":"A","class":"M","delegates":[1],"linked":[1],"states":[{"name":"S","behavior":1}]},{"name":"B","class":"Wait","delegates":[]}]}"#;
+        let t = read(&format!(
+            "{{\"tick\":0,\"t_ms\":0,\"event\":\"tree\",\"tree\":{good}}}\n"
+        ));
+        assert!(t.header.is_some(), "{:?}", t.problems);
     }
 
     #[test]
