@@ -4,8 +4,8 @@
 //!
 //! | `type` | when | carries |
 //! |---|---|---|
-//! | `hello` | first, on connect | `mode` (`live`/`replay`), `tree` (the [`TreeShape`](robot_runtime::behavior::TreeShape)), `ticks_per_second`, `commands` (whether this page may send them), `catalog` (user intents with their default payloads, cloud intents of the map, HRI intents, for the forms), `history` (the timeline so far), `history_dropped`, `state` (the latest snapshot, if any) |
-//! | `update` | at most once a frame ([`FRAME`](super::FRAME)) when something changed | `entries` (new timeline entries), `dropped` (entries the queue lost), `state` (a new snapshot, if any) |
+//! | `hello` | first, on connect | `mode` (`live`/`replay`), `tree` (a [`TreeJson`](crate::trace::TreeJson), as in a trace's header), `ticks_per_second`, `commands` (whether this page may send them), `catalog` (user intents with their default payloads, cloud intents of the map, HRI intents, for the forms), `history` (the timeline so far), `history_dropped`, `state` (the latest snapshot, if any) |
+//! | `update` | at most once a frame ([`FRAME`](super::FRAME)) when something changed | `entries` (new timeline entries), `dropped` (entries the queue lost), `state` (a new snapshot, if any: `tick`, `t_ms`, `paused`, `stack`, `nodes` (every behavior not out of scope with nothing to say: state, stack position, `wants_to_run`, `wants`, `remembered`, `wanted_tick`, `cooldown_ms`, action, `debug_state`, `active_ms`), `why` (for the active dispatcher's children and what pages watch: gates, `intent_pending`, conditions with `tick` and `value` of their last evaluation), `dispatcher`, `intents`, `forced`; see `snapshot.rs`) |
 //! | `reply` | after a command was taken | `id` (the command's), `message` |
 //! | `error` | a command or message was refused | `id` (when the message had one), `error` |
 //!
@@ -21,8 +21,8 @@
 //! | `hri` | `message`: a ROS4HRI intent as in a scenario's `hri` line | admitted by the robot's HRI intake |
 //! | `trigger_word` | `will_open_stream` (default true) | the wake word |
 //! | `action_done` | `action`, `result` (`succeeded`, `failed`, `cancelled`) | a running action ended |
-//! | `watch` | `behavior` (its ID, or `null`) | the page's "why" panel looks at this behavior: the snapshots explain its children's gates even out of scope |
-//! | `force` | `behavior` (its ID), `runs` (1 to 100, default 1) | puts the behavior on the stack through its delegation path now, and again when it ends, `runs` times ([`Runner::force`](robot_runtime::behavior::Runner::force)) |
+//! | `watch` | `behavior` (its ID, or `null`) | the page's "why" panel looks at this behavior: the snapshots explain it and its children, even out of scope |
+//! | `force` | `behavior` (its ID), `runs` (1 to 100, default 1) | puts the behavior on the stack through its delegation path now, and again when it ends, `runs` times ([`Runner::force_behavior`](robot_runtime::behavior::Runner::force_behavior), along [`Runner::delegation_path`](robot_runtime::behavior::Runner::delegation_path)) |
 //!
 //! Inputs are delivered at the start of the next tick, in order, as scenario lines due on
 //! that tick would be (the timeline shows them as live inputs).
@@ -50,8 +50,8 @@ pub enum Action {
     Input(ScenarioEvent),
     /// A user intent set pending directly (source `Dev`).
     UserIntent(UserIntent),
-    /// The page looks at this behavior (its "why" panel): its children's gates are in the
-    /// snapshots even when they are out of scope. `None`: the active dispatcher only.
+    /// The page looks at this behavior (its "why" panel): it and its children are explained
+    /// in the snapshots even when they are out of scope. `None`: the active dispatcher only.
     Watch(Option<String>),
     /// Force a behavior `runs` times.
     Force {
