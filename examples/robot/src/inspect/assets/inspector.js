@@ -434,8 +434,22 @@ function renderStack(status) {
     const label = f.debug_state ? `${names[k]} (${f.debug_state})` : names[k];
     const fr = el("span", "frame", label);
     fr.dataset.name = names[k];
+    fr.title = "show it in the tree";
+    fr.onclick = () => { S.treeFollow = true; S.revealed = null; revealInTree(names[k]); };
     box.append(fr);
   });
+}
+
+/// Scrolls the tree (only the tree) so that the row of `name` on the stack is in view.
+function revealInTree(name) {
+  const box = $("tree");
+  const row = box.querySelector(`.node.active[data-name="${CSS.escape(name)}"]`) ||
+    box.querySelector(`.node[data-name="${CSS.escape(name)}"]`);
+  if (!row) return;
+  const top = row.offsetTop, bottom = top + row.offsetHeight;
+  if (top < box.scrollTop || bottom > box.scrollTop + box.clientHeight) {
+    box.scrollTop = Math.max(0, top - box.clientHeight / 3);
+  }
 }
 
 let treeKey = null, whyKey = null;
@@ -462,6 +476,7 @@ function renderTree(status) {
   const scroll = box.scrollTop;
   box.textContent = "";
   const big = S.tree.nodes.length > 80;
+  box.classList.toggle("big", big);
   if (!S.roles) S.roles = stateRoles();
   // A behavior with several parents shows its children once: on the stack's path when it is
   // on the stack, else where it is met first; elsewhere it is a "shared" row (click ▸ to
@@ -539,6 +554,14 @@ function renderTree(status) {
   if (cut) box.append(el("div", "empty", `${cut} more rows not shown: collapse a branch`));
   box.dataset.rows = String(rows);
   box.scrollTop = scroll;
+  // The tree follows the top of the stack (when it changes) until the person scrolls it;
+  // clicking a frame of the stack above shows that one and follows again.
+  const top = status.filter((s) => s.state === "active").sort((a, b) => b.stack_position - a.stack_position)[0];
+  const topName = top ? S.tree.nodes[top.index].name : null;
+  if (S.treeFollow !== false && topName && topName !== S.revealed) {
+    S.revealed = topName;
+    revealInTree(topName);
+  }
 }
 
 /// A behavior's row tooltip: its class, what it answered last, what the runner keeps.
@@ -1157,6 +1180,10 @@ function setupForms() {
   $("pause").onclick = () => send({ cmd: "pause" });
   $("resume").onclick = () => send({ cmd: "resume" });
   $("step").onclick = () => send({ cmd: "step", ticks: Math.max(1, Math.min(1000, Number($("stepn").value) || 1)) });
+  // A person scrolling or clicking in the tree stops it following the stack.
+  for (const ev of ["wheel", "pointerdown", "keydown", "touchmove"]) {
+    $("tree").addEventListener(ev, () => { S.treeFollow = false; }, { passive: true });
+  }
   const tl = $("timeline");
   tl.addEventListener("scroll", () => {
     if (ownScroll) { ownScroll = false; return; }
