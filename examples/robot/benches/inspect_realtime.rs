@@ -4,8 +4,14 @@
 //! tick thread used (`/proc/thread-self/schedstat`: nanoseconds on a CPU, sleeps and wakes
 //! included) and the whole process's (`/proc/self/stat`).
 //!
+//! The tick thread's time is mostly the kernel's work of sleeping and waking it (tens of µs a
+//! tick, which vary with what else the machine does), so the configurations are run in
+//! rounds, interleaved (no page, two pages, no page, ...), and each figure is the median of
+//! its rounds, with their range.
+//!
 //! `cargo bench -p robot-example --features inspect --bench inspect_realtime`
-//! (`INSPECT_BENCH_SECONDS`, default 20: each configuration runs this long). Linux only.
+//! (`INSPECT_BENCH_SECONDS`, default 10: each run lasts this long; `INSPECT_BENCH_ROUNDS`,
+//! default 3). Linux only.
 
 use std::net::TcpStream;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -104,24 +110,56 @@ fn measure(scenario: &Scenario, pages: usize, seconds: f64) -> Measured {
     }
 }
 
+fn median(mut v: Vec<f64>) -> f64 {
+    v.sort_by(f64::total_cmp);
+    let n = v.len();
+    if n == 0 {
+        0.0
+    } else if n % 2 == 1 {
+        v[n / 2]
+    } else {
+        (v[n / 2 - 1] + v[n / 2]) / 2.0
+    }
+}
+
 fn main() {
     // `cargo bench` passes `--bench`; a filter argument is not supported here.
-    let seconds: f64 = std::env::var("INSPECT_BENCH_SECONDS")
-        .ok()
-        .and_then(|s| s.parse().ok())
-        .unwrap_or(20.0);
+    let env = |k: &str, d: f64| {
+        std::env::var(k)
+            .ok()
+            .and_then(|s| s.parse().ok())
+            .unwrap_or(d)
+    };
+    let seconds = env("INSPECT_BENCH_SECONDS", 10.0);
+    let rounds = env("INSPECT_BENCH_ROUNDS", 3.0).max(1.0) as usize;
     let scenario = Scenario::parse(DEFAULT_SCENARIO, TPS);
     println!(
-        "{:<10} {:>6} {:>7} {:>16} {:>14} {:>13}",
-        "robot", "pages", "ticks", "tick thread µs/tick", "tick thread %", "process %"
+        "{:<10} {:>6} {:>7} {:>26} {:>14} {:>10}",
+        "robot", "pages", "ticks", "tick thread µs/tick (range)", "tick thread %", "process %"
     );
     for (name, sc) in [("idle", Scenario::default()), ("scenario", scenario)] {
+        // [pages] -> per round (µs per tick, thread %, process %, ticks)
+        let mut runs: [Vec<(f64, f64, f64, u64)>; 2] = [Vec::new(), Vec::new()];
+        for _ in 0..rounds {
+            for (k, pages) in [0, 2].into_iter().enumerate() {
+                let m = measure(&sc, pages, seconds);
+                runs[k].push((
+                    m.thread_ns as f64 / 1000.0 / m.ticks.max(1) as f64,
+                    m.thread_ns as f64 / 1e9 / seconds * 100.0,
+                    m.process_ticks as f64 / 100.0 / seconds * 100.0,
+                    m.ticks,
+                ));
+            }
+        }
         let mut base = None;
-        for pages in [0, 2] {
-            let m = measure(&sc, pages, seconds);
-            let per_tick = m.thread_ns as f64 / 1000.0 / m.ticks.max(1) as f64;
-            let thread_pct = m.thread_ns as f64 / 1e9 / seconds * 100.0;
-            let process_pct = m.process_ticks as f64 / 100.0 / seconds * 100.0;
+        for (k, pages) in [0, 2].into_iter().enumerate() {
+            let r = &runs[k];
+            let per_tick = median(r.iter().map(|x| x.0).collect());
+            let lo = r.iter().map(|x| x.0).fold(f64::INFINITY, f64::min);
+            let hi = r.iter().map(|x| x.0).fold(0.0, f64::max);
+            let thread_pct = median(r.iter().map(|x| x.1).collect());
+            let process_pct = median(r.iter().map(|x| x.2).collect());
+            let ticks = r.iter().map(|x| x.3).sum::<u64>() / r.len() as u64;
             let more = match base {
                 None => {
                     base = Some(per_tick);
@@ -130,8 +168,8 @@ fn main() {
                 Some(b) => format!("  ({:+.1}% per tick)", (per_tick / b - 1.0) * 100.0),
             };
             println!(
-                "{name:<10} {pages:>6} {:>7} {per_tick:>16.2} {thread_pct:>13.3}% {process_pct:>12.2}%{more}",
-                m.ticks
+                "{name:<10} {pages:>6} {ticks:>7} {:>26} {thread_pct:>13.3}% {process_pct:>9.2}%{more}",
+                format!("{per_tick:.2} ({lo:.1}–{hi:.1})")
             );
         }
     }
