@@ -142,14 +142,7 @@ pub fn header(robot: &Robot, ticks_per_second: u32) -> String {
     .unwrap_or_default()
 }
 
-/// Writes a whole trace: the header line, then the entries.
-pub fn write(header: &str, entries: &[Entry], mut out: impl Write) -> io::Result<()> {
-    out.write_all(header.as_bytes())?;
-    out.write_all(b"\n")?;
-    timeline::write_json_lines(entries, out)
-}
-
-/// A trace written as the robot runs (live and inspector modes): the header at once, then
+/// A trace written as the robot runs (every mode: scenario, live, inspector): the header at once, then
 /// each tick's entries, flushed, so that the file is complete up to the last tick whenever
 /// the process is stopped.
 #[derive(Debug)]
