@@ -115,7 +115,14 @@ const ALLOWED: &[(&str, &[&str])] = &[
     ("export", &["core", "ids", "runner"]),
     (
         "inspect",
-        &["condition", "core", "ids", "robot_state", "runner"],
+        &[
+            "catalog",
+            "condition",
+            "core",
+            "ids",
+            "robot_state",
+            "runner",
+        ],
     ),
 ];
 

@@ -101,6 +101,8 @@ pub mod actions;
 pub mod behavior_classes;
 pub mod coverage;
 pub mod hri;
+#[cfg(feature = "inspect")]
+pub mod inspect;
 pub mod intents;
 #[cfg(feature = "zenoh")]
 pub mod live;
@@ -112,4 +114,5 @@ pub mod ros2;
 pub mod samples;
 pub mod scenario;
 pub mod timeline;
+pub mod trace;
 pub mod tree_files;

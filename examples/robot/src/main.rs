@@ -13,6 +13,9 @@
 //! cargo run --release -p robot-example --features zenoh -- --zenoh
 //! # ... and be a ROS 2 node hearing hri_actions_msgs/Intent on /intents (rmw_zenoh)
 //! cargo run --release -p robot-example --features zenoh -- --zenoh --ros2
+//! # the live inspector in the browser (any mode: add --zenoh, --ros2, --tree DIR), and replay
+//! cargo run --release -p robot-example --features inspect -- --inspect
+//! cargo run --release -p robot-example --features inspect -- inspect trace.jsonl
 //! ```
 
 use std::fs;
@@ -24,8 +27,8 @@ use clap::Parser;
 use robot_example::coverage::{self, CompletedIntents};
 use robot_example::robot::{Robot, RunConfig, DEFAULT_SCENARIO, DEFAULT_TREE};
 use robot_example::scenario::Scenario;
-use robot_example::timeline;
 use robot_example::tree_files;
+use robot_example::{timeline, trace};
 use robot_runtime::behavior::{KeyCheck, LoadOptions, Source};
 
 /// The completed-intents table shipped with the robot.
@@ -33,8 +36,12 @@ const COMPLETED_INTENTS: &str = include_str!("../behaviors/completed_intents.jso
 
 /// Plays a scenario on the robot and prints its timeline.
 #[derive(Debug, Parser)]
-#[command(version, about, long_about = None)]
+#[command(version, about, long_about = None, args_conflicts_with_subcommands = true)]
+#[command(group(clap::ArgGroup::new("realtime").args(["zenoh", "inspect"]).multiple(true)))]
 struct Args {
+    #[command(subcommand)]
+    command: Option<Command>,
+
     /// Scenario to play (JSON Lines, see `src/scenario.rs`); default: the shipped one
     /// (`scenarios/default.jsonl`).
     #[arg(long, value_name = "FILE")]
@@ -138,11 +145,12 @@ struct Args {
     zenoh_config: Option<PathBuf>,
 
     /// Stop after this many seconds, at most one year (31536000; default: run until
-    /// stopped with Ctrl-C, which ends the run with its summary line).
+    /// stopped with Ctrl-C, which ends the run with its summary line). With --zenoh or
+    /// --inspect.
     #[arg(
         long,
         value_name = "SECONDS",
-        requires = "zenoh",
+        requires = "realtime",
         help_heading = "Live (Zenoh)"
     )]
     run_for: Option<f64>,
@@ -229,6 +237,55 @@ struct Args {
     /// hri_actions_msgs/msg/Intent on the topic, so other ROS nodes hear what the robot heard.
     #[arg(long, requires = "ros2", help_heading = "ROS 2 (rmw_zenoh)")]
     ros_publish: bool,
+
+    /// Serve the live inspector on ADDR (default 127.0.0.1:7480) while the robot runs in
+    /// real time: open the printed address in a browser to see its behavior tree, timeline,
+    /// intents and resources live, send intents, force behaviors, pause and step. Plays the
+    /// scenario (with --zenoh / --ros2, takes live inputs too) and keeps running after it.
+    /// An address off loopback needs --inspect-token. Needs a build with `--features
+    /// inspect`.
+    #[arg(long, value_name = "ADDR", num_args = 0..=1, default_missing_value = "",
+          conflicts_with_all = ["check_tree", "coverage", "latency", "dot", "mermaid", "at_tick"],
+          help_heading = "Inspector")]
+    inspect: Option<String>,
+
+    /// The token the inspector's page must present (`?token=`), required when --inspect's
+    /// address is not loopback: 16 to 256 characters of A-Z, a-z, 0-9, '-', '_', '.', '~'.
+    #[arg(
+        long,
+        value_name = "TOKEN",
+        requires = "inspect",
+        help_heading = "Inspector"
+    )]
+    inspect_token: Option<String>,
+
+    /// Start paused: the page resumes or steps the robot.
+    #[arg(long, requires = "inspect", help_heading = "Inspector")]
+    inspect_paused: bool,
+}
+
+#[derive(Debug, clap::Subcommand)]
+enum Command {
+    /// Replay a trace written with --trace-json in the inspector's page, with a time slider.
+    /// Needs a build with `--features inspect`.
+    Inspect {
+        /// The trace (JSON Lines).
+        #[arg(value_name = "TRACE")]
+        trace: PathBuf,
+        /// Where to serve the page (default 127.0.0.1:7480).
+        #[arg(long, value_name = "ADDR", default_value = "")]
+        addr: String,
+        /// The token the page must present; required off loopback.
+        #[arg(long, value_name = "TOKEN")]
+        token: Option<String>,
+        /// Stop after this many seconds (default: until Ctrl-C).
+        #[arg(long, value_name = "SECONDS")]
+        run_for: Option<f64>,
+        /// The behavior tree for a trace without its tree header, a file or a directory as
+        /// for --tree (default: the shipped one).
+        #[arg(long, value_name = "DIR_OR_FILE")]
+        tree: Option<PathBuf>,
+    },
 }
 
 fn read(path: &PathBuf) -> Result<String, String> {
@@ -265,6 +322,17 @@ fn load_options(args: &Args) -> LoadOptions {
 }
 
 fn run(args: &Args) -> Result<ExitCode, String> {
+    if let Some(Command::Inspect {
+        trace,
+        addr,
+        token,
+        run_for,
+        tree,
+    }) = &args.command
+    {
+        let run_for = seconds("--run-for", *run_for)?;
+        return replay(trace, addr, token.as_deref(), run_for, tree.as_ref());
+    }
     if let Some(dir) = &args.check_tree {
         let files = tree_files::read_tree(dir)?;
         let report = tree_files::check(&files, &load_options(args));
@@ -357,15 +425,23 @@ fn run(args: &Args) -> Result<ExitCode, String> {
     for e in &scenario.errors {
         let _ = writeln!(anstream::stderr(), "warning: {e} (skipped; the rest runs)");
     }
+    if args.inspect.is_some() {
+        return inspect(args, robot, &scenario, |_, _, _| 0);
+    }
     // The timeline is printed (and the trace written) as the robot runs: a long run keeps
     // no timeline in memory.
+    // The trace starts with its header line (the tree, so that `inspect TRACE` replays it).
     let mut trace = match &args.trace_json {
         Some(path) => Some((
             path,
-            std::io::BufWriter::new(
-                fs::File::create(path)
-                    .map_err(|e| format!("cannot create {}: {e}", path.display()))?,
-            ),
+            trace::TraceWriter::new(
+                &trace::header(&robot, args.ticks_per_second),
+                std::io::BufWriter::new(
+                    fs::File::create(path)
+                        .map_err(|e| format!("cannot create {}: {e}", path.display()))?,
+                ),
+            )
+            .map_err(|e| format!("cannot write {}: {e}", path.display()))?,
         )),
         None => None,
     };
@@ -380,7 +456,7 @@ fn run(args: &Args) -> Result<ExitCode, String> {
             timeline::render_rows(entries, true, &mut last_tick)
         );
         if let (Some((path, file)), None) = (&mut trace, &trace_error) {
-            if let Err(e) = timeline::write_json_lines(entries, &mut *file) {
+            if let Err(e) = file.append(entries) {
                 trace_error = Some(format!("cannot write {}: {e}", path.display()));
             }
         }
@@ -471,16 +547,7 @@ fn live(args: &Args, robot: Robot) -> Result<ExitCode, String> {
         }
         None => None,
     };
-    // Ctrl-C (or SIGTERM) ends the run after the tick in progress, with the summary line; a
-    // second one ends the process at once.
-    let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
-    let flag = stop.clone();
-    ctrlc::set_handler(move || {
-        if flag.swap(true, std::sync::atomic::Ordering::SeqCst) {
-            std::process::exit(130);
-        }
-    })
-    .map_err(|e| format!("--zenoh: cannot handle Ctrl-C: {e}"))?;
+    let stop = stop_on_ctrl_c("--zenoh")?;
     let scenario = match &args.scenario {
         Some(p) => read_scenario(p, args.ticks_per_second)?,
         None => Scenario::default(),
@@ -504,12 +571,6 @@ fn live(args: &Args, robot: Robot) -> Result<ExitCode, String> {
         }
         inputs.attach_ros(peer);
     }
-    let mut trace = match &args.trace_json {
-        Some(path) => Some(std::io::BufWriter::new(
-            fs::File::create(path).map_err(|e| format!("cannot create {}: {e}", path.display()))?,
-        )),
-        None => None,
-    };
     let mut err = anstream::stderr();
     match &network {
         Network::Peer {
@@ -548,6 +609,29 @@ fn live(args: &Args, robot: Robot) -> Result<ExitCode, String> {
     if let Some(ros) = inputs.ros() {
         report_ros(&mut err, &inputs, ros);
     }
+    if args.inspect.is_some() {
+        let code = inspect_until(args, robot, &scenario, &stop, |robot, tick, cpu| {
+            inputs.deliver(robot, tick, cpu)
+        })?;
+        if let Some(ros) = inputs.ros() {
+            let _ = writeln!(err, "ros2: {}", ros.stats().summary());
+        }
+        return Ok(code);
+    }
+    // The trace starts with its header line (the tree, so that `inspect TRACE` replays it).
+    let mut trace = match &args.trace_json {
+        Some(path) => Some(
+            trace::TraceWriter::new(
+                &trace::header(&robot, args.ticks_per_second),
+                std::io::BufWriter::new(
+                    fs::File::create(path)
+                        .map_err(|e| format!("cannot create {}: {e}", path.display()))?,
+                ),
+            )
+            .map_err(|e| format!("cannot write {}: {e}", path.display()))?,
+        ),
+        None => None,
+    };
     let mut out = anstream::stdout();
     let _ = write!(out, "{}", timeline::render_header(true));
     let mut last_tick = None;
@@ -568,7 +652,7 @@ fn live(args: &Args, robot: Robot) -> Result<ExitCode, String> {
                 let _ = out.flush();
                 if let Some(t) = trace.as_mut() {
                     // Flushed per tick: another process may follow the file as it grows.
-                    let _ = timeline::write_json_lines(entries, &mut *t);
+                    let _ = t.append(entries);
                 }
             }
         },
@@ -730,4 +814,165 @@ fn report_ros(
              Zenoh keeps trying in the background"
         );
     }
+}
+
+/// Ctrl-C (or SIGTERM) sets the flag: the run ends after the tick in progress, with its
+/// summary line; a second one ends the process at once.
+#[cfg(any(feature = "zenoh", feature = "inspect"))]
+fn stop_on_ctrl_c(option: &str) -> Result<std::sync::Arc<std::sync::atomic::AtomicBool>, String> {
+    let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let flag = stop.clone();
+    ctrlc::set_handler(move || {
+        if flag.swap(true, std::sync::atomic::Ordering::SeqCst) {
+            std::process::exit(130);
+        }
+    })
+    .map_err(|e| format!("{option}: cannot handle Ctrl-C: {e}"))?;
+    Ok(stop)
+}
+
+fn seconds(option: &str, value: Option<f64>) -> Result<Option<std::time::Duration>, String> {
+    match value {
+        Some(s) if s.is_finite() && (0.0..=MAX_RUN_FOR_S).contains(&s) => {
+            Ok(Some(std::time::Duration::from_secs_f64(s)))
+        }
+        Some(s) => Err(format!(
+            "{option} {s}: expected a number of seconds from 0 to {MAX_RUN_FOR_S} (one year); \
+             leave it out to run until stopped with Ctrl-C"
+        )),
+        None => Ok(None),
+    }
+}
+
+/// The longest `--run-for`, in seconds (one year).
+const MAX_RUN_FOR_S: f64 = 365.0 * 24.0 * 3600.0;
+
+#[cfg(not(feature = "inspect"))]
+fn inspect(
+    _: &Args,
+    _: Robot,
+    _: &Scenario,
+    _: impl FnMut(&mut Robot, u64, std::time::Duration) -> usize,
+) -> Result<ExitCode, String> {
+    Err("--inspect: this build has no inspector; build it with \
+         `cargo run --release -p robot-example --features inspect -- --inspect`"
+        .to_owned())
+}
+
+/// `--inspect` (scenario mode): the robot in real time with the live inspector.
+#[cfg(feature = "inspect")]
+fn inspect(
+    args: &Args,
+    robot: Robot,
+    scenario: &Scenario,
+    inputs: impl FnMut(&mut Robot, u64, std::time::Duration) -> usize,
+) -> Result<ExitCode, String> {
+    let stop = stop_on_ctrl_c("--inspect")?;
+    inspect_until(args, robot, scenario, &stop, inputs)
+}
+
+#[cfg(all(feature = "zenoh", not(feature = "inspect")))]
+fn inspect_until(
+    _: &Args,
+    _: Robot,
+    _: &Scenario,
+    _: &std::sync::atomic::AtomicBool,
+    _: impl FnMut(&mut Robot, u64, std::time::Duration) -> usize,
+) -> Result<ExitCode, String> {
+    Err("--inspect: this build has no inspector; build it with \
+         `cargo run --release -p robot-example --features zenoh,inspect -- --zenoh --inspect`"
+        .to_owned())
+}
+
+/// `--inspect` in any mode (src/inspect/cli.rs): `inputs` delivers the live inputs (Zenoh,
+/// ROS 2) into each tick; `stop` ends the run.
+#[cfg(feature = "inspect")]
+fn inspect_until(
+    args: &Args,
+    robot: Robot,
+    scenario: &Scenario,
+    stop: &std::sync::atomic::AtomicBool,
+    inputs: impl FnMut(&mut Robot, u64, std::time::Duration) -> usize,
+) -> Result<ExitCode, String> {
+    use robot_example::inspect::cli;
+    let options = cli::LiveOptions {
+        addr: args.inspect.as_deref().unwrap_or_default(),
+        token: args.inspect_token.as_deref(),
+        paused: args.inspect_paused,
+        ticks_per_second: args.ticks_per_second,
+        run_for: seconds("--run-for", args.run_for)?,
+        trace: args.trace_json.as_deref(),
+        stop: Some(stop),
+    };
+    let summary = cli::live(robot, scenario, &options, inputs)?;
+    let _ = writeln!(
+        anstream::stderr(),
+        "inspect: {} after {} ticks; {} messages received, {} commands taken",
+        if summary.interrupted {
+            "interrupted"
+        } else {
+            "stopped"
+        },
+        summary.ticks,
+        summary.received,
+        summary.commands
+    );
+    Ok(ExitCode::SUCCESS)
+}
+
+#[cfg(not(feature = "inspect"))]
+fn replay(
+    _: &std::path::Path,
+    _: &str,
+    _: Option<&str>,
+    _: Option<std::time::Duration>,
+    _: Option<&PathBuf>,
+) -> Result<ExitCode, String> {
+    Err("inspect: this build has no inspector; build it with \
+         `cargo run --release -p robot-example --features inspect -- inspect TRACE`"
+        .to_owned())
+}
+
+/// `inspect TRACE`: a recorded trace in the inspector's page (src/inspect/cli.rs).
+#[cfg(feature = "inspect")]
+fn replay(
+    trace: &std::path::Path,
+    addr: &str,
+    token: Option<&str>,
+    run_for: Option<std::time::Duration>,
+    tree: Option<&PathBuf>,
+) -> Result<ExitCode, String> {
+    use robot_example::inspect::cli;
+    let robot = match tree {
+        Some(p) => {
+            let files = tree_files::read_tree(p)?;
+            let base = tree_files::default_base(&files).ok_or_else(|| {
+                format!(
+                    "{}: no InitNormalOperation or GlobalInterruptions to start from",
+                    p.display()
+                )
+            })?;
+            let sources: Vec<Source<'_>> = files.iter().map(|(n, t)| Source::new(n, t)).collect();
+            Robot::with_sources(
+                &sources,
+                base,
+                &LoadOptions::original(),
+                RunConfig::default(),
+            )
+            .map_err(|e| e.to_string())?
+            .0
+        }
+        None => Robot::with_tree("behaviors/robot.json", DEFAULT_TREE, RunConfig::default())
+            .map_err(|e| e.to_string())?,
+    };
+    let stop = stop_on_ctrl_c("inspect")?;
+    let options = cli::ReplayOptions {
+        trace,
+        addr,
+        token,
+        run_for,
+        stop: Some(&stop),
+    };
+    cli::replay(&options, &robot, RunConfig::default().ticks_per_second)?;
+    Ok(ExitCode::SUCCESS)
 }

@@ -40,7 +40,7 @@ use crate::intents::{self, Tag, UserIntent};
 use crate::log::{Item, Log};
 use crate::mission::Hri;
 use crate::scenario::{encode_hex, Scenario, ScenarioEvent, TimedEvent};
-use crate::timeline::{Entry, What, LIVE_INPUT};
+use crate::timeline::{Entry, IntentInfo, MapEntryInfo, What, LIVE_INPUT};
 
 /// The behavior tree shipped with the robot (`behaviors/robot.json`).
 pub const DEFAULT_TREE: &str = include_str!("../behaviors/robot.json");
@@ -163,6 +163,9 @@ pub struct Robot {
     tick: u64,
     /// Recognised cloud intents not yet taken (`None`: not recorded).
     recognised: Option<Vec<Recognised>>,
+    /// The last input line: its tick, kind, detail and `say` (a pending intent of the same
+    /// tick came from it).
+    last_input: Option<(u64, &'static str, String, Option<String>)>,
 }
 
 impl std::fmt::Debug for Robot {
@@ -226,6 +229,7 @@ impl Robot {
                 last_stack: Vec::new(),
                 tick: 0,
                 recognised: None,
+                last_input: None,
             },
             report,
         ))
@@ -234,6 +238,22 @@ impl Robot {
     /// The behavior runner (the tree, the stack, the intent component).
     pub fn runner(&self) -> &Runner<UserIntent, Event> {
         &self.runner
+    }
+
+    /// The behavior runner, mutably (developer tools: the inspector sets user intents and
+    /// forces behaviors between ticks).
+    pub fn runner_mut(&mut self) -> &mut Runner<UserIntent, Event> {
+        &mut self.runner
+    }
+
+    /// The current tick (the last one begun).
+    pub fn tick(&self) -> u64 {
+        self.tick
+    }
+
+    /// Adds an entry to the timeline at the current tick (an input from a developer tool).
+    pub fn record(&mut self, what: What) {
+        self.push(what);
     }
 
     fn t_ms(&self, tick: u64) -> u64 {
@@ -246,6 +266,12 @@ impl Robot {
 
     fn push(&mut self, what: What) {
         let tick = self.tick;
+        if let What::Input {
+            kind, detail, say, ..
+        } = &what
+        {
+            self.last_input = Some((tick, kind, detail.clone(), say.clone()));
+        }
         let t_ms = self.t_ms(tick);
         self.entries.push(Entry { tick, t_ms, what });
     }
@@ -732,11 +758,26 @@ impl Robot {
                             intent: p.intent().clone(),
                         });
                     }
+                    let meta = pending.map(|p| {
+                        let m = p.meta();
+                        let input = self.last_input.as_ref().filter(|i| i.0 == self.tick);
+                        Box::new(IntentInfo {
+                            source: m.source.wire().to_owned(),
+                            modality: m.modality.wire().to_owned(),
+                            priority: m.priority.0,
+                            confidence: m.confidence.value(),
+                            input: input.map(|i| i.1),
+                            text: input.map(|i| i.2.clone()),
+                            said: input.and_then(|i| i.3.clone()),
+                            map_entry: map_entry(&matched),
+                        })
+                    });
                     What::Pending {
                         intent: UserIntent::tag_name(tag),
                         payload,
                         source: source.to_string(),
                         via: describe_match(&matched),
+                        meta,
                     }
                 }
                 IntentEvent::Replaced { old, new, .. } => What::Replaced {
@@ -871,14 +912,45 @@ impl Robot {
 
 /// A union value's payload as compact JSON without its `type` key, or `None` for a void
 /// member.
-fn payload_json(intent: &UserIntent) -> Option<String> {
+pub fn payload_json(intent: &UserIntent) -> Option<String> {
     let mut v = serde_json::to_value(intent).ok()?;
     let obj = v.as_object_mut()?;
     obj.remove("type");
     (!obj.is_empty()).then(|| serde_json::Value::Object(obj.clone()).to_string())
 }
 
-fn describe_match(m: &Match<Tag>) -> String {
+/// The entry of `USER_INTENT_MAP` an intent came through (cloud and app intents).
+pub fn map_entry(m: &Match<Tag>) -> Option<MapEntryInfo> {
+    let (table, e) = match m {
+        Match::Cloud { intent } => ("cloud", intents::USER_INTENT_MAP.cloud(intent)?),
+        Match::App { intent } => ("app", intents::USER_INTENT_MAP.app(intent)?),
+        _ => return None,
+    };
+    Some(MapEntryInfo {
+        table,
+        intent: e.intent,
+        user_intent: UserIntent::tag_name(e.tag),
+        substitutions: e
+            .sanitation
+            .iter()
+            .map(|s| {
+                let mut t = s.from.to_owned();
+                if let Some(to) = s.to {
+                    t.push_str(" -> ");
+                    t.push_str(to);
+                }
+                if s.numeric {
+                    t.push_str(" (number)");
+                }
+                t
+            })
+            .collect(),
+        feature_gate: e.feature_gate,
+    })
+}
+
+/// How a pending intent got its tag, for a person (`cloud intent intent_weather`, ...).
+pub fn describe_match(m: &Match<Tag>) -> String {
     match m {
         Match::Cloud { intent } => format!("cloud intent {intent}"),
         Match::App { intent } => format!("app intent {intent}"),

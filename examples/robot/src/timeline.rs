@@ -79,6 +79,10 @@ pub enum What {
         source: String,
         /// How it got its tag (`cloud intent_weather_extend`, `unmatched: unknown intent ...`).
         via: String,
+        /// What it says about itself and where it came from (JSON only: the text timeline
+        /// does not show it; the inspector's replay reads it).
+        #[serde(skip_serializing_if = "Option::is_none")]
+        meta: Option<Box<IntentInfo>>,
     },
     /// A pending intent was replaced by a newer one (intents do not queue).
     Replaced {
@@ -210,6 +214,52 @@ pub enum What {
     },
 }
 
+/// What a pending intent says about itself ([`What::Pending`]'s `meta`), whatever its
+/// origin: its ROS4HRI metadata (a cloud or app intent gets the honest defaults: unknown
+/// agent, no stated confidence), the input it came from and the map entry it came through.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct IntentInfo {
+    /// Who expressed it (`__unknown_agent__`, `__remote_supervisor__`, a person's ID).
+    pub source: String,
+    /// How (`speech`, `touchscreen`, ...).
+    pub modality: String,
+    /// Its priority (128: the default).
+    pub priority: u8,
+    /// How sure its producer was (absent: unstated).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub confidence: Option<f32>,
+    /// The kind of the input it came from on this tick (`cloud`, `app`, `hri`, `ros2`,
+    /// `user_intent`), when one did.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub input: Option<&'static str>,
+    /// That input as its line says (a cloud result: `result intent_x {"param": "v"}`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub text: Option<String>,
+    /// What the user said (a scenario line's `say`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub said: Option<String>,
+    /// The entry of the intent map it came through (cloud and app intents).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub map_entry: Option<MapEntryInfo>,
+}
+
+/// An entry of the user-intent map, as the inspector shows it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct MapEntryInfo {
+    /// `cloud` or `app`.
+    pub table: &'static str,
+    /// The cloud or app intent string.
+    pub intent: &'static str,
+    /// The user intent it becomes.
+    pub user_intent: &'static str,
+    /// Its parameter rules (`from -> to`, `(number)`).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub substitutions: Vec<String>,
+    /// The feature that gates it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub feature_gate: Option<&'static str>,
+}
+
 /// How an entry is grouped in the text timeline (the coloured column).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Category {
@@ -320,6 +370,7 @@ impl What {
                 payload,
                 source,
                 via,
+                ..
             } => {
                 let payload = payload
                     .as_deref()

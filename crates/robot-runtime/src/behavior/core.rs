@@ -746,6 +746,11 @@ pub trait Behavior<U: IntentUnion, E: 'static = ()>: Send + 'static {
     /// For tools: the conditions this class owns (a state machine's transitions, an
     /// animation loop's end condition), each with a label.
     fn owned_conditions<'s>(&'s self, _out: &mut Vec<(String, &'s Condition<U, E>)>) {}
+    /// For tools: a state machine's states in their declared order, each with the behavior
+    /// it runs (None: a state without one). Default none (not a state machine).
+    fn states(&self) -> Vec<(&str, Option<BehaviorId>)> {
+        Vec::new()
+    }
     /// The wake-up contract (see [`wakeup`](super::wakeup)): when this behavior's own
     /// `update` may next act if no input arrives (no robot-state change, no intent, no user
     /// event) and the stack stays as it is. Until then its `update` must change nothing,
@@ -1682,6 +1687,20 @@ impl<U: IntentUnion, E: 'static> View<'_, U, E> {
             None => Some(Watch::EVERY_TICK),
             Some(b) => b.activation_watch(&v).map(|c| w.and(c)),
         }
+    }
+
+    /// For tools: the `WantsToBeActivated` answer of `id` that the runner keeps and would
+    /// reuse now instead of asking (see [`wakeup`](super::wakeup)), or None when it keeps
+    /// none that still holds (caching off, a class that does not declare its watch, an
+    /// input it read changed, its time came). Pure: the kept answer is looked at, not
+    /// confirmed or asked.
+    pub fn remembered_answer(&self, id: BehaviorId) -> Option<bool> {
+        let n = self.s.nodes.get(id.index())?;
+        if !self.s.caching || n.state != LifecycleState::InScope {
+            return None;
+        }
+        let mut c = self.s.wants_cache.get(id.index())?.get();
+        (!c.undeclared && self.m.changes.holds(&mut c, self.s.now_ns())).then_some(c.value)
     }
 
     /// The earliest [`activation_watch`](Self::activation_watch) time of `ids`.

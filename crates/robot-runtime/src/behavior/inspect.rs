@@ -1,18 +1,27 @@
-//! Read-only introspection for tools (a live inspector, a debugger): each behavior's state
-//! ([`status`]), and why a behavior does or does not run ([`why`]): its activation gates
-//! against the robot state, its conditions with the value each had at its last evaluation
-//! (nothing is evaluated here, so stateful conditions do not advance), whether a listed
-//! intent is pending, and its cooldown in the dispatcher that keeps one.
-//! [`Runner::force_behavior`](super::runner::Runner::force_behavior) forces one to run.
+//! Read-only introspection for tools (a live inspector, a debugger): the tree's structure
+//! ([`shape`]), each behavior's state ([`status`], [`statuses`]), and why a behavior does or
+//! does not run ([`why`], [`children`]): its activation gates against the robot state, its
+//! conditions with the value each had at its last evaluation (nothing is evaluated here, so
+//! stateful conditions do not advance and the runner's cached answers stay as they are),
+//! whether a listed intent is pending, and its cooldown in a dispatcher that keeps one.
+//! [`Runner::force_behavior`](super::runner::Runner::force_behavior) forces one to run
+//! along [`Runner::delegation_path`](super::runner::Runner::delegation_path).
+//!
+//! Every answer is a "last value": what the runner recorded on its last tick (an answer it
+//! reused counts as given on that tick), or what it keeps for reuse
+//! ([`BehaviorStatus::remembered`]). Asking between ticks changes nothing the next tick
+//! does.
 
+use std::fmt::Write as _;
 use std::time::Duration;
 
-use super::condition::Condition;
+use super::catalog;
+use super::condition::{Condition, HighLevelAiCondition, Kind, MoodTest};
 use super::core::LifecycleState;
 use super::ids::BehaviorId;
 use super::robot_state::OffTreads;
 use super::runner::Runner;
-use crate::intent::IntentUnion;
+use crate::intent::{IntentMatcher, IntentUnion};
 
 /// A behavior's state (see [`status`]).
 #[derive(Clone, Debug, PartialEq)]
@@ -27,16 +36,38 @@ pub struct BehaviorStatus {
     pub state: LifecycleState,
     /// Its position on the stack, when active.
     pub stack_pos: Option<usize>,
-    /// It said it wants to be activated on the last tick.
+    /// It said it wants to be activated on the last tick (asked, or its kept answer reused).
     pub wants: bool,
-    /// Time left on its cooldown in an active dispatcher that keeps one.
+    /// The last tick on which it said it wants to be activated (None: never).
+    pub wanted_tick: Option<u64>,
+    /// In scope: the answer to `WantsToBeActivated` the runner keeps for it and would reuse
+    /// now without asking (see [`View::remembered_answer`](super::core::View::remembered_answer));
+    /// None when it keeps none that holds (then the next time it is asked, it is asked).
+    pub remembered: Option<bool>,
+    /// Time left on its cooldown, in the dispatcher that keeps one for it (the longest when
+    /// several do); asked of its parents in scope or active (an inactive cooldown dispatcher
+    /// keeps its cooldowns).
     pub cooling_down: Option<Duration>,
     /// A stand-in for a class not run natively.
     pub stand_in: bool,
     /// The action its frame runs.
     pub action: Option<String>,
-    /// Its debug state (a state machine's state).
+    /// Its debug state (a state machine's state; while inactive, the state it resumes in).
     pub debug_state: Option<String>,
+    /// How long it has been active (virtual time), when active.
+    pub active_for: Option<Duration>,
+}
+
+impl BehaviorStatus {
+    /// What a person reads as "wants to run": active, or in scope and its last answer (on
+    /// the last tick, or the one the runner keeps) was yes.
+    pub fn wants_to_run(&self) -> bool {
+        match self.state {
+            LifecycleState::Active => true,
+            LifecycleState::InScope => self.wants || self.remembered == Some(true),
+            LifecycleState::OutOfScope => false,
+        }
+    }
 }
 
 /// One condition node and the value it had at its last evaluation.
@@ -46,6 +77,9 @@ pub struct ConditionReport {
     pub label: String,
     /// Its type (or custom condition) name.
     pub type_name: String,
+    /// Its parameters for a person (`[set_timer]`, `OnTreads for 0 s..`; empty when it has
+    /// none), see [`condition_detail`].
+    pub detail: String,
     /// The tick of its last evaluation and the value (None: never evaluated). With the
     /// runner's caching on, an answer that cannot have changed is reused rather than
     /// evaluated again: the tick is when the value was computed, and it still holds.
@@ -77,39 +111,145 @@ pub struct ActivationReport {
     pub intent_pending: Option<bool>,
 }
 
-/// The state of behavior `id` (None for an unknown ID).
-pub fn status<U: IntentUnion, E: 'static>(
+/// The structure of a tree: what does not change while it runs (see [`shape`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TreeShape {
+    /// The base behavior.
+    pub base: BehaviorId,
+    /// Every behavior, in arena order (index = [`BehaviorId::index`]).
+    pub nodes: Vec<NodeShape>,
+}
+
+/// One behavior of a [`TreeShape`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct NodeShape {
+    /// Its name (`behaviorID`; anonymous behaviors are named after their owner).
+    pub name: String,
+    /// Its class (`behaviorClass`; for a stand-in, the original class it stands in for).
+    pub class: String,
+    /// Its declared delegates, in order.
+    pub delegates: Vec<BehaviorId>,
+    /// Its linked scope (in scope whenever it is).
+    pub linked: Vec<BehaviorId>,
+    /// A stand-in for a class not run natively.
+    pub stand_in: bool,
+    /// `respondToUserIntents`, one text per matcher ([`matcher_text`]).
+    pub responds_to: Vec<String>,
+    /// `wantsToBeActivatedCondition` as text ([`condition_text`]).
+    pub wants_condition: Option<String>,
+    /// `wantsToCancelSelfCondition` as text.
+    pub cancel_condition: Option<String>,
+    /// A state machine's states, in order, with the behavior each runs.
+    pub states: Vec<(String, Option<BehaviorId>)>,
+}
+
+/// The structure of the runner's tree (allocates; once per tree, e.g. for a trace header).
+pub fn shape<U: IntentUnion, E: 'static>(runner: &Runner<U, E>) -> TreeShape {
+    let nodes = (0..runner.len())
+        .map(BehaviorId::from_index)
+        .map(|id| {
+            let (wants, cancel) = runner.conditions(id);
+            NodeShape {
+                name: runner.name(id).map(|n| n.to_string()).unwrap_or_default(),
+                class: runner.class(id).unwrap_or_default().to_owned(),
+                delegates: runner.delegates(id).to_vec(),
+                linked: runner.linked_scope(id).to_vec(),
+                stand_in: runner.is_stand_in(id),
+                responds_to: runner
+                    .respond_matchers(id)
+                    .iter()
+                    .map(matcher_text)
+                    .collect(),
+                wants_condition: wants.map(condition_text),
+                cancel_condition: cancel.map(condition_text),
+                states: runner
+                    .behavior(id)
+                    .map(|b| {
+                        b.states()
+                            .into_iter()
+                            .map(|(n, b)| (n.to_owned(), b))
+                            .collect()
+                    })
+                    .unwrap_or_default(),
+            }
+        })
+        .collect();
+    TreeShape {
+        base: runner.base(),
+        nodes,
+    }
+}
+
+/// The cooldown a parent in scope or active keeps for `id` (the longest).
+fn cooldown_of<U: IntentUnion, E: 'static>(
+    runner: &Runner<U, E>,
+    parents: impl IntoIterator<Item = BehaviorId>,
+    id: BehaviorId,
+) -> Option<Duration> {
+    let now = runner.clock().now();
+    parents
+        .into_iter()
+        .filter(|p| runner.delegates(*p).contains(&id))
+        .filter_map(|p| runner.behavior(p)?.cooldown_remaining(id, now))
+        .max()
+}
+
+fn status_with<U: IntentUnion, E: 'static>(
     runner: &Runner<U, E>,
     id: BehaviorId,
+    cooling_down: Option<Duration>,
 ) -> Option<BehaviorStatus> {
     let state = runner.state(id)?;
-    let now = runner.clock().now();
-    let cooling_down = runner
-        .stack()
-        .filter(|p| runner.delegates(*p).contains(&id))
-        .find_map(|p| {
-            runner
-                .behavior(p)
-                .and_then(|b| b.cooldown_remaining(id, now))
-        });
+    let tick = runner.clock().tick();
+    let wanted = runner.wanted_on_tick(id);
+    let view = runner.view(id);
     Some(BehaviorStatus {
         id,
         name: runner.name(id).map(|n| n.to_string()).unwrap_or_default(),
         class: runner.class(id).unwrap_or("").to_owned(),
         state,
         stack_pos: runner.stack_pos(id),
-        wants: runner.wanted_on_tick(id) == runner.clock().tick() && runner.clock().tick() > 0,
+        wants: wanted == tick && tick > 0,
+        wanted_tick: (wanted > 0).then_some(wanted),
+        remembered: view.remembered_answer(id),
         cooling_down,
         stand_in: runner.is_stand_in(id),
         action: runner.action_of(id).map(str::to_owned),
         debug_state: runner.debug_state(id).map(str::to_owned),
+        active_for: (state == LifecycleState::Active)
+            .then(|| view.active_for())
+            .flatten(),
     })
 }
 
-/// The state of every behavior, in arena order.
+/// The state of behavior `id` (None for an unknown ID).
+pub fn status<U: IntentUnion, E: 'static>(
+    runner: &Runner<U, E>,
+    id: BehaviorId,
+) -> Option<BehaviorStatus> {
+    let parents = runner.stack().chain(runner.in_scope().iter().copied());
+    status_with(runner, id, cooldown_of(runner, parents, id))
+}
+
+/// The state of every behavior, in arena order. Cooldowns are asked once of each parent in
+/// scope or active (linear in the tree's edges, not quadratic).
 pub fn statuses<U: IntentUnion, E: 'static>(runner: &Runner<U, E>) -> Vec<BehaviorStatus> {
+    let now = runner.clock().now();
+    let mut cooling: Vec<Option<Duration>> = vec![None; runner.len()];
+    for p in runner.stack().chain(runner.in_scope().iter().copied()) {
+        let Some(b) = runner.behavior(p) else {
+            continue;
+        };
+        for &c in runner.delegates(p) {
+            if let (Some(d), Some(slot)) =
+                (b.cooldown_remaining(c, now), cooling.get_mut(c.index()))
+            {
+                *slot = Some(slot.map_or(d, |x| x.max(d)));
+            }
+        }
+    }
     (0..runner.len())
-        .filter_map(|i| status(runner, BehaviorId::from_index(i)))
+        .filter_map(|i| status_with(runner, BehaviorId::from_index(i), cooling[i]))
         .collect()
 }
 
@@ -117,6 +257,7 @@ fn report<U: IntentUnion, E: 'static>(label: &str, c: &Condition<U, E>) -> Condi
     ConditionReport {
         label: label.to_owned(),
         type_name: c.type_name().to_owned(),
+        detail: condition_detail(c),
         last: c.last(),
         children: c.children().iter().map(|s| report("", s)).collect(),
     }
@@ -186,4 +327,194 @@ pub fn children<U: IntentUnion, E: 'static>(
         .iter()
         .filter_map(|&c| why(runner, c))
         .collect()
+}
+
+// ----- conditions and matchers as text ------------------------------------------------------
+
+/// A matcher as text: its tag (`set_timer`), the exact intent as CLAD-JSON, or
+/// `tag if predicate`.
+pub fn matcher_text<U: IntentUnion>(m: &IntentMatcher<U>) -> String {
+    match m {
+        IntentMatcher::Tag(t) => U::tag_name(*t).to_owned(),
+        IntentMatcher::Exact(u) => {
+            serde_json::to_string(u).unwrap_or_else(|_| U::tag_name(u.tag()).to_owned())
+        }
+        IntentMatcher::Predicate { tag, name, .. } => format!("{} if {name}", U::tag_name(*tag)),
+    }
+}
+
+/// A whole condition on one line, in the JSON's terms:
+/// `and(UserIntentPending [set_timer], not(TriggerWordPending))`.
+pub fn condition_text<U: IntentUnion, E: 'static>(c: &Condition<U, E>) -> String {
+    let mut out = String::new();
+    write_text(&mut out, c);
+    out
+}
+
+fn write_text<U: IntentUnion, E: 'static>(out: &mut String, c: &Condition<U, E>) {
+    match c.kind() {
+        Kind::Compound { op, children } => {
+            let _ = write!(out, "{}(", format!("{op:?}").to_lowercase());
+            for (k, child) in children.iter().enumerate() {
+                if k > 0 {
+                    out.push_str(", ");
+                }
+                write_text(out, child);
+            }
+            out.push(')');
+        }
+        _ => {
+            out.push_str(c.type_name());
+            let detail = condition_detail(c);
+            if !detail.is_empty() {
+                out.push(' ');
+                out.push_str(&detail);
+            }
+            if let [sub] = c.children() {
+                out.push('(');
+                write_text(out, sub);
+                out.push(')');
+            }
+        }
+    }
+}
+
+/// A duration for a person: `1.5 s`, `∞`.
+fn secs(d: Duration) -> String {
+    if d == Duration::MAX {
+        "∞".to_owned()
+    } else {
+        format!("{} s", (d.as_secs_f64() * 1000.0).round() / 1000.0)
+    }
+}
+
+fn range(min: Duration, max: Option<Duration>) -> String {
+    match max {
+        Some(m) if m != Duration::MAX => format!("{}..{}", secs(min), secs(m)),
+        _ => format!("≥ {}", secs(min)),
+    }
+}
+
+/// A condition node's own parameters for a person, without its type name or its
+/// sub-conditions (empty when it has none): `[set_timer, weather]` for `UserIntentPending`,
+/// `InAir ≥ 0.5 s` for `OffTreadsState`, `always false` for an opaque stand-in.
+pub fn condition_detail<U: IntentUnion, E: 'static>(c: &Condition<U, E>) -> String {
+    let list = |l: &[IntentMatcher<U>]| {
+        let items: Vec<String> = l.iter().map(matcher_text).collect();
+        format!("[{}]", items.join(", "))
+    };
+    let name_at = |names: &[&str], i: usize| names.get(i).copied().unwrap_or("?").to_owned();
+    match c.kind() {
+        Kind::UserIntentPending(l) | Kind::UserIntentActive(l) => list(l),
+        Kind::OffTreadsState { target, min, max } => {
+            format!("{} {}", target.name(), range(*min, *max))
+        }
+        Kind::FeatureGate { feature, expected } => format!("{feature} = {expected}"),
+        Kind::ObjectKnown {
+            types, max_age_ms, ..
+        } => {
+            let names: Vec<&str> = (0..32)
+                .filter(|b| types & (1 << b) != 0)
+                .filter_map(|b| catalog::OBJECT_TYPES.get(b).copied())
+                .collect();
+            match max_age_ms {
+                Some(a) => format!("[{}] seen ≤ {a} ms ago", names.join(", ")),
+                None => format!("[{}]", names.join(", ")),
+            }
+        }
+        Kind::Emotion { emotion, min, max } => format!("{} in [{min}, {max}]", emotion.name()),
+        Kind::RobotHeldInPalm { should, min, max } | Kind::BeingHeld { should, min, max } => {
+            format!("{should} for {}", range(*min, Some(*max)))
+        }
+        Kind::BatteryLevel(b) => b.name().to_owned(),
+        Kind::CliffDetected {
+            count,
+            no_cliffs,
+            min,
+            max,
+        } => {
+            let what = if *no_cliffs {
+                "no cliff".to_owned()
+            } else {
+                format!("{count} sensor(s)")
+            };
+            format!("{what} for {}", range(*min, Some(*max)))
+        }
+        Kind::TimerInRange { begin, end, .. } => range(*begin, *end),
+        Kind::SimpleMood(MoodTest::Is(m)) => m.name().to_owned(),
+        Kind::SimpleMood(MoodTest::Transition(from, to)) => format!(
+            "{} -> {}",
+            from.map_or("*", |m| m.name()),
+            to.map_or("*", |m| m.name())
+        ),
+        Kind::BehaviorTimer { timer, cooldown } => format!(
+            "{} cooled down {}",
+            name_at(catalog::BEHAVIOR_TIMERS, *timer),
+            secs(*cooldown)
+        ),
+        Kind::TimedDedup { interval, .. } => format!("every {}", secs(*interval)),
+        Kind::BehaviorSuggested {
+            suggestion,
+            max_ticks,
+        } => format!(
+            "{} within {max_ticks} ticks",
+            name_at(catalog::POST_BEHAVIOR_SUGGESTIONS, *suggestion)
+        ),
+        Kind::RobotShaken { threshold } => format!("≥ {threshold}"),
+        Kind::AngleInRange { min, max, .. } => format!("[{min}°, {max}°]"),
+        Kind::ProxInRange { min, max, invalid } => {
+            format!("[{min} mm, {max} mm], nothing sensed: {invalid}")
+        }
+        Kind::RobotPoked { threshold } => format!("within {}", secs(*threshold)),
+        Kind::RobotTouched { min } => format!("≥ {}", secs(*min)),
+        Kind::BeatDetected { allow_potential } => {
+            if *allow_potential {
+                "potential beats too".to_owned()
+            } else {
+                String::new()
+            }
+        }
+        Kind::EngineErrorCodeReceived(code) => {
+            name_at(catalog::ENGINE_ERROR_CODES, usize::from(*code))
+        }
+        Kind::FaceKnown {
+            max_distance_mm,
+            max_age,
+            must_be_named,
+        } => {
+            let mut parts = Vec::new();
+            if let Some(d) = max_distance_mm {
+                parts.push(format!("≤ {d} mm"));
+            }
+            if let Some(a) = max_age {
+                parts.push(format!("seen within {}", secs(*a)));
+            }
+            if *must_be_named {
+                parts.push("named".to_owned());
+            }
+            parts.join(", ")
+        }
+        Kind::StateTime(d) => format!("≥ {}", secs(*d)),
+        Kind::HighLevelAi(h) => match h {
+            HighLevelAiCondition::CloseFaceForSocializing {
+                cooldown,
+                max_distance_mm,
+            } => format!("≤ {max_distance_mm} mm, cooldown {}", secs(*cooldown)),
+            HighLevelAiCondition::WantsToLeaveChargerForPlay {
+                charger_cooldown,
+                cube_cooldown,
+                ..
+            } => format!(
+                "charger cooldown {}, cube cooldown {}",
+                secs(*charger_cooldown),
+                secs(*cube_cooldown)
+            ),
+            HighLevelAiCondition::CloseCubeForPlaying { cube_cooldown } => {
+                format!("cube cooldown {}", secs(*cube_cooldown))
+            }
+            _ => String::new(),
+        },
+        Kind::Opaque { value, .. } => format!("stand-in, always {value}"),
+        _ => String::new(),
+    }
 }

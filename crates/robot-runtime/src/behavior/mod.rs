@@ -28,8 +28,9 @@
 //!   it holds until): the runner reuses answers while nothing they read changed (a steady
 //!   tick costs in proportion to what changed, [`Runner::set_caching`]) and says when the
 //!   behaviors can next act ([`Runner::next_wakeup`], for discrete-event runs).
-//! * [`inspect`]: read-only questions for tools (status, why a behavior is not active,
-//!   conditions' last results) and [`Runner::force_behavior`].
+//! * [`inspect`]: read-only questions for tools (the tree's shape, each behavior's status,
+//!   why a behavior is not active, conditions' last results as text) and
+//!   [`Runner::force_behavior`] along [`Runner::delegation_path`].
 //! * `coverage` and `export`: intent coverage, the completed-intents table check, DOT and
 //!   Mermaid export.
 //!

@@ -595,14 +595,30 @@ impl<U: IntentUnion, E: 'static> Runner<U, E> {
     }
 
     /// Forces `id` to run, as the original's developer tools allowed: the stack becomes the
-    /// shortest chain of declared delegates from the base to `id` (see
-    /// [`replace_stack`](Self::replace_stack)).
+    /// shortest chain of declared delegates from the base to `id`
+    /// ([`delegation_path`](Self::delegation_path); see [`replace_stack`](Self::replace_stack)).
     pub fn force_behavior(&mut self, id: BehaviorId) -> Result<(), RunnerError> {
-        let n = self.core.s.nodes.len();
-        if id.index() >= n {
+        if id.index() >= self.core.s.nodes.len() {
             let e = RunnerError::Unknown { behavior: id };
             self.core.m.errors.push(e);
             return Err(e);
+        }
+        let Some(chain) = self.delegation_path(id) else {
+            let e = RunnerError::InvalidStack { position: 0 };
+            self.core.m.errors.push(e);
+            return Err(e);
+        };
+        self.replace_stack(&chain)
+    }
+
+    /// The shortest chain of declared delegates from the base to `id`, both included (the
+    /// stack [`force_behavior`](Self::force_behavior) builds): breadth first, delegates in
+    /// their declared order, so among chains of one length the first declared wins. None
+    /// for an unknown ID or one no chain reaches. Pure; allocates (for tools).
+    pub fn delegation_path(&self, id: BehaviorId) -> Option<Vec<BehaviorId>> {
+        let n = self.core.s.nodes.len();
+        if id.index() >= n {
+            return None;
         }
         let base = self.core.base;
         let mut parent: Vec<Option<BehaviorId>> = vec![None; n];
@@ -622,9 +638,7 @@ impl<U: IntentUnion, E: 'static> Runner<U, E> {
             }
         }
         if !seen[id.index()] {
-            let e = RunnerError::InvalidStack { position: 0 };
-            self.core.m.errors.push(e);
-            return Err(e);
+            return None;
         }
         let mut chain = vec![id];
         let mut x = id;
@@ -633,7 +647,7 @@ impl<U: IntentUnion, E: 'static> Runner<U, E> {
             x = p;
         }
         chain.reverse();
-        self.replace_stack(&chain)
+        Some(chain)
     }
 
     /// Checks every runner invariant (O(tree size); for tests and diagnostics): stack

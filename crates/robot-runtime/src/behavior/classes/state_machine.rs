@@ -453,6 +453,12 @@ impl<U: IntentUnion, E: 'static> Behavior<U, E> for StateMachine<U, E> {
     fn debug_state(&self) -> Option<&str> {
         self.current_state()
     }
+    fn states(&self) -> Vec<(&str, Option<BehaviorId>)> {
+        self.states
+            .iter()
+            .map(|s| (s.name.as_str(), s.behavior))
+            .collect()
+    }
     fn activation_watch(&self, _view: &View<'_, U, E>) -> Option<Watch> {
         Some(Watch::CONSTANT)
     }

@@ -1,0 +1,298 @@
+//! `behavior::inspect`, what tools (the live inspector) read between ticks: the tree's shape,
+//! each behavior's status (scope, stack, its last and its kept `WantsToBeActivated` answers,
+//! cooldowns, a state machine's state, stand-ins), why it does or does not run (gates,
+//! conditions with their last values, as text), the delegation path forcing pushes — and
+//! that asking all of it on every tick changes nothing the runner does (the cached tick's
+//! answers, stateful conditions, the wake-up).
+
+use std::time::Duration;
+
+use proptest::prelude::*;
+use robot_runtime::behavior::inspect::{self, ConditionReport};
+use robot_runtime::behavior::{
+    load_tree, BehaviorId, LifecycleState, LoadOptions, Registry, Runner, Source,
+};
+use robot_runtime::intent::{IntentComponent, IntentSource};
+use robot_runtime_tests::shaped_tree;
+use robot_runtime_tests::world::{apply, change};
+use robot_runtime_tests::{UserIntent, Void, MAP};
+
+const DT: Duration = Duration::from_millis(100);
+
+fn run_with(tree: &str, base: &str, options: &LoadOptions) -> Runner<UserIntent> {
+    let t = load_tree(
+        &Registry::with_builtins(),
+        &[Source::new("tree.json", tree)],
+        base,
+        options,
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
+    Runner::new(t, IntentComponent::new(&MAP))
+}
+
+fn tick(r: &mut Runner<UserIntent>, n: usize) {
+    for _ in 0..n {
+        r.tick(DT, &[]);
+        assert_eq!(r.errors(), []);
+    }
+}
+
+fn id(r: &Runner<UserIntent>, name: &str) -> BehaviorId {
+    r.id(name).unwrap_or_else(|| panic!("no {name}"))
+}
+
+const TREE: &str = r#"[
+  {"behaviorID": "Root", "behaviorClass": "DispatcherStrictPriority", "interruptActiveBehavior": true,
+   "behaviors": ["Charging", "Timer", "Cool", "Machine", "Idle"]},
+  {"behaviorID": "Charging", "behaviorClass": "Wait",
+   "wantsToBeActivatedCondition": {"conditionType": "Compound",
+     "and": [{"conditionType": "OnCharger"}, {"conditionType": "Compound", "not": {"conditionType": "TriggerWordPending"}}]},
+   "wantsToCancelSelfCondition": {"conditionType": "Compound", "not": {"conditionType": "OnCharger"}}},
+  {"behaviorID": "Timer", "behaviorClass": "Wait", "respondToUserIntents": [{"type": "set_timer"}], "duration_s": 0.3},
+  {"behaviorID": "Cool", "behaviorClass": "DispatcherStrictPriorityWithCooldown", "interruptActiveBehavior": false,
+   "linkScope": true,
+   "behaviors": [{"behavior": "Short", "cooldown_s": 5}]},
+  {"behaviorID": "Short", "behaviorClass": "Wait", "duration_s": 0.2,
+   "wantsToBeActivatedCondition": {"conditionType": "TriggerWordPending"}},
+  {"behaviorID": "Machine", "behaviorClass": "InternalStates", "initialState": "A",
+   "wantsToBeActivatedCondition": {"conditionType": "UserIntentPending", "list": [{"type": "imperative_come"}]},
+   "states": [{"name": "A", "behavior": "WaitA"}, {"name": "B", "behavior": "WaitB"}],
+   "transitionDefinitions": [
+     {"from": "A", "interruptingTransitions": [{"to": "B", "condition": {"conditionType": "OnCharger"}}]}]},
+  {"behaviorID": "WaitA", "behaviorClass": "Wait"},
+  {"behaviorID": "WaitB", "behaviorClass": "Wait"},
+  {"behaviorID": "Idle", "behaviorClass": "Wait"},
+  {"behaviorID": "Mystery", "behaviorClass": "LookAroundInPlace", "respondToUserIntents": [{"type": "greeting_goodmorning"}]}
+]"#;
+
+fn runner() -> Runner<UserIntent> {
+    let mut options = LoadOptions::original();
+    options.keys = robot_runtime::behavior::KeyCheck::Lenient;
+    run_with(TREE, "Root", &options)
+}
+
+#[test]
+fn the_shape_names_classes_delegates_stand_ins_conditions_and_states() {
+    let r = runner();
+    let shape = inspect::shape(&r);
+    assert_eq!(shape.base, id(&r, "Root"));
+    assert_eq!(shape.nodes.len(), r.len());
+    let node = |name: &str| &shape.nodes[id(&r, name).index()];
+    assert_eq!(node("Root").class, "DispatcherStrictPriority");
+    assert_eq!(
+        node("Root").delegates,
+        ["Charging", "Timer", "Cool", "Machine", "Idle"].map(|n| id(&r, n))
+    );
+    assert_eq!(node("Cool").linked, [id(&r, "Short")], "linkScope");
+    assert_eq!(
+        node("Charging").wants_condition.as_deref(),
+        Some("and(OnCharger, not(TriggerWordPending))")
+    );
+    assert_eq!(
+        node("Charging").cancel_condition.as_deref(),
+        Some("not(OnCharger)")
+    );
+    assert_eq!(node("Timer").responds_to, ["set_timer"]);
+    assert_eq!(
+        node("Machine").states,
+        [
+            ("A".to_owned(), Some(id(&r, "WaitA"))),
+            ("B".to_owned(), Some(id(&r, "WaitB")))
+        ]
+    );
+    assert!(node("Mystery").stand_in && !node("Idle").stand_in);
+    assert_eq!(node("Mystery").class, "LookAroundInPlace");
+}
+
+#[test]
+fn statuses_say_scope_stack_answers_and_the_state_machines_state() {
+    let mut r = runner();
+    tick(&mut r, 2);
+    assert_eq!(r.stack_names(), ["Root", "Idle"]);
+    let all = inspect::statuses(&r);
+    assert_eq!(all.len(), r.len());
+    let st = |name: &str| all[id(&r, name).index()].clone();
+    assert_eq!(st("Root").stack_pos, Some(0));
+    assert_eq!(st("Idle").stack_pos, Some(1));
+    assert!(st("Idle").active_for.is_some() && st("Charging").active_for.is_none());
+    assert_eq!(st("Charging").state, LifecycleState::InScope);
+    assert_eq!(st("WaitA").state, LifecycleState::OutOfScope);
+    assert!(st("Idle").wants_to_run() && !st("Charging").wants_to_run());
+    // Charging was asked and said no; the runner keeps that answer while the robot does not
+    // change (the cached tick), and says so.
+    assert_eq!(st("Charging").remembered, Some(false));
+    assert_eq!(st("Charging").wanted_tick, None);
+    // A change of an input it read: the kept answer no longer holds (asked again next tick).
+    r.robot_mut().on_charger = true;
+    assert_eq!(
+        inspect::status(&r, id(&r, "Charging")).unwrap().remembered,
+        None
+    );
+    tick(&mut r, 1);
+    assert_eq!(r.stack_names(), ["Root", "Charging"]);
+    let s = inspect::status(&r, id(&r, "Charging")).unwrap();
+    assert!(s.wants && s.wanted_tick == Some(r.clock().tick()));
+    // A state machine shows the state it holds, with its transitions' labels and values.
+    r.robot_mut().on_charger = false;
+    tick(&mut r, 1);
+    r.intents_mut()
+        .set_pending(UserIntent::ImperativeCome(Void {}), IntentSource::Dev);
+    tick(&mut r, 2);
+    assert_eq!(r.stack_names(), ["Root", "Machine", "WaitA"]);
+    let m = inspect::status(&r, id(&r, "Machine")).unwrap();
+    assert_eq!(m.debug_state.as_deref(), Some("A"));
+    let why = inspect::why(&r, id(&r, "Machine")).unwrap();
+    let t = why
+        .conditions
+        .iter()
+        .find(|c| c.label == "A -> B (interruptingTransitions)")
+        .unwrap();
+    assert_eq!(
+        (t.type_name.as_str(), t.last.map(|l| l.1)),
+        ("OnCharger", Some(false))
+    );
+}
+
+#[test]
+fn an_inactive_cooldown_dispatcher_shows_its_childs_cooldown() {
+    let mut r = runner();
+    tick(&mut r, 1);
+    r.intents_mut().set_trigger_word_pending(false, false);
+    tick(&mut r, 1);
+    assert_eq!(r.stack_names(), ["Root", "Cool", "Short"]);
+    // Short ends after 0.2 s; its cooldown (5 s) starts; Cool (linkScope) no longer wants to
+    // run and Root goes back to Idle. Cool is in scope, not active: Short's cooldown shows.
+    let mut seen = Vec::new();
+    for _ in 0..8 {
+        tick(&mut r, 1);
+        seen.push(r.stack_names().join("/"));
+    }
+    assert_eq!(r.stack_names(), ["Root", "Idle"], "{seen:?}");
+    assert_eq!(r.state(id(&r, "Cool")), Some(LifecycleState::InScope));
+    let short = inspect::status(&r, id(&r, "Short")).unwrap();
+    let left = short.cooling_down.expect("on cooldown");
+    assert!(
+        left > Duration::from_secs(4) && left <= Duration::from_secs(5),
+        "{left:?}"
+    );
+    assert_eq!(
+        inspect::statuses(&r)[id(&r, "Short").index()].cooling_down,
+        Some(left),
+        "statuses and status agree"
+    );
+}
+
+#[test]
+fn why_reports_gates_intents_and_conditions_with_their_parameters() {
+    let mut r = runner();
+    tick(&mut r, 1);
+    let timer = inspect::why(&r, id(&r, "Timer")).unwrap();
+    assert_eq!(timer.intent_pending, Some(false));
+    assert!(timer.gates.iter().all(|g| g.open));
+    r.intents_mut().set_pending(
+        UserIntent::SetTimer(robot_runtime_tests::TimeInSeconds { time_s: 60 }),
+        IntentSource::Dev,
+    );
+    assert_eq!(
+        inspect::why(&r, id(&r, "Timer")).unwrap().intent_pending,
+        Some(true),
+        "read now (no evaluation: the component is looked at)"
+    );
+    let charging = inspect::why(&r, id(&r, "Charging")).unwrap();
+    let wants: &ConditionReport = &charging.conditions[0];
+    assert_eq!(wants.label, "wantsToBeActivatedCondition");
+    assert_eq!(wants.type_name, "Compound");
+    assert_eq!(wants.last.map(|l| l.1), Some(false));
+    assert_eq!(wants.children[0].type_name, "OnCharger");
+    assert_eq!(
+        wants.children[1].children[0].type_name,
+        "TriggerWordPending"
+    );
+    // Parameters as text.
+    let pending = robot_runtime::behavior::Condition::<UserIntent>::intent_pending([
+        robot_runtime::intent::IntentMatcher::Tag(robot_runtime_tests::UserIntentTag::SetTimer),
+    ]);
+    assert_eq!(inspect::condition_detail(&pending), "[set_timer]");
+    assert_eq!(
+        inspect::condition_text(&pending),
+        "UserIntentPending [set_timer]"
+    );
+    let cd = inspect::children(&r, id(&r, "Root"));
+    assert_eq!(cd.len(), 5);
+}
+
+#[test]
+fn the_delegation_path_is_the_stack_forcing_builds() {
+    let mut r = runner();
+    tick(&mut r, 1);
+    let wait_b = id(&r, "WaitB");
+    let path = r.delegation_path(wait_b).unwrap();
+    assert_eq!(path, [id(&r, "Root"), id(&r, "Machine"), wait_b]);
+    r.force_behavior(wait_b).unwrap();
+    assert_eq!(r.stack().collect::<Vec<_>>(), path);
+    assert_eq!(r.delegation_path(id(&r, "Mystery")), None, "not reachable");
+    assert_eq!(r.delegation_path(BehaviorId::from_index(999)), None);
+    assert!(r.force_behavior(id(&r, "Mystery")).is_err());
+}
+
+/// What the runner does, observably, after a tick.
+fn observed(r: &Runner<UserIntent>) -> String {
+    let conditions: Vec<_> = (0..r.len())
+        .map(BehaviorId::from_index)
+        .map(|id| {
+            let (w, c) = r.conditions(id);
+            (w.and_then(|c| c.last()), c.and_then(|c| c.last()))
+        })
+        .collect();
+    format!(
+        "{:?} {:?} {:?} {:?} {:?} {:?}",
+        r.stack_names(),
+        r.intent_events(),
+        conditions,
+        r.next_wakeup(),
+        (0..r.len())
+            .map(|i| r.wanted_on_tick(BehaviorId::from_index(i)))
+            .collect::<Vec<_>>(),
+        r.robot()
+    )
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(16))]
+
+    /// A runner inspected from top to bottom between every two ticks (every status, every
+    /// behavior's why, the shape, every delegation path) does exactly what an uninspected
+    /// twin does: same stacks, intent events, conditions' last values, wake-ups, answers.
+    #[test]
+    fn inspecting_between_ticks_changes_nothing(
+        seed in any::<u64>(),
+        files in 40usize..100,
+        steps in proptest::collection::vec((change(), 1u64..30), 5..30),
+    ) {
+        let tree = shaped_tree::varied_tree(files, seed);
+        let sources: Vec<Source<'_>> = tree.iter().map(|(n, t)| Source::new(n, t)).collect();
+        let make = || {
+            let t = load_tree(&Registry::with_builtins(), &sources, "InitNormalOperation",
+                &LoadOptions::original()).unwrap();
+            let mut r = Runner::<UserIntent>::new(t, IntentComponent::new(&MAP));
+            r.set_seed(seed);
+            r
+        };
+        let (mut plain, mut looked_at) = (make(), make());
+        let _ = inspect::shape(&looked_at);
+        for (c, gap) in &steps {
+            apply(&mut plain, c);
+            apply(&mut looked_at, c);
+            for _ in 0..*gap {
+                let _ = inspect::statuses(&looked_at);
+                for i in 0..looked_at.len() {
+                    let b = BehaviorId::from_index(i);
+                    let _ = (inspect::why(&looked_at, b), looked_at.delegation_path(b));
+                }
+                plain.tick(DT, &[]);
+                looked_at.tick(DT, &[]);
+                prop_assert_eq!(observed(&plain), observed(&looked_at));
+            }
+        }
+    }
+}

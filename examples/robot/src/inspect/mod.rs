@@ -1,0 +1,253 @@
+//! The live inspector (cargo feature `inspect`): a single web page, served by the robot
+//! while it runs, that shows it think — the behavior tree with the running stack and each
+//! behavior's state, a chart and the text of the timeline, why each child of the active
+//! dispatcher does or does not run, the intents, the mission's resources — and acts on it:
+//! send a user, cloud or HRI intent, force a behavior, pause, step and resume the tick.
+//! `robot-example inspect TRACE` opens a recorded `--trace-json` in the same page, with a
+//! time slider.
+//!
+//! ```sh
+//! cargo run --release -p robot-example --features inspect -- --inspect
+//! # inspect: open http://127.0.0.1:7480/ in a browser
+//! cargo run --release -p robot-example --features inspect -- inspect trace.jsonl
+//! ```
+//!
+//! # Pieces
+//!
+//! * [`server`]: the HTTP server on its own threads: `GET /` is the page (its HTML, CSS and
+//!   script are embedded in the binary: it works offline, with no CDN and no build step),
+//!   `GET /ws` the WebSocket (tungstenite) that carries updates to the page and commands
+//!   from it.
+//! * [`hub`]: what the tick thread and the server share, and the broadcaster thread that
+//!   coalesces updates per frame ([`FRAME`]) and sends each to every page.
+//! * [`session`]: the tick thread's side ([`Inspector`]): hands over each tick's timeline
+//!   entries and, only while a page is open, a snapshot of the robot — within a frame of
+//!   something happening, else once a [`HEARTBEAT`]; takes the pages' commands.
+//! * [`run`]: the robot ticking in real time with the inspector (scenario or live inputs),
+//!   pausable.
+//! * [`protocol`]: the messages on the socket. [`replay`]: a trace as the page's history.
+//!
+//! # Safe by default
+//!
+//! The server binds to loopback ([`DEFAULT_ADDR`]). Any other address needs a token
+//! (`--inspect-token`), which is then checked on every request (`?token=` in the URL, or an
+//! `Authorization: Bearer` header), on the WebSocket's opening handshake, and in every
+//! command message; a request without it gets `401`, a command without it an error reply.
+//! The WebSocket handshake also checks the `Origin` (a page of another site may not drive
+//! the robot) and, on loopback without a token, the `Host` (no DNS rebinding). At most
+//! [`Limits::max_clients`] pages are connected at once and [`Limits::max_connections`]
+//! connections open; request heads are bounded, socket messages are limited to
+//! [`Limits::max_message`] bytes. A malformed or hostile message gets an error reply (an
+//! oversized one closes that socket); the robot never stops and loses no input for it.
+//!
+//! # Cheap
+//!
+//! The tick never waits on a browser: it hands its entries to a bounded queue (the oldest
+//! are dropped, and counted, if the broadcaster falls behind) and its snapshot to a slot
+//! that the next one overwrites; a snapshot is built only while a page is open, at most once
+//! a frame, and when nothing happens once a [`HEARTBEAT`]. The broadcaster serializes each frame's update once and offers it
+//! to each page's bounded queue; a page whose queue is full (a slow or stalled browser) is
+//! disconnected, not waited for. `cargo bench -p robot-example --features inspect --bench
+//! inspect` measures the tick's cost with and without two pages (see BENCHMARKS.md).
+//!
+//! # Why these crates
+//!
+//! `tungstenite` is the WebSocket implementation the Rust ecosystem builds on (tokio-tungstenite,
+//! axum's and warp's WebSockets); without its default features it is a synchronous library
+//! over any `Read + Write`, so the server runs on plain threads. `httparse` (the parser under
+//! hyper and tungstenite's own handshake) reads the request head; the server answers one page
+//! and one socket, so no router or HTTP framework is needed. Measured cold debug builds on the
+//! 2-core CI machine: these two with their dependencies, 15 s; axum + tokio with WebSockets,
+//! 33 s and 83 crates; tiny_http (which bounds neither connections nor request time) would add
+//! its own three crates to tungstenite's.
+
+pub mod cli;
+pub mod hub;
+pub mod protocol;
+pub mod replay;
+pub mod run;
+pub mod server;
+pub mod session;
+mod snapshot;
+
+use std::net::{IpAddr, Ipv4Addr, SocketAddr};
+use std::time::Duration;
+
+pub use hub::Hub;
+pub use run::{run, RunOptions, Summary};
+pub use server::Server;
+pub use session::{snapshot_json, Inspector, Progress};
+
+/// The address `--inspect` serves on when given none: loopback, port 7480.
+pub const DEFAULT_ADDR: SocketAddr = SocketAddr::new(IpAddr::V4(Ipv4Addr::LOCALHOST), DEFAULT_PORT);
+
+/// The port of [`DEFAULT_ADDR`], and of an address given without one.
+pub const DEFAULT_PORT: u16 = 7480;
+
+/// How often updates go to the pages, and how late a snapshot follows something that
+/// happened (at most once a frame).
+pub const FRAME: Duration = Duration::from_millis(100);
+
+/// A snapshot at least this often while a page is open, also when nothing happened (the
+/// durations and timers the page shows go on).
+pub const HEARTBEAT: Duration = Duration::from_secs(1);
+
+/// Bounds of the server.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Limits {
+    /// Pages connected at once (WebSockets); more are refused with `503`.
+    pub max_clients: usize,
+    /// Connections open at once (pages, page loads, anything); more are closed at once.
+    pub max_connections: usize,
+    /// Bytes of a request head (request line and headers).
+    pub max_head: usize,
+    /// Bytes of one message from a page.
+    pub max_message: usize,
+    /// Updates queued for one page; a page that falls this far behind is disconnected.
+    pub client_queue: usize,
+    /// How long a request head may take to arrive, and a write to a page may block.
+    pub io_timeout: Duration,
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Self {
+            max_clients: 8,
+            max_connections: 32,
+            max_head: 8 * 1024,
+            max_message: 64 * 1024,
+            client_queue: 64,
+            io_timeout: Duration::from_secs(5),
+        }
+    }
+}
+
+/// Where and how the inspector serves.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Config {
+    /// The address to bind.
+    pub addr: SocketAddr,
+    /// The token requests must carry (required off loopback).
+    pub token: Option<String>,
+    /// Bounds.
+    pub limits: Limits,
+}
+
+impl Config {
+    /// The default address, no token.
+    pub fn loopback() -> Self {
+        Self {
+            addr: DEFAULT_ADDR,
+            token: None,
+            limits: Limits::default(),
+        }
+    }
+}
+
+/// Why the inspector cannot start.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum StartError {
+    /// Not an address.
+    #[error("{0:?} is not an address: give IP, IP:PORT, [IPv6]:PORT, localhost[:PORT] or :PORT")]
+    BadAddress(String),
+    /// Off loopback without a token.
+    #[error(
+        "{0} is not a loopback address: anyone who can reach it could drive the robot, so \
+         give a token with --inspect-token (at least 16 characters), and open the page with ?token=..."
+    )]
+    TokenRequired(SocketAddr),
+    /// A token that is too short or has characters that do not fit in a URL.
+    #[error("the token must be 16 to 256 characters of A-Z, a-z, 0-9, '-', '_', '.' or '~'")]
+    BadToken,
+    /// The socket could not be bound.
+    #[error("cannot listen on {addr}: {source}")]
+    Bind {
+        /// The address.
+        addr: SocketAddr,
+        /// The error.
+        source: std::io::Error,
+    },
+    /// A thread could not be started.
+    #[error("cannot start the server thread: {0}")]
+    Thread(std::io::Error),
+}
+
+/// Parses `--inspect`'s address: `IP`, `IP:PORT`, `[IPv6]:PORT`, `localhost`,
+/// `localhost:PORT` or `:PORT` (loopback); a missing port is [`DEFAULT_PORT`].
+pub fn parse_addr(text: &str) -> Result<SocketAddr, StartError> {
+    let t = text.trim();
+    let bad = || StartError::BadAddress(text.to_owned());
+    if let Ok(a) = t.parse::<SocketAddr>() {
+        return Ok(a);
+    }
+    if let Ok(ip) = t
+        .trim_start_matches('[')
+        .trim_end_matches(']')
+        .parse::<IpAddr>()
+    {
+        return Ok(SocketAddr::new(ip, DEFAULT_PORT));
+    }
+    let port = |p: &str| p.parse::<u16>().map_err(|_| bad());
+    if let Some(p) = t.strip_prefix(':') {
+        return Ok(SocketAddr::new(IpAddr::V4(Ipv4Addr::LOCALHOST), port(p)?));
+    }
+    match t.split_once(':') {
+        None if t.eq_ignore_ascii_case("localhost") => Ok(DEFAULT_ADDR),
+        Some((h, p)) if h.eq_ignore_ascii_case("localhost") => {
+            Ok(SocketAddr::new(IpAddr::V4(Ipv4Addr::LOCALHOST), port(p)?))
+        }
+        _ => Err(bad()),
+    }
+}
+
+/// Checks a token's form (see [`StartError::BadToken`]).
+pub fn check_token(token: &str) -> Result<(), StartError> {
+    let ok = (16..=256).contains(&token.len())
+        && token
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'-' | b'_' | b'.' | b'~'));
+    if ok {
+        Ok(())
+    } else {
+        Err(StartError::BadToken)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn addresses() {
+        assert_eq!(parse_addr("127.0.0.1:9000").unwrap().port(), 9000);
+        assert_eq!(
+            parse_addr("0.0.0.0").unwrap(),
+            "0.0.0.0:7480".parse().unwrap()
+        );
+        assert_eq!(parse_addr("[::1]:81").unwrap(), "[::1]:81".parse().unwrap());
+        assert_eq!(parse_addr("::1").unwrap(), "[::1]:7480".parse().unwrap());
+        assert_eq!(parse_addr(":0").unwrap(), "127.0.0.1:0".parse().unwrap());
+        assert_eq!(parse_addr("localhost").unwrap(), DEFAULT_ADDR);
+        assert_eq!(parse_addr("LOCALHOST:5").unwrap().port(), 5);
+        for bad in [
+            "",
+            "example.com",
+            "1.2.3.4:99999",
+            "localhost:x",
+            ":",
+            "1.2.3",
+        ] {
+            assert!(parse_addr(bad).is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn tokens() {
+        assert!(check_token("0123456789abcdef").is_ok());
+        assert!(check_token("short").is_err());
+        assert!(check_token("0123456789abcdef ").is_err());
+        assert!(check_token("0123456789abcdef&x=1").is_err());
+        assert!(check_token(&"a".repeat(257)).is_err());
+    }
+}

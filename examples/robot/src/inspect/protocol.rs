@@ -1,0 +1,409 @@
+//! The messages on the inspector's WebSocket (JSON text frames).
+//!
+//! Server → page:
+//!
+//! | `type` | when | carries |
+//! |---|---|---|
+//! | `hello` | first, on connect | `mode` (`live`/`replay`), `tree` (a [`TreeJson`](crate::trace::TreeJson), as in a trace's header), `ticks_per_second`, `commands` (whether this page may send them), `catalog` (user intents with their default payloads, cloud intents of the map, HRI intents, for the forms), `history` (the timeline so far), `history_dropped`, `state` (the latest snapshot, if any) |
+//! | `update` | at most once a frame ([`FRAME`](super::FRAME)) when something changed | `entries` (new timeline entries), `dropped` (entries the queue lost), `state` (a new snapshot, if any: `tick`, `t_ms`, `paused`, `stack`, `nodes` (every behavior not out of scope with nothing to say: state, stack position, `wants_to_run`, `wants`, `remembered`, `wanted_tick`, `cooldown_ms`, action, `debug_state`, `active_ms`), `why` (for the active dispatcher's children and what pages watch: gates, `intent_pending`, conditions with `tick` and `value` of their last evaluation), `dispatcher`, `intents`, `forced`; see `snapshot.rs`) |
+//! | `reply` | after a command was taken | `id` (the command's), `message` |
+//! | `error` | a command or message was refused | `id` (when the message had one), `error` |
+//!
+//! Page → server: one command per message, an object with `cmd`, an optional `id` (number
+//! or string, echoed in the reply) and, when the server has a token, `token`:
+//!
+//! | `cmd` | arguments | does |
+//! |---|---|---|
+//! | `pause` / `resume` | | stops / restarts the tick (inputs wait for the next tick) |
+//! | `step` | `ticks` (1 to 1000, default 1) | pauses, then runs that many ticks |
+//! | `user_intent` | `intent`: a `UserIntent` in CLAD-JSON (`{"type": "set_timer", "time_s": 60}`) | sets it pending from developer tools (source `Dev`), bypassing the map, as the original's `DevSetUserIntentPending` |
+//! | `cloud` | `text`: a `CloudMic::Message` in CLAD-JSON (`"type"` defaults to `result`), or an intent name followed by its parameters (`intent_clock_settimer_extend {"timer_duration":"60"}`) | the message, packed, as a datagram from the cloud process (the map translates it) |
+//! | `hri` | `message`: a ROS4HRI intent as in a scenario's `hri` line | admitted by the robot's HRI intake |
+//! | `trigger_word` | `will_open_stream` (default true) | the wake word |
+//! | `action_done` | `action`, `result` (`succeeded`, `failed`, `cancelled`) | a running action ended |
+//! | `watch` | `behavior` (its ID, or `null`) | the page's "why" panel looks at this behavior: the snapshots explain it and its children, even out of scope |
+//! | `force` | `behavior` (its ID), `runs` (1 to 100, default 1) | puts the behavior on the stack through its delegation path now, and again when it ends, `runs` times ([`Runner::force_behavior`](robot_runtime::behavior::Runner::force_behavior), along [`Runner::delegation_path`](robot_runtime::behavior::Runner::delegation_path)) |
+//!
+//! Inputs are delivered at the start of the next tick, in order, as scenario lines due on
+//! that tick would be (the timeline shows them as live inputs).
+
+use serde::Deserialize;
+use serde_json::{Map, Value};
+
+use robot_runtime::union::CladUnion;
+use robot_runtime::wire::Wire;
+
+use crate::clad::cloud_mic::{IntentResult, Message};
+use crate::intents::UserIntent;
+use crate::scenario::{ActionResult, ScenarioEvent};
+
+/// A command from a page, checked and converted (ready for the tick thread).
+#[derive(Clone, Debug, PartialEq)]
+pub enum Action {
+    /// Stop ticking.
+    Pause,
+    /// Tick again.
+    Resume,
+    /// Pause, then run this many ticks.
+    Step(u32),
+    /// An input for the next tick, as a scenario line.
+    Input(ScenarioEvent),
+    /// A user intent set pending directly (source `Dev`).
+    UserIntent(UserIntent),
+    /// The page looks at this behavior (its "why" panel): it and its children are explained
+    /// in the snapshots even when they are out of scope. `None`: the active dispatcher only.
+    Watch(Option<String>),
+    /// Force a behavior `runs` times.
+    Force {
+        /// Its ID.
+        behavior: String,
+        /// How many times.
+        runs: u32,
+    },
+}
+
+/// A message from a page, read.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Command {
+    /// The `id` to echo in the reply.
+    pub id: Option<Value>,
+    /// What to do.
+    pub action: Action,
+}
+
+/// A message refused, with the `id` to echo if it had one.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Refused {
+    /// The `id` of the message, if it could be read.
+    pub id: Option<Value>,
+    /// Why.
+    pub error: String,
+}
+
+#[derive(Deserialize)]
+#[serde(tag = "cmd", rename_all = "snake_case", deny_unknown_fields)]
+enum Raw {
+    Pause {},
+    Resume {},
+    Step {
+        #[serde(default = "one")]
+        ticks: u32,
+    },
+    UserIntent {
+        intent: Value,
+    },
+    Cloud {
+        text: String,
+    },
+    Hri {
+        message: Map<String, Value>,
+    },
+    TriggerWord {
+        #[serde(default)]
+        will_open_stream: Option<bool>,
+    },
+    ActionDone {
+        action: String,
+        #[serde(default)]
+        result: Option<String>,
+    },
+    Force {
+        behavior: String,
+        #[serde(default = "one")]
+        runs: u32,
+    },
+    Watch {
+        behavior: Option<String>,
+    },
+}
+
+fn one() -> u32 {
+    1
+}
+
+/// Compares in time independent of where the strings differ (the length is not secret).
+pub fn token_eq(a: &str, b: &str) -> bool {
+    a.len() == b.len()
+        && a.bytes()
+            .zip(b.bytes())
+            .fold(0u8, |diff, (x, y)| diff | (x ^ y))
+            == 0
+}
+
+/// Reads one text message of a page. `token`: the server's token (then the message must
+/// carry it).
+pub fn parse(text: &str, token: Option<&str>) -> Result<Command, Refused> {
+    let refuse = |id: Option<Value>, error: String| Refused { id, error };
+    let value: Value =
+        serde_json::from_str(text).map_err(|e| refuse(None, format!("not a JSON message: {e}")))?;
+    let Value::Object(mut obj) = value else {
+        return Err(refuse(
+            None,
+            "a command is a JSON object with \"cmd\"".into(),
+        ));
+    };
+    let id = match obj.remove("id") {
+        None | Some(Value::Null) => None,
+        Some(v @ (Value::Number(_) | Value::String(_))) => Some(v),
+        Some(_) => return Err(refuse(None, "\"id\" must be a number or a string".into())),
+    };
+    let given = obj.remove("token");
+    if let Some(expected) = token {
+        match given {
+            Some(Value::String(t)) if token_eq(&t, expected) => {}
+            Some(Value::String(_)) => return Err(refuse(id, "wrong token".into())),
+            _ => {
+                return Err(refuse(
+                    id,
+                    "this server needs its token in every command (\"token\")".into(),
+                ))
+            }
+        }
+    }
+    let raw: Raw = serde_json::from_value(Value::Object(obj))
+        .map_err(|e| refuse(id.clone(), format!("bad command: {e}")))?;
+    let action = convert(raw).map_err(|e| refuse(id.clone(), e))?;
+    Ok(Command { id, action })
+}
+
+fn convert(raw: Raw) -> Result<Action, String> {
+    Ok(match raw {
+        Raw::Pause {} => Action::Pause,
+        Raw::Resume {} => Action::Resume,
+        Raw::Step { ticks } if (1..=1000).contains(&ticks) => Action::Step(ticks),
+        Raw::Step { ticks } => return Err(format!("step: ticks {ticks} is not in 1..=1000")),
+        Raw::UserIntent { intent } => Action::UserIntent(user_intent(intent)?),
+        Raw::Cloud { text } => Action::Input(ScenarioEvent::Cloud {
+            bytes: cloud_bytes(&text)?,
+            captured: false,
+        }),
+        Raw::Hri { message } => Action::Input(ScenarioEvent::Hri(message)),
+        Raw::TriggerWord { will_open_stream } => Action::Input(ScenarioEvent::TriggerWord {
+            will_open_stream: will_open_stream.unwrap_or(true),
+            from_mute: false,
+        }),
+        Raw::ActionDone { action, result } => {
+            if action.is_empty() {
+                return Err("action_done: \"action\" is empty".into());
+            }
+            let result = match result.as_deref() {
+                None | Some("succeeded") => ActionResult::Succeeded,
+                Some("failed") => ActionResult::Failed,
+                Some("cancelled") => ActionResult::Cancelled,
+                Some(other) => {
+                    return Err(format!(
+                        "action_done: result {other:?} is not succeeded, failed or cancelled"
+                    ))
+                }
+            };
+            Action::Input(ScenarioEvent::ActionDone { action, result })
+        }
+        Raw::Force { behavior, runs } if (1..=100).contains(&runs) => {
+            Action::Force { behavior, runs }
+        }
+        Raw::Force { runs, .. } => return Err(format!("force: runs {runs} is not in 1..=100")),
+        Raw::Watch { behavior } => Action::Watch(behavior),
+    })
+}
+
+/// A user intent from CLAD-JSON (`{"type": "set_timer", "time_s": 60}`, or just the tag's
+/// name as a string for a member without payload fields).
+pub fn user_intent(value: Value) -> Result<UserIntent, String> {
+    let value = match value {
+        Value::String(tag) => {
+            let mut m = Map::new();
+            m.insert("type".into(), Value::String(tag));
+            Value::Object(m)
+        }
+        v => v,
+    };
+    let tag = value.get("type").and_then(Value::as_str).map(str::to_owned);
+    match &tag {
+        None => return Err("user_intent: \"intent\" needs a string \"type\"".into()),
+        Some(t) if UserIntent::tag_from_name(t).is_none() => {
+            return Err(format!("user_intent: {t:?} is not a member of UserIntent"))
+        }
+        Some(_) => {}
+    }
+    serde_json::from_value(value).map_err(|e| {
+        format!(
+            "user_intent: not a valid {}: {e}",
+            tag.as_deref().unwrap_or("?")
+        )
+    })
+}
+
+/// A cloud message from the text a person types: a `CloudMic::Message` in CLAD-JSON (its
+/// `"type"` defaults to `result`; a `result`'s `parameters` may be given as an object and
+/// its missing strings are empty), or an intent name followed by its parameters as JSON
+/// text. Packed, as the cloud process sends it.
+pub fn cloud_bytes(text: &str) -> Result<Vec<u8>, String> {
+    let t = text.trim();
+    if t.is_empty() {
+        return Err("cloud: the text is empty (give an intent name or a CloudMic::Message)".into());
+    }
+    let message: Message = if t.starts_with('{') {
+        let mut v: Value = serde_json::from_str(t).map_err(|e| format!("cloud: not JSON: {e}"))?;
+        let Value::Object(m) = &mut v else {
+            return Err("cloud: not a JSON object".into());
+        };
+        let kind = m
+            .entry("type")
+            .or_insert_with(|| Value::String("result".into()));
+        if kind == "result" {
+            if let Some(p @ Value::Object(_)) = m.get("parameters") {
+                let text = p.to_string();
+                m.insert("parameters".into(), Value::String(text));
+            }
+            for key in ["parameters", "metadata"] {
+                m.entry(key).or_insert_with(|| Value::String(String::new()));
+            }
+        }
+        serde_json::from_value(v).map_err(|e| format!("cloud: not a CloudMic::Message: {e}"))?
+    } else {
+        let (intent, parameters) = match t.split_once(char::is_whitespace) {
+            Some((i, p)) => (i, p.trim()),
+            None => (t, ""),
+        };
+        if !parameters.is_empty() {
+            serde_json::from_str::<Value>(parameters)
+                .map_err(|e| format!("cloud: the parameters after {intent} are not JSON: {e}"))?;
+        }
+        Message::Result(IntentResult {
+            intent: intent.to_owned(),
+            parameters: parameters.to_owned(),
+            metadata: String::new(),
+        })
+    };
+    message
+        .pack()
+        .map_err(|e| format!("cloud: cannot pack it: {e}"))
+}
+
+/// A reply to a command.
+pub fn reply(id: Option<&Value>, message: &str) -> String {
+    serde_json::json!({"type": "reply", "id": id, "message": message}).to_string()
+}
+
+/// An error reply.
+pub fn error(id: Option<&Value>, error: &str) -> String {
+    serde_json::json!({"type": "error", "id": id, "error": error}).to_string()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn commands_parse() {
+        let c = parse(r#"{"id":3,"cmd":"step","ticks":5}"#, None).unwrap();
+        assert_eq!((c.id, c.action), (Some(Value::from(3)), Action::Step(5)));
+        let c = parse(
+            r#"{"cmd":"user_intent","intent":{"type":"set_timer","time_s":60}}"#,
+            None,
+        )
+        .unwrap();
+        assert!(matches!(
+            c.action,
+            Action::UserIntent(UserIntent::SetTimer(_))
+        ));
+        let c = parse(r#"{"cmd":"user_intent","intent":"check_timer"}"#, None).unwrap();
+        assert!(matches!(
+            c.action,
+            Action::UserIntent(UserIntent::CheckTimer(_))
+        ));
+        let c = parse(
+            r#"{"cmd":"cloud","text":"intent_clock_settimer_extend {\"timer_duration\":\"60\"}"}"#,
+            None,
+        )
+        .unwrap();
+        let Action::Input(ScenarioEvent::Cloud { bytes, .. }) = c.action else {
+            panic!()
+        };
+        assert_eq!(bytes[0], 9, "a result");
+        let c = parse(r#"{"cmd":"force","behavior":"TimerSet","runs":2}"#, None).unwrap();
+        assert_eq!(
+            c.action,
+            Action::Force {
+                behavior: "TimerSet".into(),
+                runs: 2
+            }
+        );
+    }
+
+    #[test]
+    fn garbage_is_refused_with_a_reason() {
+        let cases: &[(&str, &str)] = &[
+            ("", "not a JSON message"),
+            ("[1,2]", "JSON object"),
+            ("{\"id\":[1],\"cmd\":\"pause\"}", "\"id\""),
+            ("{\"cmd\":\"explode\"}", "bad command"),
+            ("{\"cmd\":\"pause\",\"extra\":1}", "bad command"),
+            ("{\"cmd\":\"step\",\"ticks\":0}", "not in 1..=1000"),
+            ("{\"cmd\":\"step\",\"ticks\":-1}", "bad command"),
+            (
+                "{\"cmd\":\"user_intent\",\"intent\":{\"type\":\"nope\"}}",
+                "not a member",
+            ),
+            (
+                "{\"cmd\":\"user_intent\",\"intent\":{\"type\":\"set_timer\",\"time_s\":\"x\"}}",
+                "not a valid set_timer",
+            ),
+            ("{\"cmd\":\"cloud\",\"text\":\"  \"}", "empty"),
+            (
+                "{\"cmd\":\"cloud\",\"text\":\"intent_x {nope\"}",
+                "not JSON",
+            ),
+            (
+                "{\"cmd\":\"cloud\",\"text\":\"{\\\"type\\\":\\\"zzz\\\"}\"}",
+                "CloudMic::Message",
+            ),
+            (
+                "{\"cmd\":\"action_done\",\"action\":\"a\",\"result\":\"meh\"}",
+                "not succeeded",
+            ),
+            (
+                "{\"cmd\":\"force\",\"behavior\":\"X\",\"runs\":1000}",
+                "not in 1..=100",
+            ),
+        ];
+        for (text, want) in cases {
+            let e = parse(text, None).unwrap_err();
+            assert!(e.error.contains(want), "{text}: {}", e.error);
+        }
+        let e = parse("{\"id\":\"a\",\"cmd\":\"nope\"}", None).unwrap_err();
+        assert_eq!(e.id, Some(Value::from("a")), "the id is echoed");
+    }
+
+    #[test]
+    fn the_token_is_required_in_every_command_when_set() {
+        let t = Some("0123456789abcdef");
+        assert!(parse(r#"{"cmd":"pause"}"#, t)
+            .unwrap_err()
+            .error
+            .contains("token"));
+        assert_eq!(
+            parse(r#"{"cmd":"pause","token":"0123456789abcdeX"}"#, t)
+                .unwrap_err()
+                .error,
+            "wrong token"
+        );
+        assert!(parse(r#"{"cmd":"pause","token":"0123456789abcdef"}"#, t).is_ok());
+        // Without a server token, a token in the message is ignored.
+        assert!(parse(r#"{"cmd":"pause","token":"x"}"#, None).is_ok());
+        assert!(token_eq("abc", "abc") && !token_eq("abc", "abd") && !token_eq("abc", "ab"));
+        assert!(!token_eq("", "a") && token_eq("", ""));
+    }
+
+    #[test]
+    fn cloud_text_forms() {
+        let a = cloud_bytes("intent_weather").unwrap();
+        let b = cloud_bytes(r#"{"intent":"intent_weather"}"#).unwrap();
+        assert_eq!(a, b);
+        let c = cloud_bytes(r#"{"intent":"i","parameters":{"x":"1"}}"#).unwrap();
+        let Message::Result(r) = Message::unpack(&c).unwrap() else {
+            panic!()
+        };
+        assert_eq!(r.parameters, r#"{"x":"1"}"#);
+    }
+}

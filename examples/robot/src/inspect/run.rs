@@ -1,0 +1,346 @@
+//! The robot ticking in real time with the inspector: scenario events when due, live
+//! inputs (Zenoh, ROS 2: any source, through the `inputs` callback), the pages' commands
+//! (inputs for the next tick, user intents, forcing, pause / step / resume).
+
+use std::collections::VecDeque;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
+
+use robot_runtime::behavior::BehaviorId;
+use robot_runtime::intent::IntentSource;
+use robot_runtime::union::CladUnion;
+
+use super::hub::Request;
+use super::protocol::{self, Action};
+use super::session::{Inspector, Progress};
+use crate::intents::UserIntent;
+use crate::robot::{payload_json, Robot};
+use crate::scenario::{Scenario, ScenarioEvent, TimedEvent, When};
+use crate::timeline::{Entry, What, LIVE_INPUT};
+
+/// Inputs from pages waiting for the next tick, at most.
+pub const QUEUED_INPUTS: usize = 64;
+
+/// How the loop runs.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RunOptions {
+    /// Ticks per second.
+    pub ticks_per_second: u32,
+    /// Stop after this much wall time (`None`: run until the process is stopped).
+    pub run_for: Option<Duration>,
+    /// Start paused (a page resumes or steps it).
+    pub start_paused: bool,
+}
+
+/// What a run did.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Summary {
+    /// Ticks run.
+    pub ticks: u64,
+    /// Inputs taken from the `inputs` callback.
+    pub received: usize,
+    /// Commands taken from pages.
+    pub commands: usize,
+    /// The run ended because `stop` was set, not because its time was up.
+    pub interrupted: bool,
+}
+
+enum Queued {
+    Event(ScenarioEvent),
+    User(UserIntent),
+}
+
+struct Forcing {
+    name: String,
+    id: BehaviorId,
+    left: u32,
+    total: u32,
+}
+
+struct Loop<'a> {
+    robot: Robot,
+    inspector: &'a mut Inspector,
+    paused: bool,
+    steps: u32,
+    queued: VecDeque<Queued>,
+    forcing: Option<Forcing>,
+    commands: usize,
+    resumed: bool,
+    ticks_run: u64,
+}
+
+/// Runs `robot` in real time with `inspector` until `options.run_for` has passed (or
+/// forever). Each tick: the scenario events due (scenario time runs with the ticks, so it
+/// stops while paused), then the inputs pages sent since the last tick, then `inputs`
+/// (live sources deliver what arrived into the tick: `|robot, tick, cpu| n delivered`);
+/// the robot's tick; `out` gets the tick's timeline entries (print them, trace them), and
+/// so does the inspector. Commands are taken between ticks, also while paused. Once `stop`
+/// is set (by a Ctrl-C handler, another thread) the run ends after the tick in progress.
+pub fn run(
+    robot: Robot,
+    scenario: &Scenario,
+    options: &RunOptions,
+    stop: Option<&AtomicBool>,
+    inspector: &mut Inspector,
+    mut inputs: impl FnMut(&mut Robot, u64, Duration) -> usize,
+    mut out: impl FnMut(&[Entry]),
+) -> Summary {
+    let tps = options.ticks_per_second.max(1);
+    let period = Duration::from_secs(1) / tps;
+    let started = Instant::now();
+    let mut l = Loop {
+        robot,
+        inspector,
+        paused: options.start_paused,
+        steps: 0,
+        queued: VecDeque::new(),
+        forcing: None,
+        commands: 0,
+        resumed: false,
+        ticks_run: 0,
+    };
+    let mut summary = Summary::default();
+    let mut due = Instant::now();
+    let mut next = 0;
+    let mut tick: u64 = 0;
+    loop {
+        while let Some(request) = l.inspector.next_request() {
+            l.handle(request, &mut out);
+        }
+        if options.run_for.is_some_and(|d| started.elapsed() >= d) {
+            break;
+        }
+        if stop.is_some_and(|s| s.load(Ordering::Relaxed)) {
+            summary.interrupted = true;
+            break;
+        }
+        if l.paused && l.steps == 0 {
+            l.publish(&mut out);
+            std::thread::sleep(Duration::from_millis(10));
+            continue;
+        }
+        if std::mem::take(&mut l.resumed) {
+            due = Instant::now();
+        }
+        if !l.paused {
+            if let Some(wait) = due.checked_duration_since(Instant::now()) {
+                // Sleep in slices, so that commands are taken while waiting.
+                std::thread::sleep(wait.min(Duration::from_millis(20)));
+                continue;
+            }
+        }
+        let began = Instant::now();
+        l.robot.begin_tick(tick);
+        while let Some(e) = scenario.events.get(next) {
+            if e.when.tick(tps) > tick {
+                break;
+            }
+            next += 1;
+            l.robot.deliver(e, began.elapsed());
+        }
+        while let Some(q) = l.queued.pop_front() {
+            l.deliver(q, tick, began.elapsed());
+        }
+        summary.received += inputs(&mut l.robot, tick, began.elapsed());
+        l.robot.end_tick(began.elapsed());
+        l.ticks_run = tick + 1;
+        l.force_again();
+        l.publish(&mut out);
+        summary.ticks = tick + 1;
+        tick += 1;
+        if l.paused {
+            l.steps = l.steps.saturating_sub(1);
+            l.inspector.mark_dirty();
+        } else {
+            due += period;
+            // A tick that ran late is followed at once; a robot far behind (a debugger, a
+            // suspended laptop) does not race to catch up.
+            let now = Instant::now();
+            if now.saturating_duration_since(due) > period * 10 {
+                due = now;
+            }
+        }
+    }
+    summary.commands = l.commands;
+    summary
+}
+
+impl Loop<'_> {
+    fn publish(&mut self, out: &mut impl FnMut(&[Entry])) {
+        let progress = Progress {
+            ticks_run: self.ticks_run,
+            paused: self.paused,
+            forced: self.forcing.as_ref().map(|f| (f.name.as_str(), f.left)),
+        };
+        out(self.robot.entries());
+        self.inspector
+            .publish(&self.robot, self.robot.entries(), &progress);
+        self.robot.clear_entries();
+    }
+
+    fn input(&mut self, kind: &'static str, detail: String) {
+        self.robot.record(What::Input {
+            line: LIVE_INPUT,
+            kind,
+            detail,
+            say: None,
+        });
+    }
+
+    fn deliver(&mut self, q: Queued, tick: u64, cpu: Duration) {
+        match q {
+            Queued::Event(event) => {
+                let e = TimedEvent {
+                    line: LIVE_INPUT,
+                    when: When::Tick(tick),
+                    say: None,
+                    event,
+                };
+                self.robot.deliver(&e, cpu);
+            }
+            Queued::User(intent) => {
+                let detail = match payload_json(&intent) {
+                    Some(p) => format!("{} {p}", UserIntent::tag_name(intent.tag())),
+                    None => UserIntent::tag_name(intent.tag()).to_owned(),
+                };
+                self.input("user_intent", detail);
+                self.robot
+                    .runner_mut()
+                    .intents_mut()
+                    .set_pending(intent, IntentSource::Dev);
+            }
+        }
+    }
+
+    fn handle(&mut self, request: Request, out: &mut impl FnMut(&[Entry])) {
+        self.commands += 1;
+        let Request {
+            page,
+            command,
+            reply,
+        } = request;
+        let id = command.id.as_ref();
+        let next = self.ticks_run;
+        let answer = match command.action {
+            Action::Pause => {
+                let was = std::mem::replace(&mut self.paused, true);
+                self.steps = 0;
+                self.inspector.mark_dirty();
+                Ok(if was {
+                    "already paused".to_owned()
+                } else {
+                    match self.ticks_run {
+                        0 => "paused before the first tick".to_owned(),
+                        n => format!("paused after tick {}", n - 1),
+                    }
+                })
+            }
+            Action::Resume => {
+                let was = std::mem::replace(&mut self.paused, false);
+                self.steps = 0;
+                self.resumed = was;
+                self.inspector.mark_dirty();
+                Ok(if was { "resumed" } else { "already running" }.to_owned())
+            }
+            Action::Step(n) => {
+                self.paused = true;
+                self.steps = self.steps.saturating_add(n);
+                Ok(format!(
+                    "stepping {n} tick{}",
+                    if n == 1 { "" } else { "s" }
+                ))
+            }
+            Action::Input(event) => self.enqueue(Queued::Event(event), next),
+            Action::UserIntent(intent) => self.enqueue(Queued::User(intent), next),
+            Action::Watch(None) => {
+                self.inspector.watch(page, None);
+                Ok("watching the active dispatcher".to_owned())
+            }
+            Action::Watch(Some(name)) => match self.robot.runner().id(&name) {
+                Some(id) => {
+                    self.inspector.watch(page, Some(id));
+                    self.publish(out);
+                    Ok(format!("watching {name}"))
+                }
+                None => Err(format!("watch: no behavior is named {name:?}")),
+            },
+            Action::Force { behavior, runs } => {
+                let r = self.force(&behavior, 1, runs);
+                self.publish(out);
+                r
+            }
+        };
+        match answer {
+            Ok(message) => reply.send(protocol::reply(id, &message)),
+            Err(error) => reply.send(protocol::error(id, &error)),
+        }
+    }
+
+    fn enqueue(&mut self, q: Queued, next: u64) -> Result<String, String> {
+        if self.queued.len() >= QUEUED_INPUTS {
+            return Err(format!(
+                "{QUEUED_INPUTS} inputs already wait for the next tick{}",
+                if self.paused {
+                    " (the robot is paused)"
+                } else {
+                    ""
+                }
+            ));
+        }
+        self.queued.push_back(q);
+        Ok(if self.paused {
+            format!("queued for tick {next} (paused: step or resume to deliver it)")
+        } else {
+            format!("queued for tick {next}")
+        })
+    }
+
+    /// Forces `name` (run `run` of `total`) through
+    /// [`Runner::force_behavior`](robot_runtime::behavior::Runner::force_behavior), recording
+    /// it in the timeline.
+    fn force(&mut self, name: &str, run: u32, total: u32) -> Result<String, String> {
+        let runner = self.robot.runner();
+        let Some(id) = runner.id(name) else {
+            return Err(format!("force: no behavior is named {name:?}"));
+        };
+        if runner.delegation_path(id).is_none() {
+            self.forcing = None;
+            return Err(format!(
+                "force: {name} cannot be reached from the base behavior through declared delegates"
+            ));
+        }
+        match self.robot.runner_mut().force_behavior(id) {
+            Ok(()) => {
+                let stack = self.robot.runner().stack_names().join(" > ");
+                let detail = format!("{name} (run {run} of {total}): stack {stack}");
+                self.input("force", detail.clone());
+                self.forcing = (run < total).then(|| Forcing {
+                    name: name.to_owned(),
+                    id,
+                    left: total - run,
+                    total,
+                });
+                self.inspector.mark_dirty();
+                Ok(format!("forced {detail}"))
+            }
+            Err(e) => {
+                self.forcing = None;
+                Err(format!("force: {e}"))
+            }
+        }
+    }
+
+    /// A forced behavior with runs left that is no longer on the stack runs again.
+    fn force_again(&mut self) {
+        let Some(f) = &self.forcing else {
+            return;
+        };
+        if self.robot.runner().is_on_stack(f.id) {
+            return;
+        }
+        let (name, run, total) = (f.name.clone(), f.total - f.left + 1, f.total);
+        if let Err(e) = self.force(&name, run, total) {
+            self.robot.report_ignored(e);
+        }
+    }
+}
