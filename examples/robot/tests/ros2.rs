@@ -15,6 +15,7 @@ use clad_zenoh::ros2::{
     intent::{DDS_TYPE, TYPE_HASH},
     Attachment, DefaultsRule, Gid, IntentView, NodeOptions, SubscriptionOptions,
 };
+use clad_zenoh::zenoh::qos::CongestionControl;
 use clad_zenoh::zenoh::{Session, Wait};
 use clad_zenoh::{config, Publisher};
 use robot_example::clad::cloud_mic::{IntentResult, Message};
@@ -70,7 +71,14 @@ struct RosPublisher {
 
 impl RosPublisher {
     fn declare(session: &Session, key: &str) -> Self {
-        let publisher = session.declare_publisher(key.to_owned()).wait().unwrap();
+        // Blocking, not rmw_zenoh's dropping KEEP_LAST: these tests count what the robot does
+        // with every sample, so the transport must not drop one (a 70 KB sample followed at
+        // once by a small one lost the small one under a loaded CI machine).
+        let publisher = session
+            .declare_publisher(key.to_owned())
+            .congestion_control(CongestionControl::Block)
+            .wait()
+            .unwrap();
         let start = Instant::now();
         while !publisher.matching_status().wait().unwrap().matching() {
             assert!(
@@ -400,6 +408,7 @@ fn bad_input_from_the_graph_is_reported_counted_and_costs_nothing_else() {
             key("RIHS01_0000000000000000000000000000000000000000000000000000000000000000"),
             payload.clone(),
         )
+        .congestion_control(CongestionControl::Block)
         .attachment(vec![0u8; 33])
         .wait()
         .unwrap();
@@ -409,12 +418,14 @@ fn bad_input_from_the_graph_is_reported_counted_and_costs_nothing_else() {
             format!("0/intents/std_msgs::msg::dds_::String_/{TYPE_HASH}"),
             payload.clone(),
         )
+        .congestion_control(CongestionControl::Block)
         .wait()
         .unwrap();
     next_good(&mut ros);
     // A Humble publisher on a Jazzy graph (not accepted unless asked).
     other
         .put(key(HUMBLE_TYPE_HASH), payload.clone())
+        .congestion_control(CongestionControl::Block)
         .wait()
         .unwrap();
     next_good(&mut ros);
