@@ -41,7 +41,7 @@ use clad_codegen::ir::{Decl, DeclKind, Field, Schema, Type, UnionMember};
 use clad_codegen::rust::code::{str_lit, Code};
 use clad_codegen::rust::{checked_path, Names};
 use clad_codegen::source::{FileId, SourceDb, SourceFile, Span};
-use clad_codegen::{diagnostics, Diagnostic, LoadedSource, SourceLoader};
+use clad_codegen::{Diagnostic, LoadedSource, SourceLoader};
 use robot_runtime::hri::{IntentKind, Role, RoleSpec};
 use std::ops::Range;
 
@@ -201,27 +201,7 @@ pub struct HriMapModel {
 }
 
 /// The result of compiling an HRI map.
-#[derive(Debug)]
-pub struct HriMapCompilation {
-    /// The schema's files plus the JSON file.
-    pub sources: SourceDb,
-    /// Errors and warnings.
-    pub diagnostics: Vec<Diagnostic>,
-    /// The model, only without errors.
-    pub model: Option<HriMapModel>,
-}
-
-impl HriMapCompilation {
-    /// True when any diagnostic is an error.
-    pub fn has_errors(&self) -> bool {
-        self.diagnostics.iter().any(Diagnostic::is_error)
-    }
-
-    /// Diagnostics rendered with source snippets (no colour).
-    pub fn render(&self) -> String {
-        diagnostics::render(&self.diagnostics, &self.sources, false)
-    }
-}
+pub type HriMapCompilation = crate::Compilation<HriMapModel>;
 
 /// Compiles the HRI map `source` against `schema` (which declares `options.union`).
 pub fn compile(

@@ -46,11 +46,13 @@ macro_rules! emit {
     };
 }
 
+mod compilation;
 pub mod hri_map;
 pub mod intent_map;
 mod json;
 mod suggest;
 
+pub use compilation::Compilation;
 pub use hri_map::{HriMap, HriMapOptions};
 pub use intent_map::{IntentMap, IntentMapOptions};
 

@@ -55,7 +55,7 @@ pub use emit::generate;
 use clad_codegen::extension::{self, Context, Extension, Output};
 use clad_codegen::ir::{DeclKind, Schema};
 use clad_codegen::source::{FileId, SourceDb, SourceFile};
-use clad_codegen::{diagnostics, Diagnostic, LoadedSource, SourceLoader};
+use clad_codegen::{Diagnostic, LoadedSource, SourceLoader};
 
 /// The user-intent map as a build extension: compiles `file` with [`compile`] against the
 /// build's schemas and appends its static (see the [module docs](self) for what is checked).
@@ -400,27 +400,7 @@ fn find<'a, E>(table: &'a [E], key: &str, key_of: impl Fn(&E) -> &String) -> Opt
 }
 
 /// The result of compiling one intent map.
-#[derive(Debug)]
-pub struct IntentMapCompilation {
-    /// The schema's files plus the JSON file (for rendering diagnostics).
-    pub sources: SourceDb,
-    /// Errors and warnings, in the order found.
-    pub diagnostics: Vec<Diagnostic>,
-    /// The validated map, present only when there was no error.
-    pub model: Option<IntentMapModel>,
-}
-
-impl IntentMapCompilation {
-    /// True when any diagnostic is an error.
-    pub fn has_errors(&self) -> bool {
-        self.diagnostics.iter().any(Diagnostic::is_error)
-    }
-
-    /// All diagnostics rendered with source snippets (no colour).
-    pub fn render(&self) -> String {
-        diagnostics::render(&self.diagnostics, &self.sources, false)
-    }
-}
+pub type IntentMapCompilation = crate::Compilation<IntentMapModel>;
 
 /// Compiles the intent map `source` against `schemas`, the files of one build: the union
 /// `options.union` is taken from the file that declares it (else one that includes it), and
