@@ -11,6 +11,7 @@
 
 use robot_runtime::intent::CloudEvent;
 
+pub mod counting_alloc;
 pub mod shaped_tree;
 pub mod world;
 
