@@ -1,5 +1,6 @@
 //! What compiling one map produces, whichever map it is.
 
+use clad_codegen::extension::Output;
 use clad_codegen::source::SourceDb;
 use clad_codegen::{diagnostics, Diagnostic};
 
@@ -25,5 +26,28 @@ impl<M> Compilation<M> {
     /// All diagnostics rendered with source snippets (no colour).
     pub fn render(&self) -> String {
         diagnostics::render(&self.diagnostics, &self.sources, false)
+    }
+
+    /// The build extension's answer: without errors, the item `emit` writes from the model
+    /// (its errors alone when it fails), else the diagnostics with their sources.
+    pub(crate) fn into_output(
+        self,
+        emit: impl FnOnce(&M) -> Result<String, Vec<Diagnostic>>,
+    ) -> Output {
+        let Some(model) = &self.model else {
+            return Output {
+                diagnostics: self.diagnostics,
+                sources: self.sources,
+                ..Output::default()
+            };
+        };
+        match emit(model) {
+            Ok(code) => Output {
+                items: vec![code],
+                diagnostics: self.diagnostics,
+                sources: self.sources,
+            },
+            Err(d) => Output::from_diagnostics(d),
+        }
     }
 }

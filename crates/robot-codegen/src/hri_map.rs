@@ -124,22 +124,10 @@ impl Extension for HriMap {
             }
         };
         let mut compiled = compile_in(schema, sources, file, &self.options);
-        let Some(model) = &mut compiled.model else {
-            return Output {
-                diagnostics: compiled.diagnostics,
-                sources: compiled.sources,
-                ..Output::default()
-            };
-        };
-        self.file.clone_into(&mut model.file);
-        match generate(model, cx.names()) {
-            Ok(code) => Output {
-                items: vec![code],
-                diagnostics: compiled.diagnostics,
-                sources: compiled.sources,
-            },
-            Err(d) => Output::from_diagnostics(d),
+        if let Some(model) = &mut compiled.model {
+            self.file.clone_into(&mut model.file);
         }
+        compiled.into_output(|model| generate(model, cx.names()))
     }
 }
 

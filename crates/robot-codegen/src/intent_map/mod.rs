@@ -161,24 +161,12 @@ impl Extension for IntentMap {
             }
         };
         let mut compiled = compile_in(cx.units(), sources, file, &self.options);
-        let Some(model) = &mut compiled.model else {
-            return Output {
-                diagnostics: compiled.diagnostics,
-                sources: compiled.sources,
-                ..Output::default()
-            };
-        };
         // The generated code names the file as the build script wrote it, not as found on
         // disk (an absolute path would make the output machine-dependent).
-        self.file.clone_into(&mut model.file);
-        match generate(model, cx.names()) {
-            Ok(code) => Output {
-                items: vec![code],
-                diagnostics: compiled.diagnostics,
-                sources: compiled.sources,
-            },
-            Err(d) => Output::from_diagnostics(d),
+        if let Some(model) = &mut compiled.model {
+            self.file.clone_into(&mut model.file);
         }
+        compiled.into_output(|model| generate(model, cx.names()))
     }
 }
 
