@@ -48,6 +48,19 @@ fn tokens(session: &Session) -> Vec<String> {
     out
 }
 
+/// The tokens `session` sees, asked again until every one of `wanted` is among them or
+/// [`WAIT`] has passed (the caller's assertions then show what was missing).
+fn tokens_once_present(session: &Session, wanted: &[String]) -> Vec<String> {
+    let start = Instant::now();
+    loop {
+        let seen = tokens(session);
+        if wanted.iter().all(|t| seen.contains(t)) || start.elapsed() > WAIT {
+            return seen;
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
 fn say(text: &'static str) -> IntentView<'static> {
     IntentView {
         intent: "__intent_say__",
@@ -87,13 +100,18 @@ fn two_nodes_exchange_intents_as_rmw_zenoh_nodes_do() {
         assert!(start.elapsed() < WAIT);
         std::thread::sleep(Duration::from_millis(5));
     }
-    let seen = tokens(&b);
+    // Liveliness tokens travel on their own: the publisher matching the subscriber says
+    // nothing about whether the subscriber's token has reached the other session yet.
     let zid = a.zid().to_string();
-    assert!(
-        seen.contains(&format!("@ros2_lv/0/{zid}/0/0/NN/%/%/robot")),
-        "{seen:#?}"
-    );
-    assert!(seen.contains(&sub.token().to_owned()), "{seen:#?}");
+    let wanted = [
+        format!("@ros2_lv/0/{zid}/0/0/NN/%/%/robot"),
+        sub.token().to_owned(),
+        own.token().to_owned(),
+    ];
+    let seen = tokens_once_present(&b, &wanted);
+    for token in &wanted {
+        assert!(seen.contains(token), "{token} missing from {seen:#?}");
+    }
     assert!(sub.token().contains("/0/1/MS/%/%/robot/%intents/"));
     assert!(own.token().contains("/0/2/MP/%/%/robot/%intents/"));
     assert_eq!(publisher.gid(), Gid::of_token(publisher.token()));
