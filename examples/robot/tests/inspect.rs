@@ -196,10 +196,24 @@ fn connections_and_pages_are_bounded() {
         Some(503),
         "a third page is refused"
     );
-    // Idle connections up to the limit; the next one is closed at once, unanswered.
+    // Idle connections up to the limit; the next one is closed at once, unanswered. The
+    // server counts on its own threads, so the test waits for its count (a loaded machine
+    // closes and accepts late) instead of guessing a time.
+    let settled = |n: usize| {
+        let deadline = Instant::now() + Duration::from_secs(20);
+        while server.connections() != n {
+            assert!(
+                Instant::now() < deadline,
+                "{} connections, not {n}",
+                server.connections()
+            );
+            std::thread::sleep(Duration::from_millis(10));
+        }
+    };
+    settled(2); // the refused page's connection has ended
     let _c = TcpStream::connect(addr).unwrap();
     let _d = TcpStream::connect(addr).unwrap();
-    std::thread::sleep(Duration::from_millis(300));
+    settled(4);
     let mut over = TcpStream::connect(addr).unwrap();
     over.set_read_timeout(Some(Duration::from_secs(10)))
         .unwrap();

@@ -157,24 +157,35 @@ mod with_the_feature {
 
     #[test]
     fn ctrl_c_ends_the_run_with_its_summary() {
+        use std::io::{BufRead, BufReader, Read};
         use std::process::{Command, Stdio};
-        let child = Command::new(env!("CARGO_BIN_EXE_robot-example"))
+        let mut child = Command::new(env!("CARGO_BIN_EXE_robot-example"))
             .args(["--inspect", "127.0.0.1:0", "--run-for", "60"])
             .env("NO_COLOR", "1")
             .stdout(Stdio::null())
             .stderr(Stdio::piped())
             .spawn()
             .unwrap();
-        std::thread::sleep(std::time::Duration::from_millis(800));
+        // The handler is in place before the page's address is printed: wait for that line
+        // rather than for a guessed time (a loaded machine starts the binary slowly).
+        let mut err = BufReader::new(child.stderr.take().unwrap());
+        let mut seen = String::new();
+        while !seen.contains("inspect: open") {
+            let mut line = String::new();
+            if err.read_line(&mut line).unwrap() == 0 {
+                panic!("the run ended before announcing the page: {seen}");
+            }
+            seen.push_str(&line);
+        }
         let killed = Command::new("kill")
             .args(["-INT", &child.id().to_string()])
             .status()
             .unwrap();
         assert!(killed.success());
-        let out = child.wait_with_output().unwrap();
-        let err = String::from_utf8_lossy(&out.stderr);
-        assert_eq!(out.status.code(), Some(0), "{err}");
-        assert!(err.contains("inspect: interrupted after"), "{err}");
+        err.read_to_string(&mut seen).unwrap();
+        let status = child.wait().unwrap();
+        assert_eq!(status.code(), Some(0), "{seen}");
+        assert!(seen.contains("inspect: interrupted after"), "{seen}");
     }
 
     #[cfg(feature = "zenoh")]
