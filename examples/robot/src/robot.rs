@@ -290,6 +290,29 @@ impl Robot {
             .collect()
     }
 
+    /// The stack, as [`stack`](Self::stack) would write it, is still the last one recorded
+    /// (compared in place: most ticks change nothing, and this runs on every tick).
+    fn stack_is_last(&self) -> bool {
+        let mut last = self.last_stack.iter();
+        let same = self.runner.stack().all(|id| {
+            let name = self.runner.name(id).map(|n| n.as_str()).unwrap_or("?");
+            let Some(written) = last.next() else {
+                return false;
+            };
+            match self.runner.debug_state(id) {
+                None => written == name,
+                Some(state) => {
+                    written
+                        .strip_prefix(name)
+                        .and_then(|r| r.strip_prefix('('))
+                        .and_then(|r| r.strip_suffix(')'))
+                        == Some(state)
+                }
+            }
+        });
+        same && last.next().is_none()
+    }
+
     fn snapshot_now(&self) -> Snapshot {
         Snapshot {
             tick: self.tick,
@@ -472,8 +495,8 @@ impl Robot {
         for w in whats {
             self.push(w);
         }
-        let stack = self.stack();
-        if stack != self.last_stack {
+        if !self.stack_is_last() {
+            let stack = self.stack();
             let common = stack
                 .iter()
                 .zip(&self.last_stack)
@@ -982,4 +1005,64 @@ pub fn describe_match(m: &Match<Tag>) -> String {
 /// A stack entry's behavior name (without a state machine's state).
 fn base(entry: &str) -> &str {
     entry.split('(').next().unwrap_or(entry)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The in-place comparison finds exactly the ticks on which the written stack changed,
+    /// on every tick of the default scenario (state machines change state there, behaviors
+    /// come and go), and the recorded stack is the written one after each tick.
+    #[test]
+    fn stack_changes_are_found_in_place() {
+        let tps = RunConfig::default().ticks_per_second.max(1);
+        let scenario = Scenario::parse(DEFAULT_SCENARIO, tps);
+        let mut robot = Robot::new(RunConfig::default());
+        let last = scenario.events.last().map_or(0, |e| e.when.tick(tps));
+        let (mut next, mut changes, mut same) = (0, 0, 0);
+        for tick in 0..last + 200 {
+            robot.begin_tick(tick);
+            while let Some(e) = scenario.events.get(next) {
+                if e.when.tick(tps) > tick {
+                    break;
+                }
+                next += 1;
+                robot.deliver(e, Duration::ZERO);
+            }
+            let before = robot.last_stack.clone();
+            robot.end_tick(Duration::ZERO);
+            let now = robot.stack();
+            assert_eq!(robot.last_stack, now, "tick {tick}");
+            assert!(robot.stack_is_last(), "tick {tick}");
+            let recorded = robot
+                .entries()
+                .iter()
+                .any(|e| matches!(e.what, What::Stack { .. }));
+            assert_eq!(
+                recorded,
+                before != now,
+                "tick {tick}: {before:?} -> {now:?}"
+            );
+            if recorded {
+                changes += 1;
+            } else {
+                same += 1;
+            }
+            robot.clear_entries();
+        }
+        assert!(
+            changes >= 3 && same > changes,
+            "{changes} changes, {same} same"
+        );
+        // A state written differently is a change.
+        let mut robot = Robot::new(RunConfig::default());
+        robot.begin_tick(0);
+        robot.end_tick(Duration::ZERO);
+        let top = robot.last_stack.last_mut().unwrap();
+        top.push_str("(x)");
+        assert!(!robot.stack_is_last());
+        robot.last_stack.pop();
+        assert!(!robot.stack_is_last());
+    }
 }
