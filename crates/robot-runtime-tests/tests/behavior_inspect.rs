@@ -140,7 +140,7 @@ fn statuses_say_scope_stack_answers_and_the_state_machines_state() {
     tick(&mut r, 2);
     assert_eq!(r.stack_names(), ["Root", "Machine", "WaitA"]);
     let m = inspect::status(&r, id(&r, "Machine")).unwrap();
-    assert_eq!(m.debug_state.as_deref(), Some("A"));
+    assert_eq!(m.debug_state, Some("A"));
     let why = inspect::why(&r, id(&r, "Machine")).unwrap();
     let t = why
         .conditions
@@ -294,5 +294,67 @@ proptest! {
                 prop_assert_eq!(observed(&plain), observed(&looked_at));
             }
         }
+    }
+}
+
+/// Everything the fingerprint stands for: while only time moves it stays, and each thing a
+/// report shows changing changes it (a cooldown starting, the stack, a condition's value, a
+/// gate); asked of the same state twice it is the same bytes.
+#[test]
+fn the_fingerprint_moves_with_the_state_not_the_clock() {
+    let mut r = runner();
+    let print = |r: &Runner<UserIntent>| {
+        let mut h = Recorder::default();
+        let explained: Vec<BehaviorId> = r.delegates(id(r, "Root")).to_vec();
+        inspect::fingerprint(r, &explained, &mut h);
+        h.0
+    };
+    tick(&mut r, 3);
+    assert_eq!(r.stack_names(), ["Root", "Idle"]);
+    let idle = print(&r);
+    assert_eq!(print(&r), idle, "asking twice");
+    tick(&mut r, 20);
+    assert_eq!(print(&r), idle, "two seconds of Idle: only the clock moved");
+    // A gate and a condition's value: on the charger, Charging wants to run and runs.
+    r.robot_mut().on_charger = true;
+    tick(&mut r, 1);
+    assert_ne!(print(&r), idle);
+    assert_eq!(r.stack_names(), ["Root", "Charging"]);
+    // The tick after: Charging is no longer asked whether it wants to run (it runs), and
+    // its conditions were last evaluated on its first tick: facts that changed.
+    tick(&mut r, 1);
+    let charging = print(&r);
+    tick(&mut r, 5);
+    assert_eq!(print(&r), charging, "charging, only time moved");
+    // Back to Idle: the same facts as before, though time has passed.
+    r.robot_mut().on_charger = false;
+    tick(&mut r, 2);
+    assert_eq!(r.stack_names(), ["Root", "Idle"]);
+    assert_ne!(print(&r), charging);
+    // A cooldown starting: Short runs on a trigger word, ends, and cools down in Cool.
+    r.intents_mut().set_trigger_word_pending(true, false);
+    tick(&mut r, 1);
+    r.intents_mut().set_trigger_word_pending(false, false);
+    tick(&mut r, 10);
+    assert_eq!(r.stack_names(), ["Root", "Idle"]);
+    let cooling = print(&r);
+    assert!(inspect::status(&r, id(&r, "Short"))
+        .unwrap()
+        .cooling_down
+        .is_some());
+    tick(&mut r, 5);
+    assert_eq!(print(&r), cooling, "cooling down: only the time left moved");
+}
+
+/// A hasher that keeps what it is fed.
+#[derive(Default)]
+struct Recorder(Vec<u8>);
+
+impl std::hash::Hasher for Recorder {
+    fn write(&mut self, bytes: &[u8]) {
+        self.0.extend_from_slice(bytes);
+    }
+    fn finish(&self) -> u64 {
+        self.0.len() as u64
     }
 }

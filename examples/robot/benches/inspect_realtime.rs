@@ -12,6 +12,15 @@
 //! `cargo bench -p robot-example --features inspect --bench inspect_realtime`
 //! (`INSPECT_BENCH_SECONDS`, default 10: each run lasts this long; `INSPECT_BENCH_ROUNDS`,
 //! default 3). Linux only.
+//!
+//! `INSPECT_BENCH_ONLY=idle:2` (or `idle:0`, `scenario:0`, `scenario:2`) runs that one
+//! configuration once, for counting the tick thread's instructions under callgrind, which
+//! the kernel's sleeping and waking do not blur (see BENCHMARKS.md):
+//!
+//! ```sh
+//! INSPECT_BENCH_ONLY=idle:2 valgrind --tool=callgrind --separate-threads=yes \
+//!     --toggle-collect='robot_example::inspect::run::run*' target/release/deps/inspect_realtime-*
+//! ```
 
 use std::net::TcpStream;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -133,6 +142,23 @@ fn main() {
     let seconds = env("INSPECT_BENCH_SECONDS", 10.0);
     let rounds = env("INSPECT_BENCH_ROUNDS", 3.0).max(1.0) as usize;
     let scenario = Scenario::parse(DEFAULT_SCENARIO, TPS);
+    if let Ok(only) = std::env::var("INSPECT_BENCH_ONLY") {
+        let parsed = only.split_once(':').and_then(|(robot, pages)| {
+            let sc = match robot {
+                "idle" => Scenario::default(),
+                "scenario" => scenario.clone(),
+                _ => return None,
+            };
+            Some((sc, pages.parse::<usize>().ok()?))
+        });
+        let Some((sc, pages)) = parsed else {
+            eprintln!("INSPECT_BENCH_ONLY={only}: expected idle:N or scenario:N (N pages)");
+            std::process::exit(2);
+        };
+        let m = measure(&sc, pages, seconds);
+        println!("{only}: {} ticks, tick thread {} ns", m.ticks, m.thread_ns);
+        return;
+    }
     println!(
         "{:<10} {:>6} {:>7} {:>26} {:>14} {:>10}",
         "robot", "pages", "ticks", "tick thread µs/tick (range)", "tick thread %", "process %"

@@ -601,3 +601,68 @@ fn snapshots_of_the_original_tree_are_bounded() {
         "the largest snapshot is {largest} bytes"
     );
 }
+
+/// A robot waiting with a page open: after a state, each heartbeat brings only the clock
+/// (nothing else moved); something happening brings a state again.
+#[test]
+fn waiting_costs_the_clock_not_a_state() {
+    use robot_example::inspect::Progress;
+    let tps = 50;
+    let mut robot = robot(tps);
+    let mut inspector = Inspector::new(&robot, tps, Limits::default());
+    let page = inspector.hub().attach().unwrap();
+    let mut tick = |robot: &mut Robot, t: u64, event: Option<&str>| -> Vec<Value> {
+        robot.begin_tick(t);
+        if let Some(e) = event {
+            robot.deliver(&Scenario::parse(e, tps).events[0], Duration::ZERO);
+        }
+        robot.end_tick(Duration::ZERO);
+        let progress = Progress {
+            ticks_run: t + 1,
+            ..Progress::default()
+        };
+        inspector.publish(robot, robot.entries(), &progress);
+        robot.clear_entries();
+        inspector.hub().flush();
+        page.rx
+            .try_iter()
+            .map(|m| serde_json::from_str(m.as_str()).unwrap())
+            .collect()
+    };
+    // Ten seconds of waiting.
+    let mut updates: Vec<Value> = Vec::new();
+    for t in 0..500 {
+        updates.extend(tick(&mut robot, t, None));
+    }
+    let kind = |u: &Value| match (u.get("state"), u.get("clock")) {
+        (Some(_), _) => "state",
+        (None, Some(_)) => "clock",
+        _ => "entries",
+    };
+    let kinds: Vec<&str> = updates.iter().map(kind).collect();
+    let states = kinds.iter().filter(|k| **k == "state").count();
+    let clocks: Vec<&Value> = updates.iter().filter_map(|u| u.get("clock")).collect();
+    // A state when the page connected, one when the stack settled, one at the first
+    // heartbeat after it (the hash is taken there); then a clock a second.
+    assert!(states <= 4, "{kinds:?}");
+    assert!(clocks.len() >= 6, "{kinds:?}");
+    let last = clocks.last().unwrap();
+    let t = last["tick"].as_u64().unwrap();
+    assert!((450..500).contains(&t), "{last}");
+    assert_eq!(last["t_ms"], t * 20);
+    // Something happens: a state again, within a frame.
+    let before = updates.len();
+    updates.extend(tick(
+        &mut robot,
+        500,
+        Some(r#"{"tick": 500, "trigger_word": {}}"#),
+    ));
+    for t in 501..510 {
+        updates.extend(tick(&mut robot, t, None));
+    }
+    assert!(
+        updates[before..].iter().any(|u| kind(u) == "state"),
+        "{:?}",
+        &updates[before..]
+    );
+}

@@ -23,15 +23,16 @@ use super::robot_state::OffTreads;
 use super::runner::Runner;
 use crate::intent::{IntentMatcher, IntentUnion};
 
-/// A behavior's state (see [`status`]).
+/// A behavior's state (see [`status`]). Its text is borrowed from the runner: asking for
+/// every behavior's state copies no string.
 #[derive(Clone, Debug, PartialEq)]
-pub struct BehaviorStatus {
+pub struct BehaviorStatus<'r> {
     /// The behavior.
     pub id: BehaviorId,
     /// Its name.
-    pub name: String,
+    pub name: &'r str,
     /// Its class.
-    pub class: String,
+    pub class: &'r str,
     /// Out of scope, in scope or active.
     pub state: LifecycleState,
     /// Its position on the stack, when active.
@@ -51,14 +52,14 @@ pub struct BehaviorStatus {
     /// A stand-in for a class not run natively.
     pub stand_in: bool,
     /// The action its frame runs.
-    pub action: Option<String>,
+    pub action: Option<&'r str>,
     /// Its debug state (a state machine's state; while inactive, the state it resumes in).
-    pub debug_state: Option<String>,
+    pub debug_state: Option<&'r str>,
     /// How long it has been active (virtual time), when active.
     pub active_for: Option<Duration>,
 }
 
-impl BehaviorStatus {
+impl BehaviorStatus<'_> {
     /// What a person reads as "wants to run": active, or in scope and its last answer (on
     /// the last tick, or the one the runner keeps) was yes.
     pub fn wants_to_run(&self) -> bool {
@@ -99,9 +100,9 @@ pub struct Gate {
 
 /// Why a behavior does or does not run (see [`why`]).
 #[derive(Clone, Debug, PartialEq)]
-pub struct ActivationReport {
+pub struct ActivationReport<'r> {
     /// Its state.
-    pub status: BehaviorStatus,
+    pub status: BehaviorStatus<'r>,
     /// The activation gates.
     pub gates: Vec<Gate>,
     /// Its conditions: `wantsToBeActivatedCondition`, `wantsToCancelSelfCondition`, and the
@@ -198,15 +199,15 @@ fn status_with<U: IntentUnion, E: 'static>(
     runner: &Runner<U, E>,
     id: BehaviorId,
     cooling_down: Option<Duration>,
-) -> Option<BehaviorStatus> {
+) -> Option<BehaviorStatus<'_>> {
     let state = runner.state(id)?;
     let tick = runner.clock().tick();
     let wanted = runner.wanted_on_tick(id);
     let view = runner.view(id);
     Some(BehaviorStatus {
         id,
-        name: runner.name(id).map(|n| n.to_string()).unwrap_or_default(),
-        class: runner.class(id).unwrap_or("").to_owned(),
+        name: runner.name(id).map_or("", |n| n.as_str()),
+        class: runner.class(id).unwrap_or(""),
         state,
         stack_pos: runner.stack_pos(id),
         wants: wanted == tick && tick > 0,
@@ -214,8 +215,8 @@ fn status_with<U: IntentUnion, E: 'static>(
         remembered: view.remembered_answer(id),
         cooling_down,
         stand_in: runner.is_stand_in(id),
-        action: runner.action_of(id).map(str::to_owned),
-        debug_state: runner.debug_state(id).map(str::to_owned),
+        action: runner.action_of(id),
+        debug_state: runner.debug_state(id),
         active_for: (state == LifecycleState::Active)
             .then(|| view.active_for())
             .flatten(),
@@ -226,14 +227,14 @@ fn status_with<U: IntentUnion, E: 'static>(
 pub fn status<U: IntentUnion, E: 'static>(
     runner: &Runner<U, E>,
     id: BehaviorId,
-) -> Option<BehaviorStatus> {
+) -> Option<BehaviorStatus<'_>> {
     let parents = runner.stack().chain(runner.in_scope().iter().copied());
     status_with(runner, id, cooldown_of(runner, parents, id))
 }
 
 /// The state of every behavior, in arena order. Cooldowns are asked once of each parent in
 /// scope or active (linear in the tree's edges, not quadratic).
-pub fn statuses<U: IntentUnion, E: 'static>(runner: &Runner<U, E>) -> Vec<BehaviorStatus> {
+pub fn statuses<U: IntentUnion, E: 'static>(runner: &Runner<U, E>) -> Vec<BehaviorStatus<'_>> {
     let now = runner.clock().now();
     let mut cooling: Vec<Option<Duration>> = vec![None; runner.len()];
     for p in runner.stack().chain(runner.in_scope().iter().copied()) {
@@ -263,11 +264,123 @@ fn report<U: IntentUnion, E: 'static>(label: &str, c: &Condition<U, E>) -> Condi
     }
 }
 
+/// Feeds `h` with everything [`statuses`] and [`why`] (for each of `explained`) report,
+/// except what moves with the clock alone: how long a behavior has been active, how much
+/// of a cooldown is left (only whether one runs), and a tick that is the current one (a
+/// behavior that said yes again, a condition evaluated again on this tick: only that it
+/// was this tick). Two ticks that feed `h` the same bytes, then, have reports that differ
+/// by the clock only, so a live inspector can send the clock instead of the state (give it
+/// a hasher that records the bytes to compare them exactly, or a real hash to compare
+/// digests). Static text (names, classes, condition parameters) is left out: it is the
+/// tree's ([`shape`]).
+///
+/// Cheap: no text is built and nothing is allocated, except a list for each explained
+/// behavior that owns conditions (state machines, animation wrappers).
+pub fn fingerprint<U: IntentUnion, E: 'static>(
+    runner: &Runner<U, E>,
+    explained: &[BehaviorId],
+    h: &mut impl std::hash::Hasher,
+) {
+    let tick = runner.clock().tick();
+    let now = runner.clock().now();
+    for i in 0..runner.len() {
+        let id = BehaviorId::from_index(i);
+        let Some(state) = runner.state(id) else {
+            continue;
+        };
+        // One word for the small facts (fewer, larger writes: this runs for every behavior).
+        let wanted = runner.wanted_on_tick(id);
+        let wants_now = wanted == tick && tick > 0;
+        let remembered = match runner.view(id).remembered_answer(id) {
+            None => 0u64,
+            Some(false) => 1,
+            Some(true) => 2,
+        };
+        let stack_pos = runner.stack_pos(id).map_or(0, |p| p as u64 + 1) & 0xffff_ffff;
+        let (action, debug) = (runner.action_of(id), runner.debug_state(id));
+        h.write_u64(
+            state as u64
+                | u64::from(wants_now) << 2
+                | remembered << 3
+                | u64::from(action.is_some()) << 5
+                | u64::from(debug.is_some()) << 6
+                | stack_pos << 8,
+        );
+        if !wants_now {
+            h.write_u64(wanted);
+        }
+        for text in [action, debug].into_iter().flatten() {
+            h.write(text.as_bytes());
+            h.write_u8(0xff);
+        }
+    }
+    // Who cools down (as `statuses` asks: each parent in scope or active), not for how long.
+    for p in runner.stack().chain(runner.in_scope().iter().copied()) {
+        let Some(b) = runner.behavior(p) else {
+            continue;
+        };
+        for &c in runner.delegates(p) {
+            if b.cooldown_remaining(c, now).is_some() {
+                h.write_usize(c.index());
+            }
+        }
+    }
+    h.write_u8(0xff);
+    let r = runner.robot();
+    h.write_u8(r.off_treads().0 as u8);
+    h.write_u8(
+        u8::from(r.on_charger) | u8::from(r.carrying_object) << 1 | u8::from(r.cube_connected) << 2,
+    );
+    let mut owned = Vec::new();
+    for &id in explained {
+        h.write_usize(id.index());
+        let (wants, cancel) = runner.conditions(id);
+        for c in wants.into_iter().chain(cancel) {
+            fingerprint_condition(c, tick, h);
+        }
+        if let Some(b) = runner.behavior(id) {
+            owned.clear();
+            b.owned_conditions(&mut owned);
+            for (_, c) in &owned {
+                fingerprint_condition(c, tick, h);
+            }
+        }
+        let respond = runner.respond_matchers(id);
+        if !respond.is_empty() {
+            let pending = runner
+                .intents()
+                .pending()
+                .is_some_and(|p| respond.iter().any(|m| m.matches(p.intent())));
+            h.write_u8(u8::from(pending));
+        }
+    }
+}
+
+/// A condition's last value (and its sub-conditions'), the tick left out when it is `tick`.
+fn fingerprint_condition<U: IntentUnion, E: 'static>(
+    c: &Condition<U, E>,
+    tick: u64,
+    h: &mut impl std::hash::Hasher,
+) {
+    match c.last() {
+        None => h.write_u8(0),
+        Some((t, v)) if t == tick => h.write_u8(2 | u8::from(v)),
+        Some((t, v)) => {
+            h.write_u8(4 | u8::from(v));
+            h.write_u64(t);
+        }
+    }
+    for s in c.children() {
+        fingerprint_condition(s, tick, h);
+    }
+    h.write_u8(0xfe);
+}
+
 /// Why `id` does or does not run (None for an unknown ID).
 pub fn why<U: IntentUnion, E: 'static>(
     runner: &Runner<U, E>,
     id: BehaviorId,
-) -> Option<ActivationReport> {
+) -> Option<ActivationReport<'_>> {
     let status = status(runner, id)?;
     let m = runner.modifiers(id)?;
     let r = runner.robot();
@@ -321,7 +434,7 @@ pub fn why<U: IntentUnion, E: 'static>(
 pub fn children<U: IntentUnion, E: 'static>(
     runner: &Runner<U, E>,
     id: BehaviorId,
-) -> Vec<ActivationReport> {
+) -> Vec<ActivationReport<'_>> {
     runner
         .delegates(id)
         .iter()

@@ -98,6 +98,15 @@ struct Pending {
     entries: Vec<Entry>,
     dropped: u64,
     state: Option<Box<State>>,
+    /// The clock, when the state did not change but for it (sent only without a state).
+    clock: Option<Clock>,
+}
+
+/// Where the robot's clock stands: the last tick run and its time.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub(crate) struct Clock {
+    pub(crate) tick: u64,
+    pub(crate) t_ms: u64,
 }
 
 struct Client {
@@ -235,6 +244,12 @@ impl Hub {
         lock(&self.inner.pending).state = Some(Box::new(state));
     }
 
+    /// Hands over the clock alone: the last state sent still holds but for it (the page
+    /// brings that state up to the clock itself).
+    pub(crate) fn set_clock(&self, clock: Clock) {
+        lock(&self.inner.pending).clock = Some(clock);
+    }
+
     // ----- connections ----------------------------------------------------------------------
 
     /// Registers a page: its `hello` (with the history so far) and its queue. `None` when
@@ -338,7 +353,11 @@ impl Hub {
     /// to.
     pub fn flush(&self) -> usize {
         let batch = std::mem::take(&mut *lock(&self.inner.pending));
-        if batch.entries.is_empty() && batch.dropped == 0 && batch.state.is_none() {
+        if batch.entries.is_empty()
+            && batch.dropped == 0
+            && batch.state.is_none()
+            && batch.clock.is_none()
+        {
             return 0;
         }
         let entries: Vec<Value> = batch
@@ -355,12 +374,16 @@ impl Hub {
             dropped: u64,
             #[serde(skip_serializing_if = "Option::is_none")]
             state: &'a Option<Value>,
+            #[serde(skip_serializing_if = "Option::is_none")]
+            clock: Option<Clock>,
         }
         let text = serde_json::to_string(&Update {
             kind: "update",
             entries: &entries,
             dropped: batch.dropped,
             state: &state,
+            // A state carries its own clock.
+            clock: batch.clock.filter(|_| state.is_none()),
         })
         .unwrap_or_default();
         let msg = Utf8Bytes::from(text);

@@ -22,7 +22,8 @@
 //!   coalesces updates per frame ([`FRAME`]) and sends each to every page.
 //! * [`session`]: the tick thread's side ([`Inspector`]): hands over each tick's timeline
 //!   entries and, only while a page is open, a snapshot of the robot — within a frame of
-//!   something happening, else once a [`HEARTBEAT`]; takes the pages' commands.
+//!   something happening, else once a [`HEARTBEAT`] (then only the clock when nothing else
+//!   moved); takes the pages' commands.
 //! * [`run`]: the robot ticking in real time with the inspector (scenario or live inputs),
 //!   pausable.
 //! * [`protocol`]: the messages on the socket. [`replay`]: a trace as the page's history.
@@ -45,7 +46,9 @@
 //! The tick never waits on a browser: it hands its entries to a bounded queue (the oldest
 //! are dropped, and counted, if the broadcaster falls behind) and its snapshot to a slot
 //! that the next one overwrites; a snapshot is built only while a page is open, at most once
-//! a frame, and when nothing happens once a [`HEARTBEAT`]. The broadcaster serializes each frame's update once and offers it
+//! a frame, and when nothing happens once a [`HEARTBEAT`], and then only if something but
+//! the clock moved (a hash of the state tells; else the page gets the clock and brings its
+//! last state up to it). The broadcaster serializes each frame's update once and offers it
 //! to each page's bounded queue; a page whose queue is full (a slow or stalled browser) is
 //! disconnected, not waited for. `cargo bench -p robot-example --features inspect --bench
 //! inspect` measures the tick's cost with and without two pages (see BENCHMARKS.md).

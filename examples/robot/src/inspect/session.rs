@@ -75,6 +75,11 @@ pub struct Inspector {
     last_snapshot: Option<u64>,
     /// Entries were handed over since the last snapshot.
     changed: bool,
+    /// The [fingerprint](snapshot::fingerprint) at the last heartbeat, when the state sent
+    /// then (or the clock) still stands: `None` after any other snapshot.
+    fingerprint: Option<Vec<u8>>,
+    /// The buffer the next fingerprint is written to (kept: no allocation once warm).
+    scratch: Vec<u8>,
     seen_watchers: usize,
     dirty: bool,
     /// What each page's "why" panel looks at.
@@ -94,6 +99,8 @@ impl Inspector {
             heartbeat_ticks: ticks_in(ticks_per_second, HEARTBEAT),
             last_snapshot: None,
             changed: false,
+            fingerprint: None,
+            scratch: Vec::new(),
             seen_watchers: 0,
             dirty: true,
             watches: Vec::new(),
@@ -131,6 +138,10 @@ impl Inspector {
     /// happening (the tick had entries), at least every [`HEARTBEAT`] (durations, timers),
     /// at once when the state is [dirty](Self::mark_dirty) or a page just connected; while
     /// paused only when dirty. Frames are counted in ticks: a tick reads no clock here.
+    ///
+    /// A heartbeat on which nothing but the clock moved (the [fingerprint](snapshot::fingerprint)
+    /// is the last heartbeat's) hands over the clock instead of a snapshot: a robot waiting
+    /// with a page open costs a hash a second, not a snapshot.
     pub fn publish(&mut self, robot: &Robot, entries: &[Entry], progress: &Progress<'_>) {
         if !entries.is_empty() {
             self.hub.push_entries(entries);
@@ -155,6 +166,23 @@ impl Inspector {
         let hub = &self.hub;
         self.watches.retain(|(page, _)| hub.is_attached(*page));
         let watched: Vec<BehaviorId> = self.watches.iter().map(|(_, b)| *b).collect();
+        let heartbeat = !self.dirty && !self.changed;
+        if heartbeat {
+            snapshot::fingerprint(robot, progress, &watched, &mut self.scratch);
+            if self.fingerprint.as_ref() == Some(&self.scratch) {
+                self.hub.set_clock(snapshot::clock(
+                    progress.ticks_run.saturating_sub(1),
+                    self.ticks_per_second,
+                ));
+                self.last_snapshot = Some(progress.ticks_run);
+                return;
+            }
+            // Keep this one; the old buffer becomes the next scratch.
+            let old = self.fingerprint.replace(std::mem::take(&mut self.scratch));
+            self.scratch = old.unwrap_or_default();
+        } else if let Some(old) = self.fingerprint.take() {
+            self.scratch = old;
+        }
         self.hub.set_state(snapshot::build(
             robot,
             self.ticks_per_second,

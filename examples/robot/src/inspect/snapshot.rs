@@ -19,6 +19,7 @@ use robot_runtime::behavior::{BehaviorId, LifecycleState};
 use robot_runtime::intent::IntentMeta;
 use robot_runtime::union::CladUnion;
 
+use super::hub::Clock;
 use super::session::Progress;
 use crate::intents::UserIntent;
 use crate::robot::{describe_match, map_entry, payload_json, Robot};
@@ -99,8 +100,8 @@ impl Node {
                 .filter(|_| s.state != LifecycleState::OutOfScope)
                 .map(robot_tick),
             cooldown_ms: s.cooling_down.map(ms),
-            action: s.action.clone(),
-            debug_state: s.debug_state.clone(),
+            action: s.action.map(str::to_owned),
+            debug_state: s.debug_state.map(str::to_owned),
             active_ms: s.active_for.map(ms),
         }
     }
@@ -260,20 +261,23 @@ pub(crate) struct State {
     forced: Option<Forced>,
 }
 
-/// Builds the state of `robot` now. `watched`: behaviors pages look at; the "why" covers
-/// each of them and its delegates, besides the active dispatcher's delegates.
-pub(crate) fn build(
-    robot: &Robot,
-    ticks_per_second: u32,
-    progress: &Progress<'_>,
-    watched: &[BehaviorId],
-) -> State {
+/// The active dispatcher: the highest behavior of the stack that has delegates.
+fn dispatcher(robot: &Robot) -> Option<BehaviorId> {
     let runner = robot.runner();
-    let statuses = inspect::statuses(runner);
-    let dispatcher = runner
+    runner
         .stack()
         .rev()
-        .find(|id| !runner.delegates(*id).is_empty());
+        .find(|id| !runner.delegates(*id).is_empty())
+}
+
+/// The behaviors the "why" covers: each of `watched` and its delegates, and the active
+/// dispatcher's delegates.
+fn explained(
+    robot: &Robot,
+    dispatcher: Option<BehaviorId>,
+    watched: &[BehaviorId],
+) -> Vec<BehaviorId> {
+    let runner = robot.runner();
     let mut explain: Vec<BehaviorId> = Vec::new();
     let mut add = |id: BehaviorId| {
         if !explain.contains(&id) {
@@ -288,7 +292,80 @@ pub(crate) fn build(
             add(d);
         }
     }
-    let why = explain
+    explain
+}
+
+/// Writes into `out` (cleared first) everything [`build`] would show now except what moves
+/// with the clock alone (the tick and time, how long behaviors have been active, cooldowns'
+/// time left, intents' ages, ticks that are the current one; see [`inspect::fingerprint`]).
+/// When it equals what was written at the last state sent, the page can bring that state up
+/// to the clock itself (`advance` in the page's script) and needs no new one. The bytes are
+/// compared, not hashed: no collision can hide a change, and writing them costs a copy.
+pub(crate) fn fingerprint(
+    robot: &Robot,
+    progress: &Progress<'_>,
+    watched: &[BehaviorId],
+    out: &mut Vec<u8>,
+) {
+    use std::hash::Hash;
+    out.clear();
+    let h = &mut Recorder(out);
+    let runner = robot.runner();
+    let dispatcher = dispatcher(robot);
+    inspect::fingerprint(runner, &explained(robot, dispatcher, watched), h);
+    dispatcher.map(BehaviorId::index).hash(h);
+    let c = runner.intents();
+    c.pending()
+        .map(|p| (p.tag(), p.since_tick(), p.meta().priority.0))
+        .hash(h);
+    c.active()
+        .map(|a| (a.tag(), a.activated_tick(), a.owner()))
+        .hash(h);
+    [
+        c.is_trigger_word_pending(),
+        c.was_unclaimed(),
+        c.was_error(),
+        c.is_cloud_stream_open(),
+        c.is_timeout_held(),
+        progress.paused,
+    ]
+    .hash(h);
+    progress.forced.hash(h);
+}
+
+/// A [`Hasher`](std::hash::Hasher) that keeps what it is fed, to be compared whole.
+struct Recorder<'a>(&'a mut Vec<u8>);
+
+impl std::hash::Hasher for Recorder<'_> {
+    fn write(&mut self, bytes: &[u8]) {
+        self.0.extend_from_slice(bytes);
+    }
+    fn finish(&self) -> u64 {
+        // Not a hash: the bytes are what is compared. Their count, for completeness.
+        self.0.len() as u64
+    }
+}
+
+/// The clock at the robot's `tick`.
+pub(crate) fn clock(tick: u64, ticks_per_second: u32) -> Clock {
+    Clock {
+        tick,
+        t_ms: tick * 1000 / u64::from(ticks_per_second.max(1)),
+    }
+}
+
+/// Builds the state of `robot` now. `watched`: behaviors pages look at; the "why" covers
+/// each of them and its delegates, besides the active dispatcher's delegates.
+pub(crate) fn build(
+    robot: &Robot,
+    ticks_per_second: u32,
+    progress: &Progress<'_>,
+    watched: &[BehaviorId],
+) -> State {
+    let runner = robot.runner();
+    let statuses = inspect::statuses(runner);
+    let dispatcher = dispatcher(robot);
+    let why = explained(robot, dispatcher, watched)
         .iter()
         .filter_map(|&id| inspect::why(runner, id))
         .map(Why::of)
@@ -299,9 +376,9 @@ pub(crate) fn build(
             let s = &statuses[id.index()];
             Frame {
                 index: id.index(),
-                name: s.name.clone(),
-                debug_state: s.debug_state.clone(),
-                action: s.action.clone(),
+                name: s.name.to_owned(),
+                debug_state: s.debug_state.map(str::to_owned),
+                action: s.action.map(str::to_owned),
                 active_ms: s.active_for.map(ms),
             }
         })
@@ -336,7 +413,7 @@ pub(crate) fn build(
     let tick = progress.ticks_run.checked_sub(1);
     State {
         tick,
-        t_ms: tick.unwrap_or(0) * 1000 / u64::from(ticks_per_second.max(1)),
+        t_ms: clock(tick.unwrap_or(0), ticks_per_second).t_ms,
         paused: progress.paused,
         stack,
         nodes,
@@ -355,5 +432,174 @@ pub(crate) fn build(
             behavior: behavior.to_owned(),
             runs_left,
         }),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::path::Path;
+
+    use robot_runtime::behavior::{LoadOptions, Source};
+    use serde_json::Value;
+
+    use super::*;
+    use crate::robot::{RunConfig, DEFAULT_SCENARIO};
+    use crate::scenario::Scenario;
+    use crate::tree_files;
+
+    const TPS: u32 = 50;
+    /// The page's `FOREVER_MS`: a cooldown this long does not count down.
+    const FOREVER: u64 = 1 << 53;
+
+    /// The page's `advance` (assets/inspector.js), on the JSON: `sent` brought up to `clock`.
+    fn advance(sent: &Value, clock: Clock) -> Value {
+        let mut st = sent.clone();
+        let (t0, ms0) = (
+            sent["tick"].as_u64().unwrap(),
+            sent["t_ms"].as_u64().unwrap(),
+        );
+        let dt = clock.t_ms.saturating_sub(ms0);
+        let dticks = clock.tick.saturating_sub(t0);
+        st["tick"] = clock.tick.into();
+        st["t_ms"] = clock.t_ms.into();
+        let add = |v: &mut Value, d: u64| *v = (v.as_u64().unwrap() + d).into();
+        for f in st["stack"].as_array_mut().unwrap() {
+            if let Some(a) = f.get_mut("active_ms") {
+                add(a, dt);
+            }
+        }
+        for n in st["nodes"].as_array_mut().unwrap() {
+            if let Some(a) = n.get_mut("active_ms") {
+                add(a, dt);
+            }
+            if let Some(c) = n
+                .get_mut("cooldown_ms")
+                .filter(|c| c.as_u64() < Some(FOREVER))
+            {
+                *c = c.as_u64().unwrap().saturating_sub(dt).into();
+            }
+            if n.get("wants") == Some(&Value::Bool(true)) && n["wanted_tick"] == t0 {
+                n["wanted_tick"] = clock.tick.into();
+            }
+        }
+        fn now(c: &mut Value, t0: u64, t: u64) {
+            if c.get("tick").and_then(Value::as_u64) == Some(t0) {
+                c["tick"] = t.into();
+            }
+            if let Some(k) = c.get_mut("children").and_then(Value::as_array_mut) {
+                k.iter_mut().for_each(|k| now(k, t0, t));
+            }
+        }
+        for w in st["why"].as_array_mut().unwrap() {
+            for c in w["conditions"].as_array_mut().unwrap() {
+                now(c, t0, clock.tick);
+            }
+        }
+        for k in ["pending", "active"] {
+            if let Some(a) = st["intents"][k].get_mut("age_ticks") {
+                add(a, dticks);
+            }
+        }
+        st
+    }
+
+    /// Where `a` and `b` differ, as `path: a != b` lines.
+    fn differences(path: &str, a: &Value, b: &Value, out: &mut Vec<String>) {
+        match (a, b) {
+            (Value::Object(x), Value::Object(y)) => {
+                for k in x.keys().chain(y.keys().filter(|k| !x.contains_key(*k))) {
+                    let (u, v) = (
+                        x.get(k).unwrap_or(&Value::Null),
+                        y.get(k).unwrap_or(&Value::Null),
+                    );
+                    differences(&format!("{path}.{k}"), u, v, out);
+                }
+            }
+            (Value::Array(x), Value::Array(y)) if x.len() == y.len() => {
+                for (i, (u, v)) in x.iter().zip(y).enumerate() {
+                    differences(&format!("{path}[{i}]"), u, v, out);
+                }
+            }
+            _ if a != b => out.push(format!("{path}: {a} != {b}")),
+            _ => {}
+        }
+    }
+
+    fn original(config: RunConfig) -> Robot {
+        let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/behaviors/original");
+        let files = tree_files::read_tree(Path::new(dir)).unwrap();
+        let sources: Vec<Source<'_>> = files.iter().map(|(n, t)| Source::new(n, t)).collect();
+        let base = tree_files::default_base(&files).unwrap();
+        Robot::with_sources(&sources, base, &LoadOptions::original(), config)
+            .unwrap()
+            .0
+    }
+
+    /// On every tick of the default scenario and a long wait after it, shipped tree and the
+    /// original robot's, with and without a page watching HighLevelAI: when the fingerprint
+    /// is the last state's, that state brought up to the clock is exactly the state now
+    /// (the page shows nothing stale); and both cases happen (the test can fail both ways).
+    #[test]
+    fn an_equal_fingerprint_means_only_the_clock_moved() {
+        let config = RunConfig {
+            ticks_per_second: TPS,
+            ..RunConfig::default()
+        };
+        let scenario = Scenario::parse(DEFAULT_SCENARIO, TPS);
+        let last = scenario.events.last().map_or(0, |e| e.when.tick(TPS));
+        for (name, make) in [
+            ("shipped", Robot::new as fn(RunConfig) -> Robot),
+            ("original", original),
+        ] {
+            for watch in [false, true] {
+                let mut robot = make(config.clone());
+                let watched: Vec<BehaviorId> = if watch {
+                    robot.runner().id("HighLevelAI").into_iter().collect()
+                } else {
+                    Vec::new()
+                };
+                let (mut next, mut same, mut moved) = (0, 0, 0);
+                let mut sent: Option<(Vec<u8>, Value)> = None;
+                for t in 0..last + 30 * u64::from(TPS) {
+                    robot.begin_tick(t);
+                    while let Some(e) = scenario.events.get(next) {
+                        if e.when.tick(TPS) > t {
+                            break;
+                        }
+                        next += 1;
+                        robot.deliver(e, Duration::ZERO);
+                    }
+                    robot.end_tick(Duration::ZERO);
+                    robot.clear_entries();
+                    let progress = Progress {
+                        ticks_run: t + 1,
+                        ..Progress::default()
+                    };
+                    let mut f = Vec::new();
+                    fingerprint(&robot, &progress, &watched, &mut f);
+                    let state =
+                        serde_json::to_value(build(&robot, TPS, &progress, &watched)).unwrap();
+                    match &sent {
+                        Some((f0, s0)) if *f0 == f => {
+                            let mut diffs = Vec::new();
+                            differences("", &advance(s0, clock(t, TPS)), &state, &mut diffs);
+                            assert!(
+                                diffs.is_empty(),
+                                "{name}, watching {watch}, tick {t}: {diffs:#?}"
+                            );
+                            same += 1;
+                        }
+                        _ => {
+                            sent = Some((f, state));
+                            moved += 1;
+                        }
+                    }
+                }
+                assert!(
+                    same > 10 * moved && moved > 5,
+                    "{name}, watching {watch}: {same} clock only, {moved} moved"
+                );
+            }
+        }
     }
 }

@@ -400,6 +400,25 @@ def test_an_intent_from_the_ros_graph_shows_with_its_source(robots, page, tmp_pa
         log.close()
 
 
+def test_a_waiting_robot_sends_the_clock_and_the_page_keeps_time(robots, page, tmp_path):
+    """Nothing happens: after a state, the robot sends only its clock once a second, and the
+    page brings the last state up to it (the tick shown and the durations grow)."""
+    robot = robots("--inspect", "127.0.0.1:0", "--scenario", quiet_scenario(tmp_path))
+    open_page(page, robot.url)
+    perf = lambda: page.execute_script("return inspector.state().perf")
+    wait_for("clock-only updates", lambda: perf()["clocks"] >= 2, timeout=30)
+    top_active_ms = lambda: page.execute_script(
+        "const s = inspector.state().state; return s.stack.length ? s.stack[0].active_ms : null;")
+    tick0, active0, clocks0 = shown_tick(page), top_active_ms(), perf()["clocks"]
+    assert tick0 is not None and active0 is not None, (tick0, active0)
+    wait_for("two more clocks", lambda: perf()["clocks"] >= clocks0 + 2, timeout=30)
+    tick1, active1 = shown_tick(page), top_active_ms()
+    # Two seconds on: the tick shown and the stack's time have moved with the clock alone.
+    assert tick1 > tick0, (tick0, tick1)
+    assert active1 - active0 >= 1500, (active0, active1)
+    assert page.execute_script("return inspector.state().sent.tick") < tick1
+
+
 def test_the_original_tree_shows_and_stays_usable(robots, page, tmp_path):
     """--tree DIR with the original robot's 162 files: the page shows the tree and its stack
     as the default scenario drives it, and keeps up (small updates, quick renders)."""

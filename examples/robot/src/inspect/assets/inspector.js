@@ -14,14 +14,17 @@ const el = (tag, cls, text) => {
 
 const S = {
   mode: null, tree: null, tps: 20, commands: false, catalog: null,
-  entries: [], historyDropped: 0, state: null, selected: null,
+  // state: what the page shows; sent: the last state the robot sent (state is it, brought
+  // up to the clock when only the clock came since).
+  entries: [], historyDropped: 0, state: null, sent: null, selected: null,
   replayTick: null, maxTick: 0, playing: null,
   follow: true, view: null, collapsed: new Set(), nameIndex: new Map(),
   roles: null, nextId: 0, token: null, ws: null, dirty: false, rendered: 0,
   lanes: new Map(), laneOrder: [], markers: [], lastStack: [], nowMs: 0,
   // What the page costs (read by the browser tests on big trees): the largest update
   // received, in characters, and render times in ms.
-  perf: { maxUpdate: 0, updates: 0, lastRenderMs: 0, maxRenderMs: 0, renders: 0 },
+  // clocks: updates that brought only the clock (the robot waited).
+  perf: { maxUpdate: 0, updates: 0, clocks: 0, lastRenderMs: 0, maxRenderMs: 0, renders: 0 },
 };
 
 // ----- formatting (mirrors src/timeline.rs) --------------------------------------------------
@@ -140,6 +143,7 @@ function onMessage(msg) {
       addEntries(msg.entries || []);
       if (msg.dropped) S.historyDropped += msg.dropped;
       if (msg.state) setState(msg.state);
+      else if (msg.clock) advance(msg.clock);
       schedule();
       break;
     case "reply": if (!silent.delete(msg.id)) showReply(msg.message, true); break;
@@ -186,8 +190,41 @@ function hello(msg) {
 }
 
 function setState(st) {
+  S.sent = st;
   S.state = st;
   S.nowMs = Math.max(S.nowMs, st.t_ms);
+}
+
+/// A cooldown at least this long (2^53 ms; the robot writes one that never ends as the largest
+/// number) does not count down.
+const FOREVER_MS = 2 ** 53;
+
+/// The clock alone: nothing but time moved since the last state sent (the robot checks),
+/// so that state is brought up to the clock here: durations grow, cooldowns shrink, ages
+/// and the ticks that were the current one move on.
+function advance(clock) {
+  const sent = S.sent;
+  if (!sent || sent.tick === null || sent.tick === undefined) return;
+  const dt = Math.max(0, clock.t_ms - sent.t_ms);
+  const dticks = Math.max(0, clock.tick - sent.tick);
+  const st = structuredClone(sent);
+  st.tick = clock.tick;
+  st.t_ms = clock.t_ms;
+  for (const f of st.stack) if (typeof f.active_ms === "number") f.active_ms += dt;
+  for (const n of st.nodes) {
+    if (typeof n.active_ms === "number") n.active_ms += dt;
+    if (n.cooldown_ms && n.cooldown_ms < FOREVER_MS) n.cooldown_ms = Math.max(0, n.cooldown_ms - dt);
+    if (n.wants && n.wanted_tick === sent.tick) n.wanted_tick = clock.tick;
+  }
+  const now = (c) => {
+    if (c.tick === sent.tick) c.tick = clock.tick;
+    for (const k of c.children || []) now(k);
+  };
+  for (const w of st.why) for (const c of w.conditions) now(c);
+  for (const i of [st.intents.pending, st.intents.active]) if (i) i.age_ticks += dticks;
+  S.state = st;
+  S.nowMs = Math.max(S.nowMs, st.t_ms);
+  S.perf.clocks++;
 }
 
 // ----- entries: chart lanes, markers ----------------------------------------------------------
