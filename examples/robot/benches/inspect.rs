@@ -147,11 +147,7 @@ fn played(mut robot: Robot, ticks: u64) -> Robot {
     let mut next = 0;
     for t in 0..ticks {
         robot.begin_tick(t);
-        while let Some(e) = scenario.events.get(next) {
-            if e.when.tick(TPS) > t {
-                break;
-            }
-            next += 1;
+        for e in scenario.due(&mut next, t, TPS) {
             robot.deliver(e, Duration::ZERO);
         }
         robot.end_tick(Duration::ZERO);

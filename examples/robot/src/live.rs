@@ -324,11 +324,7 @@ pub fn run_until(
         }
         let began = Instant::now();
         robot.begin_tick(tick);
-        while let Some(e) = scenario.events.get(next) {
-            if e.when.tick(tps) > tick {
-                break;
-            }
-            next += 1;
+        for e in scenario.due(&mut next, tick, tps) {
             robot.deliver(e, began.elapsed());
         }
         summary.received += inputs.deliver(&mut robot, tick, began.elapsed());

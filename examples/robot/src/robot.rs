@@ -364,13 +364,9 @@ impl Robot {
             self.tick = tick;
             let stack_changes = self.runner.stack_changes();
             let before = self.entries.len();
-            let mut delivered = false;
-            while let Some(e) = scenario.events.get(next) {
-                if e.when.tick(tps) > tick {
-                    break;
-                }
-                next += 1;
-                delivered = true;
+            let due = scenario.due(&mut next, tick, tps);
+            let delivered = !due.is_empty();
+            for e in due {
                 self.deliver(e, cpu + start.elapsed());
             }
             self.end_tick(cpu + start.elapsed());
@@ -1023,11 +1019,7 @@ mod tests {
         let (mut next, mut changes, mut same) = (0, 0, 0);
         for tick in 0..last + 200 {
             robot.begin_tick(tick);
-            while let Some(e) = scenario.events.get(next) {
-                if e.when.tick(tps) > tick {
-                    break;
-                }
-                next += 1;
+            for e in scenario.due(&mut next, tick, tps) {
                 robot.deliver(e, Duration::ZERO);
             }
             let before = robot.last_stack.clone();

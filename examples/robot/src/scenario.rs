@@ -335,6 +335,18 @@ impl fmt::Display for When {
 }
 
 impl Scenario {
+    /// The events due by `tick`, from `*next` on, in order; moves `*next` past them. A run
+    /// loop starts each tick by delivering these (the events are in time order).
+    pub fn due(&self, next: &mut usize, tick: u64, ticks_per_second: u32) -> &[TimedEvent] {
+        let rest = self.events.get(*next..).unwrap_or_default();
+        let n = rest
+            .iter()
+            .take_while(|e| e.when.tick(ticks_per_second) <= tick)
+            .count();
+        *next += n;
+        &rest[..n]
+    }
+
     /// Parses a scenario. Never fails as a whole: each bad line becomes a [`ScenarioError`]
     /// (also logged with `tracing`) and the other lines are kept.
     ///
@@ -693,5 +705,31 @@ fn parse_state(body: Value) -> Result<ScenarioEvent, String> {
             "expected an object of robot-state keys, found {}",
             json_kind(&other)
         )),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn due_hands_out_each_event_once_on_its_tick() {
+        let s = Scenario::parse(
+            "{\"tick\": 0, \"note\": \"a\"}\n{\"t\": 0, \"note\": \"b\"}\n{\"tick\": 5, \"note\": \"c\"}\n",
+            20,
+        );
+        let notes = |d: &[TimedEvent]| d.iter().map(|e| e.line).collect::<Vec<_>>();
+        let mut next = 0;
+        assert_eq!(notes(s.due(&mut next, 0, 20)), [1, 2]);
+        assert_eq!(notes(s.due(&mut next, 0, 20)), Vec::<usize>::new());
+        assert_eq!(notes(s.due(&mut next, 4, 20)), Vec::<usize>::new());
+        // A tick skipped past an event still delivers it (idle skipping).
+        assert_eq!(notes(s.due(&mut next, 9, 20)), [3]);
+        assert_eq!((next, s.due(&mut next, 100, 20).len()), (3, 0));
+        let mut past = 7;
+        assert!(
+            s.due(&mut past, 100, 20).is_empty(),
+            "a cursor past the end"
+        );
     }
 }

@@ -569,11 +569,7 @@ fn snapshots_of_the_original_tree_are_bounded() {
     let (mut largest, mut nodes_most) = (0, 0);
     for tick in 0..700u64 {
         robot.begin_tick(tick);
-        while let Some(e) = scenario.events.get(next) {
-            if e.when.tick(tps) > tick {
-                break;
-            }
-            next += 1;
+        for e in scenario.due(&mut next, tick, tps) {
             robot.deliver(e, Duration::ZERO);
         }
         robot.end_tick(Duration::ZERO);

@@ -131,11 +131,7 @@ pub fn run(
         }
         let began = Instant::now();
         l.robot.begin_tick(tick);
-        while let Some(e) = scenario.events.get(next) {
-            if e.when.tick(tps) > tick {
-                break;
-            }
-            next += 1;
+        for e in scenario.due(&mut next, tick, tps) {
             l.robot.deliver(e, began.elapsed());
         }
         while let Some(q) = l.queued.pop_front() {

@@ -562,11 +562,7 @@ mod tests {
                 let mut sent: Option<(Vec<u8>, Value)> = None;
                 for t in 0..last + 30 * u64::from(TPS) {
                     robot.begin_tick(t);
-                    while let Some(e) = scenario.events.get(next) {
-                        if e.when.tick(TPS) > t {
-                            break;
-                        }
-                        next += 1;
+                    for e in scenario.due(&mut next, t, TPS) {
                         robot.deliver(e, Duration::ZERO);
                     }
                     robot.end_tick(Duration::ZERO);
