@@ -276,16 +276,20 @@ impl Robot {
         self.entries.push(Entry { tick, t_ms, what });
     }
 
+    /// The stack's frames, base first: each behavior's name and its state (a state machine's).
+    fn frames(&self) -> impl Iterator<Item = (&str, Option<&str>)> + '_ {
+        self.runner.stack().map(|id| {
+            let name = self.runner.name(id).map_or("?", |n| n.as_str());
+            (name, self.runner.debug_state(id))
+        })
+    }
+
     /// The stack as the timeline shows it: behavior names, a state machine with its state.
     pub fn stack(&self) -> Vec<String> {
-        self.runner
-            .stack()
-            .map(|id| {
-                let name = self.runner.name(id).map(|n| n.as_str()).unwrap_or("?");
-                match self.runner.debug_state(id) {
-                    Some(state) => format!("{name}({state})"),
-                    None => name.to_owned(),
-                }
+        self.frames()
+            .map(|(name, state)| match state {
+                Some(state) => format!("{name}({state})"),
+                None => name.to_owned(),
             })
             .collect()
     }
@@ -294,12 +298,11 @@ impl Robot {
     /// (compared in place: most ticks change nothing, and this runs on every tick).
     fn stack_is_last(&self) -> bool {
         let mut last = self.last_stack.iter();
-        let same = self.runner.stack().all(|id| {
-            let name = self.runner.name(id).map(|n| n.as_str()).unwrap_or("?");
+        let same = self.frames().all(|(name, state)| {
             let Some(written) = last.next() else {
                 return false;
             };
-            match self.runner.debug_state(id) {
+            match state {
                 None => written == name,
                 Some(state) => {
                     written

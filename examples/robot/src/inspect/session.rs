@@ -141,7 +141,8 @@ impl Inspector {
     ///
     /// A heartbeat on which nothing but the clock moved (the [fingerprint](snapshot::fingerprint)
     /// is the last heartbeat's) hands over the clock instead of a snapshot: a robot waiting
-    /// with a page open costs a hash a second, not a snapshot.
+    /// with a page open costs a fingerprint a second (a few thousand instructions), not a
+    /// snapshot.
     pub fn publish(&mut self, robot: &Robot, entries: &[Entry], progress: &Progress<'_>) {
         if !entries.is_empty() {
             self.hub.push_entries(entries);
