@@ -5,46 +5,21 @@
 //! One test function: the counting allocator counts per thread, and each measurement runs on
 //! the test's own thread.
 
-use std::alloc::{GlobalAlloc, Layout, System};
-use std::cell::Cell;
-
 use clad_zenoh::ros2::{Attachment, Gid, Intent, IntentView};
 
-thread_local! {
-    static COUNT: Cell<usize> = const { Cell::new(0) };
-}
+// The workspace's per-thread counting allocator (one file, also read by robot-runtime's and
+// the robot example's allocation tests).
+#[path = "../../robot-runtime-tests/src/counting_alloc.rs"]
+mod counting_alloc;
 
-fn allocations() -> usize {
-    COUNT.with(Cell::get)
-}
-
-struct Counting;
-
-unsafe impl GlobalAlloc for Counting {
-    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        let _ = COUNT.try_with(|c| c.set(c.get() + 1));
-        System.alloc(layout)
-    }
-    unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
-        let _ = COUNT.try_with(|c| c.set(c.get() + 1));
-        System.alloc_zeroed(layout)
-    }
-    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
-        let _ = COUNT.try_with(|c| c.set(c.get() + 1));
-        System.realloc(ptr, layout, new_size)
-    }
-    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-        System.dealloc(ptr, layout)
-    }
-}
+use counting_alloc::Counting;
 
 #[global_allocator]
 static GLOBAL: Counting = Counting;
 
 fn count<R>(f: impl FnOnce() -> R) -> (R, usize) {
-    let before = allocations();
-    let r = f();
-    (r, allocations() - before)
+    let (n, r) = counting_alloc::allocations(f);
+    (r, n)
 }
 
 #[test]

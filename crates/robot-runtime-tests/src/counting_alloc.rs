@@ -1,5 +1,7 @@
 //! A counting global allocator for the allocation tests (`tests/intent_alloc.rs`,
-//! `tests/behavior_alloc.rs`).
+//! `tests/behavior_alloc.rs`; the robot example's `tests/alloc.rs` and
+//! `tests/behavior_alloc.rs` and clad-zenoh's `tests/ros2_alloc.rs` read this file too, with
+//! `#[path]`: it depends on nothing but `std`).
 //!
 //! Counts per thread: the test harness runs tests on several threads at once, and a
 //! process-wide counter would also count another test's allocations. A test file installs it

@@ -16,6 +16,8 @@ use robot_example::samples;
 use robot_runtime::wire::{Wire, WireView};
 use std::hint::black_box;
 
+// The counting allocator of robot-runtime's tests: one file, read by both crates.
+#[path = "../../../crates/robot-runtime-tests/src/counting_alloc.rs"]
 mod counting_alloc;
 
 use counting_alloc::Counting;
@@ -25,11 +27,9 @@ static GLOBAL: Counting = Counting;
 
 /// Allocations made by `f` (its result is dropped outside the count).
 fn allocations<R>(f: impl FnOnce() -> R) -> usize {
-    let before = counting_alloc::allocations();
-    let result = black_box(f());
-    let after = counting_alloc::allocations();
+    let (n, result) = counting_alloc::allocations(|| black_box(f()));
     drop(result);
-    after - before
+    n
 }
 
 fn check<T: Wire>(name: &str, value: &T, unpack_allocations: usize) {

@@ -9,6 +9,8 @@ use robot_runtime::behavior::{
     Wait,
 };
 
+// The counting allocator of robot-runtime's tests: one file, read by both crates.
+#[path = "../../../crates/robot-runtime-tests/src/counting_alloc.rs"]
 mod counting_alloc;
 
 use counting_alloc::Counting;
@@ -19,11 +21,12 @@ static GLOBAL: Counting = Counting;
 const DT: Duration = Duration::from_millis(60);
 
 fn ticks_allocate(r: &mut Runner<UserIntent>, n: usize) -> usize {
-    let before = counting_alloc::allocations();
-    for _ in 0..n {
-        r.tick(DT, &[]);
-    }
-    counting_alloc::allocations() - before
+    counting_alloc::allocations(|| {
+        for _ in 0..n {
+            r.tick(DT, &[]);
+        }
+    })
+    .0
 }
 
 // One test function: the counter is global, so nothing else may run at the same time.

@@ -1,23 +1,8 @@
 //! The `robot-example` binary's command line: the live mode's options and their errors.
 
-use std::process::Command;
+mod cli_support;
 
-fn robot() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_robot-example"))
-}
-
-fn run(args: &[&str]) -> (Option<i32>, String, String) {
-    let out = robot()
-        .args(args)
-        .env("NO_COLOR", "1")
-        .output()
-        .expect("run robot-example");
-    (
-        out.status.code(),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
-}
+use cli_support::run;
 
 #[test]
 fn live_options_need_zenoh() {
@@ -151,38 +136,14 @@ mod live {
     #[cfg(unix)]
     #[test]
     fn ctrl_c_ends_the_robot_with_its_summary_line() {
-        use std::io::{BufRead, BufReader};
-        use std::process::Stdio;
+        // The handler is in place before the robot says it listens.
         let ep = format!("tcp/127.0.0.1:{}", free_port());
-        let mut child = super::robot()
-            .args(["--zenoh", "--listen", &ep])
-            .env("NO_COLOR", "1")
-            .stdout(Stdio::null())
-            .stderr(Stdio::piped())
-            .spawn()
-            .expect("start robot-example");
-        let mut err = BufReader::new(child.stderr.take().unwrap());
-        let mut seen = String::new();
-        while !seen.contains("live: listening") {
-            let mut line = String::new();
-            if err.read_line(&mut line).unwrap() == 0 {
-                panic!("the robot ended before listening: {seen}");
-            }
-            seen.push_str(&line);
-        }
-        std::thread::sleep(std::time::Duration::from_millis(300));
-        let kill = std::process::Command::new("kill")
-            .args(["-INT", &child.id().to_string()])
-            .status()
-            .expect("kill -INT");
-        assert!(kill.success());
-        let mut rest = String::new();
-        std::io::Read::read_to_string(&mut err, &mut rest).unwrap();
-        let status = child.wait().unwrap();
-        assert_eq!(status.code(), Some(0), "{seen}{rest}");
+        let (code, seen) =
+            crate::cli_support::interrupted(&["--zenoh", "--listen", &ep], "live: listening");
+        assert_eq!(code, Some(0), "{seen}");
         assert!(
-            rest.contains("live: interrupted after") && rest.contains("messages received"),
-            "{seen}{rest}"
+            seen.contains("live: interrupted after") && seen.contains("messages received"),
+            "{seen}"
         );
     }
 }

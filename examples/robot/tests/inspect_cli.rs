@@ -1,20 +1,9 @@
 //! `--inspect` and `inspect TRACE` on the command line: their errors, with and without the
 //! `inspect` feature (the server itself: `tests/inspect.rs`; the page: `tests/browser/`).
 
-use std::process::Command;
+mod cli_support;
 
-fn run(args: &[&str]) -> (Option<i32>, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_robot-example"))
-        .args(args)
-        .env("NO_COLOR", "1")
-        .output()
-        .expect("run robot-example");
-    (
-        out.status.code(),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
-}
+use cli_support::run;
 
 #[test]
 fn inspector_options_need_inspect() {
@@ -157,34 +146,12 @@ mod with_the_feature {
 
     #[test]
     fn ctrl_c_ends_the_run_with_its_summary() {
-        use std::io::{BufRead, BufReader, Read};
-        use std::process::{Command, Stdio};
-        let mut child = Command::new(env!("CARGO_BIN_EXE_robot-example"))
-            .args(["--inspect", "127.0.0.1:0", "--run-for", "60"])
-            .env("NO_COLOR", "1")
-            .stdout(Stdio::null())
-            .stderr(Stdio::piped())
-            .spawn()
-            .unwrap();
-        // The handler is in place before the page's address is printed: wait for that line
-        // rather than for a guessed time (a loaded machine starts the binary slowly).
-        let mut err = BufReader::new(child.stderr.take().unwrap());
-        let mut seen = String::new();
-        while !seen.contains("inspect: open") {
-            let mut line = String::new();
-            if err.read_line(&mut line).unwrap() == 0 {
-                panic!("the run ended before announcing the page: {seen}");
-            }
-            seen.push_str(&line);
-        }
-        let killed = Command::new("kill")
-            .args(["-INT", &child.id().to_string()])
-            .status()
-            .unwrap();
-        assert!(killed.success());
-        err.read_to_string(&mut seen).unwrap();
-        let status = child.wait().unwrap();
-        assert_eq!(status.code(), Some(0), "{seen}");
+        // The handler is in place before the page's address is printed.
+        let (code, seen) = crate::cli_support::interrupted(
+            &["--inspect", "127.0.0.1:0", "--run-for", "60"],
+            "inspect: open",
+        );
+        assert_eq!(code, Some(0), "{seen}");
         assert!(seen.contains("inspect: interrupted after"), "{seen}");
     }
 

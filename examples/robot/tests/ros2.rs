@@ -7,6 +7,8 @@
 
 #![cfg(feature = "zenoh")]
 
+mod cli_support;
+
 use std::time::{Duration, Instant};
 
 use clad_zenoh::intake::OverflowPolicy;
@@ -703,22 +705,13 @@ fn what_the_cloud_pipeline_recognised_is_published_for_ros_nodes() {
 mod cli {
     use super::free_port;
     use clad_zenoh::zenoh::{self, Wait};
-    use std::process::Command;
 
     fn run(args: &[&str], env: &[(&str, &str)]) -> (Option<i32>, String, String) {
-        let mut cmd = Command::new(env!("CARGO_BIN_EXE_robot-example"));
+        let mut cmd = crate::cli_support::robot();
         cmd.args(args)
-            .env("NO_COLOR", "1")
-            .env_remove("ROS_DOMAIN_ID");
-        for (k, v) in env {
-            cmd.env(k, v);
-        }
-        let out = cmd.output().expect("run robot-example");
-        (
-            out.status.code(),
-            String::from_utf8_lossy(&out.stdout).into_owned(),
-            String::from_utf8_lossy(&out.stderr).into_owned(),
-        )
+            .env_remove("ROS_DOMAIN_ID")
+            .envs(env.iter().copied());
+        crate::cli_support::output(&mut cmd)
     }
 
     /// A Zenoh router on a free loopback port, as `rmw_zenohd` is one.

@@ -4,20 +4,9 @@
 //! scenario on it.
 
 use std::path::Path;
-use std::process::Command;
+mod cli_support;
 
-fn run(args: &[&str]) -> (Option<i32>, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_robot-example"))
-        .args(args)
-        .env("NO_COLOR", "1")
-        .output()
-        .expect("run robot-example");
-    (
-        out.status.code(),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
-}
+use cli_support::run;
 
 fn original() -> String {
     Path::new(env!("CARGO_MANIFEST_DIR"))
