@@ -143,15 +143,7 @@ fn ticks(c: &mut Criterion) {
 }
 
 fn shaped_runner(files: &[(String, String)]) -> Runner<Intent> {
-    let sources: Vec<Source<'_>> = files.iter().map(|(n, t)| Source::new(n, t)).collect();
-    let tree = load_tree(
-        &Registry::with_builtins(),
-        &sources,
-        "InitNormalOperation",
-        &LoadOptions::original(),
-    )
-    .unwrap();
-    let mut r = Runner::new(tree, IntentComponent::new(&MAP));
+    let mut r = shaped_tree::runner(files);
     for _ in 0..40 {
         r.tick(Duration::from_millis(60), &[]);
     }

@@ -450,3 +450,22 @@ pub fn chain(depth: usize) -> String {
     s.push_str("{\"behaviorID\": \"Leaf\", \"behaviorClass\": \"Wait\"}\n]\n");
     s
 }
+
+/// A runner over `files` (a [`tree`] or [`varied_tree`]), loaded as the original is: every
+/// built-in class, stand-ins for the rest, base `InitNormalOperation`. Panics on a load
+/// error (the trees load with zero problems).
+pub fn runner(files: &[(String, String)]) -> robot_runtime::behavior::Runner<crate::UserIntent> {
+    use robot_runtime::behavior::{load_tree, LoadOptions, Registry, Runner, Source};
+    let sources: Vec<Source<'_>> = files.iter().map(|(n, t)| Source::new(n, t)).collect();
+    let tree = load_tree(
+        &Registry::with_builtins(),
+        &sources,
+        "InitNormalOperation",
+        &LoadOptions::original(),
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
+    Runner::new(
+        tree,
+        robot_runtime::intent::IntentComponent::new(&crate::MAP),
+    )
+}

@@ -4,10 +4,8 @@
 
 use std::time::Duration;
 
-use robot_runtime::behavior::{load_tree, LoadOptions, Registry, Runner, Source};
-use robot_runtime::intent::IntentComponent;
 use robot_runtime_tests::counting_alloc::{allocations, Counting};
-use robot_runtime_tests::{shaped_tree, UserIntent, MAP};
+use robot_runtime_tests::shaped_tree;
 
 #[global_allocator]
 static GLOBAL: Counting = Counting;
@@ -22,15 +20,7 @@ fn steady_ticks_of_an_original_shaped_tree_do_not_allocate() {
     );
     for (files_n, seed) in [(60, 1), (350, 2)] {
         let files = shaped_tree::tree(files_n, seed);
-        let sources: Vec<Source<'_>> = files.iter().map(|(n, t)| Source::new(n, t)).collect();
-        let tree = load_tree(
-            &Registry::<UserIntent>::with_builtins(),
-            &sources,
-            "InitNormalOperation",
-            &LoadOptions::original(),
-        )
-        .unwrap();
-        let mut r = Runner::new(tree, IntentComponent::new(&MAP));
+        let mut r = shaped_tree::runner(&files);
         // Warm up: the stack settles into HighLevelAI's first state, buffers reach size.
         for _ in 0..40 {
             r.tick(Duration::from_millis(60), &[]);

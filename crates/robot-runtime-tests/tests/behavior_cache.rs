@@ -12,13 +12,11 @@ use std::time::Duration;
 use proptest::prelude::*;
 use robot_runtime::behavior::{
     request_name, Action, ActionEnd, ActionFactory, ActionRequest, ActionStatus,
-    AnimationDurations, BehaviorId, LifecycleState, LoadOptions, Registry, Runner, Source, Timed,
-    VirtualClock, Wakeup,
+    AnimationDurations, BehaviorId, LifecycleState, Runner, Timed, VirtualClock, Wakeup,
 };
-use robot_runtime::intent::IntentComponent;
 use robot_runtime_tests::shaped_tree;
 use robot_runtime_tests::world::{apply, change};
-use robot_runtime_tests::{UserIntent, MAP};
+use robot_runtime_tests::UserIntent;
 
 const DT: Duration = Duration::from_millis(60);
 
@@ -75,15 +73,7 @@ impl ActionFactory for Recording {
 }
 
 fn runner(files: &[(String, String)], seed: u64, caching: bool) -> (Runner<UserIntent>, Journal) {
-    let sources: Vec<Source<'_>> = files.iter().map(|(n, t)| Source::new(n, t)).collect();
-    let tree = robot_runtime::behavior::load_tree(
-        &Registry::with_builtins(),
-        &sources,
-        "InitNormalOperation",
-        &LoadOptions::original(),
-    )
-    .unwrap();
-    let mut r = Runner::new(tree, IntentComponent::new(&MAP));
+    let mut r = shaped_tree::runner(files);
     r.set_seed(seed);
     r.set_caching(caching);
     let journal = Journal::default();

@@ -7,24 +7,15 @@
 use std::time::Duration;
 
 use proptest::prelude::*;
-use robot_runtime::behavior::{LifecycleState, LoadOptions, Registry, Runner, Source, Wakeup};
-use robot_runtime::intent::IntentComponent;
+use robot_runtime::behavior::{LifecycleState, Runner, Wakeup};
 use robot_runtime_tests::shaped_tree;
 use robot_runtime_tests::world::{apply, change};
-use robot_runtime_tests::{UserIntent, MAP};
+use robot_runtime_tests::UserIntent;
 
 const DT: Duration = Duration::from_millis(60);
 
 fn runner(files: &[(String, String)], seed: u64) -> Runner<UserIntent> {
-    let sources: Vec<Source<'_>> = files.iter().map(|(n, t)| Source::new(n, t)).collect();
-    let tree = robot_runtime::behavior::load_tree(
-        &Registry::with_builtins(),
-        &sources,
-        "InitNormalOperation",
-        &LoadOptions::original(),
-    )
-    .unwrap();
-    let mut r = Runner::new(tree, IntentComponent::new(&MAP));
+    let mut r = shaped_tree::runner(files);
     r.set_seed(seed);
     r
 }
