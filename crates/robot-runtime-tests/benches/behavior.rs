@@ -30,9 +30,9 @@ use std::time::Duration;
 
 use bonsai_bt::{Action, Event, Select, Status, UpdateArgs, BT, RUNNING};
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
+use original_behaviors::{StrictPriorityDispatcher, Wait};
 use robot_runtime::behavior::{
-    load_tree, Behavior, LoadOptions, Registry, Runner, Source, Spec, StrictPriorityDispatcher,
-    TreeBuilder, View, Wait, Watch,
+    load_tree, Behavior, LoadOptions, Runner, Source, Spec, TreeBuilder, View, Watch,
 };
 use robot_runtime::intent::IntentComponent;
 use robot_runtime_tests::{shaped_tree, UserIntent as Intent, MAP};
@@ -154,7 +154,7 @@ fn shaped_runner(files: &[(String, String)]) -> Runner<Intent> {
 fn original_shaped(c: &mut Criterion) {
     let files = shaped_tree::tree(350, 2);
     let sources: Vec<Source<'_>> = files.iter().map(|(n, t)| Source::new(n, t)).collect();
-    let reg = Registry::<Intent>::with_builtins();
+    let reg = original_behaviors::registry::<Intent, ()>();
     let mut g = c.benchmark_group("load_tree");
     g.throughput(Throughput::Elements(files.len() as u64));
     g.bench_function("original_shaped_350", |b| {
@@ -163,7 +163,7 @@ fn original_shaped(c: &mut Criterion) {
                 &reg,
                 black_box(&sources),
                 "InitNormalOperation",
-                &LoadOptions::original(),
+                &LoadOptions::with_stand_ins(),
             )
             .unwrap()
         })
@@ -209,7 +209,7 @@ fn original_shaped(c: &mut Criterion) {
     for depth in [1_000usize, 10_000] {
         let text = shaped_tree::chain(depth);
         let tree = load_tree(
-            &Registry::<Intent>::with_builtins(),
+            &original_behaviors::registry::<Intent, ()>(),
             &[Source::new("chain.json", &text)],
             "Link0",
             &LoadOptions::default(),

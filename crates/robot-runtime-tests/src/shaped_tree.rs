@@ -10,7 +10,7 @@
 //! original's does. Deterministic for a given size and seed.
 //!
 //! The tree loads with zero problems in strict mode with stand-ins
-//! (`LoadOptions::original()`); its base behavior is `InitNormalOperation`.
+//! (`LoadOptions::with_stand_ins()`); its base behavior is `InitNormalOperation`.
 
 use std::fmt::Write;
 
@@ -455,13 +455,13 @@ pub fn chain(depth: usize) -> String {
 /// built-in class, stand-ins for the rest, base `InitNormalOperation`. Panics on a load
 /// error (the trees load with zero problems).
 pub fn runner(files: &[(String, String)]) -> robot_runtime::behavior::Runner<crate::UserIntent> {
-    use robot_runtime::behavior::{load_tree, LoadOptions, Registry, Runner, Source};
+    use robot_runtime::behavior::{load_tree, LoadOptions, Runner, Source};
     let sources: Vec<Source<'_>> = files.iter().map(|(n, t)| Source::new(n, t)).collect();
     let tree = load_tree(
-        &Registry::with_builtins(),
+        &original_behaviors::registry(),
         &sources,
         "InitNormalOperation",
-        &LoadOptions::original(),
+        &LoadOptions::with_stand_ins(),
     )
     .unwrap_or_else(|e| panic!("{e}"));
     Runner::new(

@@ -2,8 +2,9 @@
 //! changing robot state and intents (`tests/behavior_trees.rs`, `tests/behavior_wakeup.rs`):
 //! [`Change`], what it does to a runner ([`apply`]) and a proptest strategy ([`change`]).
 
+use original_behaviors::robot_state::{BatteryLevel, Face, OffTreads, SimpleMood};
+use original_behaviors::RobotAccessMut;
 use proptest::prelude::*;
-use robot_runtime::behavior::robot_state::{BatteryLevel, Face, OffTreads, SimpleMood};
 use robot_runtime::behavior::Runner;
 use robot_runtime::intent::IntentSource;
 

@@ -7,6 +7,9 @@
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
+use original_behaviors::{
+    QueueDispatcher, RerunDispatcher, RobotAccessMut, StrictPriorityDispatcher,
+};
 use robot_runtime::behavior::*;
 use robot_runtime::intent::{IntentComponent, IntentMatcher, IntentSource};
 use robot_runtime_tests::clad::UserIntentTimeInSeconds;
@@ -820,7 +823,7 @@ fn events_are_delivered_by_scope_and_none_is_missed_by_a_behavior_activated_that
 fn load(texts: &[(&str, &str)], base: &str) -> Result<Tree<Ti>, LoadError> {
     let sources: Vec<Source<'_>> = texts.iter().map(|(f, t)| Source::new(f, t)).collect();
     load_tree(
-        &Registry::with_builtins(),
+        &original_behaviors::registry(),
         &sources,
         base,
         &LoadOptions::default(),
@@ -1033,7 +1036,7 @@ fn the_loader_reports_every_problem_with_file_and_path() {
         ..LoadOptions::default()
     };
     let err = load_tree(
-        &Registry::<Ti>::with_builtins(),
+        &original_behaviors::registry::<Ti, ()>(),
         &[Source::new("bad.json", bad)],
         "Root",
         &lenient,
@@ -1137,7 +1140,7 @@ fn original_format_trees_load_and_classes_not_built_in_run_as_stand_ins_on_reque
         Source::new("globalInterruptions.json", ORIGINAL_FORMAT),
         Source::new("others.json", ORIGINAL_PORTED),
     ];
-    let reg = Registry::<Ti>::with_builtins();
+    let reg = original_behaviors::registry::<Ti, ()>();
     let err = load_tree(
         &reg,
         &sources,
@@ -1154,7 +1157,7 @@ fn original_format_trees_load_and_classes_not_built_in_run_as_stand_ins_on_reque
             "others.json:4:59: $[1].behaviorClass: class `FindFaceAndThen` of the original engine does not run natively here (load with stand-ins)",
         ]
     );
-    let opts = LoadOptions::original();
+    let opts = LoadOptions::with_stand_ins();
     let tree = load_tree(&reg, &sources, "GlobalInterruptions", &opts).unwrap();
     let fb = tree.id("FistBumpVoiceCommand").unwrap();
     assert!(tree.is_stand_in(fb));

@@ -9,6 +9,7 @@
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
+use original_behaviors::RobotAccess;
 use proptest::prelude::*;
 use robot_runtime::behavior::{
     request_name, Action, ActionEnd, ActionFactory, ActionRequest, ActionStatus,

@@ -8,11 +8,12 @@
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
+use original_behaviors::robot_state::OffTreads;
+use original_behaviors::{RobotAccess, RobotAccessMut};
 use robot_runtime::behavior::inspect;
-use robot_runtime::behavior::robot_state::OffTreads;
 use robot_runtime::behavior::{
     load, load_tree, AnimationDurations, Behavior, BehaviorId, Ctx, LoadOptions,
-    OperationModifiers, ProblemKind, Registry, Runner, SimulatedActions, Source,
+    OperationModifiers, ProblemKind, Runner, SimulatedActions, Source,
 };
 use robot_runtime::intent::{IntentComponent, IntentSource};
 use robot_runtime_tests::clad::MetaUserIntentSimpleVoiceResponse;
@@ -22,7 +23,7 @@ const DT: Duration = Duration::from_millis(100);
 
 fn run_with(tree: &str, base: &str, options: &LoadOptions) -> Runner<UserIntent> {
     let t = load_tree(
-        &Registry::with_builtins(),
+        &original_behaviors::registry(),
         &[Source::new("tree.json", tree)],
         base,
         options,
@@ -58,7 +59,7 @@ fn stacks(r: &mut Runner<UserIntent>, n: usize) -> Vec<String> {
 
 fn problems(tree: &str, options: &LoadOptions) -> Vec<String> {
     match load_tree::<UserIntent, ()>(
-        &Registry::with_builtins(),
+        &original_behaviors::registry(),
         &[Source::new("tree.json", tree)],
         "Root",
         options,
@@ -258,7 +259,7 @@ fn random_runs_one_child_per_activation_by_weight_and_falls_back_to_the_shortest
       {"behaviorID": "Never", "behaviorClass": "Wait", "duration_s": 0.1}
     ]"#;
     let loaded = load::<UserIntent, ()>(
-        &Registry::with_builtins(),
+        &original_behaviors::registry(),
         &[Source::new("tree.json", tree)],
         "Root",
         &LoadOptions::default(),
@@ -468,7 +469,7 @@ fn high_level_ai_transitions_get_ins_timers_emotions_and_resume() {
     );
     assert!(
         r.robot()
-            .emotion(robot_runtime::behavior::robot_state::Emotion::Stimulated)
+            .emotion(original_behaviors::robot_state::Emotion::Stimulated)
             >= 0.6
     );
     // A self-transition is taken as a resume: the state's behavior restarts.
@@ -497,7 +498,7 @@ fn high_level_ai_transitions_get_ins_timers_emotions_and_resume() {
         "suggestions consumed"
     );
     // An interrupting transition to a state without a behavior ends the machine.
-    r.robot_mut().battery_level = robot_runtime::behavior::robot_state::BatteryLevel::Low;
+    r.robot_mut().battery_level = original_behaviors::robot_state::BatteryLevel::Low;
     tick(&mut r, 1);
     assert!(!r.is_on_stack(ai));
 }
@@ -605,7 +606,7 @@ fn anim_sequence_with_face_and_with_object_need_what_they_turn_to() {
     let now = r.clock().now();
     r.robot_mut()
         .faces
-        .push(robot_runtime::behavior::robot_state::Face {
+        .push(original_behaviors::robot_state::Face {
             distance_mm: Some(500.0),
             named: false,
             last_seen: now,
@@ -826,14 +827,14 @@ fn stand_ins_resolve_their_references_through_the_class_table() {
       {"behaviorID": "Sound", "behaviorClass": "ReactToSound", "micDirectionReactionBehavior": "Idle"},
       {"behaviorID": "Idle", "behaviorClass": "Wait"}
     ]"#;
-    let got = problems(tree, &LoadOptions::original());
+    let got = problems(tree, &LoadOptions::with_stand_ins());
     assert_eq!(got, ["$[2].micDirectionReactionBehavior: `Idle` is a `Wait`; this key needs a `ReactToMicDirection`"]);
     let got = problems(
         &tree.replace(
             "\"findFaceBehavior\": \"find\"",
             "\"findFaceBehavior\": \"Idle\"",
         ),
-        &LoadOptions::original(),
+        &LoadOptions::with_stand_ins(),
     );
     assert!(
         got.iter().any(|p| p
@@ -848,7 +849,7 @@ fn stand_ins_resolve_their_references_through_the_class_table() {
     );
     let got = problems(
         &tree.replace("\"ReactToSound\"", "\"ReactToNoise\""),
-        &LoadOptions::original(),
+        &LoadOptions::with_stand_ins(),
     );
     assert!(
         got.contains(&"$[2].behaviorClass: unknown behavior class `ReactToNoise`".to_owned()),
@@ -866,7 +867,7 @@ fn a_pass_through_stand_in_passes_through_and_others_run_a_timed_action() {
        "wantsToBeActivatedCondition": {"conditionType": "OffTreadsState", "targetState": "OnBack"}},
       {"behaviorID": "Idle", "behaviorClass": "Wait"}
     ]"#;
-    let mut r = run_with(tree, "Root", &LoadOptions::original());
+    let mut r = run_with(tree, "Root", &LoadOptions::with_stand_ins());
     tick(&mut r, 1);
     assert_eq!(r.stack_names(), ["Root", "Inner", "Idle"]);
     r.robot_mut().set_off_treads(OffTreads::OnBack);
@@ -980,7 +981,7 @@ fn problems_from_references_name_the_key() {
                                                            {"behaviorName": "a", "behaviorClass": "Wait"}]}
     ]"#;
     let err = load_tree::<UserIntent, ()>(
-        &Registry::with_builtins(),
+        &original_behaviors::registry(),
         &[Source::new("tree.json", tree)],
         "Root",
         &LoadOptions::default(),

@@ -5,10 +5,11 @@
 
 use std::time::Duration;
 
-use robot_runtime::behavior::robot_state::{
+use original_behaviors::robot_state::{
     BatteryLevel, Emotion, Face, Habitat, OffTreads, SimpleMood,
 };
-use robot_runtime::behavior::{load_tree, BehaviorId, LoadOptions, Registry, Runner, Source};
+use original_behaviors::{RobotAccess, RobotAccessMut};
+use robot_runtime::behavior::{load_tree, BehaviorId, LoadOptions, Runner, Source};
 use robot_runtime::intent::{IntentComponent, IntentSource};
 use robot_runtime_tests::clad::UserIntentGlobalStop;
 use robot_runtime_tests::{UserIntent, Void, MAP};
@@ -28,7 +29,7 @@ fn probe(condition: &str) -> (Runner<UserIntent>, BehaviorId) {
     ]"#
     );
     let t = load_tree(
-        &Registry::with_builtins(),
+        &original_behaviors::registry(),
         &[Source::new("probe.json", &tree)],
         "Root",
         &LoadOptions::default(),
@@ -271,7 +272,7 @@ fn timer_in_range_as_a_cancel_condition_is_time_since_activation() {
        "wantsToCancelSelfCondition": {"conditionType": "TimerInRange", "begin_s": 0.5}}
     ]"#;
     let t = load_tree(
-        &Registry::with_builtins(),
+        &original_behaviors::registry(),
         &[Source::new("t.json", tree)],
         "Root",
         &LoadOptions::default(),
@@ -512,7 +513,7 @@ fn activation_gates_come_before_conditions() {
       {"behaviorID": "Idle", "behaviorClass": "Wait"}
     ]"#;
     let t = load_tree(
-        &Registry::with_builtins(),
+        &original_behaviors::registry(),
         &[Source::new("g.json", tree)],
         "Root",
         &LoadOptions::default(),
@@ -587,7 +588,7 @@ fn condition_problems_are_reported_with_their_paths() {
         {"conditionType": "BatteryLevel", "targetBatteryLevel": "Low", "extra": 1}
       ]}}"#;
     let err = load_tree::<UserIntent, ()>(
-        &Registry::with_builtins(),
+        &original_behaviors::registry(),
         &[Source::new("root.json", tree)],
         "Root",
         &LoadOptions::default(),
@@ -614,12 +615,12 @@ fn condition_problems_are_reported_with_their_paths() {
     }
     // With stand-ins, the condition type not run natively and the unknown custom condition
     // are opaque, with the values the user sets.
-    let opts = LoadOptions::original();
+    let opts = LoadOptions::with_stand_ins();
     let tree = r#"{"behaviorID": "Root", "behaviorClass": "Wait",
       "wantsToBeActivatedCondition": {"conditionType": "Compound", "or": [
         {"conditionType": "TimePowerButtonPressed"}, {"customCondition": "Nope"}]}}"#;
     load_tree::<UserIntent, ()>(
-        &Registry::with_builtins(),
+        &original_behaviors::registry(),
         &[Source::new("root.json", tree)],
         "Root",
         &opts,

@@ -7,11 +7,10 @@
 
 use std::time::Duration;
 
+use original_behaviors::{RobotAccess, RobotAccessMut};
 use proptest::prelude::*;
 use robot_runtime::behavior::inspect::{self, ConditionReport};
-use robot_runtime::behavior::{
-    load_tree, BehaviorId, LifecycleState, LoadOptions, Registry, Runner, Source,
-};
+use robot_runtime::behavior::{load_tree, BehaviorId, LifecycleState, LoadOptions, Runner, Source};
 use robot_runtime::intent::{IntentComponent, IntentSource};
 use robot_runtime_tests::shaped_tree;
 use robot_runtime_tests::world::{apply, change};
@@ -21,7 +20,7 @@ const DT: Duration = Duration::from_millis(100);
 
 fn run_with(tree: &str, base: &str, options: &LoadOptions) -> Runner<UserIntent> {
     let t = load_tree(
-        &Registry::with_builtins(),
+        &original_behaviors::registry(),
         &[Source::new("tree.json", tree)],
         base,
         options,
@@ -66,7 +65,7 @@ const TREE: &str = r#"[
 ]"#;
 
 fn runner() -> Runner<UserIntent> {
-    let mut options = LoadOptions::original();
+    let mut options = LoadOptions::with_stand_ins();
     options.keys = robot_runtime::behavior::KeyCheck::Lenient;
     run_with(TREE, "Root", &options)
 }
@@ -272,8 +271,8 @@ proptest! {
         let tree = shaped_tree::varied_tree(files, seed);
         let sources: Vec<Source<'_>> = tree.iter().map(|(n, t)| Source::new(n, t)).collect();
         let make = || {
-            let t = load_tree(&Registry::with_builtins(), &sources, "InitNormalOperation",
-                &LoadOptions::original()).unwrap();
+            let t = load_tree(&original_behaviors::registry(), &sources, "InitNormalOperation",
+                &LoadOptions::with_stand_ins()).unwrap();
             let mut r = Runner::<UserIntent>::new(t, IntentComponent::new(&MAP));
             r.set_seed(seed);
             r

@@ -8,8 +8,7 @@ use std::time::Duration;
 
 use proptest::prelude::*;
 use robot_runtime::behavior::{
-    check_tree, export, inspect, load, BehaviorId, LoadOptions, ProblemKind, Registry, Runner,
-    Source,
+    check_tree, export, inspect, load, BehaviorId, LoadOptions, ProblemKind, Runner, Source,
 };
 use robot_runtime::intent::{IntentComponent, IntentSource};
 use robot_runtime_tests::shaped_tree;
@@ -24,10 +23,10 @@ fn sources(files: &[(String, String)]) -> Vec<Source<'_>> {
 
 fn runner(files: &[(String, String)]) -> Runner<UserIntent> {
     let loaded = load(
-        &Registry::with_builtins(),
+        &original_behaviors::registry(),
         &sources(files),
         "InitNormalOperation",
-        &LoadOptions::original(),
+        &LoadOptions::with_stand_ins(),
     )
     .unwrap_or_else(|e| panic!("{e}"));
     assert_eq!(loaded.report.problems, []);
@@ -44,9 +43,9 @@ fn shaped_trees_of_every_size_load_with_zero_problems_and_resolve_every_referenc
             tree.len()
         );
         let report = check_tree(
-            &Registry::<UserIntent>::with_builtins(),
+            &original_behaviors::registry::<UserIntent, ()>(),
             &sources(&tree),
-            &LoadOptions::original(),
+            &LoadOptions::with_stand_ins(),
         );
         assert_eq!(report.problems, [], "{files} files");
         // As the original's: more behaviors than files (anonymous ones in their parents'
@@ -142,8 +141,8 @@ proptest! {
             *text = String::from_utf8_lossy(&bytes).into_owned();
         }
         files.push(("noise.json".into(), noise));
-        let reg = Registry::<UserIntent>::with_builtins();
-        match load(&reg, &sources(&files), "InitNormalOperation", &LoadOptions::original()) {
+        let reg = original_behaviors::registry::<UserIntent, ()>();
+        match load(&reg, &sources(&files), "InitNormalOperation", &LoadOptions::with_stand_ins()) {
             Ok(l) => {
                 let mut r = Runner::new(l.tree, IntentComponent::new(&MAP));
                 for _ in 0..20 {
@@ -205,7 +204,7 @@ fn shaped_trees_run_claim_intents_and_export() {
 fn a_ten_thousand_deep_delegation_chain_runs() {
     let text = shaped_tree::chain(10_000);
     let loaded = load(
-        &Registry::<UserIntent>::with_builtins(),
+        &original_behaviors::registry::<UserIntent, ()>(),
         &[Source::new("chain.json", &text)],
         "Link0",
         &LoadOptions::default(),
@@ -236,7 +235,7 @@ fn load_errors_are_typed() {
         ("b.json".to_owned(), "[1, {}]".to_owned()),
     ];
     let err = load(
-        &Registry::<UserIntent>::with_builtins(),
+        &original_behaviors::registry::<UserIntent, ()>(),
         &sources(&files),
         "A",
         &LoadOptions::default(),

@@ -6,6 +6,7 @@
 
 use std::time::Duration;
 
+use original_behaviors::RobotAccess;
 use proptest::prelude::*;
 use robot_runtime::behavior::{LifecycleState, Runner, Wakeup};
 use robot_runtime_tests::shaped_tree;

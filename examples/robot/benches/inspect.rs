@@ -165,9 +165,14 @@ fn snapshots(c: &mut Criterion) {
     let files = tree_files::read_tree(std::path::Path::new(dir)).unwrap();
     let sources: Vec<Source<'_>> = files.iter().map(|(n, t)| Source::new(n, t)).collect();
     let base = tree_files::default_base(&files).unwrap();
-    let original = Robot::with_sources(&sources, base, &LoadOptions::original(), config.clone())
-        .unwrap()
-        .0;
+    let original = Robot::with_sources(
+        &sources,
+        base,
+        &LoadOptions::with_stand_ins(),
+        config.clone(),
+    )
+    .unwrap()
+    .0;
     let mut g = c.benchmark_group("snapshot_json");
     for (name, robot) in [
         ("shipped", Robot::new(config.clone())),

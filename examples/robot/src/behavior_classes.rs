@@ -169,7 +169,7 @@ impl Behavior<UserIntent, Event> for ReactToVoiceCommand {
 /// The built-in classes plus the robot's, with the robot's feature and active-feature names
 /// (the generated `FeatureType` and `ActiveFeature` enums) for the loader to check.
 pub fn registry(log: &Log, completions: &Completions) -> Registry<UserIntent, Event> {
-    let mut r = Registry::with_builtins();
+    let mut r = original_behaviors::registry();
     r.set_feature_names(FeatureType::ALL.iter().map(|f| f.name()));
     r.set_active_feature_names(ActiveFeature::ALL.iter().map(|f| f.name()));
     {

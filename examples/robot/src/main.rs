@@ -317,7 +317,7 @@ fn load_options(args: &Args) -> LoadOptions {
         } else {
             KeyCheck::Strict
         },
-        ..LoadOptions::original()
+        ..LoadOptions::with_stand_ins()
     }
 }
 
@@ -956,7 +956,7 @@ fn replay(
             Robot::with_sources(
                 &sources,
                 base,
-                &LoadOptions::original(),
+                &LoadOptions::with_stand_ins(),
                 RunConfig::default(),
             )
             .map_err(|e| e.to_string())?

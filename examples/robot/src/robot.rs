@@ -672,7 +672,9 @@ impl Robot {
                     "state",
                     serde_json::Value::Object(patch.clone()).to_string(),
                 );
-                for e in self.runner.robot_mut().apply_json(patch) {
+                for e in original_behaviors::RobotAccessMut::robot_mut(&mut self.runner)
+                    .apply_json(patch)
+                {
                     self.push(What::InputIgnored {
                         reason: e.to_string(),
                     });

@@ -30,7 +30,7 @@
 //!   | `trigger_word` | `{}` or `{"will_open_stream": bool, "from_mute": bool}` | the wake word was heard |
 //!   | `action_done` | `{"action": name, "result": "succeeded" \| "failed" \| "cancelled"}` (`result` optional) | a running action of that name ended (a robot whose actions run on hardware reports completions this way) |
 //!   | `note` | text | nothing: a line in the timeline for the reader |
-//!   | `state` | an object of robot-state keys (`robot_runtime::behavior::robot_state::STATE_KEYS`: `on_charger`, `off_treads`, `features`, `objects`, ...) | the robot's state changes; the conditions of the behavior tree read it (a bad key is reported, the others apply) |
+//!   | `state` | an object of robot-state keys (`original_behaviors::STATE_KEYS`: `on_charger`, `off_treads`, `features`, `objects`, ...) | the robot's state changes; the conditions of the behavior tree read it (a bad key is reported, the others apply) |
 //!
 //! * optionally `"say"`: what the user said, shown in the timeline beside the event.
 //!

@@ -3,11 +3,9 @@
 
 use std::time::Duration;
 
+use original_behaviors::{StrictPriorityDispatcher, Wait};
 use robot_example::intents::{self, UserIntent};
-use robot_runtime::behavior::{
-    load_tree, LoadOptions, Registry, Runner, Source, Spec, StrictPriorityDispatcher, TreeBuilder,
-    Wait,
-};
+use robot_runtime::behavior::{load_tree, LoadOptions, Runner, Source, Spec, TreeBuilder};
 
 // The counting allocator of robot-runtime's tests: one file, read by both crates.
 #[path = "../../../crates/robot-runtime-tests/src/counting_alloc.rs"]
@@ -33,7 +31,7 @@ fn ticks_allocate(r: &mut Runner<UserIntent>, n: usize) -> usize {
 #[test]
 fn steady_state_ticks_allocate_nothing() {
     let tree = load_tree(
-        &Registry::with_builtins(),
+        &original_behaviors::registry(),
         &[Source::new(
             "tree.json",
             include_str!("../behaviors/tree.json"),

@@ -10,7 +10,7 @@ use robot_example::clad::anki::vector::{UserIntentTimeInSeconds, UserIntentVoid}
 use robot_example::clad::cloud_mic::{IntentResult, Message};
 use robot_example::intents::{self, Tag, UserIntent};
 use robot_runtime::behavior::coverage::{self, ClaimVia};
-use robot_runtime::behavior::{load_tree, LoadOptions, Registry, Runner, Source};
+use robot_runtime::behavior::{load_tree, LoadOptions, Runner, Source};
 use robot_runtime::intent::{
     CloudEvent, CloudOutcome, DeactivateReason, IntentEvent, IntentSource,
 };
@@ -23,7 +23,7 @@ const CLAIM_WINDOW: usize = 3;
 
 fn runner() -> Runner<UserIntent> {
     let tree = load_tree(
-        &Registry::with_builtins(),
+        &original_behaviors::registry(),
         &[Source::new("behaviors/tree.json", TREE)],
         "GlobalInterruptions",
         &LoadOptions::default(),
@@ -299,7 +299,7 @@ fn the_completed_intents_table_passes_on_our_tree() {
 
 #[test]
 fn garbage_trees_are_load_errors_never_panics() {
-    let reg = Registry::<UserIntent>::with_builtins();
+    let reg = original_behaviors::registry::<UserIntent, ()>();
     let opts = LoadOptions::default();
     let garbage = [
         "",

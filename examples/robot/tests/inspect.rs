@@ -555,7 +555,7 @@ fn snapshots_of_the_original_tree_are_bounded() {
     let (mut robot, _) = Robot::with_sources(
         &sources,
         &base,
-        &LoadOptions::original(),
+        &LoadOptions::with_stand_ins(),
         RunConfig {
             ticks_per_second: tps,
             ..RunConfig::default()

@@ -35,7 +35,7 @@ fn runner(files: &[(String, String)]) -> Runner<UserIntent> {
     let loaded = load_sources(
         &sources,
         "InitNormalOperation",
-        &LoadOptions::original(),
+        &LoadOptions::with_stand_ins(),
         &Log::default(),
         &Completions::default(),
     )
@@ -56,7 +56,7 @@ fn runner(files: &[(String, String)]) -> Runner<UserIntent> {
 #[test]
 fn the_original_shaped_tree_loads_with_zero_problems_and_every_reference_resolves() {
     let files = files();
-    let report = tree_files::check(&files, &LoadOptions::original());
+    let report = tree_files::check(&files, &LoadOptions::with_stand_ins());
     assert_eq!(
         report.problems,
         [],
@@ -189,7 +189,7 @@ fn the_default_scenario_runs_on_the_original_shaped_tree() {
     let (robot, report) = Robot::with_sources(
         &sources,
         "InitNormalOperation",
-        &LoadOptions::original(),
+        &LoadOptions::with_stand_ins(),
         RunConfig::default(),
     )
     .unwrap();

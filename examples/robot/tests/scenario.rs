@@ -551,7 +551,7 @@ fn robot_with(tree: Tree, config: RunConfig) -> Robot {
             Robot::with_sources(
                 &sources,
                 "InitNormalOperation",
-                &LoadOptions::original(),
+                &LoadOptions::with_stand_ins(),
                 config,
             )
             .unwrap()

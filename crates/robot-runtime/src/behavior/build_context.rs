@@ -2,8 +2,8 @@
 //! (typed readers that record every problem and remember what was read, so the loader can
 //! report the keys nobody reads), delegate and reference resolution by the original's rules
 //! (own anonymous behaviors first, or global IDs only), condition parsing, and the problem
-//! list. [`ClassFactory`] is the builder's type. Built-in classes and user classes see
-//! exactly this; neither sees the loader or the registry.
+//! list. [`ClassFactory`] is the builder's type. A node library's classes and user classes
+//! see exactly this; neither sees the loader or the registry.
 
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -12,13 +12,16 @@ use std::time::Duration;
 use serde::de::DeserializeOwned;
 use serde_json::{Map, Value};
 
-use super::catalog::Resolution;
-use super::condition::parse::{ConditionFactory, ConditionParser, OpaqueValues};
+use super::condition::parse::{
+    ConditionFactory, ConditionParser, ConditionTypeParser, OpaqueValues,
+};
 use super::condition::Condition;
 use super::core::Behavior;
 use super::ids::BehaviorId;
 use super::json_keys::KeyReader;
 use super::problem::{Problem, ProblemKind, ProblemSink};
+use super::references::{ClassInfo, ReferenceKey, Resolution, Role};
+use super::vocabulary::{Vocabularies, Vocabulary};
 use crate::intent::{IntentMatcher, IntentPredicate, IntentUnion};
 
 /// Builds a behavior of one class from its JSON. Returns None after recording problems
@@ -46,12 +49,18 @@ pub struct ReferenceCount {
 /// What a class factory sees (see the [module documentation](self)).
 pub struct BuildCx<'a, U: IntentUnion, E: 'static> {
     pub(crate) conditions: &'a HashMap<String, ConditionFactory<U, E>>,
+    pub(crate) types: &'a HashMap<String, ConditionTypeParser<U, E>>,
     pub(crate) predicates: &'a HashMap<String, IntentPredicate<U>>,
-    pub(crate) features: Option<&'a [String]>,
+    pub(crate) vocabularies: &'a Vocabularies,
     pub(crate) opaque: Option<OpaqueValues>,
     pub(crate) file: &'a str,
     pub(crate) name: &'a str,
     pub(crate) class: &'a str,
+    pub(crate) info: Option<&'a ClassInfo>,
+    /// The instance has a valid `wantsToBeActivatedCondition` or `respondToUserIntents`.
+    pub(crate) activation_declared: bool,
+    /// The class's own keys kept for tools ([`BuildCx::keep_raw_params`]).
+    pub(crate) raw: Option<Map<String, Value>>,
     pub(crate) keys: KeyReader<'a>,
     pub(crate) instances: Instances<'a>,
     pub(crate) anonymous: &'a HashMap<String, BehaviorId>,
@@ -90,7 +99,9 @@ impl<'a, U: IntentUnion, E: 'static> BuildCx<'a, U, E> {
         self.problems.iter().filter(|p| p.is_error()).count()
     }
 
-    pub(crate) fn sink(&mut self) -> ProblemSink<'_> {
+    /// The problem sink [`KeyReader`]s of this instance record into (see
+    /// [`nested`](Self::nested)).
+    pub fn sink(&mut self) -> ProblemSink<'_> {
         ProblemSink {
             file: self.file,
             problems: &mut *self.problems,
@@ -246,9 +257,10 @@ impl<'a, U: IntentUnion, E: 'static> BuildCx<'a, U, E> {
         }
     }
 
-    /// Reads a nested object (a `behaviors[]` entry, a state) at `key` with `read`; keys it
+    /// Reads a nested object (a `behaviors[]` entry, a state) at `key` with `read`, which
+    /// gets the object's [`KeyReader`] (its readers take [`sink`](Self::sink)); keys it
     /// leaves unread are warnings (the original never checks keys of nested objects).
-    pub(crate) fn nested<'o, T>(
+    pub fn nested<'o, T>(
         &mut self,
         obj: &'o Map<String, Value>,
         key: &str,
@@ -259,7 +271,7 @@ impl<'a, U: IntentUnion, E: 'static> BuildCx<'a, U, E> {
     }
 
     /// [`nested`](Self::nested) at a full JSON path.
-    pub(crate) fn nested_at<'o, T>(
+    pub fn nested_at<'o, T>(
         &mut self,
         obj: &'o Map<String, Value>,
         path: String,
@@ -418,6 +430,123 @@ impl<'a, U: IntentUnion, E: 'static> BuildCx<'a, U, E> {
         }
     }
 
+    /// The registry's names of `vocabulary`, when it has them.
+    pub fn vocabulary(&self, vocabulary: Vocabulary) -> Option<&'a [String]> {
+        self.vocabularies.get(vocabulary)
+    }
+
+    /// The behaviors declared delegates so far (resolved keys, declared IDs).
+    pub fn declared_delegates(&self) -> &[BehaviorId] {
+        &self.delegates
+    }
+
+    /// True when the instance has a `wantsToBeActivatedCondition` or
+    /// `respondToUserIntents` (what a stand-in, whose class predicate is unknown, decides
+    /// by).
+    pub fn has_activation_conditions(&self) -> bool {
+        self.activation_declared
+    }
+
+    /// Keeps the class's own keys as they are, for tools (a stand-in's, whose meaning this
+    /// robot does not know), and marks them read.
+    pub fn keep_raw_params(&mut self) {
+        let raw = self.raw_params();
+        for k in raw.keys() {
+            self.keys.accept(k);
+        }
+        self.raw = Some(raw);
+    }
+
+    /// The class's reference keys (spec §6) as registered ([`ClassInfo`]; none for a user
+    /// class).
+    pub fn reference_keys(&self) -> &'a [ReferenceKey] {
+        self.info.map_or(&[], |i| i.reference_keys)
+    }
+
+    /// Resolves every name the reference `keys` give (see [`ReferenceKey`]): a delegate
+    /// key declares what it names, a reference key checks it; a missing required key, a
+    /// value of the wrong shape, a name that resolves nothing, a global-only key naming an
+    /// anonymous behavior and a behavior of the wrong class are problems. Returns each
+    /// resolved name with its key, in order (what a stand-in runs with: its pass-through
+    /// `delegateID`).
+    pub fn resolve_reference_keys(
+        &mut self,
+        keys: &[ReferenceKey],
+    ) -> Vec<(ReferenceKey, BehaviorId)> {
+        let mut out = Vec::new();
+        for rk in keys {
+            let (base, field) = match rk.key.split_once("[]") {
+                Some((b, rest)) => (b, Some(rest.trim_start_matches('.'))),
+                None => (rk.key, None),
+            };
+            let mut names: Vec<(String, String)> = Vec::new();
+            match (self.get(base), field) {
+                (None, _) => {
+                    if let Some(d) = rk.default {
+                        names.push((d.to_owned(), base.to_owned()));
+                    } else if rk.required {
+                        self.problem(
+                            "",
+                            ProblemKind::MissingKey {
+                                key: base.to_owned(),
+                            },
+                        );
+                    }
+                }
+                (Some(Value::String(s)), None) => names.push((s.clone(), base.to_owned())),
+                (Some(Value::Array(a)), Some(f)) => {
+                    for (i, item) in a.iter().enumerate() {
+                        let at = if f.is_empty() {
+                            format!("{base}[{i}]")
+                        } else {
+                            format!("{base}[{i}].{f}")
+                        };
+                        let v = if f.is_empty() {
+                            Some(item)
+                        } else {
+                            item.get(f)
+                        };
+                        match v.and_then(Value::as_str) {
+                            Some(s) => names.push((s.to_owned(), at)),
+                            None if f.is_empty() || item.get(f).is_some() => self.problem(
+                                &at,
+                                ProblemKind::WrongType {
+                                    key: rk.key.into(),
+                                    expected: "a behavior name",
+                                },
+                            ),
+                            None => {}
+                        }
+                    }
+                }
+                (Some(_), _) => self.problem(
+                    base,
+                    ProblemKind::WrongType {
+                        key: base.into(),
+                        expected: if field.is_some() {
+                            "an array"
+                        } else {
+                            "a behavior name"
+                        },
+                    },
+                ),
+            }
+            for (name, at) in names {
+                let id = match rk.role {
+                    Role::Delegate => self.delegate_by(&name, &at, rk.resolution),
+                    Role::Reference => self.resolve(&name, &at, rk.resolution),
+                };
+                if let (Some(id), Some(expected)) = (id, rk.must_be) {
+                    self.require_class(id, &name, &at, expected);
+                }
+                if let Some(id) = id {
+                    out.push((*rk, id));
+                }
+            }
+        }
+        out
+    }
+
     /// Makes `{"customCondition": name}` resolve to a copy of `condition` in this
     /// instance's conditions (a state machine's `stateTimerConditions`, HighLevelAI's
     /// injected conditions).
@@ -427,11 +556,12 @@ impl<'a, U: IntentUnion, E: 'static> BuildCx<'a, U, E> {
 
     fn parser(&mut self) -> ConditionParser<'_, '_, U, E> {
         ConditionParser {
-            types: self.conditions,
+            conditions: self.conditions,
+            types: self.types,
             predicates: self.predicates,
+            vocabularies: self.vocabularies,
             custom: &self.custom,
             opaque: self.opaque,
-            features: self.features,
             sink: ProblemSink {
                 file: self.file,
                 problems: &mut *self.problems,

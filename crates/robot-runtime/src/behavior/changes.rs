@@ -1,10 +1,10 @@
 //! The runner's change stamps (see [`wakeup`](super::wakeup)): a revision counter bumped on
-//! every change of an input (the robot state per field, the intent component, the stack),
+//! every change of an input (the world per field, the intent component, the stack),
 //! and per input the revision of its last change. A cached answer is valid while none of the
 //! inputs it read was stamped after it was computed.
 
-use super::robot_state::RobotState;
 use super::wakeup::{Inputs, Wakeup, Watch};
+use super::world::World;
 
 /// The runner's change stamps (see [`wakeup`](super::wakeup)): a revision counter,
 /// and per input the revision of its last change.
@@ -13,20 +13,20 @@ pub(crate) struct Changes {
     pub rev: u64,
     /// Per input bit, the revision of its last change.
     at: [u64; 64],
-    /// The robot state was borrowed mutably since it was last compared with `seen`: until it
-    /// is, every robot input counts as changed.
-    robot_touched: bool,
-    /// The robot state as of the last comparison.
-    seen: Box<RobotState>,
+    /// The world was borrowed mutably since it was last compared with `seen`: until it is,
+    /// every world input counts as changed.
+    world_touched: bool,
+    /// The world as of the last comparison.
+    seen: Box<dyn World>,
 }
 
 impl Changes {
-    pub fn new(robot: &RobotState) -> Self {
+    pub fn new(world: &dyn World) -> Self {
         Self {
             rev: 1,
             at: [0; 64],
-            robot_touched: false,
-            seen: Box::new(robot.clone()),
+            world_touched: false,
+            seen: world.clone_world(),
         }
     }
 
@@ -40,29 +40,29 @@ impl Changes {
         }
     }
 
-    /// The robot state is about to be changed through a mutable borrow. Every borrow is a
-    /// new revision: an answer computed between two borrows predates the second.
+    /// The world is about to be changed through a mutable borrow. Every borrow is a new
+    /// revision: an answer computed between two borrows predates the second.
     #[inline]
-    pub fn touch_robot(&mut self) {
-        self.robot_touched = true;
+    pub fn touch_world(&mut self) {
+        self.world_touched = true;
         self.rev += 1;
     }
 
-    /// Compares the robot state with the last copy (after a mutable borrow) and stamps the
-    /// fields that changed. Called at the start of each tick: until then, every answer that
-    /// reads the robot counts as changed (see [`holds`](Self::holds)), so a change a hook
-    /// makes is seen at once.
+    /// Compares the world with the last copy (after a mutable borrow) and stamps the fields
+    /// that changed. Called at the start of each tick: until then, every answer that reads
+    /// the world counts as changed (see [`holds`](Self::holds)), so a change a hook makes is
+    /// seen at once.
     #[inline]
-    pub fn sync_robot(&mut self, robot: &RobotState) {
-        if self.robot_touched {
-            self.sync_robot_slow(robot);
+    pub fn sync_world(&mut self, world: &dyn World) {
+        if self.world_touched {
+            self.sync_world_slow(world);
         }
     }
 
     #[inline(never)]
-    fn sync_robot_slow(&mut self, robot: &RobotState) {
-        self.robot_touched = false;
-        let changed = robot.changed_inputs(&self.seen);
+    fn sync_world_slow(&mut self, world: &dyn World) {
+        self.world_touched = false;
+        let changed = world.changed_inputs(&*self.seen);
         if !changed.is_empty() {
             // Stamped with the revision of the borrow: an answer computed after the borrow
             // (it saw the new values) stays valid, one computed before does not.
@@ -72,7 +72,7 @@ impl Changes {
                 self.at[b.trailing_zeros() as usize] = rev;
                 b &= b - 1;
             }
-            (*self.seen).clone_from(robot);
+            world.clone_into_world(&mut self.seen);
         }
     }
 
@@ -96,7 +96,7 @@ impl Changes {
 
     #[inline(never)]
     fn changed_since_slow(&self, inputs: Inputs, since: u64) -> bool {
-        if self.robot_touched && inputs.intersects(Inputs::ROBOT) {
+        if self.world_touched && inputs.intersects(Inputs::WORLD) {
             return true;
         }
         let mut b = inputs.bits();

@@ -12,8 +12,8 @@ use super::changes::{Cached, Changes};
 use super::clock::VirtualClock;
 use super::condition::{Condition, EvalCx, MachineTimes};
 use super::ids::{BehaviorId, BehaviorName};
-use super::robot_state::RobotState;
 use super::wakeup::{Inputs, Wakeup, Watch};
+use super::world::{self, World};
 use crate::intent::{
     ActiveIntentGuard, ClaimError, IntentComponent, IntentEvent, IntentMatcher, IntentUnion, Owner,
     TimeoutHold, TriggerWordSuppression,
@@ -294,6 +294,15 @@ impl CubeRequirement {
         Self::RequiredLazy,
         Self::RequiredManaged,
     ];
+    /// The names `behaviorModifiers.cubeConnectionRequirements` takes, in the order of
+    /// [`ALL`](Self::ALL).
+    pub const NAMES: [&'static str; 5] = [
+        "None",
+        "OptionalLazy",
+        "OptionalActive",
+        "RequiredLazy",
+        "RequiredManaged",
+    ];
     /// True for the two required ones.
     pub fn required(self) -> bool {
         matches!(self, Self::RequiredLazy | Self::RequiredManaged)
@@ -358,25 +367,9 @@ impl OperationModifiers {
         }
     }
 
-    /// The robot-state inputs behind the activation-gate bits `bits` (see
-    /// [`gate_bits`](Self::gate_bits)).
-    pub(crate) fn gate_inputs(bits: u8) -> Inputs {
-        let mut i = Inputs::NONE;
-        for (bit, input) in [
-            (1, Inputs::OFF_TREADS),
-            (2, Inputs::ON_CHARGER),
-            (4, Inputs::CARRYING),
-            (8, Inputs::CUBE_CONNECTED),
-        ] {
-            if bits & bit != 0 {
-                i |= input;
-            }
-        }
-        i
-    }
-
     /// The activation-gate bits this behavior is blocked by (spec §0 steps 2–5), in the
-    /// bits of `RobotState::blocking`.
+    /// bits of [`World::blocking`]: 1 off treads, 2 on the charger, 4 carrying, 8 a cube
+    /// connection required.
     pub(crate) fn gate_bits(&self) -> u8 {
         let mut bits = 0;
         if !self.when_off_treads {
@@ -558,7 +551,7 @@ impl<U: IntentUnion, E: 'static> Shared<U, E> {
 /// The runner state a hook may change (mutably borrowed while it runs).
 pub(crate) struct Mutable<U: IntentUnion> {
     pub intents: IntentComponent<U>,
-    pub robot: RobotState,
+    pub world: Box<dyn World>,
     /// Scoped effects, per behavior.
     pub effects: Vec<Vec<(EffectId, Effect<U>)>>,
     pub next_effect: u64,
@@ -752,7 +745,7 @@ pub trait Behavior<U: IntentUnion, E: 'static = ()>: Send + 'static {
         Vec::new()
     }
     /// The wake-up contract (see [`wakeup`](super::wakeup)): when this behavior's own
-    /// `update` may next act if no input arrives (no robot-state change, no intent, no user
+    /// `update` may next act if no input arrives (no world change, no intent, no user
     /// event) and the stack stays as it is. Until then its `update` must change nothing,
     /// neither the runner nor the behavior. Asked of active behaviors, and of behaviors in
     /// scope whose class [updates while inactive](Self::updates_while_inactive). The
@@ -826,9 +819,13 @@ impl<'a, U: IntentUnion, E: 'static> View<'a, U, E> {
     pub fn intents(&self) -> &'a IntentComponent<U> {
         &self.m.intents
     }
-    /// The robot.
-    pub fn robot(&self) -> &'a RobotState {
-        &self.m.robot
+    /// The world as `W` (None when it is of another type; see [`World`]).
+    pub fn world<W: World>(&self) -> Option<&'a W> {
+        world::downcast(&*self.m.world)
+    }
+    /// The world, whatever its type.
+    pub fn dyn_world(&self) -> &'a dyn World {
+        &*self.m.world
     }
     /// This tick's user events.
     pub fn events(&self) -> &'a [E] {
@@ -888,7 +885,7 @@ impl<'a, U: IntentUnion, E: 'static> View<'a, U, E> {
             .map(|n| n.activated_at);
         EvalCx {
             intents: &self.m.intents,
-            robot: &self.m.robot,
+            world: &*self.m.world,
             clock: self.s.clock,
             active_since,
             machine: None,
@@ -966,7 +963,7 @@ impl<'a, U: IntentUnion, E: 'static> View<'a, U, E> {
         current: Option<BehaviorId>,
         eligible: impl Fn(usize) -> bool,
     ) -> Option<BehaviorId> {
-        let blocking = self.m.robot.blocking();
+        let blocking = self.m.world.blocking();
         let nodes = &self.s.nodes[..];
         let mut v = self;
         for (k, &id) in ids.iter().enumerate() {
@@ -986,7 +983,7 @@ impl<'a, U: IntentUnion, E: 'static> View<'a, U, E> {
             }
             v.me = id;
             let wants = if CACHED {
-                v.wants_node(n, blocking)
+                v.wants_node(n, || blocking)
             } else {
                 v.wants_node_now(n, blocking)
             };
@@ -1031,7 +1028,7 @@ impl<'a, U: IntentUnion, E: 'static> View<'a, U, E> {
         skip: impl Fn(usize) -> Option<Wakeup>,
         cache: &mut ChoiceCache,
     ) -> Option<BehaviorId> {
-        let blocking = self.m.robot.blocking();
+        let blocking = self.m.world.blocking();
         let nodes = &self.s.nodes[..];
         let mut v = self;
         let mut inputs = Inputs::STACK;
@@ -1058,7 +1055,7 @@ impl<'a, U: IntentUnion, E: 'static> View<'a, U, E> {
                 LifecycleState::OutOfScope => continue,
             }
             v.me = id;
-            let wants = v.wants_node(n, blocking);
+            let wants = v.wants_node(n, || blocking);
             let c = self.s.wants_cache[id.index()].get();
             cache.plain |= c.undeclared;
             inputs |= c.inputs;
@@ -1088,18 +1085,18 @@ impl<'a, U: IntentUnion, E: 'static> View<'a, U, E> {
         };
         match n.state {
             LifecycleState::Active => true,
-            LifecycleState::InScope => self.wants_node(n, self.m.robot.blocking()),
+            LifecycleState::InScope => self.wants_node(n, || self.m.world.blocking()),
             LifecycleState::OutOfScope => false,
         }
     }
 
     /// Steps 2–7 of `WantsToBeActivated` for the in-scope node of [`me`](Self::me): its
     /// cached answer while that holds, else asked (and the answer remembered with its
-    /// watch).
+    /// watch). `blocking`: the world's gate bits, asked only when the answer is.
     #[inline]
-    fn wants_node(&self, n: &Node<U, E>, blocking: u8) -> bool {
+    fn wants_node(&self, n: &Node<U, E>, blocking: impl FnOnce() -> u8) -> bool {
         if !self.s.caching {
-            return self.wants_node_now(n, blocking);
+            return self.wants_node_now(n, blocking());
         }
         let cell = &self.s.wants_cache[self.me.index()];
         let mut c = cell.get();
@@ -1110,7 +1107,7 @@ impl<'a, U: IntentUnion, E: 'static> View<'a, U, E> {
             }
             return c.value;
         }
-        let v = self.wants_node_now(n, blocking);
+        let v = self.wants_node_now(n, blocking());
         if !c.undeclared {
             self.remember(v);
         }
@@ -1154,7 +1151,7 @@ impl<'a, U: IntentUnion, E: 'static> View<'a, U, E> {
         n.wants.as_ref().is_none_or(|c| {
             c.eval(&EvalCx {
                 intents: &self.m.intents,
-                robot: &self.m.robot,
+                world: &*self.m.world,
                 clock: self.s.clock,
                 active_since: None,
                 machine: None,
@@ -1240,7 +1237,7 @@ impl<T: Copy + Default> AnswerCache<T> {
     }
 }
 
-/// What a hook gets: the intent component (mutable), the robot, delegation, scoped effects,
+/// What a hook gets: the intent component (mutable), the world, delegation, scoped effects,
 /// the clock, the tick's events, the action factory. Requests that change the stack are
 /// checked at once (the error is returned) and applied in order as soon as the hook
 /// returns.
@@ -1288,15 +1285,32 @@ impl<'a, U: IntentUnion, E: 'static> Ctx<'a, U, E> {
         self.m.changes.stamp(Inputs::INTENTS);
         &mut self.m.intents
     }
-    /// The robot.
-    pub fn robot(&self) -> &RobotState {
-        &self.m.robot
+    /// The world as `W` (None when it is of another type; see [`World`]).
+    pub fn world<W: World>(&self) -> Option<&W> {
+        world::downcast(&*self.m.world)
     }
-    /// The robot, mutably (a simulated effector changes the world: a put-down clears
-    /// "carrying"). The fields that change are stamped when the hook returns.
-    pub fn robot_mut(&mut self) -> &mut RobotState {
-        self.m.changes.touch_robot();
-        &mut self.m.robot
+    /// The world, whatever its type.
+    pub fn dyn_world(&self) -> &dyn World {
+        &*self.m.world
+    }
+    /// The world as `W`, mutably (a simulated effector changes the world: a put-down
+    /// clears "carrying"); None when it is of another type. The fields that change are
+    /// stamped when the hook returns.
+    pub fn world_mut<W: World>(&mut self) -> Option<&mut W> {
+        self.m.changes.touch_world();
+        world::downcast_mut(&mut *self.m.world)
+    }
+    /// The world, mutably, whatever its type (stamped as [`world_mut`](Self::world_mut)).
+    pub fn dyn_world_mut(&mut self) -> &mut dyn World {
+        self.m.changes.touch_world();
+        &mut *self.m.world
+    }
+    /// The world as `W`, mutably: a world of another type is first replaced by `make()` (a
+    /// misconfigured robot keeps running on a default world instead of stopping; the
+    /// caller says so, the runtime cannot know what a default means).
+    pub fn world_mut_or_insert<W: World>(&mut self, make: impl FnOnce() -> W) -> &mut W {
+        self.m.changes.touch_world();
+        world::as_or_replace(&mut self.m.world, make)
     }
     /// This tick's user events.
     pub fn events(&self) -> &'a [E] {
@@ -1326,11 +1340,11 @@ impl<'a, U: IntentUnion, E: 'static> Ctx<'a, U, E> {
     pub fn is_active(&self) -> bool {
         self.state() == LifecycleState::Active
     }
-    /// Resets behavior timer `index` (a `BehaviorTimers` index) now.
+    /// Resets behavior timer `index` (of the registry's behavior-timer vocabulary) now:
+    /// [`World::reset_timer`].
     pub fn reset_behavior_timer(&mut self, index: usize) {
-        let now = self.s.clock.now();
-        self.m.changes.touch_robot();
-        self.m.robot.behavior_timers.reset(index, now);
+        self.m.changes.touch_world();
+        self.m.world.reset_timer(index);
     }
     /// A uniform draw from [0, 1) of the runner's seeded generator.
     pub fn random(&mut self) -> f64 {
@@ -1625,7 +1639,7 @@ impl<U: IntentUnion, E: 'static> View<'_, U, E> {
     /// What the last `WantsToBeActivated` answer of `id` (spec §0) depends on, given the
     /// state its last evaluation left (pure: nothing is evaluated). Active and out-of-scope
     /// behaviors answer by their lifecycle state ([`Inputs::STACK`]). An in-scope one: the
-    /// robot-state fields behind its activation gates; when they let it through, its
+    /// world inputs behind its activation gates ([`World::blocking_inputs`]); when they let it through, its
     /// `wantsToBeActivatedCondition` ([`Condition::watch`](super::Condition::watch)); when
     /// that held (the original short-circuits), its `respondToUserIntents`
     /// ([`Inputs::INTENTS`]); when a listed intent is pending, its class
@@ -1658,8 +1672,8 @@ impl<U: IntentUnion, E: 'static> View<'_, U, E> {
         if n.state != LifecycleState::InScope {
             return Some(Watch::reads(Inputs::STACK));
         }
-        let mut w = Watch::reads(Inputs::STACK | OperationModifiers::gate_inputs(n.gate));
-        if n.gate & self.m.robot.blocking() != 0 {
+        let mut w = Watch::reads(Inputs::STACK | self.m.world.blocking_inputs(n.gate));
+        if n.gate & self.m.world.blocking() != 0 {
             return Some(w);
         }
         let v = View { me: id, ..*self };

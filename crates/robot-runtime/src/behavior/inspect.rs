@@ -1,6 +1,6 @@
 //! Read-only introspection for tools (a live inspector, a debugger): the tree's structure
 //! ([`shape`]), each behavior's state ([`status`], [`statuses`]), and why a behavior does or
-//! does not run ([`why`], [`children`]): its activation gates against the robot state, its
+//! does not run ([`why`], [`children`]): its activation gates against the world, its
 //! conditions with the value each had at its last evaluation (nothing is evaluated here, so
 //! stateful conditions do not advance and the runner's cached answers stay as they are),
 //! whether a listed intent is pending, and its cooldown in a dispatcher that keeps one.
@@ -15,11 +15,9 @@
 use std::fmt::Write as _;
 use std::time::Duration;
 
-use super::catalog;
-use super::condition::{Condition, HighLevelAiCondition, Kind, MoodTest};
+use super::condition::{Condition, Kind};
 use super::core::LifecycleState;
 use super::ids::BehaviorId;
-use super::robot_state::OffTreads;
 use super::runner::Runner;
 use crate::intent::{IntentMatcher, IntentUnion};
 
@@ -94,7 +92,8 @@ pub struct ConditionReport {
 pub struct Gate {
     /// `off treads`, `on charger`, `carrying`, `cube connection`.
     pub name: &'static str,
-    /// True when the gate lets the behavior through in the current robot state.
+    /// True when the gate lets the behavior through in the world's current state
+    /// ([`World::blocking`](super::World::blocking)).
     pub open: bool,
 }
 
@@ -326,11 +325,8 @@ pub fn fingerprint<U: IntentUnion, E: 'static>(
         }
     }
     h.write_u8(0xff);
-    let r = runner.robot();
-    h.write_u8(r.off_treads().0 as u8);
-    h.write_u8(
-        u8::from(r.on_charger) | u8::from(r.carrying_object) << 1 | u8::from(r.cube_connected) << 2,
-    );
+    // What the gates of `why` show.
+    h.write_u8(runner.dyn_world().blocking());
     let mut owned = Vec::new();
     for &id in explained {
         h.write_usize(id.index());
@@ -383,23 +379,23 @@ pub fn why<U: IntentUnion, E: 'static>(
 ) -> Option<ActivationReport<'_>> {
     let status = status(runner, id)?;
     let m = runner.modifiers(id)?;
-    let r = runner.robot();
+    let blocking = runner.dyn_world().blocking();
     let gates = vec![
         Gate {
             name: "off treads",
-            open: m.when_off_treads || r.off_treads().0 == OffTreads::OnTreads,
+            open: m.when_off_treads || blocking & 1 == 0,
         },
         Gate {
             name: "on charger",
-            open: m.when_on_charger || !r.on_charger,
+            open: m.when_on_charger || blocking & 2 == 0,
         },
         Gate {
             name: "carrying",
-            open: m.when_carrying || !r.carrying_object,
+            open: m.when_carrying || blocking & 4 == 0,
         },
         Gate {
             name: "cube connection",
-            open: !m.cube.required() || r.cube_connected,
+            open: !m.cube.required() || blocking & 8 == 0,
         },
     ];
     let (wants, cancel) = runner.conditions(id);
@@ -492,141 +488,17 @@ fn write_text<U: IntentUnion, E: 'static>(out: &mut String, c: &Condition<U, E>)
     }
 }
 
-/// A duration for a person: `1.5 s`, `∞`.
-fn secs(d: Duration) -> String {
-    if d == Duration::MAX {
-        "∞".to_owned()
-    } else {
-        format!("{} s", (d.as_secs_f64() * 1000.0).round() / 1000.0)
-    }
-}
-
-fn range(min: Duration, max: Option<Duration>) -> String {
-    match max {
-        Some(m) if m != Duration::MAX => format!("{}..{}", secs(min), secs(m)),
-        _ => format!("≥ {}", secs(min)),
-    }
-}
-
 /// A condition node's own parameters for a person, without its type name or its
 /// sub-conditions (empty when it has none): `[set_timer, weather]` for `UserIntentPending`,
-/// `InAir ≥ 0.5 s` for `OffTreadsState`, `always false` for an opaque stand-in.
+/// `always false` for an opaque stand-in, a node library's type's
+/// [`detail`](super::ConditionType::detail) (`InAir ≥ 0.5 s` for `OffTreadsState`).
 pub fn condition_detail<U: IntentUnion, E: 'static>(c: &Condition<U, E>) -> String {
-    let list = |l: &[IntentMatcher<U>]| {
-        let items: Vec<String> = l.iter().map(matcher_text).collect();
-        format!("[{}]", items.join(", "))
-    };
-    let name_at = |names: &[&str], i: usize| names.get(i).copied().unwrap_or("?").to_owned();
     match c.kind() {
-        Kind::UserIntentPending(l) | Kind::UserIntentActive(l) => list(l),
-        Kind::OffTreadsState { target, min, max } => {
-            format!("{} {}", target.name(), range(*min, *max))
+        Kind::UserIntentPending(l) | Kind::UserIntentActive(l) => {
+            let items: Vec<String> = l.iter().map(matcher_text).collect();
+            format!("[{}]", items.join(", "))
         }
-        Kind::FeatureGate { feature, expected } => format!("{feature} = {expected}"),
-        Kind::ObjectKnown {
-            types, max_age_ms, ..
-        } => {
-            let names: Vec<&str> = (0..32)
-                .filter(|b| types & (1 << b) != 0)
-                .filter_map(|b| catalog::OBJECT_TYPES.get(b).copied())
-                .collect();
-            match max_age_ms {
-                Some(a) => format!("[{}] seen ≤ {a} ms ago", names.join(", ")),
-                None => format!("[{}]", names.join(", ")),
-            }
-        }
-        Kind::Emotion { emotion, min, max } => format!("{} in [{min}, {max}]", emotion.name()),
-        Kind::RobotHeldInPalm { should, min, max } | Kind::BeingHeld { should, min, max } => {
-            format!("{should} for {}", range(*min, Some(*max)))
-        }
-        Kind::BatteryLevel(b) => b.name().to_owned(),
-        Kind::CliffDetected {
-            count,
-            no_cliffs,
-            min,
-            max,
-        } => {
-            let what = if *no_cliffs {
-                "no cliff".to_owned()
-            } else {
-                format!("{count} sensor(s)")
-            };
-            format!("{what} for {}", range(*min, Some(*max)))
-        }
-        Kind::TimerInRange { begin, end, .. } => range(*begin, *end),
-        Kind::SimpleMood(MoodTest::Is(m)) => m.name().to_owned(),
-        Kind::SimpleMood(MoodTest::Transition(from, to)) => format!(
-            "{} -> {}",
-            from.map_or("*", |m| m.name()),
-            to.map_or("*", |m| m.name())
-        ),
-        Kind::BehaviorTimer { timer, cooldown } => format!(
-            "{} cooled down {}",
-            name_at(catalog::BEHAVIOR_TIMERS, *timer),
-            secs(*cooldown)
-        ),
-        Kind::TimedDedup { interval, .. } => format!("every {}", secs(*interval)),
-        Kind::BehaviorSuggested {
-            suggestion,
-            max_ticks,
-        } => format!(
-            "{} within {max_ticks} ticks",
-            name_at(catalog::POST_BEHAVIOR_SUGGESTIONS, *suggestion)
-        ),
-        Kind::RobotShaken { threshold } => format!("≥ {threshold}"),
-        Kind::AngleInRange { min, max, .. } => format!("[{min}°, {max}°]"),
-        Kind::ProxInRange { min, max, invalid } => {
-            format!("[{min} mm, {max} mm], nothing sensed: {invalid}")
-        }
-        Kind::RobotPoked { threshold } => format!("within {}", secs(*threshold)),
-        Kind::RobotTouched { min } => format!("≥ {}", secs(*min)),
-        Kind::BeatDetected { allow_potential } => {
-            if *allow_potential {
-                "potential beats too".to_owned()
-            } else {
-                String::new()
-            }
-        }
-        Kind::EngineErrorCodeReceived(code) => {
-            name_at(catalog::ENGINE_ERROR_CODES, usize::from(*code))
-        }
-        Kind::FaceKnown {
-            max_distance_mm,
-            max_age,
-            must_be_named,
-        } => {
-            let mut parts = Vec::new();
-            if let Some(d) = max_distance_mm {
-                parts.push(format!("≤ {d} mm"));
-            }
-            if let Some(a) = max_age {
-                parts.push(format!("seen within {}", secs(*a)));
-            }
-            if *must_be_named {
-                parts.push("named".to_owned());
-            }
-            parts.join(", ")
-        }
-        Kind::StateTime(d) => format!("≥ {}", secs(*d)),
-        Kind::HighLevelAi(h) => match h {
-            HighLevelAiCondition::CloseFaceForSocializing {
-                cooldown,
-                max_distance_mm,
-            } => format!("≤ {max_distance_mm} mm, cooldown {}", secs(*cooldown)),
-            HighLevelAiCondition::WantsToLeaveChargerForPlay {
-                charger_cooldown,
-                cube_cooldown,
-                ..
-            } => format!(
-                "charger cooldown {}, cube cooldown {}",
-                secs(*charger_cooldown),
-                secs(*cube_cooldown)
-            ),
-            HighLevelAiCondition::CloseCubeForPlaying { cube_cooldown } => {
-                format!("cube cooldown {}", secs(*cube_cooldown))
-            }
-            _ => String::new(),
-        },
+        Kind::Plugin(t) => t.detail(),
         Kind::Opaque { value, .. } => format!("stand-in, always {value}"),
         _ => String::new(),
     }

@@ -8,15 +8,19 @@ use serde_json::{Map, Value};
 
 use super::problem::{ProblemKind, ProblemSink, Severity};
 
-/// Reads one JSON object (see the [module documentation](self)).
-pub(crate) struct KeyReader<'o> {
+/// Reads one JSON object (see the [module documentation](self)): each reader records its
+/// problems into a [`ProblemSink`] (a class builder's is [`BuildCx::sink`](super::BuildCx::sink),
+/// a condition parser's [`ConditionCx::keys`](super::ConditionCx::keys)); a read key is
+/// remembered, so the keys nobody read can be reported.
+#[derive(Clone, Debug)]
+pub struct KeyReader<'o> {
     obj: &'o Map<String, Value>,
     path: String,
     read: Vec<&'o str>,
 }
 
 /// What a JSON value is, for messages.
-pub(crate) fn kind_of(v: &Value) -> &'static str {
+pub fn kind_of(v: &Value) -> &'static str {
     match v {
         Value::Null => "null",
         Value::Bool(_) => "a boolean",
@@ -72,6 +76,13 @@ impl<'o> KeyReader<'o> {
     /// Marks `key` read without using it (a key the original reads and ignores).
     pub fn accept(&mut self, key: &str) {
         let _ = self.get(key);
+    }
+
+    /// Marks read every key `other` (a reader of the same object) read.
+    pub(crate) fn accept_read(&mut self, other: &KeyReader<'_>) {
+        for k in &other.read {
+            self.accept(k);
+        }
     }
 
     /// True when `key` is present (not marked read).
@@ -301,7 +312,7 @@ impl<'o> KeyReader<'o> {
 }
 
 /// "unknown name `x` (expected one of a, b, c)"; for a long list, the close names only.
-pub(crate) fn unknown_name(s: &str, names: &[&str]) -> String {
+pub fn unknown_name(s: &str, names: &[&str]) -> String {
     if names.len() <= 12 {
         format!("unknown name `{s}` (expected one of {})", names.join(", "))
     } else {
@@ -311,7 +322,7 @@ pub(crate) fn unknown_name(s: &str, names: &[&str]) -> String {
 
 /// " (did you mean a, b?)" with the names close to `s` (same letters ignoring case, or one
 /// containing the other), or "".
-pub(crate) fn did_you_mean(s: &str, names: &[&str]) -> String {
+pub fn did_you_mean(s: &str, names: &[&str]) -> String {
     let low = s.to_ascii_lowercase();
     let close: Vec<&str> = names
         .iter()

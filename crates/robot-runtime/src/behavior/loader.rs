@@ -10,17 +10,21 @@
 //! | Key | What the loader does |
 //! |---|---|
 //! | `behaviorID` | the ID (a [`BehaviorName`](super::ids::BehaviorName)); unique; a warning when a file holding one instance is not named after it (the original's dev check) |
-//! | `behaviorClass` | a registered class; a class of the original engine that is not built in is a stand-in with [`LoadOptions::stand_ins`] (else an error); any other name is an error (the original's release build silently used its first class) |
+//! | `behaviorClass` | a registered class; a class the registry marks as a stand-in ([`ClassInfo::stand_in`](super::ClassInfo)) loads only with [`LoadOptions::stand_ins`] (else an error); any other name is an error (the original's release build silently used its first class) |
 //! | `wantsToBeActivatedCondition`, `wantsToCancelSelfCondition` | one condition each |
 //! | `respondToUserIntents` | matcher list: `{"type": tag}`, `{"type": tag, ...all fields}`, `{"type": tag, "_lambda": name}` |
 //! | `showActiveIntentFeedback`, `autoShutOffIntentFeedback`, `alwaysStreamline` | booleans (accepted) |
-//! | `emotionEventOnActivated` | a name, fired on activation (recorded by the robot state) |
-//! | `resetTimers` | behavior timer names, reset on activation |
+//! | `emotionEventOnActivated` | a name, fired on activation ([`World::emotion_event`](super::World::emotion_event)) |
+//! | `resetTimers` | names of the registry's behavior timers ([`Vocabulary::BehaviorTimers`]), reset on activation ([`World::reset_timer`](super::World::reset_timer)) |
 //! | `anonymousBehaviors` | inline instances with `behaviorName`, named `Owner@name`; found by their owner before global IDs |
-//! | `postBehaviorSuggestion` | a suggestion, offered to the whiteboard at every deactivation |
-//! | `associatedActiveFeature` | the active feature ([`Runner::active_feature`](super::runner::Runner::active_feature)); checked against the registry's names when it has them |
-//! | `behaviorStatToIncrement`, `tracksToLockWhileActivated`, `alterStreamAfterWakeword`, `pushTriggerWordResponse` | checked against the original's closed sets, accepted |
+//! | `postBehaviorSuggestion` | a name of the registry's suggestions ([`Vocabulary::PostBehaviorSuggestions`]), offered at every deactivation ([`World::offer_suggestion`](super::World::offer_suggestion)) |
+//! | `associatedActiveFeature` | the active feature ([`Runner::active_feature`](super::runner::Runner::active_feature)); checked against the registry's names ([`Vocabulary::ActiveFeatures`]) |
+//! | `behaviorStatToIncrement`, `tracksToLockWhileActivated`, `alterStreamAfterWakeword`, `pushTriggerWordResponse` | checked against the registry's vocabularies ([`Vocabulary::BehaviorStats`], [`Vocabulary::AnimTracks`], [`Vocabulary::StreamEffects`]), accepted |
 //! | `behaviorModifiers` | the activation gates (see [`OperationModifiers`](super::core::OperationModifiers)); `behaviorAlwaysDelegates` is refused, as the original refused it |
+//!
+//! A vocabulary the registry does not have (see [`Vocabulary`]): a key only checked against
+//! it accepts any name; `resetTimers` and `postBehaviorSuggestion`, which the world acts on,
+//! are errors (this robot's world has no timers or suggestions to act on).
 //!
 //! Every other top-level key must be read by the class: a key nobody reads is an error in
 //! [`KeyCheck::Strict`] mode and a warning in [`KeyCheck::Lenient`] mode (the original's
@@ -30,28 +34,30 @@
 //! keys are resolved; the others are not known to this runtime).
 //!
 //! Behavior references: every class-specific key that names behaviors (spec §6) is resolved
-//! by its class's rule (own anonymous behaviors first, or global IDs only), for built-in
-//! classes by the class itself and for stand-ins through the per-class reference table
-//! (`catalog::REFERENCE_KEYS`); a name that resolves nothing, a global-only key naming an
-//! anonymous behavior, and a behavior of the wrong class are errors. IDs a class's code
-//! names (`catalog::HARD_CODED_IDS`) must exist. Delegation cycles are errors.
+//! by its class's rule (own anonymous behaviors first, or global IDs only), by the class
+//! itself, a stand-in through the reference keys its registration gives
+//! ([`ClassInfo::reference_keys`](super::ClassInfo), [`BuildCx::resolve_reference_keys`]);
+//! a name that resolves nothing, a global-only key naming an anonymous behavior, and a
+//! behavior of the wrong class are errors. IDs a class's code names
+//! ([`ClassInfo::hard_coded_ids`](super::ClassInfo)) must exist. Delegation cycles are
+//! errors.
 
 use std::collections::{BTreeMap, HashMap};
 
 use serde_json::{Map, Value};
 
 use super::build_context::{BuildCx, Instances, ReferenceCount};
-use super::catalog::{self, Resolution, Role};
-use super::classes::stand_in::StandIn;
-use super::condition::parse::{ConditionParser, OpaqueValues, NATIVE_TYPES};
+use super::condition::parse::{ConditionParser, OpaqueValues};
 use super::condition::{Condition, Kind};
 use super::core::{Behavior, CubeRequirement};
 use super::ids::{BehaviorId, BehaviorName};
 use super::json_keys::{unknown_name, KeyReader};
 use super::jsonc::{locate, strip_comments};
 use super::problem::{LoadError, Problem, ProblemKind, ProblemSink, Severity};
+use super::references::Role;
 use super::registry::Registry;
 use super::tree::{find_cycle_in, ModifierOverrides, Spec, Tree, TreeBuilder, TreeError};
+use super::vocabulary::Vocabulary;
 use crate::intent::IntentUnion;
 
 /// One JSON text and the name used in problems (usually its file name).
@@ -80,33 +86,24 @@ pub enum KeyCheck {
     Lenient,
 }
 
-/// How stand-ins behave (see `classes::stand_in` and [`OpaqueValues`]).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct StandIns {
-    /// The values of conditions not run natively (original condition types and unknown
-    /// `customCondition`s), default false.
-    pub conditions: OpaqueValues,
-    /// A stand-in with no `wantsToBeActivatedCondition` and no `respondToUserIntents`
-    /// wants to run (default false: its class predicate is unknown).
-    pub unconditioned_want: bool,
-}
-
 /// Loader options.
 #[derive(Clone, Debug, Default)]
 pub struct LoadOptions {
     /// Unread top-level keys: errors or warnings.
     pub keys: KeyCheck,
-    /// Run classes and condition types of the original engine that are not built in as
-    /// stand-ins (None: they are errors).
-    pub stand_ins: Option<StandIns>,
+    /// Load the classes the registry marks as stand-ins, the condition types it knows
+    /// without running them and unknown custom conditions, the conditions with these fixed
+    /// values (None: they are errors).
+    pub stand_ins: Option<OpaqueValues>,
 }
 
 impl LoadOptions {
-    /// Options for a tree written for the original engine: strict keys, stand-ins on.
-    pub fn original() -> Self {
+    /// Strict keys, stand-ins on (conditions not run natively are false): what a tree
+    /// written for another engine, of which the registry knows only some classes, needs.
+    pub fn with_stand_ins() -> Self {
         Self {
             keys: KeyCheck::Strict,
-            stand_ins: Some(StandIns::default()),
+            stand_ins: Some(OpaqueValues::default()),
         }
     }
 }
@@ -319,7 +316,9 @@ fn run<U: IntentUnion, E: 'static>(
         })
         .collect();
     // Phase 2: build each instance.
+    let vocabs = Vocabs::of(registry);
     let mut builder = TreeBuilder::<U, E>::new();
+    builder.set_world(registry.new_world());
     let mut edges: Vec<Vec<usize>> = Vec::with_capacity(instances.len());
     let mut ok = true;
     for inst in &instances {
@@ -327,6 +326,7 @@ fn run<U: IntentUnion, E: 'static>(
         let errors_before = problems.len();
         let built = build_instance(
             registry,
+            &vocabs,
             file,
             inst,
             Instances {
@@ -600,9 +600,53 @@ impl<'v> Collector<'v, '_> {
 
 type Built<U, E> = (Spec<U, E>, Box<dyn Behavior<U, E>>, Vec<BehaviorId>);
 
+/// The registry's vocabularies as name lists, made once per load.
+struct Vocabs<'r>([Option<Vec<&'r str>>; Vocabulary::ALL.len()]);
+
+impl<'r> Vocabs<'r> {
+    fn of<U: IntentUnion, E: 'static>(registry: &'r Registry<U, E>) -> Self {
+        Self(Vocabulary::ALL.map(|v| {
+            registry
+                .vocabulary(v)
+                .map(|names| names.iter().map(String::as_str).collect())
+        }))
+    }
+    fn get(&self, v: Vocabulary) -> Option<&[&'r str]> {
+        self.0[v as usize].as_deref()
+    }
+}
+
+/// The world has nothing `key` could act on: no vocabulary `v` is registered.
+fn no_vocabulary(keys: &KeyReader<'_>, sink: &mut ProblemSink<'_>, key: &str, v: Vocabulary) {
+    keys.bad(
+        sink,
+        key,
+        format!(
+            "this robot has no {} (the registry has no vocabulary of them)",
+            v.label()
+        ),
+    );
+}
+
+/// An optional string of `v` at `key`: its index; any string without the vocabulary
+/// (index 0, unused).
+fn one_of_vocabulary(
+    keys: &mut KeyReader<'_>,
+    sink: &mut ProblemSink<'_>,
+    key: &str,
+    names: Option<&[&str]>,
+) -> Option<usize> {
+    match names {
+        Some(names) => keys.one_of(sink, key, names),
+        None => keys.str(sink, key).map(|_| 0),
+    }
+}
+
 /// Builds one instance: its base keys, its class (or stand-in), its references.
+#[allow(clippy::too_many_arguments)]
 fn build_instance<U: IntentUnion, E: 'static>(
     registry: &Registry<U, E>,
+    vocabs: &Vocabs<'_>,
     file: &str,
     inst: &Instance<'_>,
     instances: Instances<'_>,
@@ -620,34 +664,31 @@ fn build_instance<U: IntentUnion, E: 'static>(
     keys.accept("behaviorName");
     keys.accept("anonymousBehaviors");
     let class = keys.req_str(&mut sink, "behaviorClass")?;
-    let factory = registry.classes.get(class);
-    let stand_in = factory.is_none() && catalog::contains(catalog::ORIGINAL_CLASSES, class);
-    let entry = report.classes.entry(class.to_owned()).or_default();
-    entry.native = factory.is_some();
-    entry.count += 1;
-    if factory.is_none() {
-        let at = keys.at("behaviorClass");
-        if !stand_in {
-            sink.push(
-                at,
-                ProblemKind::UnknownClass {
-                    class: class.to_owned(),
-                },
-            );
-            return None;
-        }
-        if options.stand_ins.is_none() {
-            sink.push(
-                at,
-                ProblemKind::NotNative {
-                    class: class.to_owned(),
-                },
-            );
-            return None;
-        }
+    let entry = registry.classes.get(class);
+    let info = entry.and_then(|e| e.info.as_ref());
+    let stand_in = info.is_some_and(|i| i.stand_in);
+    let count = report.classes.entry(class.to_owned()).or_default();
+    count.native = entry.is_some() && !stand_in;
+    count.count += 1;
+    let Some(entry) = entry else {
+        sink.push(
+            keys.at("behaviorClass"),
+            ProblemKind::UnknownClass {
+                class: class.to_owned(),
+            },
+        );
+        return None;
+    };
+    if stand_in && options.stand_ins.is_none() {
+        sink.push(
+            keys.at("behaviorClass"),
+            ProblemKind::NotNative {
+                class: class.to_owned(),
+            },
+        );
+        return None;
     }
-    let opaque = options.stand_ins.map(|s| s.conditions);
-    let features = registry.features.as_deref();
+    let opaque = options.stand_ins;
     // The base keys.
     let mut spec = Spec::new(class);
     spec.stand_in = stand_in;
@@ -656,11 +697,12 @@ fn build_instance<U: IntentUnion, E: 'static>(
     }
     {
         let mut parser = ConditionParser::<U, E> {
-            types: &registry.conditions,
+            conditions: &registry.conditions,
+            types: &registry.condition_types,
             predicates: &registry.predicates,
+            vocabularies: &registry.vocabularies,
             custom: &[],
             opaque,
-            features,
             sink: sink.reborrow(),
         };
         if let Some(v) = keys.get("wantsToBeActivatedCondition") {
@@ -683,15 +725,21 @@ fn build_instance<U: IntentUnion, E: 'static>(
         .filter(|s| !s.is_empty())
         .map(str::to_owned);
     if let Some(list) = keys.strings(&mut sink, "resetTimers") {
-        for (i, t) in list.iter().enumerate() {
-            match catalog::BEHAVIOR_TIMERS.iter().position(|n| n == t) {
-                Some(x) => spec.reset_timers.push(x),
-                None => keys.bad(
-                    &mut sink,
-                    &format!("resetTimers[{i}]"),
-                    unknown_name(t, catalog::BEHAVIOR_TIMERS),
-                ),
+        match vocabs.get(Vocabulary::BehaviorTimers) {
+            Some(timers) => {
+                for (i, t) in list.iter().enumerate() {
+                    match timers.iter().position(|n| n == t) {
+                        Some(x) => spec.reset_timers.push(x),
+                        None => keys.bad(
+                            &mut sink,
+                            &format!("resetTimers[{i}]"),
+                            unknown_name(t, timers),
+                        ),
+                    }
+                }
             }
+            None if list.is_empty() => {}
+            None => no_vocabulary(&keys, &mut sink, "resetTimers", Vocabulary::BehaviorTimers),
         }
     }
     // A non-string suggestion or feature is ignored by the original: only strings are read.
@@ -699,21 +747,22 @@ fn build_instance<U: IntentUnion, E: 'static>(
         .get("postBehaviorSuggestion")
         .is_some_and(Value::is_string)
     {
-        spec.post_suggestion = keys.one_of(
-            &mut sink,
-            "postBehaviorSuggestion",
-            catalog::POST_BEHAVIOR_SUGGESTIONS,
-        );
+        match vocabs.get(Vocabulary::PostBehaviorSuggestions) {
+            Some(names) => {
+                spec.post_suggestion = keys.one_of(&mut sink, "postBehaviorSuggestion", names)
+            }
+            None => no_vocabulary(
+                &keys,
+                &mut sink,
+                "postBehaviorSuggestion",
+                Vocabulary::PostBehaviorSuggestions,
+            ),
+        }
     }
     if let Some(f) = keys.get("associatedActiveFeature").and_then(Value::as_str) {
-        match registry.active_features.as_deref() {
-            Some(names) if !names.iter().any(|n| n == f) => {
-                let names: Vec<&str> = names.iter().map(String::as_str).collect();
-                keys.bad(
-                    &mut sink,
-                    "associatedActiveFeature",
-                    unknown_name(f, &names),
-                );
+        match vocabs.get(Vocabulary::ActiveFeatures) {
+            Some(names) if !names.contains(&f) => {
+                keys.bad(&mut sink, "associatedActiveFeature", unknown_name(f, names));
             }
             _ => {}
         }
@@ -725,33 +774,33 @@ fn build_instance<U: IntentUnion, E: 'static>(
         .get("behaviorStatToIncrement")
         .is_some_and(Value::is_string)
     {
-        keys.one_of(
+        one_of_vocabulary(
+            &mut keys,
             &mut sink,
             "behaviorStatToIncrement",
-            catalog::BEHAVIOR_STATS,
+            vocabs.get(Vocabulary::BehaviorStats),
         );
     }
     if let Some(tracks) = keys.strings(&mut sink, "tracksToLockWhileActivated") {
-        for (i, t) in tracks.iter().enumerate() {
-            if !catalog::contains(catalog::ANIM_TRACKS, t) {
-                keys.bad(
-                    &mut sink,
-                    &format!("tracksToLockWhileActivated[{i}]"),
-                    unknown_name(t, catalog::ANIM_TRACKS),
-                );
+        if let Some(names) = vocabs.get(Vocabulary::AnimTracks) {
+            for (i, t) in tracks.iter().enumerate() {
+                if !names.contains(t) {
+                    keys.bad(
+                        &mut sink,
+                        &format!("tracksToLockWhileActivated[{i}]"),
+                        unknown_name(t, names),
+                    );
+                }
             }
         }
     }
-    let alter = keys.one_of(
-        &mut sink,
-        "alterStreamAfterWakeword",
-        catalog::STREAM_EFFECTS,
-    );
+    let effects = vocabs.get(Vocabulary::StreamEffects);
+    let alter = one_of_vocabulary(&mut keys, &mut sink, "alterStreamAfterWakeword", effects);
     if let Some(push) = keys.obj(&mut sink, "pushTriggerWordResponse") {
         let mut pk = KeyReader::new(push, keys.at("pushTriggerWordResponse"));
         pk.str(&mut sink, "postAudioEvent");
         pk.i64(&mut sink, "minStreamingDuration_ms");
-        pk.one_of(&mut sink, "streamAndLightEffect", catalog::STREAM_EFFECTS);
+        one_of_vocabulary(&mut pk, &mut sink, "streamAndLightEffect", effects);
         pk.str(&mut sink, "getInTrigger");
         pk.report_unread(&mut sink, Severity::Warning);
         if alter.is_some() {
@@ -769,12 +818,16 @@ fn build_instance<U: IntentUnion, E: 'static>(
     let errors_before = sink.problems.len();
     let mut cx = BuildCx {
         conditions: &registry.conditions,
+        types: &registry.condition_types,
         predicates: &registry.predicates,
-        features,
+        vocabularies: &registry.vocabularies,
         opaque,
         file,
         name: &inst.name,
         class,
+        info,
+        activation_declared: spec.wants.is_some() || !spec.respond.is_empty(),
+        raw: None,
         keys,
         instances,
         anonymous: &inst.anonymous,
@@ -783,55 +836,34 @@ fn build_instance<U: IntentUnion, E: 'static>(
         delegates: Vec::new(),
         references: ReferenceCount::default(),
     };
-    let behavior: Option<Box<dyn Behavior<U, E>>> = match factory {
-        Some(f) => {
-            let b = f(&mut cx);
-            if b.is_none() && !cx.problems[errors_before..].iter().any(Problem::is_error) {
-                cx.problem(
-                    "",
-                    ProblemKind::BadParams {
-                        reason: format!("class `{class}` rejected its parameters"),
+    let behavior: Option<Box<dyn Behavior<U, E>>> = (entry.factory)(&mut cx);
+    if behavior.is_none() && !cx.problems[errors_before..].iter().any(Problem::is_error) {
+        cx.problem(
+            "",
+            ProblemKind::BadParams {
+                reason: format!("class `{class}` rejected its parameters"),
+            },
+        );
+    }
+    if let Some(raw) = cx.raw.take() {
+        spec.raw = Some(Value::Object(raw));
+    }
+    // Behavior IDs the class's code names (a user class has other code: none).
+    if let Some(info) = info {
+        for id in info.hard_coded_ids {
+            match cx.global_id(id) {
+                Some(found) if info.hard_coded_role == Role::Delegate && stand_in => {
+                    cx.declare_delegate(found)
+                }
+                Some(_) => {}
+                None => cx.problem(
+                    "behaviorClass",
+                    ProblemKind::MissingHardCodedId {
+                        id: (*id).to_owned(),
+                        class: class.to_owned(),
                     },
-                );
+                ),
             }
-            b
-        }
-        None => {
-            let pass = resolve_table(&mut cx, class);
-            let unconditioned = options.stand_ins.is_some_and(|s| s.unconditioned_want);
-            let wants = unconditioned || spec.wants.is_some() || !spec.respond.is_empty();
-            let raw: Map<String, Value> = cx.raw_params();
-            for k in raw.keys() {
-                cx.accept(k);
-            }
-            spec.raw = Some(Value::Object(raw));
-            Some(Box::new(StandIn::new(
-                class,
-                pass,
-                cx.delegates.clone(),
-                wants,
-            )))
-        }
-    };
-    // Behavior IDs the original class's code names (not a user class's: other code).
-    let (role, hard) = if registry.user_classes.contains(class) {
-        (Role::Reference, &[][..])
-    } else {
-        catalog::hard_coded_ids(class)
-    };
-    for id in hard {
-        match cx.global_id(id) {
-            Some(found) if role == Role::Delegate && factory.is_none() => {
-                cx.declare_delegate(found)
-            }
-            Some(_) => {}
-            None => cx.problem(
-                "behaviorClass",
-                ProblemKind::MissingHardCodedId {
-                    id: (*id).to_owned(),
-                    class: class.to_owned(),
-                },
-            ),
         }
     }
     let severity = match options.keys {
@@ -896,11 +928,7 @@ fn modifiers(m: &Map<String, Value>, path: &str, sink: &mut ProblemSink<'_>) -> 
         connect_to_cube_in_background: b(&mut k, sink, "connectToCubeInBackground"),
         ensures_cube_connection_at_delegation: b(&mut k, sink, "ensuresCubeConnectionAtDelegation"),
         cube: k
-            .one_of(
-                sink,
-                "cubeConnectionRequirements",
-                catalog::CUBE_CONNECTION_REQUIREMENTS,
-            )
+            .one_of(sink, "cubeConnectionRequirements", &CubeRequirement::NAMES)
             .map(|i| CubeRequirement::ALL[i]),
     };
     if k.has("behaviorAlwaysDelegates") {
@@ -917,92 +945,4 @@ fn modifiers(m: &Map<String, Value>, path: &str, sink: &mut ProblemSink<'_>) -> 
     }
     k.report_unread(sink, Severity::Error);
     out
-}
-
-/// Resolves a stand-in's references through the per-class table; returns its pass-through
-/// delegate (`delegateID`), if it has one.
-fn resolve_table<U: IntentUnion, E: 'static>(
-    cx: &mut BuildCx<'_, U, E>,
-    class: &str,
-) -> Option<BehaviorId> {
-    let mut pass = None;
-    for rk in catalog::reference_keys(class) {
-        let (base, field) = match rk.key.split_once("[]") {
-            Some((b, rest)) => (b, Some(rest.trim_start_matches('.'))),
-            None => (rk.key, None),
-        };
-        let mut names: Vec<(String, String)> = Vec::new();
-        match (cx.get(base), field) {
-            (None, _) => {
-                if let Some(d) = rk.default {
-                    names.push((d.to_owned(), base.to_owned()));
-                } else if rk.required {
-                    cx.problem(
-                        "",
-                        ProblemKind::MissingKey {
-                            key: base.to_owned(),
-                        },
-                    );
-                }
-            }
-            (Some(Value::String(s)), None) => names.push((s.clone(), base.to_owned())),
-            (Some(Value::Array(a)), Some(f)) => {
-                for (i, item) in a.iter().enumerate() {
-                    let at = if f.is_empty() {
-                        format!("{base}[{i}]")
-                    } else {
-                        format!("{base}[{i}].{f}")
-                    };
-                    let v = if f.is_empty() {
-                        Some(item)
-                    } else {
-                        item.get(f)
-                    };
-                    match v.and_then(Value::as_str) {
-                        Some(s) => names.push((s.to_owned(), at)),
-                        None if f.is_empty() || item.get(f).is_some() => cx.problem(
-                            &at,
-                            ProblemKind::WrongType {
-                                key: rk.key.into(),
-                                expected: "a behavior name",
-                            },
-                        ),
-                        None => {}
-                    }
-                }
-            }
-            (Some(_), _) => cx.problem(
-                base,
-                ProblemKind::WrongType {
-                    key: base.into(),
-                    expected: if field.is_some() {
-                        "an array"
-                    } else {
-                        "a behavior name"
-                    },
-                },
-            ),
-        }
-        for (name, at) in names {
-            let id = match rk.role {
-                Role::Delegate => cx.delegate_by(&name, &at, rk.resolution),
-                Role::Reference => cx.resolve(&name, &at, rk.resolution),
-            };
-            if let (Some(id), Some(expected)) = (id, rk.must_be) {
-                cx.require_class(id, &name, &at, expected);
-            }
-            if rk.key == "delegateID" && rk.resolution == Resolution::GlobalOnly {
-                pass = pass.or(id);
-            }
-        }
-    }
-    pass
-}
-
-/// Condition types of the original engine and whether each runs natively.
-pub fn condition_support() -> Vec<(&'static str, bool)> {
-    catalog::CONDITION_TYPES
-        .iter()
-        .map(|t| (*t, NATIVE_TYPES.contains(t)))
-        .collect()
 }

@@ -240,10 +240,10 @@ impl LoadError {
 }
 
 /// Where problems go while something is being read: the file, and the list every reader
-/// of that file appends to.
-pub(crate) struct ProblemSink<'a> {
-    pub file: &'a str,
-    pub problems: &'a mut Vec<Problem>,
+/// of that file appends to (a [`KeyReader`](super::KeyReader)'s readers take one).
+pub struct ProblemSink<'a> {
+    pub(crate) file: &'a str,
+    pub(crate) problems: &'a mut Vec<Problem>,
 }
 
 impl ProblemSink<'_> {

@@ -1,8 +1,10 @@
-//! [`Registry`]: behavior classes, condition types and intent predicates by name, so users
-//! add their own, and the robot's vocabularies the loader checks names against (feature
-//! names for `FeatureGate`, active features for `associatedActiveFeature`). It knows the
-//! built-in classes (`classes` hands it their builders); the loader reads it; the classes
-//! never see it.
+//! [`Registry`]: what a tree's names mean. Behavior classes (with what the loader knows of
+//! them, [`ClassInfo`]), condition types (user functions, and node libraries' types with
+//! their parsers), intent predicates, the vocabularies the base keys are checked against
+//! ([`Vocabulary`]) and the world a loaded tree's runner starts with. The runtime registers
+//! nothing: a node library installs its classes, condition types, vocabularies and world
+//! in one call (the original engine's is `original_behaviors::install`), and users add
+//! their own. The loader reads it; the classes never see it.
 
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -10,69 +12,107 @@ use std::sync::Arc;
 use serde_json::{Map, Value};
 
 use super::build_context::{BuildCx, ClassFactory};
-use super::condition::parse::ConditionFactory;
-use super::condition::ConditionFn;
+use super::condition::parse::{ConditionCx, ConditionFactory, ConditionTypeParser};
+use super::condition::{ConditionFn, ConditionType};
 use super::core::Behavior;
+use super::references::ClassInfo;
+use super::vocabulary::{Vocabularies, Vocabulary};
+use super::world::{World, WorldFactory};
 use crate::intent::{IntentPredicate, IntentUnion};
 
-/// Behavior classes, condition types and `_lambda` intent predicates, by name.
+/// A registered class: its builder and, for a node library's class, what the loader knows
+/// of it (None: a user class, whose code is its own).
+pub(crate) struct ClassEntry<U: IntentUnion, E: 'static> {
+    pub factory: ClassFactory<U, E>,
+    pub info: Option<ClassInfo>,
+}
+
+/// Behavior classes, condition types, `_lambda` intent predicates, vocabularies and the
+/// world factory (see the [module documentation](self)).
 pub struct Registry<U: IntentUnion, E: 'static = ()> {
-    pub(crate) classes: HashMap<String, ClassFactory<U, E>>,
+    pub(crate) classes: HashMap<String, ClassEntry<U, E>>,
     pub(crate) conditions: HashMap<String, ConditionFactory<U, E>>,
+    pub(crate) condition_types: HashMap<String, ConditionTypeParser<U, E>>,
     pub(crate) predicates: HashMap<String, IntentPredicate<U>>,
-    pub(crate) features: Option<Vec<String>>,
-    pub(crate) active_features: Option<Vec<String>>,
-    /// Classes registered by the user (not built in), which may reuse an original class
-    /// name with other code.
-    pub(crate) user_classes: std::collections::HashSet<String>,
+    pub(crate) vocabularies: Vocabularies,
+    world: Option<WorldFactory>,
 }
 
 impl<U: IntentUnion, E: 'static> Default for Registry<U, E> {
     fn default() -> Self {
-        Self::with_builtins()
+        Self::new()
     }
 }
 
 impl<U: IntentUnion, E: 'static> Registry<U, E> {
-    /// An empty registry (no class at all).
-    pub fn empty() -> Self {
+    /// An empty registry: no class, no condition type beyond the framework's, no
+    /// vocabulary, the world `()`.
+    pub fn new() -> Self {
         Self {
             classes: HashMap::new(),
             conditions: HashMap::new(),
+            condition_types: HashMap::new(),
             predicates: HashMap::new(),
-            features: None,
-            active_features: None,
-            user_classes: std::collections::HashSet::new(),
+            vocabularies: Default::default(),
+            world: None,
         }
     }
 
-    /// The built-in classes (see [`BUILTIN_CLASSES`]).
-    pub fn with_builtins() -> Self {
-        let mut r = Self::empty();
-        for (name, factory) in super::classes::builtins() {
-            r.classes.insert(name.to_owned(), factory);
-        }
-        r
+    /// An empty registry (the same as [`new`](Self::new)).
+    pub fn empty() -> Self {
+        Self::new()
     }
 
-    /// The feature names `FeatureGate` conditions may name (the robot's `FeatureType`
-    /// enum); without them any name is accepted.
+    /// Sets the names of `vocabulary` (see [`Vocabulary`]).
+    pub fn set_vocabulary(
+        &mut self,
+        vocabulary: Vocabulary,
+        names: impl IntoIterator<Item = impl Into<String>>,
+    ) -> &mut Self {
+        self.vocabularies
+            .set(vocabulary, names.into_iter().map(Into::into).collect());
+        self
+    }
+
+    /// The names of `vocabulary`, when set.
+    pub fn vocabulary(&self, vocabulary: Vocabulary) -> Option<&[String]> {
+        self.vocabularies.get(vocabulary)
+    }
+
+    /// The feature names feature conditions may name (the robot's `FeatureType` enum):
+    /// [`Vocabulary::Features`].
     pub fn set_feature_names(
         &mut self,
         names: impl IntoIterator<Item = impl Into<String>>,
     ) -> &mut Self {
-        self.features = Some(names.into_iter().map(Into::into).collect());
-        self
+        self.set_vocabulary(Vocabulary::Features, names)
     }
 
-    /// The names `associatedActiveFeature` may take (the robot's `ActiveFeature` enum);
-    /// without them any name is accepted.
+    /// The names `associatedActiveFeature` may take (the robot's `ActiveFeature` enum):
+    /// [`Vocabulary::ActiveFeatures`].
     pub fn set_active_feature_names(
         &mut self,
         names: impl IntoIterator<Item = impl Into<String>>,
     ) -> &mut Self {
-        self.active_features = Some(names.into_iter().map(Into::into).collect());
+        self.set_vocabulary(Vocabulary::ActiveFeatures, names)
+    }
+
+    /// The world each loaded tree's runner starts with: `make()` (see [`World`]). Without
+    /// one, `()`.
+    pub fn set_world<W: World>(
+        &mut self,
+        make: impl Fn() -> W + Send + Sync + 'static,
+    ) -> &mut Self {
+        self.world = Some(Arc::new(move || Box::new(make()) as Box<dyn World>));
         self
+    }
+
+    /// A new world from the factory ([`set_world`](Self::set_world); `()` without one).
+    pub fn new_world(&self) -> Box<dyn World> {
+        match &self.world {
+            Some(make) => make(),
+            None => Box::new(()),
+        }
     }
 
     /// The registered class names, sorted.
@@ -82,7 +122,8 @@ impl<U: IntentUnion, E: 'static> Registry<U, E> {
         v
     }
 
-    /// Adds (or replaces) a class.
+    /// Adds (or replaces) a user class: its code is its own, so nothing of a class of the
+    /// same name a node library registered (its [`ClassInfo`]) applies.
     pub fn register_class(
         &mut self,
         name: &str,
@@ -91,12 +132,43 @@ impl<U: IntentUnion, E: 'static> Registry<U, E> {
             + Sync
             + 'static,
     ) -> &mut Self {
-        self.classes.insert(name.to_owned(), Arc::new(factory));
-        self.user_classes.insert(name.to_owned());
+        self.classes.insert(
+            name.to_owned(),
+            ClassEntry {
+                factory: Arc::new(factory),
+                info: None,
+            },
+        );
         self
     }
 
-    /// Adds (or replaces) a condition type: `{"conditionType": name, ...params}`.
+    /// Adds (or replaces) a node library's class, with what the loader knows of it
+    /// ([`ClassInfo`]: its reference keys, the IDs its code names, whether it is a
+    /// stand-in).
+    pub fn register_class_with(
+        &mut self,
+        name: &str,
+        info: ClassInfo,
+        factory: ClassFactory<U, E>,
+    ) -> &mut Self {
+        self.classes.insert(
+            name.to_owned(),
+            ClassEntry {
+                factory,
+                info: Some(info),
+            },
+        );
+        self
+    }
+
+    /// What the loader knows of class `name` (None: not registered, or a user class).
+    pub fn class_info(&self, name: &str) -> Option<&ClassInfo> {
+        self.classes.get(name)?.info.as_ref()
+    }
+
+    /// Adds (or replaces) a user condition type: `{"conditionType": name, ...params}` or
+    /// `{"customCondition": name}`, a function of what conditions see. Tried before every
+    /// other type of that name.
     pub fn register_condition(
         &mut self,
         name: &str,
@@ -107,6 +179,26 @@ impl<U: IntentUnion, E: 'static> Registry<U, E> {
     ) -> &mut Self {
         self.conditions.insert(name.to_owned(), Arc::new(factory));
         self
+    }
+
+    /// Adds (or replaces) a node library's condition type: `{"conditionType": name, ...}`
+    /// parsed by `parse` (see [`ConditionCx`]) into a [`ConditionType`].
+    pub fn register_condition_type(
+        &mut self,
+        name: &str,
+        parse: impl Fn(&mut ConditionCx<'_, U, E>) -> Option<Box<dyn ConditionType<U, E>>>
+            + Send
+            + Sync
+            + 'static,
+    ) -> &mut Self {
+        self.condition_types
+            .insert(name.to_owned(), Arc::new(parse));
+        self
+    }
+
+    /// True when a parser of condition type `name` is registered.
+    pub fn has_condition_type(&self, name: &str) -> bool {
+        self.condition_types.contains_key(name)
     }
 
     /// Adds a named predicate for `{"type": tag, "_lambda": name}` matchers.
@@ -124,29 +216,3 @@ impl<U: IntentUnion, E: 'static> Registry<U, E> {
         self.classes.contains_key(name)
     }
 }
-
-/// The classes [`Registry::with_builtins`] registers.
-pub const BUILTIN_CLASSES: &[&str] = &[
-    "Wait",
-    "DispatcherStrictPriority",
-    "DispatcherStrictPriorityWithCooldown",
-    "DispatcherRandom",
-    "DispatcherQueue",
-    "DispatcherScoring",
-    "DispatcherPassThrough",
-    "DispatcherRerun",
-    "HighLevelAI",
-    "PRDemo",
-    "InternalStates",
-    "AnimSequence",
-    "AnimSequenceWithFace",
-    "AnimSequenceWithObject",
-    "AnimGetInLoop",
-    "TextToSpeechLoop",
-    "PlayAnimation",
-    "MoveHeadToAngle",
-    "Turn",
-    "PutDownBlock",
-    "SimpleVoiceResponse",
-    "ReactToUnclaimedIntent",
-];

@@ -1,10 +1,10 @@
 //! [`Runner`]: the only caller of behavior hooks. It owns the tree (an arena), the stack,
-//! the intent component, the [`RobotState`], the action factory and the virtual clock, and
+//! the intent component, the [`World`], the action factory and the virtual clock, and
 //! enforces the lifecycle in every build.
 //!
 //! # One tick ([`Runner::tick`])
 //!
-//! 1. The clock advances by `dt` (the robot state's time follows). The intent component's
+//! 1. The clock advances by `dt` (the world's time follows). The intent component's
 //!    events since the previous tick started are collected, the component is updated (cloud
 //!    queue, expiry) and its new events appended: this is the tick's intent-event list,
 //!    delivered to behaviors before anything clears it. Each new pending intent adjusts the
@@ -84,9 +84,9 @@ use super::core::{
     Mutable, Node, OperationModifiers, RunnerError, Shared, Slot, View,
 };
 use super::ids::{BehaviorId, BehaviorName};
-use super::robot_state::RobotState;
 use super::tree::Tree;
 use super::wakeup::{Inputs, Wakeup};
+use super::world::{self, World};
 use crate::intent::{IntentComponent, IntentEvent, IntentUnion};
 
 /// Runs a behavior tree. See the [module documentation](self) for the tick and the
@@ -130,10 +130,21 @@ enum Hook {
 }
 
 impl<U: IntentUnion, E: 'static> Runner<U, E> {
-    /// A runner for `tree`, driving `intents`, with a default [`RobotState`] and simulated
-    /// actions. The base behavior enters scope now and is pushed on the first tick on which
-    /// it wants to be activated.
-    pub fn new(tree: Tree<U, E>, intents: IntentComponent<U>) -> Self {
+    /// A runner for `tree`, driving `intents`, with the world the tree was loaded with (the
+    /// registry's, [`Registry::set_world`](super::Registry::set_world); `()` for a tree built
+    /// in code without one) and simulated actions. The base behavior enters scope now and
+    /// is pushed on the first tick on which it wants to be activated.
+    pub fn new(mut tree: Tree<U, E>, intents: IntentComponent<U>) -> Self {
+        let world = std::mem::replace(&mut tree.world, Box::new(()));
+        Self::with_world(tree, intents, world)
+    }
+
+    /// [`new`](Self::new) with `world` instead of the tree's.
+    pub fn with_world(
+        tree: Tree<U, E>,
+        intents: IntentComponent<U>,
+        world: Box<dyn World>,
+    ) -> Self {
         // The hot part of a node stays 32 bytes (see `Node`).
         const { assert!(std::mem::size_of::<Node<U, E>>() == 32) };
         let n = tree.nodes.len();
@@ -150,14 +161,14 @@ impl<U: IntentUnion, E: 'static> Runner<U, E> {
                 },
                 m: Mutable {
                     intents,
-                    robot: RobotState::default(),
+                    changes: Changes::new(&*world),
+                    world,
                     effects: (0..n).map(|_| Vec::new()).collect(),
                     next_effect: 0,
                     cmds: VecDeque::with_capacity(16),
                     errors: ErrorLog::new(),
                     rng: 0x9E37_79B9_7F4A_7C15,
                     actions: Box::new(SimulatedActions::default()),
-                    changes: Changes::new(&RobotState::default()),
                 },
                 names: tree.names,
                 base: tree.base,
@@ -195,14 +206,37 @@ impl<U: IntentUnion, E: 'static> Runner<U, E> {
     pub fn set_seed(&mut self, seed: u64) {
         self.core.m.rng = seed.max(1);
     }
-    /// The robot the conditions read.
-    pub fn robot(&self) -> &RobotState {
-        &self.core.m.robot
+    /// The world the conditions read, as `W` (None when it is of another type).
+    pub fn world<W: World>(&self) -> Option<&W> {
+        world::downcast(&*self.core.m.world)
     }
-    /// The robot, to change between ticks (changes are stamped with the last tick's time).
-    pub fn robot_mut(&mut self) -> &mut RobotState {
-        self.core.m.changes.touch_robot();
-        &mut self.core.m.robot
+    /// The world, whatever its type.
+    pub fn dyn_world(&self) -> &dyn World {
+        &*self.core.m.world
+    }
+    /// The world as `W`, to change between ticks (changes are stamped with the last tick's
+    /// time); None when it is of another type.
+    pub fn world_mut<W: World>(&mut self) -> Option<&mut W> {
+        self.core.m.changes.touch_world();
+        world::downcast_mut(&mut *self.core.m.world)
+    }
+    /// The world, mutably, whatever its type.
+    pub fn dyn_world_mut(&mut self) -> &mut dyn World {
+        self.core.m.changes.touch_world();
+        &mut *self.core.m.world
+    }
+    /// The world as `W`, mutably: a world of another type is first replaced by `make()`
+    /// (see [`Ctx::world_mut_or_insert`]).
+    pub fn world_mut_or_insert<W: World>(&mut self, make: impl FnOnce() -> W) -> &mut W {
+        self.core.m.changes.touch_world();
+        world::as_or_replace(&mut self.core.m.world, make)
+    }
+    /// Replaces the world (every answer that read it is asked again).
+    pub fn set_world(&mut self, world: Box<dyn World>) {
+        let (now, tick) = (self.core.s.clock.now(), self.core.s.clock.tick());
+        self.core.m.changes.touch_world();
+        self.core.m.world = world;
+        self.core.m.world.set_clock(now, tick);
     }
 
     // ----- queries -------------------------------------------------------------------------
@@ -425,7 +459,7 @@ impl<U: IntentUnion, E: 'static> Runner<U, E> {
     fn tick_inner(&mut self, dt: Duration, events: &[E]) {
         let c = &mut self.core;
         c.s.clock.advance(dt);
-        c.m.robot.set_clock(c.s.clock.now(), c.s.clock.tick());
+        c.m.world.set_clock(c.s.clock.now(), c.s.clock.tick());
         c.m.errors.errors.clear();
         c.s.ievents.clear();
         // Most ticks have no event: skip draining an empty buffer.
@@ -439,12 +473,12 @@ impl<U: IntentUnion, E: 'static> Runner<U, E> {
         }
         for e in &c.s.ievents {
             if let IntentEvent::Pending { tag, .. } = e {
-                c.m.changes.touch_robot();
-                c.m.robot
-                    .note_pending_intent(<U as crate::union::CladUnion>::tag_name(*tag));
+                c.m.changes.touch_world();
+                c.m.world
+                    .intent_pending(<U as crate::union::CladUnion>::tag_name(*tag));
             }
         }
-        c.m.changes.sync_robot(&c.m.robot);
+        c.m.changes.sync_world(&*c.m.world);
         let tick = c.s.clock.tick();
         if c.s.stack.is_empty() {
             let base = c.base;
@@ -489,7 +523,7 @@ impl<U: IntentUnion, E: 'static> Runner<U, E> {
     /// children it asks, a state machine its transitions) and `wantsToCancelSelfCondition`,
     /// and of every in-scope behavior whose class updates while inactive.
     /// [`Wakeup::EveryTick`] when the last tick (or anything since) changed an input (the
-    /// robot state, the intent component, the stack), had user events or errors, while a
+    /// world, the intent component, the stack), had user events or errors, while a
     /// continuation is ready, or while the stack is empty.
     ///
     /// Pure. A caller may then skip the ticks that end before the wake-up
@@ -550,9 +584,9 @@ impl<U: IntentUnion, E: 'static> Runner<U, E> {
     pub fn skip_idle_ticks(&mut self, ticks: u64, dt: Duration) {
         let c = &mut self.core;
         c.s.clock.advance_by(ticks, dt);
-        // As the last skipped tick would have: a robot-state change made before the next
-        // tick carries its time.
-        c.m.robot.set_clock(c.s.clock.now(), c.s.clock.tick());
+        // As the last skipped tick would have: a world change made before the next tick
+        // carries its time.
+        c.m.world.set_clock(c.s.clock.now(), c.s.clock.tick());
     }
 
     /// Replaces the stack with `stack` (IDs bottom to top; the first must be the base), as
@@ -1114,11 +1148,11 @@ impl<U: IntentUnion, E: 'static> Runner<U, E> {
             x.set_active(true, now);
         }
         for &t in n.reset_timers.iter() {
-            c.m.changes.touch_robot();
-            c.m.robot.behavior_timers.reset(t, now);
+            c.m.changes.touch_world();
+            c.m.world.reset_timer(t);
         }
         if let Some(e) = &n.emotion_event {
-            c.m.robot.fire_emotion_event(e);
+            c.m.world.emotion_event(e);
         }
         self.hook(to, Hook::Activated, events);
     }
@@ -1192,8 +1226,8 @@ impl<U: IntentUnion, E: 'static> Runner<U, E> {
             w.set_active(true, now);
         }
         if let Some(s) = n.post_suggestion {
-            c.m.changes.touch_robot();
-            c.m.robot.whiteboard.offer(s, tick);
+            c.m.changes.touch_world();
+            c.m.world.offer_suggestion(s, tick);
         }
         // Scoped effects, in reverse order.
         if !c.m.effects[id.index()].is_empty() {

@@ -10,6 +10,7 @@ use super::core::{
     Behavior, CubeRequirement, LifecycleState, Node, NodeDetail, OperationModifiers, Slot,
 };
 use super::ids::{BehaviorId, BehaviorName, NameError};
+use super::world::World;
 use crate::intent::{IntentMatcher, IntentUnion};
 
 /// JSON `behaviorModifiers` values (None: not given).
@@ -68,15 +69,15 @@ pub struct Spec<U: IntentUnion, E: 'static> {
     pub wants: Option<Condition<U, E>>,
     /// `wantsToCancelSelfCondition` (checked after each update while active).
     pub cancel_when: Option<Condition<U, E>>,
-    /// `resetTimers`: behavior timers (indices of `catalog::BEHAVIOR_TIMERS`) reset on
-    /// activation.
+    /// `resetTimers`: behavior timers (indices of the registry's behavior-timer vocabulary)
+    /// reset on activation ([`World::reset_timer`]).
     pub reset_timers: Vec<usize>,
     /// `behaviorModifiers`.
     pub modifiers: ModifierOverrides,
-    /// `postBehaviorSuggestion` (index of `catalog::POST_BEHAVIOR_SUGGESTIONS`), offered to
-    /// the whiteboard at every deactivation.
+    /// `postBehaviorSuggestion` (index of the registry's suggestion vocabulary), offered at
+    /// every deactivation ([`World::offer_suggestion`]).
     pub post_suggestion: Option<usize>,
-    /// `emotionEventOnActivated`.
+    /// `emotionEventOnActivated` ([`World::emotion_event`]).
     pub emotion_event: Option<String>,
     /// `associatedActiveFeature` (`NoFeature`: None).
     pub active_feature: Option<String>,
@@ -178,6 +179,7 @@ type Entry<U, E> = (BehaviorName, Spec<U, E>, Box<dyn Behavior<U, E>>);
 pub struct TreeBuilder<U: IntentUnion, E: 'static = ()> {
     pub(crate) entries: Vec<Entry<U, E>>,
     pub(crate) names: HashMap<BehaviorName, BehaviorId>,
+    world: Option<Box<dyn World>>,
 }
 
 impl<U: IntentUnion, E: 'static> Default for TreeBuilder<U, E> {
@@ -192,7 +194,15 @@ impl<U: IntentUnion, E: 'static> TreeBuilder<U, E> {
         Self {
             entries: Vec::new(),
             names: HashMap::new(),
+            world: None,
         }
+    }
+
+    /// The world the tree's runner starts with ([`Runner::new`](super::Runner::new); `()`
+    /// when none is set).
+    pub fn set_world(&mut self, world: Box<dyn World>) -> &mut Self {
+        self.world = Some(world);
+        self
     }
 
     /// The ID the next [`add`](Self::add) will return (to declare delegates before adding
@@ -351,6 +361,7 @@ impl<U: IntentUnion, E: 'static> TreeBuilder<U, E> {
             behaviors,
             names: self.names,
             base,
+            world: self.world.unwrap_or_else(|| Box::new(())),
         })
     }
 }
@@ -391,6 +402,8 @@ pub struct Tree<U: IntentUnion, E: 'static = ()> {
     pub(crate) behaviors: Vec<Slot<U, E>>,
     pub(crate) names: HashMap<BehaviorName, BehaviorId>,
     pub(crate) base: BehaviorId,
+    /// The world its runner starts with.
+    pub(crate) world: Box<dyn World>,
 }
 
 impl<U: IntentUnion, E: 'static> Tree<U, E> {

@@ -5,7 +5,7 @@
 //! they read changed).
 //!
 //! An answer — a condition's value, a behavior's `WantsToBeActivated`, a dispatcher's choice
-//! among its children — is described by a [`Watch`]: the [`Inputs`] it read (robot-state
+//! among its children — is described by a [`Watch`]: the [`Inputs`] it read (world
 //! fields, the intent component, the stack) and the time until which it holds if none of
 //! them changes ([`Wakeup`]). Conditions know both exactly
 //! ([`Condition::inputs`](super::Condition::inputs),
@@ -16,27 +16,29 @@
 //! when they end ([`Action::next_wakeup`](super::Action::next_wakeup)). Anything that does
 //! not declare is asked every tick.
 //!
-//! The runner stamps every change of an input (`changes.rs`): the robot state per field (a
-//! mutable borrow marks it touched, and every answer that reads the robot counts as changed
+//! The runner stamps every change of an input (`changes.rs`): the world per field (a
+//! mutable borrow marks it touched, and every answer that reads the world counts as changed
 //! until the next tick starts and finds the fields that really changed by comparing with a
-//! copy), the intent component on every mutable
+//! copy, [`World::changed_inputs`](super::World::changed_inputs)), the intent component on every mutable
 //! access and every tick whose update emitted events, the stack on every push, pop and scope
 //! change. A cached answer is valid while none of its inputs was stamped after it was
 //! computed and its time has not come.
 //!
 //! **Why a reused answer is the original's answer.** The original asks every behavior in
 //! reach on every tick, and some conditions keep state between evaluations. An answer is
-//! kept only when asking again would return the same value *and* change no state:
-//! `next_change` is [`Wakeup::EveryTick`] whenever the next evaluation would answer
-//! differently by itself (a `BecameTrueThisTick`, `TimedDedup`, `ObjectKnown` with
-//! `maxAge_ms: 0` or `ObjectInitialDetection` that was just true; a `StuckOnEdge` whose
-//! clock has not started), and every other stateful condition's evaluation is idempotent
-//! while its inputs stand still (a `TimerInRange` is reset only by its activation window,
-//! which is a stack change). Where the runner cannot see an input (user conditions and
-//! classes that do not declare, the active intent, whose guard may be dropped anywhere),
-//! nothing is kept. `robot-runtime-tests/tests/behavior_cache.rs` runs a caching runner
-//! beside one that asks everything on every tick ([`Runner::set_caching`]) on random
-//! original-shaped trees and checks they agree on every tick.
+//! kept only when asking again would return the same value *and* change no state: that is
+//! the contract of every condition type
+//! ([`ConditionType::next_change`](super::ConditionType::next_change)): it is
+//! [`Wakeup::EveryTick`] whenever the next evaluation would answer differently by itself (a
+//! condition that reports a change since its previous evaluation and was just true, a
+//! de-duplicating one, one whose clock starts on its next evaluation), and every other
+//! stateful condition's evaluation is idempotent while its inputs stand still (a timer reset
+//! only by its activation window changes with the stack). Where the runner cannot see an
+//! input (user conditions and classes that do not declare, the active intent, whose guard
+//! may be dropped anywhere), nothing is kept. `robot-runtime-tests/tests/behavior_cache.rs`
+//! runs a caching runner beside one that asks everything on every tick
+//! ([`Runner::set_caching`]) on random original-shaped trees and checks they agree on every
+//! tick.
 //!
 //! What is kept: each behavior's last `WantsToBeActivated` with its watch (a
 //! per-node cell), each strict-priority dispatcher's choice
@@ -60,7 +62,7 @@ pub enum Wakeup {
     /// At the first tick whose virtual time ([`VirtualClock::now`](super::VirtualClock::now))
     /// reaches this: ticks before it may be skipped.
     At(Duration),
-    /// Only an input (a robot-state change, an intent, a trigger word, a stack change, a
+    /// Only an input (a world change, an intent, a trigger word, a stack change, a
     /// user event) can make it change.
     Never,
 }
@@ -100,111 +102,39 @@ impl Wakeup {
     }
 }
 
-/// A set of inputs an answer read: robot-state fields (one bit per field or group of fields
-/// that change together), the intent component and the stack. A bit set.
+/// A set of inputs an answer read: the world's fields (bits 0 to 61, each a field or a group
+/// of fields that a [`World`](super::World) reports changed together), the intent component
+/// and the stack. A bit set.
+///
+/// The runtime owns [`INTENTS`](Self::INTENTS) and [`STACK`](Self::STACK); the 62 world bits
+/// belong to the world ([`Inputs::world`]): a node library names them as constants of its own
+/// (the original engine's are `original_behaviors::inputs`). A world with more fields than
+/// bits groups them, a bit per group of fields that tend to change together: a bit shared by
+/// two fields only costs a cached answer that reads one of them a recomputation when the
+/// other changes, never a wrong answer.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct Inputs(u64);
-
-macro_rules! inputs {
-    ($($(#[$doc:meta])* $name:ident = $bit:expr;)*) => {
-        impl Inputs {
-            $($(#[$doc])* pub const $name: Inputs = Inputs(1 << $bit);)*
-        }
-    };
-}
-
-inputs! {
-    /// The off-treads state and its change time.
-    OFF_TREADS = 0;
-    /// Being held and its change time.
-    BEING_HELD = 1;
-    /// Held in a palm and its times.
-    PALM = 2;
-    /// The cliff sensors and their per-count times.
-    CLIFFS = 3;
-    /// The simple mood and its transitions.
-    MOOD = 4;
-    /// The last poke.
-    POKE = 5;
-    /// The touch sensor.
-    TOUCH = 6;
-    /// The last engine error code.
-    ENGINE_ERROR = 7;
-    /// The feature flags and their default.
-    FEATURES = 8;
-    /// Picked up.
-    PICKED_UP = 9;
-    /// On the charger's contacts.
-    ON_CHARGER = 10;
-    /// On the charger platform.
-    ON_CHARGER_PLATFORM = 11;
-    /// Carrying an object.
-    CARRYING = 12;
-    /// The battery level.
-    BATTERY = 13;
-    /// CPU and battery temperatures.
-    TEMPERATURES = 14;
-    /// Too hot to charge.
-    TOO_HOT = 15;
-    /// The habitat belief.
-    HABITAT = 16;
-    /// The user holds a cube.
-    USER_HOLDING_CUBE = 17;
-    /// The proximity sensor.
-    PROX = 18;
-    /// Pitch and roll.
-    POSE = 19;
-    /// The accelerometer magnitude.
-    ACCEL = 20;
-    /// Located objects.
-    OBJECTS = 21;
-    /// Face memory.
-    FACES = 22;
-    /// Eye contact.
-    EYE_CONTACT = 23;
-    /// Emotion values.
-    EMOTIONS = 24;
-    /// The cube connection.
-    CUBE_CONNECTED = 25;
-    /// Unexpected movement.
-    UNEXPECTED_MOVEMENT = 26;
-    /// Hours alive.
-    HOURS_ALIVE = 27;
-    /// Night time.
-    NIGHT_TIME = 28;
-    /// Maintenance reboot.
-    MAINTENANCE_REBOOT = 29;
-    /// An Alexa interaction.
-    ALEXA = 30;
-    /// Placed on a slope.
-    SLOPE = 31;
-    /// An obstacle.
-    OBSTACLE = 32;
-    /// A salient point.
-    SALIENT_POINT = 33;
-    /// Motion.
-    MOTION = 34;
-    /// A beat or a possible beat.
-    BEAT = 35;
-    /// The behavior timers.
-    TIMERS = 36;
-    /// The whiteboard (suggestions, exploring cooldown).
-    WHITEBOARD = 37;
-    /// The intent component (pending intent, trigger word, flags).
-    INTENTS = 62;
-    /// The stack and the activatable scope (and with them the activation windows of
-    /// conditions).
-    STACK = 63;
-}
 
 impl Inputs {
     /// Nothing.
     pub const NONE: Inputs = Inputs(0);
-    /// Every robot-state field (bits 0 to 37).
-    pub const ROBOT: Inputs = Inputs((1 << 38) - 1);
+    /// The intent component (pending intent, trigger word, flags).
+    pub const INTENTS: Inputs = Inputs(1 << 62);
+    /// The stack and the activatable scope (and with them the activation windows of
+    /// conditions).
+    pub const STACK: Inputs = Inputs(1 << 63);
+    /// Every world input (bits 0 to 61).
+    pub const WORLD: Inputs = Inputs((1 << 62) - 1);
     /// Everything.
     pub const ALL: Inputs = Inputs(u64::MAX);
 
+    /// World input `bit` (0 to 61; the two highest bits are the runtime's, so a larger
+    /// `bit` does not compile in a constant and panics elsewhere: it is a programming
+    /// error, never an input).
+    pub const fn world(bit: u32) -> Inputs {
+        assert!(bit < 62, "world inputs are bits 0 to 61");
+        Inputs(1 << bit)
+    }
     /// Both sets.
     pub const fn with(self, other: Inputs) -> Inputs {
         Inputs(self.0 | other.0)

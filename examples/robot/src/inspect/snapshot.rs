@@ -530,7 +530,7 @@ mod tests {
         let files = tree_files::read_tree(Path::new(dir)).unwrap();
         let sources: Vec<Source<'_>> = files.iter().map(|(n, t)| Source::new(n, t)).collect();
         let base = tree_files::default_base(&files).unwrap();
-        Robot::with_sources(&sources, base, &LoadOptions::original(), config)
+        Robot::with_sources(&sources, base, &LoadOptions::with_stand_ins(), config)
             .unwrap()
             .0
     }

@@ -26,16 +26,14 @@
 
 use std::time::Duration;
 
-use crate::behavior::action::{ActionRequest, PlayAnimation};
-use crate::behavior::build_context::BuildCx;
-use crate::behavior::catalog;
-use crate::behavior::condition::Condition;
-use crate::behavior::core::{
-    Behavior, Continuation, Ctx, DelegationOutcome, OperationModifiers, View,
+use robot_runtime::behavior::{
+    ActionRequest, Behavior, BehaviorId, BuildCx, Condition, Continuation, Ctx, DelegationOutcome,
+    OperationModifiers, PlayAnimation, View, Wakeup, Watch,
 };
-use crate::behavior::ids::BehaviorId;
-use crate::behavior::wakeup::{Inputs, Wakeup, Watch};
-use crate::intent::IntentUnion;
+use robot_runtime::intent::IntentUnion;
+
+use crate::access::RobotAccess;
+use crate::catalog;
 
 const NEXT: u32 = 1;
 const TURNED: u32 = 2;
@@ -136,8 +134,8 @@ impl<U: IntentUnion, E: 'static> Behavior<U, E> for AnimSequence {
     fn activation_watch(&self, _view: &View<'_, U, E>) -> Option<Watch> {
         Some(match &self.target {
             Target::None | Target::Face { require: false, .. } => Watch::CONSTANT,
-            Target::Face { .. } => Watch::reads(Inputs::FACES),
-            Target::Object(_) => Watch::reads(Inputs::OBJECTS),
+            Target::Face { .. } => Watch::reads(crate::inputs::FACES),
+            Target::Object(_) => Watch::reads(crate::inputs::OBJECTS),
         })
     }
     /// Its update does nothing: its animations are actions.

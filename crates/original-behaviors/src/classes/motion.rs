@@ -5,15 +5,13 @@
 //! names: it wants to run while the robot carries an object, puts it down (an animation
 //! action named `PutDownBlock`) and clears "carrying" when that succeeds.
 
-use crate::behavior::action::ActionEnd;
-use crate::behavior::action::ActionRequest;
-use crate::behavior::build_context::BuildCx;
-use crate::behavior::core::{
-    Behavior, Continuation, Ctx, DelegationOutcome, OperationModifiers, View,
+use robot_runtime::behavior::{
+    ActionEnd, ActionRequest, Behavior, BehaviorId, BuildCx, Continuation, Ctx, DelegationOutcome,
+    OperationModifiers, View, Wakeup, Watch,
 };
-use crate::behavior::ids::BehaviorId;
-use crate::behavior::wakeup::{Inputs, Wakeup, Watch};
-use crate::intent::IntentUnion;
+use robot_runtime::intent::IntentUnion;
+
+use crate::access::{RobotAccess, RobotAccessMut};
 
 /// `MoveHeadToAngle`.
 #[derive(Clone, Debug)]
@@ -106,7 +104,7 @@ impl<U: IntentUnion, E: 'static> Behavior<U, E> for PutDownBlock {
         false
     }
     fn activation_watch(&self, _view: &View<'_, U, E>) -> Option<Watch> {
-        Some(Watch::reads(Inputs::CARRYING))
+        Some(Watch::reads(crate::inputs::CARRYING))
     }
     /// Its put-down is an action.
     fn next_wakeup(&self, _view: &View<'_, U, E>) -> Wakeup {

@@ -1,6 +1,6 @@
-//! The built-in behavior classes, one family per file, each reading its keys through the
-//! [`BuildCx`] (every problem reported) and handing the registry its builder
-//! (`builtins`):
+//! The original engine's classes this crate implements, one family per file, each reading
+//! its keys through the runtime's [`BuildCx`] (every problem reported) and handing
+//! `install` its builder (`builtins`):
 //!
 //! * `wait` — `Wait`;
 //! * `dispatch` — the dispatchers of spec §2: `DispatcherStrictPriority`,
@@ -14,7 +14,8 @@
 //!   through the action layer;
 //! * `motion` — `MoveHeadToAngle`, `Turn`, `PutDownBlock`;
 //! * `voice` — `SimpleVoiceResponse`, `ReactToUnclaimedIntent`;
-//! * `stand_in` — what runs for a class of the original engine that is not built in.
+//! * `stand_in` — what runs for a class of the original engine this crate does not
+//!   implement.
 
 pub mod animation;
 pub mod dispatch;
@@ -26,9 +27,8 @@ pub mod wait;
 
 use std::sync::Arc;
 
-use super::build_context::{BuildCx, ClassFactory};
-use super::core::Behavior;
-use crate::intent::IntentUnion;
+use robot_runtime::behavior::{Behavior, BuildCx, ClassFactory};
+use robot_runtime::intent::IntentUnion;
 
 pub use animation::{AnimGetInLoop, AnimSequence, PlayAnimationBehavior, TextToSpeechLoop};
 pub use dispatch::{
@@ -43,7 +43,8 @@ pub use wait::Wait;
 
 type Builder<U, E> = fn(&mut BuildCx<'_, U, E>) -> Option<Box<dyn Behavior<U, E>>>;
 
-/// The builders of the built-in classes, by class name (the registry adds them).
+/// The builders of the classes this crate implements, by class name (`install` registers
+/// them).
 pub(crate) fn builtins<U: IntentUnion, E: 'static>() -> Vec<(&'static str, ClassFactory<U, E>)> {
     let list: Vec<(&'static str, Builder<U, E>)> = vec![
         ("Wait", wait::build),

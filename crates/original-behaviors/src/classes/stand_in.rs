@@ -1,7 +1,8 @@
-//! [`StandIn`]: what runs for a class of the original engine that this runtime does not
-//! build in, when the tree is loaded with stand-ins. Its keys are kept (and its behavior
-//! references resolved by the loader through the per-class reference table), and it acts
-//! with these documented default semantics:
+//! [`StandIn`]: what runs for a class of the original engine this crate does not implement,
+//! when the tree is loaded with stand-ins (`LoadOptions::stand_ins`; the class is registered
+//! as a stand-in, so without them it is a load error). Its keys are kept (and its behavior
+//! references resolved through the class's reference keys, `catalog::REFERENCE_KEYS`), and
+//! it acts with these documented default semantics:
 //!
 //! * A class whose reference table has a `delegateID` (the coordinators built on
 //!   `DispatcherPassThrough`, `SleepCycle`) acts as a pass-through: its delegate is linked
@@ -18,11 +19,11 @@
 //! delegates. Its other references are declared delegates (so scope and exports see them)
 //! but never delegated to.
 
-use crate::behavior::action::ActionRequest;
-use crate::behavior::core::{Behavior, Continuation, Ctx, OperationModifiers, View};
-use crate::behavior::ids::BehaviorId;
-use crate::behavior::wakeup::{Wakeup, Watch};
-use crate::intent::IntentUnion;
+use robot_runtime::behavior::{
+    ActionRequest, Behavior, BehaviorId, BuildCx, Continuation, Ctx, OperationModifiers,
+    Resolution, View, Wakeup, Watch,
+};
+use robot_runtime::intent::IntentUnion;
 
 /// A stand-in (see the [module documentation](self)).
 #[derive(Clone, Debug)]
@@ -102,4 +103,27 @@ impl<U: IntentUnion, E: 'static> Behavior<U, E> for StandIn {
             }
         }
     }
+}
+
+/// Builds the stand-in for the instance's class: its reference keys resolved (a
+/// global-only `delegateID` is its pass-through), its class keys kept as they are; it
+/// wants to run when its declared conditions hold, or always when `unconditioned_want`.
+pub(crate) fn build<U: IntentUnion, E: 'static>(
+    cx: &mut BuildCx<'_, U, E>,
+    unconditioned_want: bool,
+) -> Option<Box<dyn Behavior<U, E>>> {
+    let keys = cx.reference_keys();
+    let pass = cx
+        .resolve_reference_keys(keys)
+        .into_iter()
+        .find(|(k, _)| k.key == "delegateID" && k.resolution == Resolution::GlobalOnly)
+        .map(|(_, id)| id);
+    let wants = unconditioned_want || cx.has_activation_conditions();
+    cx.keep_raw_params();
+    Some(Box::new(StandIn::new(
+        cx.class(),
+        pass,
+        cx.declared_delegates().to_vec(),
+        wants,
+    )))
 }

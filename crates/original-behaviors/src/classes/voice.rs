@@ -14,13 +14,14 @@
 
 use std::time::Duration;
 
-use crate::behavior::action::{ActionRequest, PlayAnimation};
-use crate::behavior::build_context::BuildCx;
-use crate::behavior::core::{Behavior, ClaimSite, Continuation, Ctx, OperationModifiers, View};
-use crate::behavior::ids::BehaviorId;
-use crate::behavior::robot_state::OffTreads;
-use crate::behavior::wakeup::{Inputs, Wakeup, Watch};
-use crate::intent::{IntentMatcher, IntentUnion};
+use robot_runtime::behavior::{
+    ActionRequest, Behavior, BehaviorId, BuildCx, ClaimSite, Continuation, Ctx, Inputs,
+    OperationModifiers, PlayAnimation, View, Wakeup, Watch,
+};
+use robot_runtime::intent::{IntentMatcher, IntentUnion};
+
+use crate::access::{RobotAccess, RobotAccessMut};
+use crate::robot_state::OffTreads;
 
 /// `SimpleVoiceResponse` (see the [module documentation](self)).
 pub struct SimpleVoiceResponse<T> {

@@ -1,7 +1,8 @@
 //! The original engine's closed vocabularies, as facts a loader checks names against: its
 //! behavior classes, condition types, behavior timers, post-behavior suggestions, object
 //! types, stats, error codes, tracks; and, per class, the keys that name other behaviors
-//! (spec §6) and the behavior IDs its code names. A leaf: plain data.
+//! (spec §6) and the behavior IDs its code names ([`class_info`], what the plugin registers
+//! each class with). Plain data: `install` hands it to the runtime's registry.
 //!
 //! The class list is the `BehaviorClass` enum of the newest community fork of the original
 //! robot (175 classes); the condition types are the `BEIConditionType` enum
@@ -363,80 +364,29 @@ pub const STREAM_EFFECTS: &[&str] = &[
 ];
 
 /// `CubeConnectionRequirements` values (`behaviorModifiers.cubeConnectionRequirements`).
-pub const CUBE_CONNECTION_REQUIREMENTS: &[&str] = &[
-    "None",
-    "OptionalLazy",
-    "OptionalActive",
-    "RequiredLazy",
-    "RequiredManaged",
-];
+pub const CUBE_CONNECTION_REQUIREMENTS: &[&str] = &robot_runtime::behavior::CubeRequirement::NAMES;
 
 /// True when `name` is in `set`.
 pub fn contains(set: &[&str], name: &str) -> bool {
     set.contains(&name)
 }
 
-/// How a key's behavior name is looked up (spec §1 "Name resolution", §6).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Resolution {
-    /// The owner's own anonymous behaviors first, then global IDs ("A").
-    AnonymousThenGlobal,
-    /// Global IDs only ("G").
-    GlobalOnly,
-}
-
-/// What a named behavior is to the owner.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Role {
-    /// A delegate: in the owner's declared delegates (scope, delegation).
-    Delegate,
-    /// Only suppressed or queried (`suppressedBehaviors`, `suppressingBehaviors`): checked,
-    /// not declared.
-    Reference,
-}
-
-/// One class-specific key that names behaviors. `key` is `name` (a string), `name[]` (an
-/// array of strings) or `name[].field` (an array of objects, each with a string `field`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct ReferenceKey {
-    /// The key pattern.
-    pub key: &'static str,
-    /// How names are looked up.
-    pub resolution: Resolution,
-    /// Delegate or reference.
-    pub role: Role,
-    /// Required (a missing key is a problem).
-    pub required: bool,
-    /// The value used when the key is absent.
-    pub default: Option<&'static str>,
-    /// The class the named behavior must have.
-    pub must_be: Option<&'static str>,
-}
+pub use robot_runtime::behavior::{ReferenceKey, Resolution, Role};
 
 const fn rk(key: &'static str, resolution: Resolution) -> ReferenceKey {
-    ReferenceKey {
-        key,
-        resolution,
-        role: Role::Delegate,
-        required: false,
-        default: None,
-        must_be: None,
-    }
+    ReferenceKey::new(key, resolution)
 }
 
-const fn required(mut k: ReferenceKey) -> ReferenceKey {
-    k.required = true;
-    k
+const fn required(k: ReferenceKey) -> ReferenceKey {
+    k.required()
 }
 
-const fn reference(mut k: ReferenceKey) -> ReferenceKey {
-    k.role = Role::Reference;
-    k
+const fn reference(k: ReferenceKey) -> ReferenceKey {
+    k.reference()
 }
 
-const fn must_be(mut k: ReferenceKey, class: &'static str) -> ReferenceKey {
-    k.must_be = Some(class);
-    k
+const fn must_be(k: ReferenceKey, class: &'static str) -> ReferenceKey {
+    k.must_be(class)
 }
 
 use Resolution::{AnonymousThenGlobal as A, GlobalOnly as G};
@@ -642,4 +592,16 @@ pub fn hard_coded_ids(class: &str) -> (Role, &'static [&'static str]) {
         .iter()
         .find(|(c, _, _)| *c == class)
         .map_or((Role::Reference, &[][..]), |(_, r, ids)| (*r, *ids))
+}
+
+/// What the runtime's loader knows of `class` (its reference keys and hard-coded IDs;
+/// `stand_in`: registered as a stand-in).
+pub fn class_info(class: &str, stand_in: bool) -> robot_runtime::behavior::ClassInfo {
+    let (hard_coded_role, hard_coded_ids) = hard_coded_ids(class);
+    robot_runtime::behavior::ClassInfo {
+        reference_keys: reference_keys(class),
+        hard_coded_ids,
+        hard_coded_role,
+        stand_in,
+    }
 }

@@ -56,18 +56,17 @@ use std::time::Duration;
 
 use serde_json::Value;
 
-use crate::behavior::build_context::BuildCx;
-use crate::behavior::catalog::{self, Resolution};
-use crate::behavior::condition::parse::timer_index;
-use crate::behavior::condition::{Condition, HighLevelAiCondition, Kind, MachineTimes};
-use crate::behavior::core::{
-    AnswerCache, Behavior, ClaimSite, Continuation, Ctx, DelegationOutcome, EffectId,
-    OperationModifiers, View,
+use robot_runtime::behavior::{
+    AnswerCache, Behavior, BehaviorId, BuildCx, ClaimSite, Condition, Continuation, Ctx,
+    DelegationOutcome, EffectId, Inputs, MachineTimes, OperationModifiers, Resolution, View,
+    Wakeup, Watch,
 };
-use crate::behavior::ids::BehaviorId;
-use crate::behavior::robot_state::Emotion;
-use crate::behavior::wakeup::{Inputs, Wakeup, Watch};
-use crate::intent::{IntentMatcher, IntentUnion};
+use robot_runtime::intent::{IntentMatcher, IntentUnion};
+
+use crate::access::{RobotAccess, RobotAccessMut};
+use crate::catalog;
+use crate::conditions::{HighLevelAiCondition, OriginalCondition};
+use crate::robot_state::Emotion;
 
 /// Which class the machine is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -166,8 +165,9 @@ impl<U: IntentUnion, E: 'static> StateMachine<U, E> {
         if let Some(r) = self.remembered[kind].recall(&view, self.epoch) {
             return r;
         }
-        let mut cx = view.eval_cx();
-        cx.machine = Some(self.times(cur, ctx.clock().now()));
+        let cx = view
+            .eval_cx()
+            .in_machine(self.times(cur, ctx.clock().now()));
         let mut watch = Watch::reads(Inputs::STACK);
         let mut fired = None;
         for &t in &self.states[cur].transitions[kind] {
@@ -473,8 +473,9 @@ impl<U: IntentUnion, E: 'static> Behavior<U, E> for StateMachine<U, E> {
         if self.in_put_down {
             return Wakeup::Never;
         }
-        let mut cx = view.eval_cx();
-        cx.machine = Some(self.times(cur, view.clock().now()));
+        let cx = view
+            .eval_cx()
+            .in_machine(self.times(cur, view.clock().now()));
         let kind = |k: usize| {
             self.states[cur].transitions[k]
                 .iter()
@@ -602,7 +603,7 @@ fn build<U: IntentUnion, E: 'static>(
             None => {
                 cx.problem(
                     &format!("states[{k}]"),
-                    crate::behavior::problem::ProblemKind::MissingKey { key: "name".into() },
+                    robot_runtime::behavior::ProblemKind::MissingKey { key: "name".into() },
                 );
                 valid.push(false);
             }
@@ -646,17 +647,18 @@ fn build<U: IntentUnion, E: 'static>(
                     None
                 }
             });
-            let reset_timer = timer.and_then(|t| match timer_index(t) {
-                Some(i) => Some(i),
-                None => {
-                    sk.bad(
-                        &mut p,
-                        "resetBehaviorTimer",
-                        format!("unknown behavior timer `{t}`"),
-                    );
-                    None
-                }
-            });
+            let reset_timer =
+                timer.and_then(|t| match crate::robot_state::BehaviorTimers::index(t) {
+                    Some(i) => Some(i),
+                    None => {
+                        sk.bad(
+                            &mut p,
+                            "resetBehaviorTimer",
+                            format!("unknown behavior timer `{t}`"),
+                        );
+                        None
+                    }
+                });
             let behavior = behavior_name.and_then(|b| {
                 cx.delegate_by(b, &format!("{key}.behavior"), Resolution::GlobalOnly)
             });
@@ -755,7 +757,7 @@ fn build<U: IntentUnion, E: 'static>(
             ),
         ];
         for (name, c) in customs {
-            cx.add_custom_condition(name, Condition::new(Kind::HighLevelAi(c)));
+            cx.add_custom_condition(name, OriginalCondition::HighLevelAi(c).condition());
         }
     }
     for (k, t) in cx
@@ -783,7 +785,7 @@ fn build<U: IntentUnion, E: 'static>(
             ))
         });
         if let Some((name, begin)) = got {
-            cx.add_custom_condition(&name, Condition::new(Kind::StateTime(begin)));
+            cx.add_custom_condition(&name, OriginalCondition::StateTime(begin).condition());
         }
     }
     cx.bool("ignoreMissingTransitions", false);
@@ -834,7 +836,7 @@ fn build<U: IntentUnion, E: 'static>(
                 None => {
                     cx.problem(
                         &here,
-                        crate::behavior::problem::ProblemKind::MissingKey { key: "from".into() },
+                        robot_runtime::behavior::ProblemKind::MissingKey { key: "from".into() },
                     );
                     return;
                 }

@@ -16,14 +16,11 @@ use std::time::Duration;
 
 use serde_json::Value;
 
-use crate::behavior::build_context::BuildCx;
-use crate::behavior::condition::parse::timer_index;
-use crate::behavior::core::{Behavior, ChoiceCache, Continuation, Ctx, OperationModifiers, View};
-use crate::behavior::ids::BehaviorId;
-use crate::behavior::json_keys::KeyReader;
-use crate::behavior::problem::{ProblemKind, Severity};
-use crate::behavior::wakeup::{Inputs, Wakeup, Watch};
-use crate::intent::IntentUnion;
+use robot_runtime::behavior::{
+    Behavior, BehaviorId, BuildCx, ChoiceCache, Continuation, Ctx, Inputs, KeyReader,
+    OperationModifiers, ProblemKind, Severity, View, Wakeup, Watch,
+};
+use robot_runtime::intent::IntentUnion;
 
 // ----- the common base ---------------------------------------------------------------------
 
@@ -66,7 +63,7 @@ impl Base {
         skip: impl Fn(usize) -> Option<Wakeup>,
     ) -> Wakeup {
         let me = view.me();
-        if view.state_of(me) != Some(crate::behavior::core::LifecycleState::Active) {
+        if view.state_of(me) != Some(robot_runtime::behavior::LifecycleState::Active) {
             return Wakeup::Never;
         }
         if !view.is_delegating(me) {
@@ -112,7 +109,7 @@ impl Base {
     /// Active: a dispatcher that chooses only when nothing is delegated.
     fn idle_wakeup<U: IntentUnion, E: 'static>(view: &View<'_, U, E>) -> Wakeup {
         let me = view.me();
-        if view.state_of(me) != Some(crate::behavior::core::LifecycleState::Active)
+        if view.state_of(me) != Some(robot_runtime::behavior::LifecycleState::Active)
             || view.is_delegating(me)
         {
             Wakeup::Never
@@ -616,7 +613,7 @@ pub(crate) fn build_with_cooldown<U: IntentUnion, E: 'static>(
             let cooldown = Cooldown::read(k, cx);
             let mut s = cx.sink();
             let timer = match k.str(&mut s, "linkedBehaviorTimer") {
-                Some(t) => match timer_index(t) {
+                Some(t) => match crate::robot_state::BehaviorTimers::index(t) {
                     Some(i) => Some(i),
                     None => {
                         k.bad(

@@ -1,9 +1,10 @@
 //! [`RobotState`]: the simulated robot the original's conditions read (spec §5.5): body and
 //! sensors (treads, held, palm, charger, cliffs, battery, temperatures, prox, pitch, roll),
 //! the world (located objects, faces), mood (emotions, simple mood), feature flags, the
-//! behavior timers and the whiteboard's post-behavior suggestions. The runner owns one; the
-//! robot sets it (typed setters, or [`RobotState::apply_json`] for scenario lines such as
-//! `{"on_charger": true}`); conditions read it.
+//! behavior timers and the whiteboard's post-behavior suggestions. It is the runner's
+//! [`World`] (the registry's world factory makes one per loaded tree); the robot sets it
+//! (typed setters, or [`RobotState::apply_json`] for scenario lines such as
+//! `{"on_charger": true}`); conditions and classes read it ([`RobotAccess`](crate::RobotAccess)).
 //!
 //! Times are the runner's virtual engine time (`Duration` since start). A setter stamps a
 //! change with the state's current time: the runner sets it at the start of every tick, so a
@@ -14,8 +15,12 @@ use std::time::Duration;
 
 use serde_json::{Map, Value};
 
-use super::catalog;
-use super::wakeup::Inputs;
+use std::any::Any;
+
+use robot_runtime::behavior::{Inputs, World};
+
+use crate::catalog;
+use crate::inputs;
 
 /// `OffTreadsState`: how the robot rests.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
@@ -469,7 +474,7 @@ impl RobotState {
     pub fn tick(&self) -> u64 {
         self.tick
     }
-    pub(crate) fn set_clock(&mut self, now: Duration, tick: u64) {
+    fn set_robot_clock(&mut self, now: Duration, tick: u64) {
         self.now = now;
         self.tick = tick;
         self.latest_message_ms = u64::try_from(now.as_millis()).unwrap_or(u64::MAX);
@@ -946,10 +951,10 @@ impl RobotState {
         Ok(())
     }
 
-    /// The inputs (see [`Inputs`]) whose fields differ between this state and `prev`. The
+    /// The inputs (see [`inputs`]) whose fields differ between this state and `prev`. The
     /// clock (`now`, `tick`, `latest_message_ms`) is time, not an input; the mood-event log
     /// is read by no condition.
-    pub(crate) fn changed_inputs(&self, prev: &RobotState) -> Inputs {
+    pub fn changed_from(&self, prev: &RobotState) -> Inputs {
         let mut c = Inputs::NONE;
         let mut on = |changed: bool, i: Inputs| {
             if changed {
@@ -959,106 +964,107 @@ impl RobotState {
         on(
             self.off_treads != prev.off_treads
                 || self.off_treads_changed != prev.off_treads_changed,
-            Inputs::OFF_TREADS,
+            inputs::OFF_TREADS,
         );
         on(
             self.being_held != prev.being_held
                 || self.being_held_changed != prev.being_held_changed,
-            Inputs::BEING_HELD,
+            inputs::BEING_HELD,
         );
         on(
             self.held_in_palm != prev.held_in_palm
                 || self.palm_since != prev.palm_since
                 || self.last_in_palm != prev.last_in_palm,
-            Inputs::PALM,
+            inputs::PALM,
         );
         on(
             self.cliffs != prev.cliffs || self.cliff_since != prev.cliff_since,
-            Inputs::CLIFFS,
+            inputs::CLIFFS,
         );
         on(
             self.simple_mood != prev.simple_mood || self.mood_transition != prev.mood_transition,
-            Inputs::MOOD,
+            inputs::MOOD,
         );
-        on(self.last_poked != prev.last_poked, Inputs::POKE);
-        on(self.touched_since != prev.touched_since, Inputs::TOUCH);
-        on(self.engine_error != prev.engine_error, Inputs::ENGINE_ERROR);
+        on(self.last_poked != prev.last_poked, inputs::POKE);
+        on(self.touched_since != prev.touched_since, inputs::TOUCH);
+        on(self.engine_error != prev.engine_error, inputs::ENGINE_ERROR);
         on(
             self.features != prev.features || self.features_default != prev.features_default,
-            Inputs::FEATURES,
+            inputs::FEATURES,
         );
-        on(self.picked_up != prev.picked_up, Inputs::PICKED_UP);
-        on(self.on_charger != prev.on_charger, Inputs::ON_CHARGER);
+        on(self.picked_up != prev.picked_up, inputs::PICKED_UP);
+        on(self.on_charger != prev.on_charger, inputs::ON_CHARGER);
         on(
             self.on_charger_platform != prev.on_charger_platform,
-            Inputs::ON_CHARGER_PLATFORM,
+            inputs::ON_CHARGER_PLATFORM,
         );
         on(
             self.carrying_object != prev.carrying_object,
-            Inputs::CARRYING,
+            inputs::CARRYING,
         );
-        on(self.battery_level != prev.battery_level, Inputs::BATTERY);
+        on(self.battery_level != prev.battery_level, inputs::BATTERY);
         on(
             self.cpu_temp_c != prev.cpu_temp_c || self.battery_temp_c != prev.battery_temp_c,
-            Inputs::TEMPERATURES,
+            inputs::TEMPERATURES,
         );
         on(
             self.too_hot_to_charge != prev.too_hot_to_charge,
-            Inputs::TOO_HOT,
+            inputs::TOO_HOT,
         );
-        on(self.habitat != prev.habitat, Inputs::HABITAT);
+        on(self.habitat != prev.habitat, inputs::HABITAT);
         on(
             self.user_holding_cube != prev.user_holding_cube,
-            Inputs::USER_HOLDING_CUBE,
+            inputs::USER_HOLDING_CUBE,
         );
-        on(self.prox_mm != prev.prox_mm, Inputs::PROX);
+        on(self.prox_mm != prev.prox_mm, inputs::PROX);
         on(
             self.pitch_deg != prev.pitch_deg || self.roll_deg != prev.roll_deg,
-            Inputs::POSE,
+            inputs::POSE,
         );
-        on(self.accel_magnitude != prev.accel_magnitude, Inputs::ACCEL);
-        on(self.objects != prev.objects, Inputs::OBJECTS);
-        on(self.faces != prev.faces, Inputs::FACES);
-        on(self.eye_contact != prev.eye_contact, Inputs::EYE_CONTACT);
-        on(self.emotions != prev.emotions, Inputs::EMOTIONS);
+        on(self.accel_magnitude != prev.accel_magnitude, inputs::ACCEL);
+        on(self.objects != prev.objects, inputs::OBJECTS);
+        on(self.faces != prev.faces, inputs::FACES);
+        on(self.eye_contact != prev.eye_contact, inputs::EYE_CONTACT);
+        on(self.emotions != prev.emotions, inputs::EMOTIONS);
         on(
             self.cube_connected != prev.cube_connected,
-            Inputs::CUBE_CONNECTED,
+            inputs::CUBE_CONNECTED,
         );
         on(
             self.unexpected_movement != prev.unexpected_movement,
-            Inputs::UNEXPECTED_MOVEMENT,
+            inputs::UNEXPECTED_MOVEMENT,
         );
-        on(self.hours_alive != prev.hours_alive, Inputs::HOURS_ALIVE);
-        on(self.night_time != prev.night_time, Inputs::NIGHT_TIME);
+        on(self.hours_alive != prev.hours_alive, inputs::HOURS_ALIVE);
+        on(self.night_time != prev.night_time, inputs::NIGHT_TIME);
         on(
             self.maintenance_reboot != prev.maintenance_reboot,
-            Inputs::MAINTENANCE_REBOOT,
+            inputs::MAINTENANCE_REBOOT,
         );
-        on(self.alexa_active != prev.alexa_active, Inputs::ALEXA);
-        on(self.placed_on_slope != prev.placed_on_slope, Inputs::SLOPE);
+        on(self.alexa_active != prev.alexa_active, inputs::ALEXA);
+        on(self.placed_on_slope != prev.placed_on_slope, inputs::SLOPE);
         on(
             self.obstacle_detected != prev.obstacle_detected,
-            Inputs::OBSTACLE,
+            inputs::OBSTACLE,
         );
         on(
             self.salient_point_detected != prev.salient_point_detected,
-            Inputs::SALIENT_POINT,
+            inputs::SALIENT_POINT,
         );
-        on(self.motion_detected != prev.motion_detected, Inputs::MOTION);
+        on(self.motion_detected != prev.motion_detected, inputs::MOTION);
         on(
             self.beat_detected != prev.beat_detected
                 || self.potential_beat_detected != prev.potential_beat_detected,
-            Inputs::BEAT,
+            inputs::BEAT,
         );
-        on(self.behavior_timers != prev.behavior_timers, Inputs::TIMERS);
-        on(self.whiteboard != prev.whiteboard, Inputs::WHITEBOARD);
+        on(self.behavior_timers != prev.behavior_timers, inputs::TIMERS);
+        on(self.whiteboard != prev.whiteboard, inputs::WHITEBOARD);
         c
     }
 
-    /// The bits of the activation gates this state blocks (spec §0 steps 2–5): see
-    /// [`Gates`](super::core::Gates).
-    pub(crate) fn blocking(&self) -> u8 {
+    /// The bits of the activation gates this state blocks (spec §0 steps 2–5): 1 off its
+    /// treads, 2 on the charger's contacts, 4 carrying, 8 no cube connection (see
+    /// [`World::blocking`]).
+    pub fn blocking_gates(&self) -> u8 {
         let mut bits = 0;
         if self.off_treads != OffTreads::OnTreads {
             bits |= 1;
@@ -1073,6 +1079,59 @@ impl RobotState {
             bits |= 8;
         }
         bits
+    }
+}
+
+/// The original robot's state is the runner's world.
+impl World for RobotState {
+    fn set_clock(&mut self, now: Duration, tick: u64) {
+        self.set_robot_clock(now, tick);
+    }
+    fn blocking(&self) -> u8 {
+        self.blocking_gates()
+    }
+    fn blocking_inputs(&self, gates: u8) -> Inputs {
+        let mut i = Inputs::NONE;
+        for (bit, input) in [
+            (1, inputs::OFF_TREADS),
+            (2, inputs::ON_CHARGER),
+            (4, inputs::CARRYING),
+            (8, inputs::CUBE_CONNECTED),
+        ] {
+            if gates & bit != 0 {
+                i |= input;
+            }
+        }
+        i
+    }
+    fn clone_world(&self) -> Box<dyn World> {
+        Box::new(self.clone())
+    }
+    fn clone_into_world(&self, target: &mut Box<dyn World>) {
+        match (&mut **target as &mut dyn Any).downcast_mut::<RobotState>() {
+            // Overwritten in place: no new box.
+            Some(copy) => copy.clone_from(self),
+            None => *target = self.clone_world(),
+        }
+    }
+    fn changed_inputs(&self, before: &dyn World) -> Inputs {
+        match (before as &dyn Any).downcast_ref::<RobotState>() {
+            Some(prev) => self.changed_from(prev),
+            None => Inputs::WORLD,
+        }
+    }
+    fn reset_timer(&mut self, index: usize) {
+        let now = self.now;
+        self.behavior_timers.reset(index, now);
+    }
+    fn offer_suggestion(&mut self, index: usize, tick: u64) {
+        self.whiteboard.offer(index, tick);
+    }
+    fn emotion_event(&mut self, name: &str) {
+        self.fire_emotion_event(name);
+    }
+    fn intent_pending(&mut self, tag: &str) {
+        self.note_pending_intent(tag);
     }
 }
 

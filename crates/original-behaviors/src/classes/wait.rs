@@ -4,11 +4,10 @@
 
 use std::time::Duration;
 
-use crate::behavior::build_context::BuildCx;
-use crate::behavior::core::{Behavior, Ctx, OperationModifiers, View};
-use crate::behavior::ids::BehaviorId;
-use crate::behavior::wakeup::{Wakeup, Watch};
-use crate::intent::IntentUnion;
+use robot_runtime::behavior::{
+    Behavior, BehaviorId, BuildCx, Ctx, OperationModifiers, View, Wakeup, Watch,
+};
+use robot_runtime::intent::IntentUnion;
 
 /// `Wait` (see the [module documentation](self)).
 #[derive(Clone, Debug, Default)]

@@ -1,0 +1,102 @@
+//! The world inputs of the original robot's state ([`RobotState`](crate::RobotState)): one
+//! [`Inputs`] bit per field, or per group of fields that change together, of the 62 bits
+//! the runtime leaves to the world ([`Inputs::world`]). Conditions declare what they read
+//! in these terms, and [`RobotState::changed_inputs`](crate::RobotState) reports them, so
+//! the runner's cached answers are recomputed exactly when what they read changed.
+//!
+//! **Room to grow.** 38 bits are used. The classes still to be written read dozens of new
+//! robot-state fields (cliff stops, motor calibration, touch gestures, sound direction, SDK
+//! control requests, volume notifications, face and cube sightings, ...): more fields than
+//! the 24 bits left. Fields then share a bit by group (the sensors of one subsystem, the
+//! notifications of one service): a shared bit only costs an answer that reads one field a
+//! recomputation when another of its group changes, never a wrong answer. Keep a group's
+//! fields ones that tend to change together, and say here which fields share a bit.
+
+use robot_runtime::behavior::Inputs;
+
+macro_rules! inputs {
+    ($($(#[$doc:meta])* $name:ident = $bit:expr;)*) => {
+        $($(#[$doc])* pub const $name: Inputs = Inputs::world($bit);)*
+        /// Every input of the robot state.
+        pub const ROBOT: Inputs = Inputs::NONE$(.with($name))*;
+    };
+}
+
+inputs! {
+    /// The off-treads state and its change time.
+    OFF_TREADS = 0;
+    /// Being held and its change time.
+    BEING_HELD = 1;
+    /// Held in a palm and its times.
+    PALM = 2;
+    /// The cliff sensors and their per-count times.
+    CLIFFS = 3;
+    /// The simple mood and its transitions.
+    MOOD = 4;
+    /// The last poke.
+    POKE = 5;
+    /// The touch sensor.
+    TOUCH = 6;
+    /// The last engine error code.
+    ENGINE_ERROR = 7;
+    /// The feature flags and their default.
+    FEATURES = 8;
+    /// Picked up.
+    PICKED_UP = 9;
+    /// On the charger's contacts.
+    ON_CHARGER = 10;
+    /// On the charger platform.
+    ON_CHARGER_PLATFORM = 11;
+    /// Carrying an object.
+    CARRYING = 12;
+    /// The battery level.
+    BATTERY = 13;
+    /// CPU and battery temperatures.
+    TEMPERATURES = 14;
+    /// Too hot to charge.
+    TOO_HOT = 15;
+    /// The habitat belief.
+    HABITAT = 16;
+    /// The user holds a cube.
+    USER_HOLDING_CUBE = 17;
+    /// The proximity sensor.
+    PROX = 18;
+    /// Pitch and roll.
+    POSE = 19;
+    /// The accelerometer magnitude.
+    ACCEL = 20;
+    /// Located objects.
+    OBJECTS = 21;
+    /// Face memory.
+    FACES = 22;
+    /// Eye contact.
+    EYE_CONTACT = 23;
+    /// Emotion values.
+    EMOTIONS = 24;
+    /// The cube connection.
+    CUBE_CONNECTED = 25;
+    /// Unexpected movement.
+    UNEXPECTED_MOVEMENT = 26;
+    /// Hours alive.
+    HOURS_ALIVE = 27;
+    /// Night time.
+    NIGHT_TIME = 28;
+    /// Maintenance reboot.
+    MAINTENANCE_REBOOT = 29;
+    /// An Alexa interaction.
+    ALEXA = 30;
+    /// Placed on a slope.
+    SLOPE = 31;
+    /// An obstacle.
+    OBSTACLE = 32;
+    /// A salient point.
+    SALIENT_POINT = 33;
+    /// Motion.
+    MOTION = 34;
+    /// A beat or a possible beat.
+    BEAT = 35;
+    /// The behavior timers.
+    TIMERS = 36;
+    /// The whiteboard (suggestions, exploring cooldown).
+    WHITEBOARD = 37;
+}
