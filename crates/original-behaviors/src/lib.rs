@@ -149,18 +149,12 @@ pub fn install_with<U: IntentUnion, E: 'static>(registry: &mut Registry<U, E>, o
     }
     conditions::register(registry);
     registry
+        .set_vocabulary(Vocabulary::Timers, catalog::BEHAVIOR_TIMERS.iter().copied())
         .set_vocabulary(
-            Vocabulary::BehaviorTimers,
-            catalog::BEHAVIOR_TIMERS.iter().copied(),
-        )
-        .set_vocabulary(
-            Vocabulary::PostBehaviorSuggestions,
+            Vocabulary::Suggestions,
             catalog::POST_BEHAVIOR_SUGGESTIONS.iter().copied(),
         )
-        .set_vocabulary(
-            Vocabulary::BehaviorStats,
-            catalog::BEHAVIOR_STATS.iter().copied(),
-        )
+        .set_vocabulary(Vocabulary::Stats, catalog::BEHAVIOR_STATS.iter().copied())
         .set_vocabulary(Vocabulary::AnimTracks, catalog::ANIM_TRACKS.iter().copied())
         .set_vocabulary(
             Vocabulary::StreamEffects,

@@ -1,8 +1,8 @@
 //! The robot's own behavior classes on `robot_runtime::behavior`, the registry that adds
-//! them to the built-ins, and the loader call for the tree of `behaviors/robot.json` (the
-//! original engine's format).
+//! them to the original engine's (`original_behaviors`), and the loader call for the tree of
+//! `behaviors/robot.json` (the original engine's format).
 //!
-//! Classes the robot adds to the built-ins (`Wait`, `DispatcherStrictPriority`,
+//! Classes the robot adds to the original engine's (`Wait`, `DispatcherStrictPriority`,
 //! `ReactToUnclaimedIntent`, `SimpleVoiceResponse`, `HighLevelAI`, ...):
 //!
 //! | `behaviorClass` | wants to be activated when | does |
@@ -166,7 +166,7 @@ impl Behavior<UserIntent, Event> for ReactToVoiceCommand {
     }
 }
 
-/// The built-in classes plus the robot's, with the robot's feature and active-feature names
+/// The original engine's classes plus the robot's, with the robot's feature and active-feature names
 /// (the generated `FeatureType` and `ActiveFeature` enums) for the loader to check.
 pub fn registry(log: &Log, completions: &Completions) -> Registry<UserIntent, Event> {
     let mut r = original_behaviors::registry();
@@ -218,7 +218,8 @@ pub fn registry(log: &Log, completions: &Completions) -> Registry<UserIntent, Ev
 
 /// Loads a tree from `sources` with `base` as its root: the robot's own tree
 /// (`behaviors/robot.json`, with [`LoadOptions::default`]) or a tree written for the
-/// original engine ([`LoadOptions::original`]: classes not built in run as stand-ins).
+/// original engine ([`LoadOptions::with_stand_ins`]: the classes `original_behaviors` does not
+/// implement run as stand-ins).
 /// Every problem of the tree is in the error, with file, line and JSON path.
 pub fn load_sources(
     sources: &[Source<'_>],

@@ -548,8 +548,8 @@ impl<'a, U: IntentUnion, E: 'static> BuildCx<'a, U, E> {
     }
 
     /// Makes `{"customCondition": name}` resolve to a copy of `condition` in this
-    /// instance's conditions (a state machine's `stateTimerConditions`, HighLevelAI's
-    /// injected conditions).
+    /// instance's conditions (a state machine's state timers, the conditions a class
+    /// injects).
     pub fn add_custom_condition(&mut self, name: &str, condition: Condition<U, E>) {
         self.custom.push((name.to_owned(), condition));
     }

@@ -722,7 +722,7 @@ pub trait Behavior<U: IntentUnion, E: 'static = ()>: Send + 'static {
     /// Whether the behavior, while active, may be stopped at any moment without harm (the
     /// original's `CanBeGentlyInterruptedNow`; default false). Dispatchers answer for
     /// their delegate; state machines evaluate non-interrupting transitions while their
-    /// delegate says so. `Wait` says yes.
+    /// delegate says so. A behavior that only waits says yes.
     fn can_be_gently_interrupted(&self, _view: &View<'_, U, E>) -> bool {
         false
     }

@@ -151,13 +151,13 @@ impl<T: Copy + PartialEq> Coverage<T> {
 ///   // JSON with comments
 ///   "claimWindowTicks": 3,
 ///   "tickMs": 60,
-///   "namedStacks": {"highLevelAI_stack": ["Root", "GlobalInterruptions", "HighLevelAI"]},
+///   "namedStacks": {"idle_stack": ["Root", "Interruptions", "Idle"]},
 ///   "intents": {"fist_bump": {"type": "play_fistbump"}, "volume_up": {"type": "imperative_volumeup"}},
 ///   "expectations": [
-///     {"label": "fist_bump", "stack": "highLevelAI_stack", "handler": "FistBump", "anywhereInStack": true}
+///     {"label": "fist_bump", "stack": "idle_stack", "handler": "PlayFistBump", "anywhereInStack": true}
 ///   ],
 ///   "exceptions": [
-///     {"label": "volume_up", "stack": "highLevelAI_stack", "reason": "volume is handled by the app"}
+///     {"label": "volume_up", "stack": "idle_stack", "reason": "volume is handled by the app"}
 ///   ]
 /// }
 /// ```

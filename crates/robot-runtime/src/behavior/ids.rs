@@ -96,7 +96,7 @@ mod tests {
 
     #[test]
     fn names_are_validated() {
-        assert!(BehaviorName::new("HighLevelAI").is_ok());
+        assert!(BehaviorName::new("IdleLoop").is_ok());
         assert!(BehaviorName::new("Parent@anon_1").is_ok());
         assert!(BehaviorName::new("v2.x-test").is_ok());
         assert_eq!(BehaviorName::new(""), Err(NameError::Empty));

@@ -479,9 +479,15 @@ fn write_text<U: IntentUnion, E: 'static>(out: &mut String, c: &Condition<U, E>)
                 out.push(' ');
                 out.push_str(&detail);
             }
-            if let [sub] = c.children() {
+            let children = c.children();
+            if !children.is_empty() {
                 out.push('(');
-                write_text(out, sub);
+                for (k, sub) in children.iter().enumerate() {
+                    if k > 0 {
+                        out.push_str(", ");
+                    }
+                    write_text(out, sub);
+                }
                 out.push(')');
             }
         }
@@ -491,7 +497,8 @@ fn write_text<U: IntentUnion, E: 'static>(out: &mut String, c: &Condition<U, E>)
 /// A condition node's own parameters for a person, without its type name or its
 /// sub-conditions (empty when it has none): `[set_timer, weather]` for `UserIntentPending`,
 /// `always false` for an opaque stand-in, a node library's type's
-/// [`detail`](super::ConditionType::detail) (`InAir ≥ 0.5 s` for `OffTreadsState`).
+/// [`detail`](super::ConditionType::detail) (`InAir ≥ 0.5 s` for the original's off-treads
+/// condition).
 pub fn condition_detail<U: IntentUnion, E: 'static>(c: &Condition<U, E>) -> String {
     match c.kind() {
         Kind::UserIntentPending(l) | Kind::UserIntentActive(l) => {

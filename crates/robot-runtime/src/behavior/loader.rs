@@ -15,11 +15,11 @@
 //! | `respondToUserIntents` | matcher list: `{"type": tag}`, `{"type": tag, ...all fields}`, `{"type": tag, "_lambda": name}` |
 //! | `showActiveIntentFeedback`, `autoShutOffIntentFeedback`, `alwaysStreamline` | booleans (accepted) |
 //! | `emotionEventOnActivated` | a name, fired on activation ([`World::emotion_event`](super::World::emotion_event)) |
-//! | `resetTimers` | names of the registry's behavior timers ([`Vocabulary::BehaviorTimers`]), reset on activation ([`World::reset_timer`](super::World::reset_timer)) |
+//! | `resetTimers` | names of the registry's behavior timers ([`Vocabulary::Timers`]), reset on activation ([`World::reset_timer`](super::World::reset_timer)) |
 //! | `anonymousBehaviors` | inline instances with `behaviorName`, named `Owner@name`; found by their owner before global IDs |
-//! | `postBehaviorSuggestion` | a name of the registry's suggestions ([`Vocabulary::PostBehaviorSuggestions`]), offered at every deactivation ([`World::offer_suggestion`](super::World::offer_suggestion)) |
+//! | `postBehaviorSuggestion` | a name of the registry's suggestions ([`Vocabulary::Suggestions`]), offered at every deactivation ([`World::offer_suggestion`](super::World::offer_suggestion)) |
 //! | `associatedActiveFeature` | the active feature ([`Runner::active_feature`](super::runner::Runner::active_feature)); checked against the registry's names ([`Vocabulary::ActiveFeatures`]) |
-//! | `behaviorStatToIncrement`, `tracksToLockWhileActivated`, `alterStreamAfterWakeword`, `pushTriggerWordResponse` | checked against the registry's vocabularies ([`Vocabulary::BehaviorStats`], [`Vocabulary::AnimTracks`], [`Vocabulary::StreamEffects`]), accepted |
+//! | `behaviorStatToIncrement`, `tracksToLockWhileActivated`, `alterStreamAfterWakeword`, `pushTriggerWordResponse` | checked against the registry's vocabularies ([`Vocabulary::Stats`], [`Vocabulary::AnimTracks`], [`Vocabulary::StreamEffects`]), accepted |
 //! | `behaviorModifiers` | the activation gates (see [`OperationModifiers`](super::core::OperationModifiers)); `behaviorAlwaysDelegates` is refused, as the original refused it |
 //!
 //! A vocabulary the registry does not have (see [`Vocabulary`]): a key only checked against
@@ -725,7 +725,7 @@ fn build_instance<U: IntentUnion, E: 'static>(
         .filter(|s| !s.is_empty())
         .map(str::to_owned);
     if let Some(list) = keys.strings(&mut sink, "resetTimers") {
-        match vocabs.get(Vocabulary::BehaviorTimers) {
+        match vocabs.get(Vocabulary::Timers) {
             Some(timers) => {
                 for (i, t) in list.iter().enumerate() {
                     match timers.iter().position(|n| n == t) {
@@ -739,7 +739,7 @@ fn build_instance<U: IntentUnion, E: 'static>(
                 }
             }
             None if list.is_empty() => {}
-            None => no_vocabulary(&keys, &mut sink, "resetTimers", Vocabulary::BehaviorTimers),
+            None => no_vocabulary(&keys, &mut sink, "resetTimers", Vocabulary::Timers),
         }
     }
     // A non-string suggestion or feature is ignored by the original: only strings are read.
@@ -747,7 +747,7 @@ fn build_instance<U: IntentUnion, E: 'static>(
         .get("postBehaviorSuggestion")
         .is_some_and(Value::is_string)
     {
-        match vocabs.get(Vocabulary::PostBehaviorSuggestions) {
+        match vocabs.get(Vocabulary::Suggestions) {
             Some(names) => {
                 spec.post_suggestion = keys.one_of(&mut sink, "postBehaviorSuggestion", names)
             }
@@ -755,7 +755,7 @@ fn build_instance<U: IntentUnion, E: 'static>(
                 &keys,
                 &mut sink,
                 "postBehaviorSuggestion",
-                Vocabulary::PostBehaviorSuggestions,
+                Vocabulary::Suggestions,
             ),
         }
     }
@@ -778,7 +778,7 @@ fn build_instance<U: IntentUnion, E: 'static>(
             &mut keys,
             &mut sink,
             "behaviorStatToIncrement",
-            vocabs.get(Vocabulary::BehaviorStats),
+            vocabs.get(Vocabulary::Stats),
         );
     }
     if let Some(tracks) = keys.strings(&mut sink, "tracksToLockWhileActivated") {

@@ -61,13 +61,14 @@ pub enum ProblemKind {
         /// File and path of the first definition.
         first: String,
     },
-    /// No such class (neither registered nor a class of the original engine).
+    /// No such class (not registered).
     UnknownClass {
         /// The class.
         class: String,
     },
-    /// A class of the original engine this runtime does not run natively; loading with
-    /// stand-ins (`LoadOptions::stand_ins`) runs it as a stand-in.
+    /// A class the registry marks as a stand-in (a class of the original engine its node
+    /// library does not implement); loading with stand-ins (`LoadOptions::stand_ins`) runs
+    /// it as one.
     NotNative {
         /// The class.
         class: String,

@@ -14,12 +14,12 @@
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Vocabulary {
     /// Behavior timers: `resetTimers` (acted on: [`World::reset_timer`](super::World::reset_timer) gets the index).
-    BehaviorTimers,
+    Timers,
     /// Post-behavior suggestions: `postBehaviorSuggestion` (acted on:
     /// [`World::offer_suggestion`](super::World::offer_suggestion) gets the index).
-    PostBehaviorSuggestions,
+    Suggestions,
     /// Behavior stats: `behaviorStatToIncrement` (checked).
-    BehaviorStats,
+    Stats,
     /// Animation tracks: `tracksToLockWhileActivated` (checked).
     AnimTracks,
     /// Stream-and-light effects: `alterStreamAfterWakeword`,
@@ -39,9 +39,9 @@ pub enum Vocabulary {
 impl Vocabulary {
     /// Every vocabulary.
     pub const ALL: [Vocabulary; 8] = [
-        Self::BehaviorTimers,
-        Self::PostBehaviorSuggestions,
-        Self::BehaviorStats,
+        Self::Timers,
+        Self::Suggestions,
+        Self::Stats,
         Self::AnimTracks,
         Self::StreamEffects,
         Self::Features,
@@ -51,9 +51,9 @@ impl Vocabulary {
     /// A name for messages (`behavior timers`).
     pub fn label(self) -> &'static str {
         match self {
-            Self::BehaviorTimers => "behavior timers",
-            Self::PostBehaviorSuggestions => "post-behavior suggestions",
-            Self::BehaviorStats => "behavior stats",
+            Self::Timers => "behavior timers",
+            Self::Suggestions => "post-behavior suggestions",
+            Self::Stats => "behavior stats",
             Self::AnimTracks => "animation tracks",
             Self::StreamEffects => "stream effects",
             Self::Features => "features",

@@ -136,8 +136,8 @@ pub enum Op {
     Not,
 }
 
-/// A condition type of a node library (the original engine's `OffTreadsState`,
-/// `CliffDetected`, ...): registered by name with its parser
+/// A condition type of a node library (the original engine's off-treads, cliff, timer
+/// conditions, ...): registered by name with its parser
 /// ([`Registry::register_condition_type`](super::Registry::register_condition_type)) and
 /// held by a [`Condition`] ([`Kind::Plugin`]), which remembers its last value and walks its
 /// sub-conditions.
@@ -358,8 +358,8 @@ impl<U: IntentUnion, E: 'static> Condition<U, E> {
         self.last.get()
     }
 
-    /// The original's type name (`TrueCondition`, `Compound`, `OffTreadsState`, ...), the
-    /// custom condition's name, or the user type's.
+    /// The type name (`TrueCondition`, `Compound`, a node library's type's
+    /// [`name`](ConditionType::name)), the custom condition's name, or the user type's.
     pub fn type_name(&self) -> &str {
         match &self.kind {
             Kind::True => "TrueCondition",
