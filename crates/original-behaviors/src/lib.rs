@@ -46,13 +46,12 @@
 //! # }
 //! ```
 
+pub mod access;
 pub mod catalog;
 pub mod classes;
 pub mod conditions;
 pub mod inputs;
 pub mod robot_state;
-
-mod access;
 
 use std::sync::Arc;
 

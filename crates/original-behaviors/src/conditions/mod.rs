@@ -184,7 +184,7 @@ pub enum OriginalCondition<U: IntentUnion, E: 'static> {
     },
     /// `ObjectKnown` (and `ObjectInitialDetection`).
     ObjectKnown {
-        /// `objectTypes` as a bit mask of [`catalog::OBJECT_TYPES`](crate::behavior::catalog::OBJECT_TYPES) indices.
+        /// `objectTypes` as a bit mask of [`catalog::OBJECT_TYPES`] indices.
         types: u32,
         /// `maxAge_ms`.
         max_age_ms: Option<u64>,

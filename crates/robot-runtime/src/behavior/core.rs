@@ -758,8 +758,8 @@ pub trait Behavior<U: IntentUnion, E: 'static = ()>: Send + 'static {
     /// Pure (it must not evaluate conditions: that would advance stateful ones). The
     /// default, [`Wakeup::EveryTick`](super::Wakeup::EveryTick), never lets a tick be
     /// skipped (right for a behavior that counts updates or reads the clock).
-    fn next_wakeup(&self, _view: &View<'_, U, E>) -> super::Wakeup {
-        super::Wakeup::EveryTick
+    fn next_wakeup(&self, _view: &View<'_, U, E>) -> Wakeup {
+        Wakeup::EveryTick
     }
     /// The caching contract (see [`wakeup`](super::wakeup)): what the last answer of
     /// [`wants_to_be_activated`](Self::wants_to_be_activated) depends on — the
@@ -771,7 +771,7 @@ pub trait Behavior<U: IntentUnion, E: 'static = ()>: Send + 'static {
     ///
     /// Pure. `None` (the default): not declared; the class is asked every time, as the
     /// original asked every tick, and a tick that asks it is never skipped.
-    fn activation_watch(&self, _view: &View<'_, U, E>) -> Option<super::Watch> {
+    fn activation_watch(&self, _view: &View<'_, U, E>) -> Option<Watch> {
         None
     }
 }

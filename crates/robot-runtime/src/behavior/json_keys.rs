@@ -8,7 +8,8 @@ use serde_json::{Map, Value};
 
 use super::problem::{ProblemKind, ProblemSink, Severity};
 
-/// Reads one JSON object (see the [module documentation](self)): each reader records its
+/// Reads one JSON object key by key, typed, recording a problem for every missing,
+/// mistyped or out-of-range value: each reader records its
 /// problems into a [`ProblemSink`] (a class builder's is [`BuildCx::sink`](super::BuildCx::sink),
 /// a condition parser's [`ConditionCx::keys`](super::ConditionCx::keys)); a read key is
 /// remembered, so the keys nobody read can be reported.

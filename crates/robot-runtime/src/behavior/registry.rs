@@ -28,7 +28,8 @@ pub(crate) struct ClassEntry<U: IntentUnion, E: 'static> {
 }
 
 /// Behavior classes, condition types, `_lambda` intent predicates, vocabularies and the
-/// world factory (see the [module documentation](self)).
+/// world factory. The runtime registers nothing: a node library installs its classes,
+/// condition types, vocabularies and world in one call, and users add their own.
 pub struct Registry<U: IntentUnion, E: 'static = ()> {
     pub(crate) classes: HashMap<String, ClassEntry<U, E>>,
     pub(crate) conditions: HashMap<String, ConditionFactory<U, E>>,

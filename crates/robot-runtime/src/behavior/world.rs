@@ -1,38 +1,39 @@
-//! [`World`]: what conditions and classes read about the robot (its body, sensors, mood,
-//! timers, whatever a node library models), owned by the [`Runner`](super::Runner) and
-//! type-erased, so the runtime stays generic over it. A node library brings its own world
-//! (`original_behaviors` brings the original robot's state) and installs a factory for it in the
-//! [`Registry`](super::Registry) ([`Registry::set_world`](super::Registry::set_world)), so a
-//! loaded tree carries a fresh world to its runner; [`Runner::with_world`](super::Runner::with_world)
-//! sets one explicitly. A robot without any world uses `()`.
-//!
-//! What the runtime asks of a world:
-//! * the clock ([`set_clock`](World::set_clock), at the start of every tick);
-//! * the activation gates it blocks ([`blocking`](World::blocking), compared with
-//!   [`OperationModifiers::gate_bits`](super::OperationModifiers)) and the inputs behind
-//!   them ([`blocking_inputs`](World::blocking_inputs));
-//! * what changed ([`changed_inputs`](World::changed_inputs) against a copy taken after the
-//!   last change, [`clone_world`](World::clone_world) /
-//!   [`clone_into_world`](World::clone_into_world)): the cached tick reuses an answer while
-//!   none of the [`Inputs`] it read changed (see [`wakeup`](super::wakeup));
-//! * the effects of the base keys every behavior may have, which the loader resolved
-//!   through the registry's vocabularies ([`Vocabulary`](super::Vocabulary)): `resetTimers`
-//!   ([`reset_timer`](World::reset_timer)), `postBehaviorSuggestion`
-//!   ([`offer_suggestion`](World::offer_suggestion)), `emotionEventOnActivated`
-//!   ([`emotion_event`](World::emotion_event)), and each new pending intent
-//!   ([`intent_pending`](World::intent_pending)).
-//!
-//! Reading it: [`Runner::world`](super::Runner::world), [`View::world`](super::View::world),
-//! [`Ctx::world_mut`](super::Ctx::world_mut), [`EvalCx::world`](super::EvalCx::world) (each
-//! `None` when the world is of another type), and the `&dyn World` variants. A node library
-//! wraps them in an extension trait so its classes read their world directly.
+//! [`World`]: what conditions and classes read about the robot (the trait's documentation
+//! says what the runtime asks of one).
 
 use std::any::Any;
 use std::time::Duration;
 
 use super::wakeup::Inputs;
 
-/// What conditions and classes read about the robot (see the [module documentation](self)).
+/// What conditions and classes read about the robot (its body, sensors, mood,
+/// timers, whatever a node library models), owned by the [`Runner`](super::Runner) and
+/// type-erased, so the runtime stays generic over it. A node library brings its own world
+/// (`original_behaviors` brings the original robot's state) and installs a factory for it in the
+/// [`Registry`](super::Registry) ([`Registry::set_world`](super::Registry::set_world)), so a
+/// loaded tree carries a fresh world to its runner; [`Runner::with_world`](super::Runner::with_world)
+/// sets one explicitly. A robot without any world uses `()`.
+///
+/// What the runtime asks of a world:
+/// * the clock ([`set_clock`](World::set_clock), at the start of every tick);
+/// * the activation gates it blocks ([`blocking`](World::blocking), compared with
+///   [`OperationModifiers::gate_bits`](super::OperationModifiers)) and the inputs behind
+///   them ([`blocking_inputs`](World::blocking_inputs));
+/// * what changed ([`changed_inputs`](World::changed_inputs) against a copy taken after the
+///   last change, [`clone_world`](World::clone_world) /
+///   [`clone_into_world`](World::clone_into_world)): the cached tick reuses an answer while
+///   none of the [`Inputs`] it read changed (see [`wakeup`](super::wakeup));
+/// * the effects of the base keys every behavior may have, which the loader resolved
+///   through the registry's vocabularies ([`Vocabulary`](super::Vocabulary)): `resetTimers`
+///   ([`reset_timer`](World::reset_timer)), `postBehaviorSuggestion`
+///   ([`offer_suggestion`](World::offer_suggestion)), `emotionEventOnActivated`
+///   ([`emotion_event`](World::emotion_event)), and each new pending intent
+///   ([`intent_pending`](World::intent_pending)).
+///
+/// Reading it: [`Runner::world`](super::Runner::world), [`View::world`](super::View::world),
+/// [`Ctx::world_mut`](super::Ctx::world_mut), [`EvalCx::world`](super::EvalCx::world) (each
+/// `None` when the world is of another type), and the `&dyn World` variants. A node library
+/// wraps them in an extension trait so its classes read their world directly.
 pub trait World: Any + Send {
     /// The runner's clock: virtual time since start and the tick, set at the start of every
     /// tick (and after skipped ticks). A change made between two ticks carries the time of
@@ -52,10 +53,10 @@ pub trait World: Any + Send {
     }
     /// A copy (the runner keeps one to find what changed).
     fn clone_world(&self) -> Box<dyn World>;
-    /// Makes `target` a copy of this world. The default replaces it with
-    /// [`clone_world`](Self::clone_world); a world with heap data overrides it to reuse
-    /// `target`'s allocations when it is of the same type (`clone_from`), so a tick that
-    /// changes the world allocates nothing.
+    /// Makes `target` a copy of this world (after a tick that changed it). The default
+    /// replaces it with [`clone_world`](Self::clone_world); a world may override it to
+    /// overwrite a `target` of its own type in place (`clone_from`) instead of boxing a new
+    /// copy.
     fn clone_into_world(&self, target: &mut Box<dyn World>) {
         *target = self.clone_world();
     }

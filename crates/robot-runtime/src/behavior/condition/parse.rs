@@ -10,7 +10,7 @@
 //! `AnyUserIntent`, `TriggerWordPending`); the condition types node libraries registered with
 //! their parsers ([`Registry::register_condition_type`](crate::behavior::Registry::register_condition_type)),
 //! which read their keys through a [`ConditionCx`]; a name of the registry's condition-type
-//! vocabulary ([`Vocabulary::ConditionTypes`](crate::behavior::Vocabulary::ConditionTypes))
+//! vocabulary ([`Vocabulary::ConditionTypes`])
 //! that no parser handles is known but not run natively: an opaque stand-in when the load
 //! allows stand-ins, else an error; any other name is unknown (with the vocabulary's close
 //! names as suggestions).
