@@ -76,7 +76,8 @@ pub mod prelude {
 }
 
 /// The classes implemented here ([`install`] registers them; every other class of
-/// [`catalog::ORIGINAL_CLASSES`] is a stand-in).
+/// [`catalog::ORIGINAL_CLASSES`] is a stand-in). A class added to `classes` is added here
+/// too (`robot-runtime-tests/tests/original_install.rs` checks the two agree).
 pub const BUILTIN_CLASSES: &[&str] = &[
     "Wait",
     "DispatcherStrictPriority",
@@ -132,12 +133,14 @@ pub fn install<U: IntentUnion, E: 'static>(registry: &mut Registry<U, E>) {
 /// of condition types; and [`RobotState`] as the world of every tree loaded with it.
 /// Register your own classes after it (a class of the same name replaces the original's).
 pub fn install_with<U: IntentUnion, E: 'static>(registry: &mut Registry<U, E>, options: &Options) {
-    for (name, factory) in classes::builtins::<U, E>() {
+    let natives = classes::builtins::<U, E>();
+    let native: Vec<&str> = natives.iter().map(|(name, _)| *name).collect();
+    for (name, factory) in natives {
         registry.register_class_with(name, catalog::class_info(name, false), factory);
     }
     let unconditioned = options.stand_ins.unconditioned_want;
     for class in catalog::ORIGINAL_CLASSES {
-        if BUILTIN_CLASSES.contains(class) {
+        if native.contains(class) {
             continue;
         }
         registry.register_class_with(

@@ -16,6 +16,26 @@
 //! * `voice` — `SimpleVoiceResponse`, `ReactToUnclaimedIntent`;
 //! * `stand_in` — what runs for a class of the original engine this crate does not
 //!   implement.
+//!
+//! **Adding a class** (one that today runs as a stand-in):
+//! 1. Write it in the family's file (or a new one): a struct implementing the runtime's
+//!    `Behavior`, and a builder `fn(&mut BuildCx<'_, U, E>) -> Option<Box<dyn Behavior<U, E>>>`
+//!    that reads its keys with `BuildCx`'s typed readers (`cx.seconds("..")`,
+//!    `cx.req_str("..")`, nested objects with `cx.nested`, conditions with `cx.condition`,
+//!    delegates with `cx.delegate` / `cx.delegate_global`, as spec §6 resolves its keys).
+//! 2. Read the robot with `use crate::access::{RobotAccess, RobotAccessMut}`:
+//!    `view.robot().faces`, `ctx.robot_mut().carrying_object = false`.
+//! 3. Declare what its `wants_to_be_activated` reads (`activation_watch`, in
+//!    [`inputs`](crate::inputs)) and when its `update` may next act (`next_wakeup`), so the
+//!    cached tick and idle-tick skipping cover it; leaving them undeclared is always
+//!    correct, only slower.
+//! 4. Add its builder to `builtins` below and its name to
+//!    [`BUILTIN_CLASSES`](crate::BUILTIN_CLASSES) (a test checks they agree): `install`
+//!    then registers it instead of its stand-in, with its reference keys and hard-coded IDs
+//!    from the catalog.
+//! 5. A robot-state field it needs: a field of [`RobotState`](crate::RobotState), its input
+//!    bit in [`inputs`](crate::inputs) (shared by group when the bits run short), its line in
+//!    `changed_from`, and a key of `apply_json` (`STATE_KEYS`) so scenarios can set it.
 
 pub mod animation;
 pub mod dispatch;
