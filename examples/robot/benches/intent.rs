@@ -208,5 +208,111 @@ fn bench(c: &mut Criterion) {
     }
 }
 
-criterion_group!(benches, bench);
+/// Every other source, through the path each took before the one intake (issue 29): the app
+/// intent through `handle_app_intent`; HRI JSON, packed envelopes and decoded fields (what
+/// the ROS 2 path hands over) through the `HriIntake`, the example robot's routing rule and
+/// `hri::to_pending`; the inspector's user intent through `set_pending`.
+fn sources(c: &mut Criterion) {
+    use robot_example::hri;
+    use robot_runtime::hri::{Admission, Envelope, HriIntake, IntakeConfig, Timestamp};
+    use robot_runtime::intent::IntentSource;
+
+    const CHARGER: &str = r#"{"intent": "__intent_move_to__", "data": {"goal": "poi_docking"}, "source": "__remote_supervisor__", "priority": 200}"#;
+    const SAY: &str = r#"{"intent": "__intent_say__", "data": {"object": "hello there", "recipient": "person_1"}, "source": "__remote_supervisor__", "priority": 200}"#;
+    let mut component = intents::component();
+    let mut g = c.benchmark_group("intent/sources");
+    g.warm_up_time(Duration::from_millis(500))
+        .measurement_time(Duration::from_secs(2))
+        .sample_size(30);
+    g.bench_function("app/set_timer", |b| {
+        b.iter(|| {
+            let outcome =
+                component.handle_app_intent(black_box("intent_clock_settimer"), black_box("300"));
+            black_box((&outcome, component.pending()));
+            component.drain_events();
+        })
+    });
+    // Before the one intake: the example robot's rule (`robot.rs`: behaviors unless an
+    // `hri_` member the controller schedules) and `to_pending`, which maps again.
+    fn old_route(
+        component: &mut robot_runtime::intent::IntentComponent<UserIntent>,
+        a: Admission,
+    ) -> bool {
+        let Admission::Execute(record) = a else {
+            return false;
+        };
+        let to_behaviors = hri::to_user_intent(&record.intent).ok().filter(|u| {
+            !UserIntent::tag_name(u.tag()).starts_with("hri_")
+                || !robot_example::mission::Hri::schedules(&record.intent.intent)
+        });
+        to_behaviors.is_some() && hri::to_pending(component, &record).unwrap_or(false)
+    }
+    for (name, json) in [("charger", CHARGER), ("say", SAY)] {
+        let mut intake = HriIntake::new(IntakeConfig::default());
+        let mut now = 0;
+        assert!(
+            old_route(
+                &mut component,
+                intake.receive_json(json, Envelope::new(), Timestamp(now))
+            ),
+            "{name}"
+        );
+        g.bench_function(format!("hri_json/{name}"), |b| {
+            b.iter(|| {
+                now += 10_000;
+                let a = intake.receive_json(black_box(json), Envelope::new(), Timestamp(now));
+                black_box(old_route(&mut component, a));
+                intake.drain_events();
+                component.drain_events();
+            })
+        });
+    }
+    let mut env = hri::IntentEnvelope::default();
+    env.intent.intent = "__intent_move_to__".into();
+    env.intent.data = r#"{"goal": "poi_docking"}"#.into();
+    env.intent.source = "__remote_supervisor__".into();
+    env.intent.priority = 200;
+    env.confidence_unstated = true;
+    let bytes = env.pack().unwrap();
+    let mut intake = HriIntake::new(IntakeConfig::default());
+    let mut now = 0;
+    assert!(old_route(
+        &mut component,
+        hri::receive(&mut intake, &bytes, Timestamp(now))
+    ));
+    g.bench_function("hri_envelope/charger", |b| {
+        b.iter(|| {
+            now += 10_000;
+            let a = hri::receive(&mut intake, black_box(&bytes), Timestamp(now));
+            black_box(old_route(&mut component, a));
+            intake.drain_events();
+            component.drain_events();
+        })
+    });
+    let mut intake = HriIntake::new(IntakeConfig::default());
+    let mut now = 0;
+    g.bench_function("ros2_fields/charger", |b| {
+        b.iter(|| {
+            now += 10_000;
+            let (fields, envelope) = hri::envelope(black_box(&env));
+            let a = intake.receive_fields(fields, envelope, Timestamp(now));
+            black_box(old_route(&mut component, a));
+            intake.drain_events();
+            component.drain_events();
+        })
+    });
+    g.bench_function("dev/charger", |b| {
+        b.iter(|| {
+            component.set_pending(
+                black_box(UserIntent::SystemCharger(Default::default())),
+                IntentSource::Dev,
+            );
+            black_box(component.pending());
+            component.drain_events();
+        })
+    });
+    g.finish();
+}
+
+criterion_group!(benches, bench, sources);
 criterion_main!(benches);
