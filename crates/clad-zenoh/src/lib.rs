@@ -132,6 +132,19 @@ pub enum ReceiveError {
         /// The sample's hash.
         found: Option<Hash>,
     },
+    /// The payload is longer than any value of the type can be (its schema's maximum size,
+    /// `Wire::MAX_SIZE`): refused before anything is decoded or copied.
+    #[error("sample on `{key}` refused: {len} bytes, but a `{type_name}` is at most {max} bytes")]
+    TooLarge {
+        /// The sample's key expression.
+        key: String,
+        /// The type name.
+        type_name: &'static str,
+        /// The payload's length.
+        len: usize,
+        /// The type's maximum encoded size.
+        max: usize,
+    },
     /// The tag matches but the payload does not decode as the type.
     #[error("sample on `{key}` does not decode: {error}")]
     Undecodable {
@@ -154,6 +167,7 @@ impl ReceiveError {
             | Self::BadAttachment { key, .. }
             | Self::WrongType { key, .. }
             | Self::HashMismatch { key, .. }
+            | Self::TooLarge { key, .. }
             | Self::Undecodable { key, .. } => key,
         }
     }

@@ -35,7 +35,7 @@ use criterion::{criterion_group, criterion_main, Criterion};
 use robot_example::clad::anki::vector::{UserIntentTimeInSeconds, UserIntentWeatherResponse};
 use robot_example::clad::cloud_mic::{IntentResult, Message, MessageView};
 use robot_example::intents::{self, Tag, UserIntent, USER_INTENT_MAP};
-use robot_runtime::intent::{CloudEvent, CloudOutcome, StaticIntentMap};
+use robot_runtime::intent::{CloudEvent, IntakeOutcome, StaticIntentMap};
 use robot_runtime::union::CladUnion;
 use robot_runtime::wire::{Wire, WireView};
 use serde_json::Value;
@@ -127,14 +127,14 @@ fn bench(c: &mut Criterion) {
         // Both paths must produce the expected intent before anything is timed.
         let outcome = component.handle_cloud(intents::receive(&bytes).unwrap());
         assert!(
-            matches!(outcome, CloudOutcome::Pending { tag, .. } if tag == expected.tag()),
+            matches!(outcome, IntakeOutcome::Pending { tag, .. } if tag == expected.tag()),
             "{name}: {outcome:?}"
         );
         assert_eq!(component.pending().unwrap().intent(), expected);
         component.drain_events();
         let outcome = intents::handle_datagram(&mut component, &bytes);
         assert!(
-            matches!(outcome, CloudOutcome::Pending { tag, .. } if tag == expected.tag()),
+            matches!(outcome, IntakeOutcome::Pending { tag, .. } if tag == expected.tag()),
             "{name}: {outcome:?}"
         );
         assert_eq!(component.pending().unwrap().intent(), expected);
@@ -208,61 +208,53 @@ fn bench(c: &mut Criterion) {
     }
 }
 
-/// Every other source, through the path each took before the one intake (issue 29): the app
-/// intent through `handle_app_intent`; HRI JSON, packed envelopes and decoded fields (what
-/// the ROS 2 path hands over) through the `HriIntake`, the example robot's routing rule and
-/// `hri::to_pending`; the inspector's user intent through `set_pending`.
+/// Every other source through the one intake (`IntentComponent::submit`), from what its
+/// transport decoded to the pending intent: an app intent; HRI JSON text, a packed
+/// `Hri::IntentEnvelope` (`hri::HriEnvelopeBytes`) and decoded fields (what the ROS 2 path
+/// hands over), each read, validated and admitted by the HRI intake, looked up in the HRI map
+/// and routed; the inspector's member (`Request::Direct`). Each HRI request arrives 10 s after
+/// the previous one, so none is a duplicate.
 fn sources(c: &mut Criterion) {
-    use robot_example::hri;
-    use robot_runtime::hri::{Admission, Envelope, HriIntake, IntakeConfig, Timestamp};
-    use robot_runtime::intent::IntentSource;
+    use robot_example::hri::{self, HriEnvelopeBytes};
+    use robot_runtime::hri::Timestamp;
+    use robot_runtime::intent::{IntentSource, Request};
 
     const CHARGER: &str = r#"{"intent": "__intent_move_to__", "data": {"goal": "poi_docking"}, "source": "__remote_supervisor__", "priority": 200}"#;
     const SAY: &str = r#"{"intent": "__intent_say__", "data": {"object": "hello there", "recipient": "person_1"}, "source": "__remote_supervisor__", "priority": 200}"#;
     let mut component = intents::component();
+    let pending = |o: &IntakeOutcome<Tag>| matches!(o, IntakeOutcome::Pending { .. });
     let mut g = c.benchmark_group("intent/sources");
     g.warm_up_time(Duration::from_millis(500))
         .measurement_time(Duration::from_secs(2))
         .sample_size(30);
+    assert!(pending(&component.submit(Request::App {
+        intent: "intent_clock_settimer",
+        param: "300"
+    })));
     g.bench_function("app/set_timer", |b| {
         b.iter(|| {
-            let outcome =
-                component.handle_app_intent(black_box("intent_clock_settimer"), black_box("300"));
+            let outcome = component.submit(Request::App {
+                intent: black_box("intent_clock_settimer"),
+                param: black_box("300"),
+            });
             black_box((&outcome, component.pending()));
             component.drain_events();
         })
     });
-    // Before the one intake: the example robot's rule (`robot.rs`: behaviors unless an
-    // `hri_` member the controller schedules) and `to_pending`, which maps again.
-    fn old_route(
-        component: &mut robot_runtime::intent::IntentComponent<UserIntent>,
-        a: Admission,
-    ) -> bool {
-        let Admission::Execute(record) = a else {
-            return false;
-        };
-        let to_behaviors = hri::to_user_intent(&record.intent).ok().filter(|u| {
-            !UserIntent::tag_name(u.tag()).starts_with("hri_")
-                || !robot_example::mission::Hri::schedules(&record.intent.intent)
-        });
-        to_behaviors.is_some() && hri::to_pending(component, &record).unwrap_or(false)
-    }
+    let mut now = 0;
     for (name, json) in [("charger", CHARGER), ("say", SAY)] {
-        let mut intake = HriIntake::new(IntakeConfig::default());
-        let mut now = 0;
-        assert!(
-            old_route(
-                &mut component,
-                intake.receive_json(json, Envelope::new(), Timestamp(now))
-            ),
-            "{name}"
-        );
+        now += 10_000;
+        let first = component.submit(Request::hri_text(IntentSource::Hri, json, Timestamp(now)));
+        assert!(pending(&first), "{name}: {first:?}");
         g.bench_function(format!("hri_json/{name}"), |b| {
             b.iter(|| {
                 now += 10_000;
-                let a = intake.receive_json(black_box(json), Envelope::new(), Timestamp(now));
-                black_box(old_route(&mut component, a));
-                intake.drain_events();
+                let outcome = component.submit(Request::hri_text(
+                    IntentSource::Hri,
+                    black_box(json),
+                    Timestamp(now),
+                ));
+                black_box((&outcome, component.pending()));
                 component.drain_events();
             })
         });
@@ -274,40 +266,42 @@ fn sources(c: &mut Criterion) {
     env.intent.priority = 200;
     env.confidence_unstated = true;
     let bytes = env.pack().unwrap();
-    let mut intake = HriIntake::new(IntakeConfig::default());
-    let mut now = 0;
-    assert!(old_route(
-        &mut component,
-        hri::receive(&mut intake, &bytes, Timestamp(now))
-    ));
+    now += 10_000;
+    assert!(pending(&component.submit(HriEnvelopeBytes {
+        bytes: &bytes,
+        arrived: Timestamp(now)
+    })));
     g.bench_function("hri_envelope/charger", |b| {
         b.iter(|| {
             now += 10_000;
-            let a = hri::receive(&mut intake, black_box(&bytes), Timestamp(now));
-            black_box(old_route(&mut component, a));
-            intake.drain_events();
+            let outcome = component.submit(HriEnvelopeBytes {
+                bytes: black_box(&bytes),
+                arrived: Timestamp(now),
+            });
+            black_box((&outcome, component.pending()));
             component.drain_events();
         })
     });
-    let mut intake = HriIntake::new(IntakeConfig::default());
-    let mut now = 0;
     g.bench_function("ros2_fields/charger", |b| {
         b.iter(|| {
             now += 10_000;
             let (fields, envelope) = hri::envelope(black_box(&env));
-            let a = intake.receive_fields(fields, envelope, Timestamp(now));
-            black_box(old_route(&mut component, a));
-            intake.drain_events();
+            let outcome = component.submit(Request::hri_fields(
+                IntentSource::Ros2,
+                fields,
+                envelope,
+                Timestamp(now),
+            ));
+            black_box((&outcome, component.pending()));
             component.drain_events();
         })
     });
     g.bench_function("dev/charger", |b| {
         b.iter(|| {
-            component.set_pending(
-                black_box(UserIntent::SystemCharger(Default::default())),
-                IntentSource::Dev,
-            );
-            black_box(component.pending());
+            let outcome = component.submit(Request::Direct(black_box(UserIntent::SystemCharger(
+                Default::default(),
+            ))));
+            black_box((&outcome, component.pending()));
             component.drain_events();
         })
     });

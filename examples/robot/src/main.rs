@@ -610,9 +610,10 @@ fn live(args: &Args, robot: Robot) -> Result<ExitCode, String> {
         report_ros(&mut err, &inputs, ros);
     }
     if args.inspect.is_some() {
-        let code = inspect_until(args, robot, &scenario, &stop, |robot, tick, cpu| {
-            inputs.deliver(robot, tick, cpu)
+        let code = inspect_until(args, robot, &scenario, &stop, |robot, _, cpu| {
+            inputs.deliver(robot, cpu)
         })?;
+        let _ = writeln!(err, "live: {}", inputs.stats().summary());
         if let Some(ros) = inputs.ros() {
             let _ = writeln!(err, "ros2: {}", ros.stats().summary());
         }
@@ -659,14 +660,14 @@ fn live(args: &Args, robot: Robot) -> Result<ExitCode, String> {
     );
     let _ = writeln!(
         err,
-        "live: {} after {} ticks; {} messages received",
+        "live: {} after {} ticks; {}",
         if summary.interrupted {
             "interrupted"
         } else {
             "stopped"
         },
         summary.ticks,
-        summary.received
+        summary.inputs.summary()
     );
     if let Some(ros) = inputs.ros() {
         let _ = writeln!(err, "ros2: {}", ros.stats().summary());
@@ -907,14 +908,13 @@ fn inspect_until(
     let summary = cli::live(robot, scenario, &options, inputs)?;
     let _ = writeln!(
         anstream::stderr(),
-        "inspect: {} after {} ticks; {} messages received, {} commands taken",
+        "inspect: {} after {} ticks; {} commands taken",
         if summary.interrupted {
             "interrupted"
         } else {
             "stopped"
         },
         summary.ticks,
-        summary.received,
         summary.commands
     );
     Ok(ExitCode::SUCCESS)

@@ -167,6 +167,17 @@ impl HriIntake {
         self.admit(read, envelope, now)
     }
 
+    /// Receives a JSON message already parsed (an object; see [`HriIntent::from_json`]).
+    pub fn receive_object(
+        &mut self,
+        object: &serde_json::Map<String, serde_json::Value>,
+        envelope: Envelope,
+        now: Timestamp,
+    ) -> Admission {
+        let read = HriIntent::from_json_object(object, self.config.read);
+        self.admit(read, envelope, now)
+    }
+
     /// Receives a message's fields (a decoded CLAD `Hri::Intent`, a ROS message).
     pub fn receive_fields(
         &mut self,

@@ -47,13 +47,15 @@ pub mod members;
 mod meta;
 mod numeric;
 mod params;
+mod request;
 mod shape;
+pub mod shed;
 mod translate;
 
-pub use cloud::{CloudEvent, CloudJsonError, CloudSender};
+pub use cloud::{Closed, CloudEvent, CloudJsonError, CloudSender, Sent};
 pub use component::{
-    ActiveIntent, ActiveIntentGuard, ClaimError, CloudOutcome, DeactivateError, ExpandedJsonError,
-    IntentComponent, IntentConfig, PendingIntent, SubscriptionId, TimeoutHold,
+    ActiveIntent, ActiveIntentGuard, ClaimError, DeactivateError, ExpandedJsonError, IntakeOutcome,
+    IntentComponent, IntentConfig, NotAdmitted, PendingIntent, SubscriptionId, TimeoutHold,
     TriggerWordSuppression,
 };
 pub use event::{
@@ -64,6 +66,8 @@ pub use map::{MapEntry, Sanitation, SimpleVoiceResponse, StaticIntentMap};
 pub use matcher::{IntentMatcher, IntentPredicate, MatcherError};
 pub use meta::IntentMeta;
 pub use numeric::{NumberError, NumericMode};
+pub use request::{CloudRequest, HriMessage, HriRequest, IntentRequest, Request};
+pub use shed::{Importance, Ranker};
 pub use translate::{
     ExtraParams, FeatureGate, IntentTranslator, MissingFields, Note, TranslateConfig,
     TranslateError, Translation,

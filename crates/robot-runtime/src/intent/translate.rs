@@ -333,7 +333,7 @@ where
     }
 
     #[inline]
-    fn enabled(&self, gate: Option<&'static str>) -> Result<(), &'static str> {
+    pub(crate) fn enabled(&self, gate: Option<&'static str>) -> Result<(), &'static str> {
         match (gate, &self.gate) {
             (Some(feature), Some(g)) if !g.is_enabled(feature) => Err(feature),
             _ => Ok(()),
