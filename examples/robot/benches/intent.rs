@@ -298,7 +298,7 @@ fn sources(c: &mut Criterion) {
     });
     g.bench_function("dev/charger", |b| {
         b.iter(|| {
-            let outcome = component.submit(Request::Direct(black_box(UserIntent::SystemCharger(
+            let outcome = component.submit(Request::direct(black_box(UserIntent::SystemCharger(
                 Default::default(),
             ))));
             black_box((&outcome, component.pending()));

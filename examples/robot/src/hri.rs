@@ -39,7 +39,7 @@ use robot_runtime::hri::{
     Confidence, Envelope, HriError, HriIntent, HriMapError, IntentFields, IntentId, IntentKind,
     Modality, Priority, ReadOptions, Source, Timestamp,
 };
-use robot_runtime::intent::{HriMessage, HriRequest, IntentRequest, IntentSource, Request};
+use robot_runtime::intent::{HriMessage, IntentRequest, IntentSource, Request};
 use robot_runtime::union::CladUnion;
 use robot_runtime::wire::Wire;
 
@@ -125,14 +125,14 @@ impl IntentRequest<UserIntent> for HriEnvelopeBytes<'_> {
             }
             Err(error) => {
                 let reason = error.to_string();
-                f(Request::Hri(HriRequest {
-                    source: IntentSource::Hri,
-                    message: HriMessage::Undecodable {
+                f(Request::hri(
+                    IntentSource::Hri,
+                    HriMessage::Undecodable {
                         reason: &reason,
                         bytes: self.bytes,
                     },
-                    arrived: self.arrived,
-                }))
+                    self.arrived,
+                ))
             }
         }
     }

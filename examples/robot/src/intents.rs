@@ -43,8 +43,8 @@ use crate::clad::cloud_mic::{Message, MessageView};
 pub use crate::clad::anki::vector::{UserIntent, UserIntentTag as Tag};
 pub use crate::clad::USER_INTENT_MAP;
 
-// The generated cloud message, in the terms of the intent component.
-robot_runtime::cloud_event_from!(Message);
+// The generated cloud message and its borrowed view, in the terms of the intent component.
+robot_runtime::cloud_event_from!(Message, MessageView);
 
 /// Unpacks one datagram from the cloud process (strictly: truncated input, trailing bytes,
 /// unknown tags and bad UTF-8 are errors) into a [`CloudEvent`].
@@ -55,8 +55,8 @@ pub fn receive(bytes: &[u8]) -> Result<CloudEvent, UnpackError> {
 /// A datagram from the cloud process, as bytes, for the one intake
 /// ([`IntentComponent::submit`]): decoded once, on the thread that owns the component (the
 /// robot's tick), as a borrowed [`MessageView`] (same strict checks as [`receive`]); a
-/// `result`'s intent and parameters reach the intake as `&str`s into the bytes. Other
-/// messages are copied out; a datagram that does not decode is an
+/// `result`'s intent and parameters, an `error`'s text, reach the intake as `&str`s into the
+/// bytes (nothing is copied); a datagram that does not decode is an
 /// [`CloudRequest::Undecodable`] request (error flag set, the [`UnpackError`] in the event).
 /// A void intent allocates nothing on this path (`tests/alloc.rs`).
 #[derive(Clone, Copy, Debug)]
@@ -65,17 +65,16 @@ pub struct CloudDatagram<'a>(pub &'a [u8]);
 impl IntentRequest<UserIntent> for CloudDatagram<'_> {
     #[inline]
     fn with_request<R>(self, f: impl FnOnce(Request<'_, UserIntent>) -> R) -> R {
-        match MessageView::unpack_view(self.0) {
-            Ok(MessageView::Result(r)) => f(Request::cloud_result(r.intent, r.parameters)),
-            Ok(other) => {
-                let owned = CloudEvent::from(other.into_owned());
-                f(Request::Cloud(owned.as_request()))
-            }
-            Err(error) => f(Request::Cloud(CloudRequest::Undecodable {
+        let request = match MessageView::unpack_view(self.0) {
+            Ok(view) => CloudRequest::from(view),
+            Err(error) => CloudRequest::Undecodable {
                 error,
                 bytes: self.0,
-            })),
-        }
+            },
+        };
+        // One call: `f` (the intake) is inlined here, and the request's kind, known here,
+        // picks its steps directly.
+        f(Request::Cloud(request))
     }
 }
 

@@ -26,9 +26,8 @@ use std::time::{Duration, Instant};
 use robot_runtime::behavior::{export, LoadError, LoadOptions, LoadReport, Runner, Source, Wakeup};
 use robot_runtime::hri::{ConfidenceDecision, HriEvent, Timestamp};
 use robot_runtime::intent::{
-    CloudErrorCause, CloudRequest, DeactivateReason, DropReason, Flag, HriMessage, HriRequest,
-    IntakeOutcome, IntentEvent, IntentRequest, IntentSource, Match, NotAdmitted, Reaction, Request,
-    UnmatchedReason,
+    CloudErrorCause, CloudRequest, DeactivateReason, DropReason, Flag, HriMessage, IntakeOutcome,
+    IntentEvent, IntentRequest, IntentSource, Match, Reaction, Request, UnmatchedReason,
 };
 use robot_runtime::union::CladUnion;
 
@@ -274,7 +273,10 @@ impl Robot {
         Duration::from_micros(1_000_000 / u64::from(self.config.ticks_per_second.max(1)))
     }
 
-    fn push(&mut self, what: What) {
+    fn push(&mut self, mut what: What) {
+        // Text from outside is escaped once, here: the timeline, the trace and the
+        // inspector's page show one line per entry whatever arrived.
+        what.escape();
         let tick = self.tick;
         if let What::Input {
             kind, detail, say, ..
@@ -610,18 +612,6 @@ impl Robot {
         for w in notes {
             self.push(w);
         }
-        if let IntakeOutcome::NotAdmitted(NotAdmitted::NeedsConfirmation {
-            intent,
-            confidence,
-            ..
-        }) = &outcome
-        {
-            let reason = format!(
-                "{intent} needs confirmation (confidence {}): the robot asks before acting",
-                confidence.unwrap_or(1.0)
-            );
-            self.push(What::InputIgnored { reason });
-        }
         // What the intake said (its events), then what the mission controller decided.
         self.settle_input(line, true, cpu);
         let records: Vec<_> = self.runner.intents_mut().take_mission_requests().collect();
@@ -689,11 +679,8 @@ impl Robot {
                 return;
             }
             ScenarioEvent::Hri(message) => {
-                let request = Request::Hri(HriRequest {
-                    source: IntentSource::Hri,
-                    message: HriMessage::Object(message),
-                    arrived: self.now(),
-                });
+                let request =
+                    Request::hri(IntentSource::Hri, HriMessage::Object(message), self.now());
                 self.submit(request, self.arrival(e), cpu);
                 return;
             }
@@ -927,7 +914,7 @@ impl Robot {
                 IntentEvent::CloudIgnored { message } => What::InputIgnored {
                     reason: format!("the intent component does not handle {message}"),
                 },
-                IntentEvent::Hri(e) => match hri_event(e) {
+                IntentEvent::Hri(e) => match hri_event(*e) {
                     Some(what) => what,
                     None => return,
                 },
@@ -1127,6 +1114,17 @@ fn hri_event(e: HriEvent) -> Option<What> {
             ..
         } => What::InputIgnored {
             reason: format!("{intent}: confidence too low, ignored"),
+        },
+        HriEvent::Admitted {
+            decision: ConfidenceDecision::Confirm,
+            intent,
+            confidence,
+            ..
+        } => What::InputIgnored {
+            reason: format!(
+                "{intent} needs confirmation (confidence {}): the robot asks before acting",
+                confidence.value().unwrap_or(1.0)
+            ),
         },
         HriEvent::Admitted { .. } => return None,
     })

@@ -43,9 +43,7 @@ use clad_zenoh::ros2::{
 use clad_zenoh::zenoh::Session;
 use robot_runtime::hri::{Envelope, IntentFields, IntentId};
 use robot_runtime::intent::shed::hri_importance;
-use robot_runtime::intent::{
-    HriMessage, HriRequest, IntakeOutcome, IntentSource, NotAdmitted, Request,
-};
+use robot_runtime::intent::{HriMessage, IntakeOutcome, IntentSource, NotAdmitted, Request};
 use robot_runtime::union::CladUnion;
 
 use crate::intents::UserIntent;
@@ -335,14 +333,14 @@ impl RosPeer {
                     detail: Some(format!("{}  [{origin}]", describe_bytes(&bytes))),
                     ..Arrival::live()
                 };
-                let request = Request::Hri(HriRequest {
-                    source: IntentSource::Ros2,
-                    message: HriMessage::Undecodable {
+                let request = Request::hri(
+                    IntentSource::Ros2,
+                    HriMessage::Undecodable {
                         reason: &reason,
                         bytes: &bytes,
                     },
                     arrived,
-                });
+                );
                 robot.submit(request, arrival, cpu)
             }
         });

@@ -117,6 +117,8 @@ pub enum HriEvent {
         id: IntentId,
         /// The intent's wire value.
         intent: String,
+        /// Its confidence.
+        confidence: super::message::Confidence,
         /// Execute, confirm or ignore.
         decision: ConfidenceDecision,
     },
@@ -319,6 +321,7 @@ impl HriIntake {
         self.emit(HriEvent::Admitted {
             id,
             intent: intent.intent.wire().to_owned(),
+            confidence: intent.confidence,
             decision,
         });
         let record = IntentRecord {

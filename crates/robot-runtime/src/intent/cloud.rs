@@ -311,7 +311,9 @@ impl CloudQueue {
 }
 
 /// Implements `From<M> for` [`CloudEvent`] for a generated `CloudMic::Message` union `M`
-/// (see the [module docs](self)): the robot's adapter, written once.
+/// (see the [module docs](self)): the robot's adapter, written once. With its borrowed view
+/// `V` as a second argument, also `From<V> for` [`CloudRequest`](super::CloudRequest), the
+/// same mapping without a copy (what a datagram decoded on the tick thread becomes).
 ///
 /// `M` must have the members `result` (`intent`, `parameters`, `metadata` strings), `error`
 /// (`error`, an enum with `name()`, and `extra`), `streamTimeout` and `streamOpen`
@@ -341,6 +343,30 @@ macro_rules! cloud_event_from {
                         $crate::intent::CloudEvent::StreamOpen { session: s.session }
                     }
                     other => $crate::intent::CloudEvent::Other {
+                        message: other.name(),
+                    },
+                }
+            }
+        }
+    };
+    ($message:ty, $view:ident) => {
+        $crate::cloud_event_from!($message);
+
+        impl<'a> ::core::convert::From<$view<'a>> for $crate::intent::CloudRequest<'a> {
+            #[inline]
+            fn from(view: $view<'a>) -> Self {
+                match view {
+                    $view::Result(r) => $crate::intent::CloudRequest::Result {
+                        intent: r.intent,
+                        parameters: r.parameters,
+                    },
+                    $view::Error(e) => $crate::intent::CloudRequest::Error {
+                        error: e.error.name(),
+                        extra: e.extra,
+                    },
+                    $view::StreamTimeout(_) => $crate::intent::CloudRequest::StreamTimeout,
+                    $view::StreamOpen(_) => $crate::intent::CloudRequest::StreamOpen,
+                    other => $crate::intent::CloudRequest::Other {
                         message: other.name(),
                     },
                 }

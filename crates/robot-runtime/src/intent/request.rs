@@ -37,8 +37,9 @@ pub enum Request<'a, U> {
         /// Its single parameter.
         param: &'a str,
     },
-    /// A ROS4HRI intent.
-    Hri(HriRequest<'a>),
+    /// A ROS4HRI intent (boxed: the HRI path reads and validates a whole message, and a
+    /// large variant would make every request, a cloud result's too, as large).
+    Hri(Box<HriRequest<'a>>),
     /// A member of the union, chosen by a developer tool (source `Dev`): it needs no lookup,
     /// and passes the whitelist and the pending-slot policy like any other.
     Direct(U),
@@ -129,13 +130,23 @@ impl<'a, U> Request<'a, U> {
         Self::Cloud(CloudRequest::Result { intent, parameters })
     }
 
+    /// An HRI message, from `source`, arrived at `arrived`.
+    pub fn hri(source: IntentSource, message: HriMessage<'a>, arrived: Timestamp) -> Self {
+        Self::Hri(Box::new(HriRequest {
+            source,
+            message,
+            arrived,
+        }))
+    }
+
     /// An HRI message as JSON text, from `source`, arrived at `arrived`.
     pub fn hri_text(source: IntentSource, text: &'a str, arrived: Timestamp) -> Self {
-        Self::Hri(HriRequest {
-            source,
-            message: HriMessage::Text(text),
-            arrived,
-        })
+        Self::hri(source, HriMessage::Text(text), arrived)
+    }
+
+    /// A member chosen by a developer tool.
+    pub fn direct(intent: U) -> Self {
+        Self::Direct(intent)
     }
 
     /// An HRI message's fields and envelope, from `source`, arrived at `arrived`.
@@ -145,11 +156,7 @@ impl<'a, U> Request<'a, U> {
         envelope: Envelope,
         arrived: Timestamp,
     ) -> Self {
-        Self::Hri(HriRequest {
-            source,
-            message: HriMessage::Fields(fields, envelope),
-            arrived,
-        })
+        Self::hri(source, HriMessage::Fields(fields, envelope), arrived)
     }
 }
 

@@ -82,7 +82,7 @@ impl Queued {
     /// What it is, for the timeline.
     fn describe(&self) -> String {
         match self {
-            Queued::User(intent) => describe_request(&IntentRequest::Direct(intent.clone())),
+            Queued::User(intent) => describe_request(&IntentRequest::direct(intent.clone())),
             Queued::Event(e) => format!("{e:?}").chars().take(120).collect(),
         }
     }
@@ -234,7 +234,7 @@ impl Loop<'_> {
             }
             Queued::User(intent) => {
                 self.robot
-                    .submit(IntentRequest::Direct(intent), Arrival::live(), cpu);
+                    .submit(IntentRequest::direct(intent), Arrival::live(), cpu);
             }
         }
     }

@@ -193,9 +193,10 @@ pub(crate) struct Meta {
 
 impl From<IntentMeta> for Meta {
     fn from(m: IntentMeta) -> Self {
+        // Who sent it and how come from outside: shown escaped, as in the timeline.
         Self {
-            source: m.source.wire().to_owned(),
-            modality: m.modality.wire().to_owned(),
+            source: crate::timeline::escape(m.source.wire()).into_owned(),
+            modality: crate::timeline::escape(m.modality.wire()).into_owned(),
             priority: m.priority.0,
             confidence: m.confidence.value(),
         }
@@ -446,6 +447,21 @@ mod tests {
     use crate::robot::{RunConfig, DEFAULT_SCENARIO};
     use crate::scenario::Scenario;
     use crate::tree_files;
+
+    /// Who sent an intent and how come from outside: the page gets them escaped, one line.
+    #[test]
+    fn the_pages_intent_metadata_is_escaped() {
+        use robot_runtime::hri::{Confidence, Modality, Priority, Source as Who};
+        let meta = Meta::from(IntentMeta {
+            source: Who::Person("p1\n  9.999 s  FORGED".into()),
+            modality: Modality::Unrecognized("\u{1b}[2Jtouch".into()),
+            priority: Priority::DEFAULT,
+            confidence: Confidence::Unstated,
+            arrived_tick: 0,
+        });
+        assert_eq!(meta.source, r"p1\n  9.999 s  FORGED");
+        assert_eq!(meta.modality, r"\u{1b}[2Jtouch");
+    }
 
     const TPS: u32 = 50;
     /// The page's `FOREVER_MS`: a cooldown this long does not count down.

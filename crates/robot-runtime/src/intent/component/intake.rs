@@ -68,27 +68,42 @@ where
         })
     }
 
+    /// The dispatch to each kind's steps, each out of line: this stays small enough to be
+    /// inlined into every caller, and each kind's steps are compiled as one function with
+    /// the pipeline inlined in it.
     #[inline(always)]
     fn take(&mut self, request: Request<'_, U>) -> IntakeOutcome<U::Tag> {
-        self.sync_active();
         match request {
             Request::Cloud(CloudRequest::Result { intent, parameters }) => {
-                self.close_stream();
-                self.clear_error();
-                self.intake(
-                    IntentSource::Voice,
-                    Side::Cloud,
-                    intent,
-                    Params::Json(parameters),
-                )
+                self.take_cloud_result(intent, parameters)
             }
             Request::Cloud(other) => self.take_cloud_message(other),
-            Request::App { intent, param } => {
-                self.intake(IntentSource::App, Side::App, intent, Params::App(param))
-            }
-            Request::Hri(hri) => self.take_hri(hri),
+            Request::App { intent, param } => self.take_app(intent, param),
+            Request::Hri(hri) => self.take_hri(*hri),
             Request::Direct(intent) => self.take_direct(intent),
         }
+    }
+
+    /// A cloud `result`: closes the stream, clears "will stream" and a stale error flag,
+    /// then steps 2 to 6.
+    #[inline(never)]
+    fn take_cloud_result(&mut self, intent: &str, parameters: &str) -> IntakeOutcome<U::Tag> {
+        self.sync_active();
+        self.close_stream();
+        self.clear_error();
+        self.intake(
+            IntentSource::Voice,
+            Side::Cloud,
+            intent,
+            Params::Json(parameters),
+        )
+    }
+
+    /// An app intent: steps 2 to 6.
+    #[inline(never)]
+    fn take_app(&mut self, intent: &str, param: &str) -> IntakeOutcome<U::Tag> {
+        self.sync_active();
+        self.intake(IntentSource::App, Side::App, intent, Params::App(param))
     }
 
     /// A cloud message that is no `result`:
@@ -101,6 +116,7 @@ where
     ///   message at all; dropping it silently would leave the user without an answer.
     #[inline(never)]
     fn take_cloud_message(&mut self, message: CloudRequest<'_>) -> IntakeOutcome<U::Tag> {
+        self.sync_active();
         match message {
             CloudRequest::Result { .. } => unreachable!("taken by `take`"),
             CloudRequest::Error { error, extra } => {
@@ -294,7 +310,16 @@ where
         }
     }
 
+    /// Logs a translation's notes (no call when there are none, the usual case).
+    #[inline]
     pub(super) fn log_notes(&self, intent: &str, notes: &[Note]) {
+        if !notes.is_empty() {
+            Self::log_each_note(intent, notes);
+        }
+    }
+
+    #[inline(never)]
+    fn log_each_note(intent: &str, notes: &[Note]) {
         for note in notes {
             tracing::debug!(intent, ?note, "UserIntentComponent.Translate.Note");
         }
@@ -390,6 +415,7 @@ where
     /// Step 1 for an HRI request, then [`route_hri`](Self::route_hri).
     #[inline(never)]
     fn take_hri(&mut self, request: HriRequest<'_>) -> IntakeOutcome<U::Tag> {
+        self.sync_active();
         let HriRequest {
             source,
             message,
@@ -410,16 +436,12 @@ where
             HriMessage::Undecodable { reason, .. } => self.hri.receive_undecodable(reason),
         };
         for e in self.hri.drain_events() {
-            self.emit(IntentEvent::Hri(e));
+            self.emit(IntentEvent::Hri(Box::new(e)));
         }
         let record = match admission {
             Admission::Execute(record) => record,
             Admission::Confirm(record) => {
-                return IntakeOutcome::NotAdmitted(NotAdmitted::NeedsConfirmation {
-                    id: record.id,
-                    intent: record.intent.intent.wire().to_owned(),
-                    confidence: record.intent.confidence.value(),
-                })
+                return IntakeOutcome::NotAdmitted(NotAdmitted::NeedsConfirmation(record.id))
             }
             Admission::Ignored(id) => {
                 return IntakeOutcome::NotAdmitted(NotAdmitted::LowConfidence(id))
@@ -529,6 +551,7 @@ where
     /// A developer tool's member: steps 4 and 6 (it needs no lookup and has no feature gate).
     #[inline(never)]
     fn take_direct(&mut self, intent: U) -> IntakeOutcome<U::Tag> {
+        self.sync_active();
         let tag = intent.tag();
         if !self.is_whitelisted(tag) {
             return self.not_whitelisted(tag, IntentSource::Dev, None);

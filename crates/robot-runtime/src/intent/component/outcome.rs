@@ -76,8 +76,9 @@ pub enum IntakeOutcome<T> {
     NotAdmitted(NotAdmitted),
 }
 
-/// Why the HRI intake did not admit a request (each is also an [`IntentEvent::Hri`]).
-#[derive(Clone, Debug, PartialEq)]
+/// Why the HRI intake did not admit a request (each is also an [`IntentEvent::Hri`], which
+/// says more: the intent, the problems).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum NotAdmitted {
     /// Invalid (every problem is in the event).
     Rejected(crate::hri::IntentId),
@@ -93,14 +94,7 @@ pub enum NotAdmitted {
     /// Its confidence is in the ignore band.
     LowConfidence(crate::hri::IntentId),
     /// Its confidence is in the confirm band: the robot asks before acting.
-    NeedsConfirmation {
-        /// The request.
-        id: crate::hri::IntentId,
-        /// Its intent's wire value.
-        intent: String,
-        /// Its confidence.
-        confidence: Option<f32>,
-    },
+    NeedsConfirmation(crate::hri::IntentId),
 }
 
 /// Why [`IntentComponent::handle_expanded_json`] rejected a text.
