@@ -147,3 +147,46 @@ mod live {
         );
     }
 }
+
+/// Standard output that cannot be written (`> /dev/full`) is an error on standard error and
+/// exit status 1, in every mode that prints, never a silent success.
+#[cfg(target_os = "linux")]
+#[test]
+fn a_full_standard_output_is_reported() {
+    let original = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("behaviors/original")
+        .display()
+        .to_string();
+    for args in [
+        vec![],
+        vec!["--coverage"],
+        vec!["--check-tree", original.as_str()],
+        vec!["--latency"],
+    ] {
+        let full = std::fs::OpenOptions::new()
+            .write(true)
+            .open("/dev/full")
+            .unwrap();
+        let (code, _, err) = cli_support::output(cli_support::robot().args(&args).stdout(full));
+        assert_eq!(code, Some(1), "{args:?}: {err}");
+        assert!(
+            err.contains("error: cannot write standard output: No space left on device"),
+            "{args:?}: {err}"
+        );
+    }
+}
+
+/// A scenario read from an endless stream (`/dev/zero` is one endless line) stops with an
+/// error after one line's worth of bytes, instead of filling the memory.
+#[cfg(unix)]
+#[test]
+fn an_endless_scenario_stops_with_an_error() {
+    let (code, out, err) = run(&["--scenario", "/dev/zero"]);
+    assert_eq!(code, Some(2), "{err}");
+    assert!(out.is_empty(), "{out}");
+    assert!(
+        err.contains("--scenario /dev/zero: line 1 is longer than")
+            && err.contains("not a scenario (reading stopped there)"),
+        "{err}"
+    );
+}

@@ -548,7 +548,9 @@ fn snapshots_of_the_original_tree_are_bounded() {
     use robot_example::tree_files;
     use robot_runtime::behavior::{LoadOptions, Source};
     let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/behaviors/original");
-    let files = tree_files::read_tree(std::path::Path::new(dir)).unwrap();
+    let files = tree_files::read_tree(std::path::Path::new(dir))
+        .unwrap()
+        .files;
     let sources: Vec<Source<'_>> = files.iter().map(|(n, t)| Source::new(n, t)).collect();
     let base = tree_files::default_base(&files).unwrap().to_owned();
     let tps = 20;

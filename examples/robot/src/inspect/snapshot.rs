@@ -543,7 +543,7 @@ mod tests {
 
     fn original(config: RunConfig) -> Robot {
         let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/behaviors/original");
-        let files = tree_files::read_tree(Path::new(dir)).unwrap();
+        let files = tree_files::read_tree(Path::new(dir)).unwrap().files;
         let sources: Vec<Source<'_>> = files.iter().map(|(n, t)| Source::new(n, t)).collect();
         let base = tree_files::default_base(&files).unwrap();
         Robot::with_sources(&sources, base, &LoadOptions::original(), config)
