@@ -103,7 +103,7 @@ pub use core::{
     EventScopes, Invariant, LifecycleState, OperationModifiers, RunnerError, View,
 };
 pub use ids::{BehaviorId, BehaviorName, NameError};
-pub use jsonc::{locate, strip_comments};
+pub use jsonc::{locate, strip_comments, Locator};
 pub use loader::{
     check_tree, condition_support, load, load_tree, ClassCount, KeyCheck, LoadOptions, LoadReport,
     Loaded, Source, StandIns,
