@@ -207,7 +207,8 @@ impl<'t> Locator<'t> {
                 _ => None,
             };
             #[cfg(test)]
-            self.work.set(self.work.get() + 1 + edges.len().max(1).ilog2() as usize);
+            self.work
+                .set(self.work.get() + 1 + edges.len().max(1).ilog2() as usize);
             match found {
                 Some(e) => node = &index.nodes[e.node],
                 None => break,
@@ -221,10 +222,7 @@ impl<'t> Locator<'t> {
         let line = self.line_starts.partition_point(|&s| s <= at);
         let start = self.line_starts[line - 1];
         let col = self.chars_to(at) - self.chars_to(start) + 1;
-        (
-            u32::try_from(line).unwrap_or(u32::MAX),
-            col,
-        )
+        (u32::try_from(line).unwrap_or(u32::MAX), col)
     }
 
     /// Characters before byte `at` (a UTF-8 lead byte starts each).
@@ -332,7 +330,9 @@ impl Index {
         if frame.object {
             // Stable: among equal keys the first in the file comes first.
             let keys = &self.keys;
-            frame.edges.sort_by(|a, b| keys[a.key.clone()].cmp(&keys[b.key.clone()]));
+            frame
+                .edges
+                .sort_by(|a, b| keys[a.key.clone()].cmp(&keys[b.key.clone()]));
         }
         let start = self.edges.len();
         self.edges.extend(frame.edges);
