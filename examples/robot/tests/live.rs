@@ -344,7 +344,12 @@ fn a_voice_stop_after_a_flood_of_1000_cloud_messages_is_taken() {
     for _ in 0..1000 {
         cloud.put(&result("intent_imperative_come", "")).unwrap();
     }
-    cloud.put(&result("intent_global_stop_extend", "")).unwrap();
+    cloud
+        .put(&result(
+            "intent_global_stop_extend",
+            r#"{"what_to_stop": "everything"}"#,
+        ))
+        .unwrap();
     wait_for_shed(&inputs, 1001 - 256);
     let (mut tick, mut timeline) = (0, Vec::new());
     tick_until(&mut robot, &inputs, &mut tick, &mut timeline, |t| {

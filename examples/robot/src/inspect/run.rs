@@ -379,3 +379,70 @@ impl Loop<'_> {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::clad::cloud_mic::{IntentResult, Message};
+    use robot_runtime::wire::Wire;
+
+    fn cloud(intent: &str, parameters: &str) -> Queued {
+        let bytes = Message::Result(IntentResult {
+            intent: intent.into(),
+            parameters: parameters.into(),
+            metadata: String::new(),
+        })
+        .pack()
+        .unwrap();
+        Queued::Event(ScenarioEvent::Cloud {
+            bytes,
+            captured: false,
+        })
+    }
+
+    /// A page's inputs wait for the next tick in a queue that sheds like every input queue: a
+    /// stop sent after a flood of 1,000 is taken, whether a voice stop, an HRI stop or the
+    /// member itself.
+    #[test]
+    fn a_stop_after_a_flood_of_page_inputs_is_taken() {
+        let stops = [
+            cloud(
+                "intent_global_stop_extend",
+                r#"{"what_to_stop": "everything"}"#,
+            ),
+            Queued::Event(ScenarioEvent::Hri(
+                serde_json::json!({"intent": "__intent_stop_activity__", "priority": 10})
+                    .as_object()
+                    .unwrap()
+                    .clone(),
+            )),
+            Queued::User(UserIntent::GlobalStop(Default::default())),
+        ];
+        for stop in stops {
+            let mut q = ShedQueue::new(QUEUED_INPUTS);
+            for _ in 0..1000 {
+                let flood = Queued::Event(ScenarioEvent::Hri(
+                    serde_json::json!({"intent": "__intent_greet__", "priority": 200})
+                        .as_object()
+                        .unwrap()
+                        .clone(),
+                ));
+                let importance = flood.importance();
+                q.push(flood, importance);
+            }
+            let importance = stop.importance();
+            assert!(importance.always_admitted(), "{}", stop.describe());
+            assert!(matches!(
+                q.push(stop, importance),
+                Pushed::QueuedShedding(_)
+            ));
+            assert_eq!(q.shed(), 1001 - QUEUED_INPUTS as u64);
+            let last = q.iter().last().unwrap();
+            assert!(last.importance().always_admitted(), "the stop is queued");
+        }
+        // A voice command is not a stop; as important as the flood, the oldest goes.
+        assert!(!cloud("intent_imperative_come", "")
+            .importance()
+            .always_admitted());
+    }
+}
