@@ -12,16 +12,19 @@
 //! Zenoh hands the samples of one publisher to the callback in order, one at a time; the
 //! queue is FIFO, so the consumer sees every publisher's samples in publication order.
 //! Nothing is lost while the queue has room. When it is full, the [`OverflowPolicy`]
-//! decides, and a loss is **never silent**: the dropped samples are counted, a `warn` is
-//! logged when a gap starts, and the consumer receives one [`Intake::Overflow`] item at the
-//! exact place of the gap (after everything queued before it, before everything queued
-//! after it) with the number of samples dropped there. [`IntakeReceiver::dropped`] is the
-//! running total.
+//! decides, and a loss is **never silent**: the lost samples are counted, a `warn` is
+//! logged when a gap starts, and the consumer receives an [`Intake::Overflow`] item with the
+//! number of samples lost: with [`OverflowPolicy::DropNewest`] and `Block`, at the exact
+//! place of the gap (after everything queued before it, before everything queued after it);
+//! with [`OverflowPolicy::Shed`], which sheds the least important sample wherever it is, one
+//! marker counting every loss since the consumer took the last one. [`IntakeReceiver::dropped`]
+//! is the running total.
 //!
 //! # Capacity
 //!
 //! `capacity` counts messages and refusals; the overflow markers come on top (at most one
-//! per gap, and two gaps are always separated by a queued item).
+//! per gap, and two gaps are always separated by a queued item; at most one in a shedding
+//! queue).
 //!
 //! # Feeding the robot
 //!
@@ -241,13 +244,13 @@ impl<T> IntakeSender<T> {
             }
             match victim(&state.queue, rank) {
                 None => {
-                    Self::lost(shared, &mut state);
+                    Self::shed(shared, &mut state);
                     return PushOutcome::Dropped;
                 }
                 Some(at) => {
                     state.queue.remove(at);
                     state.counted -= 1;
-                    Self::lost(shared, &mut state);
+                    Self::shed(shared, &mut state);
                     outcome = PushOutcome::QueuedShedding;
                 }
             }
@@ -257,6 +260,23 @@ impl<T> IntakeSender<T> {
         drop(state);
         shared.not_empty.notify_one();
         outcome
+    }
+
+    /// Counts one sample a shedding queue gave up: a shed sample may be anywhere in the
+    /// queue, so the queue's one overflow marker grows (where the first loss since the
+    /// consumer last took one happened), or a new one is queued.
+    fn shed(shared: &Shared<T>, state: &mut State<T>) {
+        let marker = state.queue.iter_mut().find_map(|(_, item)| match item {
+            Intake::Overflow { dropped } => Some(dropped),
+            _ => None,
+        });
+        match marker {
+            Some(dropped) => {
+                *dropped += 1;
+                state.dropped_total += 1;
+            }
+            None => Self::lost(shared, state),
+        }
     }
 
     /// Counts one lost sample and reports it where it happened: the overflow marker at the
@@ -607,6 +627,14 @@ mod tests {
             .sum();
         assert_eq!(lost, rx.dropped());
         assert_eq!(lost, 2 + 1000 + 1, "every loss reported");
+        assert_eq!(
+            items
+                .iter()
+                .filter(|i| matches!(i, Intake::Overflow { .. }))
+                .count(),
+            1,
+            "in one marker"
+        );
         // Stops fill the queue: the oldest stop goes, the newest is taken.
         let (tx, rx) = bounded_ranked::<u32>(2, rank);
         for _ in 0..3 {

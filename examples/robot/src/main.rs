@@ -968,7 +968,7 @@ fn inspect_until(
 ) -> Result<ExitCode, Failure> {
     Err("--inspect: this build has no inspector; build it with \
          `cargo run --release -p robot-example --features zenoh,inspect -- --zenoh --inspect`"
-        .to_owned())
+        .into())
 }
 
 /// `--inspect` in any mode (src/inspect/cli.rs): `inputs` delivers the live inputs (Zenoh,

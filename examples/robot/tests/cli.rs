@@ -84,7 +84,10 @@ mod live {
         assert!(err.contains(&format!("listening on [{ep}]")), "{err}");
         assert!(err.contains("cloud messages on CloudMic/Message"), "{err}");
         assert!(
-            err.contains("stopped after 6 ticks; 0 messages received"),
+            err.contains(
+                "stopped after 6 ticks; messages 0 received (0 submitted, 0 refused, 0 shed): \
+                 cloud 0, hri 0"
+            ),
             "{err}"
         );
     }
@@ -142,7 +145,7 @@ mod live {
             crate::cli_support::interrupted(&["--zenoh", "--listen", &ep], "live: listening");
         assert_eq!(code, Some(0), "{seen}");
         assert!(
-            seen.contains("live: interrupted after") && seen.contains("messages received"),
+            seen.contains("live: interrupted after") && seen.contains("messages 0 received"),
             "{seen}"
         );
     }

@@ -202,7 +202,14 @@ fn refused_and_garbled_samples_are_reported_and_the_next_message_still_arrives()
         .attachment(TypeTag::of::<Message>().encode().unwrap())
         .wait()
         .unwrap();
-    // 4. a good message after all of them
+    // 4. the right tag, more bytes than any `CloudMic::Message` can be (50 MB made a 433 MB
+    //    peak and a 100 MB timeline line): refused unread
+    let max = <Message as robot_runtime::wire::Wire>::MAX_SIZE.unwrap();
+    raw.put(vec![0x09u8; max + 1])
+        .attachment(TypeTag::of::<Message>().encode().unwrap())
+        .wait()
+        .unwrap();
+    // 5. a good message after all of them
     cloud.put(&result("intent_system_charger", "")).unwrap();
 
     let (mut tick, mut timeline) = (0, Vec::new());
@@ -217,9 +224,17 @@ fn refused_and_garbled_samples_are_reported_and_the_next_message_still_arrives()
             .iter()
             .filter(|r| r.starts_with("refused on CloudMic/Message"))
             .count(),
-        2,
+        3,
         "{refused:?}"
     );
+    assert!(
+        refused.iter().any(|r| r.contains(&format!(
+            "{} bytes, but a `CloudMic::Message` is at most 131331 bytes",
+            max + 1
+        ))),
+        "the size is named: {refused:?}"
+    );
+    assert_eq!(inputs.stats().cloud.refused, 3);
     assert!(
         refused.iter().any(|r| r.contains("hash")),
         "the version mismatch is named: {refused:?}"
