@@ -28,23 +28,24 @@
 //!
 //! # Feeding the robot
 //!
-//! [`subscribe_packed`] checks each sample's type tag on the Zenoh thread and queues the
-//! sample still packed; the tick decodes it in place. For the cloud intake that is exactly
-//! `intents::handle_datagram`'s input (the borrowed `MessageView` path, strings not
-//! copied):
+//! [`subscribe_packed`] checks each sample's type tag and length on the Zenoh thread and
+//! queues the sample still packed; the tick decodes it in place. For the robot's one intake
+//! that is exactly `intents::CloudDatagram`'s input (the borrowed `MessageView` path, strings
+//! not copied). [`subscribe_packed_ranked`] ranks each sample there too, so that a full queue
+//! sheds the least important (the robot's rule: a stop ranks [`RANK_ALWAYS`]):
 //!
 //! ```ignore
-//! use clad_zenoh::intake::{self, Intake, OverflowPolicy};
+//! use clad_zenoh::intake::{self, Intake};
 //! use robot_example::clad::cloud_mic::Message;
 //!
 //! // Once, at start-up (`None`: the key `CloudMic/Message`).
 //! let (_subscription, cloud_rx) =
-//!     intake::subscribe_packed::<Message>(&session, None, 64, OverflowPolicy::DropNewest)?;
+//!     intake::subscribe_packed_ranked::<Message>(&session, None, 64, rank)?;
 //!
 //! // Every tick, before the component's own update:
 //! cloud_rx.drain(|item| match item {
 //!     Intake::Message(sample) => {
-//!         intents::handle_datagram(&mut component, &sample.bytes());
+//!         component.submit(intents::CloudDatagram(&sample.bytes()));
 //!     }
 //!     // Already logged by clad-zenoh; a robot may also count or surface them.
 //!     Intake::Refused(e) => robot_status.cloud_refused(e),

@@ -12,9 +12,10 @@
 //!   `tracing` and handed to the handler as typed errors; later samples still arrive.
 //! - [`serve`] / [`query`]: typed query/reply for request/response pairs.
 //! - [`intake`]: bounded, order-preserving queues between Zenoh's threads and a consumer
-//!   that drains on its own schedule (the robot's tick), with a reported overflow policy;
-//!   [`intake::subscribe_packed`] feeds the robot's cloud intake (`handle_datagram`) and
-//!   works for any message type (HRI intents too).
+//!   that drains on its own schedule (the robot's tick), with a reported overflow policy
+//!   (shedding the least important by the consumer's rank, or dropping the newest);
+//!   [`intake::subscribe_packed`] feeds the robot's one intake (`CloudDatagram`) and works
+//!   for any message type (HRI intents too); a sample longer than its type can be is refused.
 //! - [`key`]: key expressions derived from the CLAD name (`CloudMic::Message` →
 //!   `CloudMic/Message`), overridable everywhere.
 //! - [`config`]: peer-mode session configurations (explicit endpoints, multicast scouting

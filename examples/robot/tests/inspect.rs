@@ -453,12 +453,17 @@ fn commands_pause_step_send_and_force() {
     let claimed = |entries: &[Entry]| {
         entries
             .iter()
-            .any(|e| e.what.text() == "TimerSet claimed set_timer (activation #1)")
+            // A page's input is an input like any other: its latency is shown.
+            .any(|e| {
+                e.what.text()
+                    == "TimerSet claimed set_timer (activation #1)  (0 ticks after arrival)"
+            })
     };
     while !claimed(&run.entries.lock().unwrap()) {
         assert!(
             Instant::now() < deadline,
-            "the intent sent from the page was not claimed"
+            "the intent sent from the page was not claimed: {}",
+            robot_example::timeline::render(&run.entries.lock().unwrap(), false)
         );
         std::thread::sleep(Duration::from_millis(20));
     }

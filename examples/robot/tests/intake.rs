@@ -145,16 +145,15 @@ const SOURCES: &[Source] = &[
     },
 ];
 
-/// Submits `names` from every source to a fresh component made by `make`; the outcomes, with
-/// the pending intent's source.
-fn from_every_source(
-    make: fn() -> IntentComponent<UserIntent>,
-    names: &Names,
-) -> Vec<(
+/// A source's name, what the intake did with its request, and the pending intent's source.
+type Seen = (
     &'static str,
     Option<IntakeOutcome<Tag>>,
     Option<IntentSource>,
-)> {
+);
+
+/// Submits `names` from every source to a fresh component made by `make`.
+fn from_every_source(make: fn() -> IntentComponent<UserIntent>, names: &Names) -> Vec<Seen> {
     SOURCES
         .iter()
         .map(|s| {
@@ -293,7 +292,8 @@ fn every_source_shows_its_source_on_the_timeline() {
         ..IntentEnvelope::default()
     };
     let now = robot.now();
-    let cases: Vec<(&str, &str, Box<dyn FnOnce(&mut Robot)>)> = vec![
+    type Submit = Box<dyn FnOnce(&mut Robot)>;
+    let cases: Vec<(&str, &str, Submit)> = vec![
         (
             "cloud",
             "Voice",

@@ -253,9 +253,8 @@ impl Index {
         index.open(b, root, &mut stack);
         while let Some(frame) = stack.last_mut() {
             let mut i = skip_ws(b, frame.at);
-            if frame.object == false && b.get(i) == Some(&b']')
-                || frame.object && b.get(i) == Some(&b'}')
-            {
+            let close = if frame.object { b'}' } else { b']' };
+            if b.get(i) == Some(&close) {
                 let done = stack.pop().expect("a frame");
                 index.close(done);
                 if let Some(parent) = stack.last_mut() {
