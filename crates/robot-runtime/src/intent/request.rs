@@ -37,9 +37,8 @@ pub enum Request<'a, U> {
         /// Its single parameter.
         param: &'a str,
     },
-    /// A ROS4HRI intent (boxed: the HRI path reads and validates a whole message, and a
-    /// large variant would make every request, a cloud result's too, as large).
-    Hri(Box<HriRequest<'a>>),
+    /// A ROS4HRI intent.
+    Hri(HriRequest<'a>),
     /// A member of the union, chosen by a developer tool (source `Dev`): it needs no lookup,
     /// and passes the whitelist and the pending-slot policy like any other.
     Direct(U),
@@ -132,11 +131,11 @@ impl<'a, U> Request<'a, U> {
 
     /// An HRI message, from `source`, arrived at `arrived`.
     pub fn hri(source: IntentSource, message: HriMessage<'a>, arrived: Timestamp) -> Self {
-        Self::Hri(Box::new(HriRequest {
+        Self::Hri(HriRequest {
             source,
             message,
             arrived,
-        }))
+        })
     }
 
     /// An HRI message as JSON text, from `source`, arrived at `arrived`.

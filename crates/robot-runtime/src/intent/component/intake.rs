@@ -79,7 +79,7 @@ where
             }
             Request::Cloud(other) => self.take_cloud_message(other),
             Request::App { intent, param } => self.take_app(intent, param),
-            Request::Hri(hri) => self.take_hri(*hri),
+            Request::Hri(hri) => self.take_hri(hri),
             Request::Direct(intent) => self.take_direct(intent),
         }
     }
