@@ -27,6 +27,13 @@
 //!   the loop (events drained every iteration): the post-unpack part of `pipeline`;
 //! * `unpack_only`: `Message::unpack` alone, the part `pipeline_owned` and `naive` share;
 //!   `unpack_view_only`: `MessageView::unpack_view` alone, the decode `pipeline` does.
+//!
+//! Group `intent/sources`: every other source through the one intake
+//! (`IntentComponent::submit`), from what its transport decoded to the pending intent:
+//! `app/set_timer`, `hri_json/{charger,say}` (JSON text), `hri_envelope/charger` (a packed
+//! `Hri::IntentEnvelope`), `ros2_fields/charger` (the fields a ROS 2 sample decodes to),
+//! `dev/charger` (the inspector's member). BENCHMARKS.md compares them with the paths each
+//! source took before (issue 29).
 
 use std::hint::black_box;
 use std::time::Duration;
