@@ -311,7 +311,7 @@ impl CloudQueue {
 }
 
 /// Implements `From<M> for` [`CloudEvent`] for a generated `CloudMic::Message` union `M`
-/// (see the [module docs](self)): the robot's adapter, written once. With its borrowed view
+/// (see [`CloudEvent`](crate::intent::CloudEvent)): the robot's adapter, written once. With its borrowed view
 /// `V` as a second argument, also `From<V> for` [`CloudRequest`](super::CloudRequest), the
 /// same mapping without a copy (what a datagram decoded on the tick thread becomes).
 ///

@@ -47,8 +47,11 @@ where
         }
     }
 
-    /// The one intake: takes `request` from any source now and says what became of it (see
-    /// the [module docs](self) for the steps).
+    /// The one intake: takes `request` from any source now and says what became of it. The
+    /// steps, each written once for every source: read (an HRI request: validation, envelope,
+    /// expiry, confidence, de-duplication), lookup and feature gate (the user-intent map, or
+    /// the HRI map), payload, whitelist, route (an HRI request: behaviors, mission controller
+    /// or both), pending-slot policy.
     #[inline]
     pub fn submit(&mut self, request: impl IntentRequest<U>) -> IntakeOutcome<U::Tag> {
         request.with_request(|r| self.take(r))
