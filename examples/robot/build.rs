@@ -27,9 +27,10 @@ fn main() {
                 .feature_enum("Anki::Vector::FeatureType"),
         )
         // ROS4HRI intent + roles -> user-intent member + fields (`HRI_INTENT_MAP`).
-        .extension(HriMap::new(
-            "hri_intent_map.json",
-            "Anki::Vector::UserIntent",
-        ))
+        // ... and where each request goes: behaviors, mission controller or both.
+        .extension(
+            HriMap::new("hri_intent_map.json", "Anki::Vector::UserIntent")
+                .feature_enum("Anki::Vector::FeatureType"),
+        )
         .build();
 }

@@ -117,7 +117,7 @@ pub fn check(
 }
 
 /// One golden vector: CLAD-JSON `value` must pack to `hex` (and `packed_size`, `MIN_SIZE`,
-/// `FIXED_SIZE` agree with its length); `hex` must unpack to an equal value that packs to
+/// `FIXED_SIZE`, `MAX_SIZE` agree with its length); `hex` must unpack to an equal value that packs to
 /// `hex` again, while `hex` less its last byte or with one more byte must not unpack; that
 /// value's JSON must read back to the same value and equal `value`.
 pub fn check_vector<T: Generated>(value: &serde_json::Value, hex: &[u8]) -> Result<(), String> {
@@ -138,12 +138,16 @@ pub fn check_vector<T: Generated>(value: &serde_json::Value, hex: &[u8]) -> Resu
             hex.len()
         ));
     }
-    if hex.len() < T::MIN_SIZE || T::FIXED_SIZE.is_some_and(|n| n != hex.len()) {
+    if hex.len() < T::MIN_SIZE
+        || T::FIXED_SIZE.is_some_and(|n| n != hex.len())
+        || T::MAX_SIZE.is_some_and(|n| n < hex.len())
+    {
         return Err(format!(
-            "{} bytes, but MIN_SIZE is {} and FIXED_SIZE {:?}",
+            "{} bytes, but MIN_SIZE is {}, FIXED_SIZE {:?} and MAX_SIZE {:?}",
             hex.len(),
             T::MIN_SIZE,
-            T::FIXED_SIZE
+            T::FIXED_SIZE,
+            T::MAX_SIZE
         ));
     }
     let unpacked = T::unpack(hex).map_err(|e| format!("unpack: {e}"))?;
@@ -349,6 +353,11 @@ fn pack_all_ways<T: Generated>(x: &T) -> Result<Vec<u8>, String> {
     if let Some(n) = T::FIXED_SIZE {
         if n != len {
             return Err(format!("{len} bytes but FIXED_SIZE is {n}"));
+        }
+    }
+    if let Some(n) = T::MAX_SIZE {
+        if len > n {
+            return Err(format!("{len} bytes but MAX_SIZE is {n}"));
         }
     }
     let mut buf = vec![0xA5; len + 3];
@@ -569,6 +578,8 @@ pub struct WireConsts {
     pub min_size: usize,
     /// [`Wire::FIXED_SIZE`].
     pub fixed_size: Option<usize>,
+    /// [`Wire::MAX_SIZE`].
+    pub max_size: Option<usize>,
 }
 
 /// The `Wire` constants of the generated type `ty` of `schema`.
@@ -581,6 +592,7 @@ pub fn wire_consts(root: &str, schema: &str, ty: &str) -> Option<WireConsts> {
                 type_name: T::TYPE_NAME,
                 min_size: T::MIN_SIZE,
                 fixed_size: T::FIXED_SIZE,
+                max_size: T::MAX_SIZE,
             }
         }
     }

@@ -130,6 +130,8 @@ fn wire_constants_match_the_ir() {
             .is_fixed_size
             .then(|| metrics.max_size.value() as usize);
         assert_eq!(consts.fixed_size, fixed, "{}", t.clad_name);
+        let max = usize::try_from(metrics.max_size.value()).ok();
+        assert_eq!(consts.max_size, max, "{}", t.clad_name);
         n += 1;
     }
     if let Some(m) = common::manifest() {

@@ -12,36 +12,40 @@
 //! Zenoh hands the samples of one publisher to the callback in order, one at a time; the
 //! queue is FIFO, so the consumer sees every publisher's samples in publication order.
 //! Nothing is lost while the queue has room. When it is full, the [`OverflowPolicy`]
-//! decides, and a loss is **never silent**: the dropped samples are counted, a `warn` is
-//! logged when a gap starts, and the consumer receives one [`Intake::Overflow`] item at the
-//! exact place of the gap (after everything queued before it, before everything queued
-//! after it) with the number of samples dropped there. [`IntakeReceiver::dropped`] is the
-//! running total.
+//! decides, and a loss is **never silent**: the lost samples are counted, a `warn` is
+//! logged when a gap starts, and the consumer receives an [`Intake::Overflow`] item with the
+//! number of samples lost: with [`OverflowPolicy::DropNewest`] and `Block`, at the exact
+//! place of the gap (after everything queued before it, before everything queued after it);
+//! with [`OverflowPolicy::Shed`], which sheds the least important sample wherever it is, one
+//! marker counting every loss since the consumer took the last one. [`IntakeReceiver::dropped`]
+//! is the running total.
 //!
 //! # Capacity
 //!
 //! `capacity` counts messages and refusals; the overflow markers come on top (at most one
-//! per gap, and two gaps are always separated by a queued item).
+//! per gap, and two gaps are always separated by a queued item; at most one in a shedding
+//! queue).
 //!
 //! # Feeding the robot
 //!
-//! [`subscribe_packed`] checks each sample's type tag on the Zenoh thread and queues the
-//! sample still packed; the tick decodes it in place. For the cloud intake that is exactly
-//! `intents::handle_datagram`'s input (the borrowed `MessageView` path, strings not
-//! copied):
+//! [`subscribe_packed`] checks each sample's type tag and length on the Zenoh thread and
+//! queues the sample still packed; the tick decodes it in place. For the robot's one intake
+//! that is exactly `intents::CloudDatagram`'s input (the borrowed `MessageView` path, strings
+//! not copied). [`subscribe_packed_ranked`] ranks each sample there too, so that a full queue
+//! sheds the least important (the robot's rule: a stop ranks [`RANK_ALWAYS`]):
 //!
 //! ```ignore
-//! use clad_zenoh::intake::{self, Intake, OverflowPolicy};
+//! use clad_zenoh::intake::{self, Intake};
 //! use robot_example::clad::cloud_mic::Message;
 //!
 //! // Once, at start-up (`None`: the key `CloudMic/Message`).
 //! let (_subscription, cloud_rx) =
-//!     intake::subscribe_packed::<Message>(&session, None, 64, OverflowPolicy::DropNewest)?;
+//!     intake::subscribe_packed_ranked::<Message>(&session, None, 64, rank)?;
 //!
 //! // Every tick, before the component's own update:
 //! cloud_rx.drain(|item| match item {
 //!     Intake::Message(sample) => {
-//!         intents::handle_datagram(&mut component, &sample.bytes());
+//!         component.submit(intents::CloudDatagram(&sample.bytes()));
 //!     }
 //!     // Already logged by clad-zenoh; a robot may also count or surface them.
 //!     Intake::Refused(e) => robot_status.cloud_refused(e),
@@ -68,6 +72,14 @@ use crate::{key, Error, ReceiveError, Subscriber};
 /// What a full queue does with a new arrival.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum OverflowPolicy {
+    /// Shed the least important sample, the newcomer included: the lowest rank first and,
+    /// among equals, the oldest (keep-last, as rmw_zenoh's own queues). A sample of rank
+    /// [`RANK_ALWAYS`] is always admitted: it is never the one shed (when everything queued
+    /// has that rank too, the oldest of them goes). Never blocks. The consumer gives the
+    /// rank ([`bounded_ranked`], [`subscribe_packed_ranked`]); without one every sample has
+    /// rank 0 and the oldest goes. Each loss is reported with [`Intake::Overflow`] where it
+    /// happened (after everything queued before it).
+    Shed,
     /// Drop the new arrival at once (never blocks Zenoh's threads; other subscriptions of
     /// the session are not held up). The gap is reported with [`Intake::Overflow`].
     DropNewest,
@@ -94,8 +106,16 @@ pub enum Intake<T> {
     },
 }
 
+/// The rank of a sample a [`OverflowPolicy::Shed`] queue always admits (a stop request).
+pub const RANK_ALWAYS: u16 = u16::MAX;
+
+/// How a [`OverflowPolicy::Shed`] queue ranks what arrives (computed on the receiving thread,
+/// once per sample).
+pub type Rank<T> = Arc<dyn Fn(&Intake<T>) -> u16 + Send + Sync>;
+
 struct State<T> {
-    queue: VecDeque<Intake<T>>,
+    /// Items with their rank (0 for overflow markers, which are never shed).
+    queue: VecDeque<(u16, Intake<T>)>,
     /// Queued items that count against the capacity (everything but overflow markers).
     counted: usize,
     dropped_total: u64,
@@ -109,6 +129,7 @@ struct Shared<T> {
     not_full: Condvar,
     capacity: usize,
     policy: OverflowPolicy,
+    rank: Option<Rank<T>>,
 }
 
 impl<T> Shared<T> {
@@ -119,6 +140,22 @@ impl<T> Shared<T> {
 
 /// A bounded intake queue (`capacity` ≥ 1; 0 is taken as 1) with the given policy.
 pub fn bounded<T>(capacity: usize, policy: OverflowPolicy) -> (IntakeSender<T>, IntakeReceiver<T>) {
+    make(capacity, policy, None)
+}
+
+/// A bounded intake queue that sheds by `rank` when full ([`OverflowPolicy::Shed`]).
+pub fn bounded_ranked<T>(
+    capacity: usize,
+    rank: impl Fn(&Intake<T>) -> u16 + Send + Sync + 'static,
+) -> (IntakeSender<T>, IntakeReceiver<T>) {
+    make(capacity, OverflowPolicy::Shed, Some(Arc::new(rank)))
+}
+
+fn make<T>(
+    capacity: usize,
+    policy: OverflowPolicy,
+    rank: Option<Rank<T>>,
+) -> (IntakeSender<T>, IntakeReceiver<T>) {
     let shared = Arc::new(Shared {
         state: Mutex::new(State {
             queue: VecDeque::with_capacity(capacity.clamp(1, 1024)),
@@ -131,6 +168,7 @@ pub fn bounded<T>(capacity: usize, policy: OverflowPolicy) -> (IntakeSender<T>, 
         not_full: Condvar::new(),
         capacity: capacity.max(1),
         policy,
+        rank,
     });
     (
         IntakeSender {
@@ -166,6 +204,9 @@ impl<T> Drop for IntakeSender<T> {
 pub enum PushOutcome {
     /// Queued.
     Queued,
+    /// Queued; a less important (or as important and older) sample was shed for it
+    /// ([`OverflowPolicy::Shed`]; counted and reported to the consumer).
+    QueuedShedding,
     /// Dropped because the queue was full (counted and reported to the consumer).
     Dropped,
     /// Dropped because the receiver is gone.
@@ -176,6 +217,8 @@ impl<T> IntakeSender<T> {
     /// Queues `item`, applying the overflow policy when the queue is full.
     pub fn push(&self, item: Intake<T>) -> PushOutcome {
         let shared = &*self.shared;
+        // Ranked before the lock is taken: ranking may decode the sample.
+        let rank = shared.rank.as_ref().map_or(0, |r| r(&item));
         let mut state = shared.lock();
         if let OverflowPolicy::Block(wait) = shared.policy {
             let deadline = Instant::now() + wait;
@@ -194,26 +237,85 @@ impl<T> IntakeSender<T> {
         if !state.receiver_alive {
             return PushOutcome::Closed;
         }
+        let mut outcome = PushOutcome::Queued;
         if state.counted >= shared.capacity {
-            state.dropped_total += 1;
-            match state.queue.back_mut() {
-                Some(Intake::Overflow { dropped }) => *dropped += 1,
-                _ => {
-                    tracing::warn!(
-                        target: "clad_zenoh",
-                        capacity = shared.capacity,
-                        "intake queue full: dropping new samples until the consumer catches up"
-                    );
-                    state.queue.push_back(Intake::Overflow { dropped: 1 });
+            if shared.policy != OverflowPolicy::Shed {
+                Self::lost(shared, &mut state);
+                return PushOutcome::Dropped;
+            }
+            match victim(&state.queue, rank) {
+                None => {
+                    Self::shed(shared, &mut state);
+                    return PushOutcome::Dropped;
+                }
+                Some(at) => {
+                    state.queue.remove(at);
+                    state.counted -= 1;
+                    Self::shed(shared, &mut state);
+                    outcome = PushOutcome::QueuedShedding;
                 }
             }
-            return PushOutcome::Dropped;
         }
-        state.queue.push_back(item);
+        state.queue.push_back((rank, item));
         state.counted += 1;
         drop(state);
         shared.not_empty.notify_one();
-        PushOutcome::Queued
+        outcome
+    }
+
+    /// Counts one sample a shedding queue gave up: a shed sample may be anywhere in the
+    /// queue, so the queue's one overflow marker grows (where the first loss since the
+    /// consumer last took one happened), or a new one is queued.
+    fn shed(shared: &Shared<T>, state: &mut State<T>) {
+        let marker = state.queue.iter_mut().find_map(|(_, item)| match item {
+            Intake::Overflow { dropped } => Some(dropped),
+            _ => None,
+        });
+        match marker {
+            Some(dropped) => {
+                *dropped += 1;
+                state.dropped_total += 1;
+            }
+            None => Self::lost(shared, state),
+        }
+    }
+
+    /// Counts one lost sample and reports it where it happened: the overflow marker at the
+    /// back of the queue grows, or a new one is queued.
+    fn lost(shared: &Shared<T>, state: &mut State<T>) {
+        state.dropped_total += 1;
+        match state.queue.back_mut() {
+            Some((_, Intake::Overflow { dropped })) => *dropped += 1,
+            _ => {
+                tracing::warn!(
+                    target: "clad_zenoh",
+                    capacity = shared.capacity,
+                    policy = ?shared.policy,
+                    "intake queue full: samples are being lost until the consumer catches up"
+                );
+                state.queue.push_back((0, Intake::Overflow { dropped: 1 }));
+            }
+        }
+    }
+}
+
+/// The queued sample a full [`OverflowPolicy::Shed`] queue sheds for a newcomer of rank
+/// `incoming` (`None`: the newcomer itself): the lowest rank, the oldest among equals, where a
+/// newcomer as low as the lowest pushes that one out; a newcomer of [`RANK_ALWAYS`] always
+/// gets in. Overflow markers are never shed.
+fn victim<T>(queue: &VecDeque<(u16, Intake<T>)>, incoming: u16) -> Option<usize> {
+    let mut least: Option<(usize, u16)> = None;
+    for (i, (rank, item)) in queue.iter().enumerate() {
+        if matches!(item, Intake::Overflow { .. }) {
+            continue;
+        }
+        if least.is_none_or(|(_, l)| *rank < l) {
+            least = Some((i, *rank));
+        }
+    }
+    match least {
+        Some((i, l)) if incoming == RANK_ALWAYS || l <= incoming => Some(i),
+        _ => None,
     }
 }
 
@@ -243,7 +345,7 @@ impl<T> std::fmt::Debug for IntakeReceiver<T> {
 
 impl<T> IntakeReceiver<T> {
     fn pop(&self, state: &mut State<T>) -> Option<Intake<T>> {
-        let item = state.queue.pop_front()?;
+        let (_, item) = state.queue.pop_front()?;
         if !matches!(item, Intake::Overflow { .. }) {
             state.counted -= 1;
             self.shared.not_full.notify_one();
@@ -357,15 +459,35 @@ impl<T: Wire> Packed<T> {
 }
 
 /// Subscribes to `key` (`None`: [`key::of::<T>()`](key::of)) and queues every sample whose
-/// type tag matches `T`, still packed (the consumer decodes it, e.g. as a borrowed view);
-/// refused samples are queued as [`Intake::Refused`]. See the [module docs](self).
+/// type tag matches `T` and whose length fits `T` (`Wire::MAX_SIZE`), still packed (the
+/// consumer decodes it, e.g. as a borrowed view); refused samples are queued as
+/// [`Intake::Refused`]. See the [module docs](self).
 pub fn subscribe_packed<T: Wire + 'static>(
     session: &Session,
     key: Option<&str>,
     capacity: usize,
     policy: OverflowPolicy,
 ) -> Result<(Subscriber, IntakeReceiver<Packed<T>>), Error> {
-    let (tx, rx) = bounded(capacity, policy);
+    packed_into(session, key, bounded(capacity, policy))
+}
+
+/// [`subscribe_packed`] into a queue that sheds by `rank` when full
+/// ([`OverflowPolicy::Shed`]): `rank` sees each item on Zenoh's thread (a sample may be
+/// decoded as a view there to find what it asks for).
+pub fn subscribe_packed_ranked<T: Wire + 'static>(
+    session: &Session,
+    key: Option<&str>,
+    capacity: usize,
+    rank: impl Fn(&Intake<Packed<T>>) -> u16 + Send + Sync + 'static,
+) -> Result<(Subscriber, IntakeReceiver<Packed<T>>), Error> {
+    packed_into(session, key, bounded_ranked(capacity, rank))
+}
+
+fn packed_into<T: Wire + 'static>(
+    session: &Session,
+    key: Option<&str>,
+    (tx, rx): (IntakeSender<Packed<T>>, IntakeReceiver<Packed<T>>),
+) -> Result<(Subscriber, IntakeReceiver<Packed<T>>), Error> {
     let sub = Subscriber::raw(session, &key::resolve::<T>(key), move |sample| {
         let item = match check_sample::<T>(&sample) {
             Ok(_) => Intake::Message(Packed {
@@ -470,6 +592,66 @@ mod tests {
         let (got, dropped) = consumer2.join().unwrap();
         assert_eq!(got, (0..1000).collect::<Vec<_>>());
         assert_eq!(dropped, 0);
+    }
+
+    #[test]
+    fn shed_keeps_the_important_and_the_newest_and_always_admits_the_top_rank() {
+        // Rank: the message's value / 10; 99 is a stop.
+        let rank = |i: &Intake<u32>| match i {
+            Intake::Message(99) => RANK_ALWAYS,
+            Intake::Message(v) => (*v / 10) as u16,
+            _ => 0,
+        };
+        let (tx, rx) = bounded_ranked::<u32>(3, rank);
+        for v in [50, 10, 11] {
+            assert_eq!(tx.push(Intake::Message(v)), PushOutcome::Queued);
+        }
+        // As low as the lowest (10 and 11 rank 1): the oldest of them goes.
+        assert_eq!(tx.push(Intake::Message(12)), PushOutcome::QueuedShedding);
+        // Lower than everything queued: the newcomer goes.
+        assert_eq!(tx.push(Intake::Message(5)), PushOutcome::Dropped);
+        // A flood, then a stop: the stop is taken.
+        for v in 0..1000 {
+            tx.push(Intake::Message(60 + v % 30));
+        }
+        assert_eq!(tx.push(Intake::Message(99)), PushOutcome::QueuedShedding);
+        let items: Vec<_> = std::iter::from_fn(|| rx.try_recv()).collect();
+        let messages: Vec<u32> = items.iter().filter_map(msg).collect();
+        assert_eq!(messages.len(), 3);
+        assert_eq!(messages.last(), Some(&99));
+        let lost: u64 = items
+            .iter()
+            .map(|i| match i {
+                Intake::Overflow { dropped } => *dropped,
+                _ => 0,
+            })
+            .sum();
+        assert_eq!(lost, rx.dropped());
+        assert_eq!(lost, 2 + 1000 + 1, "every loss reported");
+        assert_eq!(
+            items
+                .iter()
+                .filter(|i| matches!(i, Intake::Overflow { .. }))
+                .count(),
+            1,
+            "in one marker"
+        );
+        // Stops fill the queue: the oldest stop goes, the newest is taken.
+        let (tx, rx) = bounded_ranked::<u32>(2, rank);
+        for _ in 0..3 {
+            tx.push(Intake::Message(99));
+        }
+        assert_eq!(rx.dropped(), 1);
+        assert_eq!(rx.drain(|_| {}), 3, "two stops and the marker");
+        // Without a rank, a shedding queue keeps the newest.
+        let (tx, rx) = bounded::<u32>(2, OverflowPolicy::Shed);
+        for v in 0..5 {
+            tx.push(Intake::Message(v));
+        }
+        let kept: Vec<u32> = std::iter::from_fn(|| rx.try_recv())
+            .filter_map(|i| msg(&i))
+            .collect();
+        assert_eq!(kept, [3, 4]);
     }
 
     #[test]

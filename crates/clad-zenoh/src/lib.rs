@@ -12,9 +12,10 @@
 //!   `tracing` and handed to the handler as typed errors; later samples still arrive.
 //! - [`serve`] / [`query`]: typed query/reply for request/response pairs.
 //! - [`intake`]: bounded, order-preserving queues between Zenoh's threads and a consumer
-//!   that drains on its own schedule (the robot's tick), with a reported overflow policy;
-//!   [`intake::subscribe_packed`] feeds the robot's cloud intake (`handle_datagram`) and
-//!   works for any message type (HRI intents too).
+//!   that drains on its own schedule (the robot's tick), with a reported overflow policy
+//!   (shedding the least important by the consumer's rank, or dropping the newest);
+//!   [`intake::subscribe_packed`] feeds the robot's one intake (`CloudDatagram`) and works
+//!   for any message type (HRI intents too); a sample longer than its type can be is refused.
 //! - [`key`]: key expressions derived from the CLAD name (`CloudMic::Message` →
 //!   `CloudMic/Message`), overridable everywhere.
 //! - [`config`]: peer-mode session configurations (explicit endpoints, multicast scouting
@@ -132,6 +133,19 @@ pub enum ReceiveError {
         /// The sample's hash.
         found: Option<Hash>,
     },
+    /// The payload is longer than any value of the type can be (its schema's maximum size,
+    /// `Wire::MAX_SIZE`): refused before anything is decoded or copied.
+    #[error("sample on `{key}` refused: {len} bytes, but a `{type_name}` is at most {max} bytes")]
+    TooLarge {
+        /// The sample's key expression.
+        key: String,
+        /// The type name.
+        type_name: &'static str,
+        /// The payload's length.
+        len: usize,
+        /// The type's maximum encoded size.
+        max: usize,
+    },
     /// The tag matches but the payload does not decode as the type.
     #[error("sample on `{key}` does not decode: {error}")]
     Undecodable {
@@ -154,6 +168,7 @@ impl ReceiveError {
             | Self::BadAttachment { key, .. }
             | Self::WrongType { key, .. }
             | Self::HashMismatch { key, .. }
+            | Self::TooLarge { key, .. }
             | Self::Undecodable { key, .. } => key,
         }
     }

@@ -60,7 +60,7 @@ where
             let key = query.key_expr().as_str();
             let empty = ZBytes::new();
             let payload = query.payload().unwrap_or(&empty);
-            let request = check_parts(key, query.attachment(), payload, &req_tag)
+            let request = check_parts::<Req>(key, query.attachment(), payload, &req_tag)
                 .and_then(|bytes| decode_owned::<Req>(key, &bytes));
             let refused = request.as_ref().err().map(ToString::to_string);
             let answer = {
@@ -113,7 +113,7 @@ where
         out.push(match reply.result() {
             Ok(sample) => {
                 let key = sample.key_expr().as_str();
-                check_parts(key, sample.attachment(), sample.payload(), &resp_tag)
+                check_parts::<Resp>(key, sample.attachment(), sample.payload(), &resp_tag)
                     .and_then(|bytes| decode_owned::<Resp>(key, &bytes))
                     .map_err(QueryError::from)
             }

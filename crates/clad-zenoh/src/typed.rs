@@ -146,11 +146,12 @@ impl Subscriber {
     }
 }
 
-/// Checks a sample's [`TypeTag`] against `T` and returns its payload as one slice (borrowed
-/// when Zenoh delivered it in one piece, which is the case unless it was fragmented). The
-/// refusal is logged at `warn`.
+/// Checks a sample's [`TypeTag`] against `T` and its length against the longest encoding of
+/// `T` (`Wire::MAX_SIZE`), and returns its payload as one slice (borrowed when Zenoh delivered
+/// it in one piece, which is the case unless it was fragmented). The refusal is logged at
+/// `warn`.
 pub fn check_sample<T: Wire>(sample: &Sample) -> Result<Cow<'_, [u8]>, ReceiveError> {
-    check_parts(
+    check_parts::<T>(
         sample.key_expr().as_str(),
         sample.attachment(),
         sample.payload(),
@@ -158,7 +159,7 @@ pub fn check_sample<T: Wire>(sample: &Sample) -> Result<Cow<'_, [u8]>, ReceiveEr
     )
 }
 
-pub(crate) fn check_parts<'s>(
+pub(crate) fn check_parts<'s, T: Wire>(
     key: &str,
     attachment: Option<&ZBytes>,
     payload: &'s ZBytes,
@@ -179,6 +180,15 @@ pub(crate) fn check_parts<'s>(
             }
         }
     };
+    let result = result.and_then(|()| match T::MAX_SIZE {
+        Some(max) if payload.len() > max => Err(ReceiveError::TooLarge {
+            key: key.to_owned(),
+            type_name: T::TYPE_NAME,
+            len: payload.len(),
+            max,
+        }),
+        _ => Ok(()),
+    });
     match result {
         Ok(()) => Ok(payload.to_bytes()),
         Err(e) => {

@@ -499,7 +499,7 @@ fn query_reply_is_typed() {
 #[test]
 fn the_intent_component_is_fed_from_a_subscription() {
     use common::clad::anki::vector::{UserIntent, UserIntentTag, UserIntentTimeInSeconds};
-    use robot_runtime::intent::{CloudEvent, CloudOutcome, IntentComponent};
+    use robot_runtime::intent::{CloudEvent, IntakeOutcome, IntentComponent};
 
     let (a, b) = pair();
     let mut component = IntentComponent::<UserIntent>::new(&common::clad::USER_INTENT_MAP);
@@ -535,7 +535,7 @@ fn the_intent_component_is_fed_from_a_subscription() {
     }
     assert!(matches!(
         outcomes.last(),
-        Some(CloudOutcome::Pending {
+        Some(IntakeOutcome::Pending {
             tag: UserIntentTag::SetTimer,
             ..
         })

@@ -9,7 +9,7 @@
 //! {
 //!   "hri_intent_map": [
 //!     { "intent": "MOVE_TO", "when": { "goal": "poi_docking" }, "user_intent": "system_charger" },
-//!     { "intent": "MOVE_TO", "user_intent": "hri_move_to",
+//!     { "intent": "MOVE_TO", "user_intent": "hri_move_to", "to": "missions",
 //!       "roles": { "goal": "goal", "agent": "agent" } }
 //!   ]
 //! }
@@ -27,6 +27,11 @@
 //!   everywhere; custom intents and `START_ACTIVITY` are open); `roles` values are fields of
 //!   the payload of string or enum type (an enum is filled by member name), each field
 //!   filled once; `when` values are strings;
+//! - `to` says where the request goes: `behaviors` (the pending user intent, the default),
+//!   `missions` (the mission controller) or `both` (`robot_runtime::hri::Route`);
+//! - `feature_gate` names a member of the feature enum, when [`HriMap::feature_enum`] is
+//!   given (a gated entry whose feature is off makes the request the unmatched intent, as
+//!   for cloud and app intents);
 //! - an entry is reachable: not a repeat of an earlier entry's intent and conditions, and not
 //!   after an unconditional entry of the same intent;
 //! - a required role of the intent that is neither copied nor tested is a warning (its value
@@ -42,11 +47,18 @@ use clad_codegen::rust::code::{str_lit, Code};
 use clad_codegen::rust::{checked_path, Names};
 use clad_codegen::source::{FileId, SourceDb, SourceFile, Span};
 use clad_codegen::{Diagnostic, LoadedSource, SourceLoader};
-use robot_runtime::hri::{IntentKind, Role, RoleSpec};
+use robot_runtime::hri::{IntentKind, Role, RoleSpec, Route};
 use std::ops::Range;
 
 const TOP_KEYS: &[&str] = &["hri_intent_map"];
-const ENTRY_KEYS: &[&str] = &["intent", "when", "user_intent", "roles"];
+const ENTRY_KEYS: &[&str] = &[
+    "intent",
+    "when",
+    "user_intent",
+    "roles",
+    "to",
+    "feature_gate",
+];
 
 /// The HRI map as a build extension: compiles `file` with [`compile`] against the union and
 /// appends its static (`HRI_INTENT_MAP` by default, a `robot_runtime::hri::StaticHriMap`).
@@ -87,6 +99,13 @@ impl HriMap {
     /// (default [`crate::DEFAULT_RUNTIME_PATH`]).
     pub fn runtime_path(mut self, path: impl Into<String>) -> Self {
         self.options.runtime_path = path.into();
+        self
+    }
+
+    /// Checks `feature_gate` values against the members of this enum (fully qualified,
+    /// declared by the union's schema or a file it includes).
+    pub fn feature_enum(mut self, fqn: impl Into<String>) -> Self {
+        self.options.feature_enum = Some(fqn.into());
         self
     }
 }
@@ -141,6 +160,9 @@ pub struct HriMapOptions {
     /// Path of the crate whose `hri` module holds `StaticHriMap`, as generated code names
     /// it (default [`crate::DEFAULT_RUNTIME_PATH`]).
     pub runtime_path: String,
+    /// The enum whose member names are the valid `feature_gate` values (`None`: not
+    /// checked).
+    pub feature_enum: Option<String>,
 }
 
 impl HriMapOptions {
@@ -150,6 +172,7 @@ impl HriMapOptions {
             union: union.into(),
             static_name: "HRI_INTENT_MAP".to_owned(),
             runtime_path: crate::DEFAULT_RUNTIME_PATH.to_owned(),
+            feature_enum: None,
         }
     }
 
@@ -171,6 +194,10 @@ pub struct HriEntry {
     pub tag: TagRef,
     /// `(role, payload field)` copies, in file order.
     pub fields: Vec<(String, String)>,
+    /// Where the request goes.
+    pub route: Route,
+    /// The feature that must be enabled for the entry to exist.
+    pub feature_gate: Option<String>,
 }
 
 /// A validated HRI map: entries grouped by intent (byte order), file order within an intent.
@@ -216,6 +243,7 @@ fn compile_in(
         file,
         union: options.union.clone(),
         members: None,
+        features: None,
         diags: Vec::new(),
     };
     let (root, errors) = json::parse(&text);
@@ -227,6 +255,9 @@ fn compile_in(
         v.diags.push(d);
     }
     v.resolve();
+    if let Some(fqn) = &options.feature_enum {
+        v.resolve_features(fqn);
+    }
     let entries = root.and_then(|r| v.root(&r));
     let model = entries
         .filter(|_| !v.diags.iter().any(Diagnostic::is_error))
@@ -275,6 +306,8 @@ struct Checker<'s> {
     file: FileId,
     union: String,
     members: Option<&'s [UnionMember]>,
+    /// `(enum fqn, member names)` of the feature enum, when configured and found.
+    features: Option<(String, Vec<&'s str>)>,
     diags: Vec<Diagnostic>,
 }
 
@@ -324,6 +357,61 @@ impl<'s> Checker<'s> {
                 self.schema.input, self.union
             ))),
         }
+    }
+
+    fn resolve_features(&mut self, fqn: &str) {
+        match self.schema.lookup(fqn).map(|id| self.schema.decl(id)) {
+            Some(Decl {
+                kind: DeclKind::Enum(e),
+                ..
+            }) => {
+                let names = e.members.iter().map(|m| m.name.as_str()).collect();
+                self.features = Some((fqn.to_owned(), names));
+            }
+            Some(_) => self.diags.push(Diagnostic::error_global(format!(
+                "the feature enum `{fqn}` of the HRI intent map is not an enum"
+            ))),
+            None => self.diags.push(
+                Diagnostic::error_global(format!(
+                    "the schema `{}` declares no enum `{fqn}` for the HRI intent map's feature gates",
+                    self.schema.input
+                ))
+                .with_note("include the file that declares it from the union's schema"),
+            ),
+        }
+    }
+
+    fn feature_gate(&mut self, node: &Node) -> Option<String> {
+        let name = self.string(node, "\"feature_gate\"")?;
+        if let Some((fqn, names)) = &self.features {
+            if !names.contains(&name) {
+                let mut d =
+                    Diagnostic::error(self.span(&node.span), format!("unknown feature \"{name}\""))
+                        .with_label(format!("not a member of `{fqn}`"));
+                if let Some(s) = suggest(name, names.iter().copied()) {
+                    d = d.with_note(format!("did you mean \"{s}\"?"));
+                }
+                self.diags.push(d);
+            }
+        }
+        Some(name.to_owned())
+    }
+
+    fn route(&mut self, node: &Node) -> Option<Route> {
+        let name = self.string(node, "\"to\"")?;
+        let route = Route::from_name(name);
+        if route.is_none() {
+            let names = [Route::Behaviors, Route::Missions, Route::Both].map(Route::name);
+            let mut d =
+                Diagnostic::error(self.span(&node.span), format!("unknown route \"{name}\""))
+                    .with_label("not a route");
+            d = match suggest(name, names.iter().copied()) {
+                Some(s) => d.with_note(format!("did you mean \"{s}\"?")),
+                None => d.with_note(format!("routes: {}", names.join(", "))),
+            };
+            self.diags.push(d);
+        }
+        route
     }
 
     fn object<'n>(&mut self, node: &'n Node, what: &str) -> Option<&'n [Member]> {
@@ -531,6 +619,11 @@ impl<'s> Checker<'s> {
         };
         let info = self.intent(intent_node);
         let member = self.member(user_node);
+        let route = match get("to") {
+            Some(node) => self.route(node),
+            None => Some(Route::default()),
+        };
+        let feature_gate = get("feature_gate").and_then(|node| self.feature_gate(node));
         let mut when = Vec::new();
         if let Some(node) = get("when") {
             for m in self.object(node, "\"when\"").unwrap_or_default() {
@@ -592,7 +685,7 @@ impl<'s> Checker<'s> {
                 fields.push((m.key.clone(), field.to_owned()));
             }
         }
-        let (info, (um, _)) = (info?, member?);
+        let (info, (um, _), route) = (info?, member?, route?);
         for role in info.roles.required.iter().map(|r| r.key()) {
             let used = fields.iter().any(|(r, _)| r == role) || when.iter().any(|(r, _)| r == role);
             if !used {
@@ -615,6 +708,8 @@ impl<'s> Checker<'s> {
             when,
             tag,
             fields,
+            route,
+            feature_gate,
         })
     }
 
@@ -655,7 +750,7 @@ pub fn generate(model: &HriMapModel, names: Names<'_>) -> Result<String, Vec<Dia
         "
         pub static {}: {rt}::hri::StaticHriMap<{tag_path}> = {{
             #[allow(unused_imports)]
-            use {rt}::hri::{{HriMapEntry, RoleCondition, RoleField, StaticHriMap}};
+            use {rt}::hri::{{HriMapEntry, RoleCondition, RoleField, Route, StaticHriMap}};
             use {tag_path} as Tag;
             StaticHriMap {{
                 entries: &[",
@@ -692,6 +787,20 @@ pub fn generate(model: &HriMapModel, names: Names<'_>) -> Result<String, Vec<Dia
                 );
             }
             c.line("],");
+        }
+        let route = match e.route {
+            Route::Behaviors => "Behaviors",
+            Route::Missions => "Missions",
+            Route::Both => "Both",
+        };
+        emit!(c, "route: Route::{route},");
+        match &e.feature_gate {
+            Some(f) => emit!(
+                c,
+                "feature_gate: ::core::option::Option::Some({}),",
+                str_lit(f)
+            ),
+            None => c.line("feature_gate: ::core::option::Option::None,"),
         }
         c.line("},");
     }
@@ -813,6 +922,85 @@ mod tests {
         assert!(out
             .render()
             .contains("the required role `goal` of __intent_move_to__ is dropped"));
+    }
+
+    #[test]
+    fn routes_and_feature_gates() {
+        const GATED: &str = "structure Void {}\n\
+            structure Goal { string agent, string goal }\n\
+            enum uint_8 Feature { Navigation, Talking }\n\
+            union dupes_allowed UserIntent { Void unmatched_intent, Goal move_to, Void stop }\n";
+        let mut files = MemoryLoader::new().file("g.clad", GATED);
+        let schema = clad_codegen::compile(&mut files, "g.clad")
+            .schema
+            .expect("schema");
+        let run = |json: &str, features: Option<&str>| {
+            let mut options = HriMapOptions::new("UserIntent");
+            options.feature_enum = features.map(str::to_owned);
+            let source = LoadedSource {
+                name: "hri.json".into(),
+                path: None,
+                text: json.into(),
+            };
+            compile(&schema, source, &options)
+        };
+        let out = run(
+            r#"{"hri_intent_map": [
+            {"intent": "MOVE_TO", "user_intent": "move_to", "to": "missions",
+             "feature_gate": "Navigation", "roles": {"goal": "goal"}},
+            {"intent": "STOP_ACTIVITY", "user_intent": "stop", "to": "both"},
+            {"intent": "SAY", "user_intent": "stop"}
+        ]}"#,
+            Some("Feature"),
+        );
+        assert!(!out.has_errors(), "{}", out.render());
+        let m = out.model.unwrap();
+        let routes: Vec<_> = m
+            .entries
+            .iter()
+            .map(|e| (e.intent.as_str(), e.route, e.feature_gate.as_deref()))
+            .collect();
+        assert_eq!(
+            routes,
+            [
+                ("__intent_move_to__", Route::Missions, Some("Navigation")),
+                ("__intent_say__", Route::Behaviors, None),
+                ("__intent_stop_activity__", Route::Both, None),
+            ]
+        );
+        let bad = r#"{"hri_intent_map": [
+            {"intent": "MOVE_TO", "user_intent": "move_to", "to": "mission",
+             "feature_gate": "Navigaton", "roles": {"goal": "goal"}},
+            {"intent": "SAY", "user_intent": "stop", "to": 3}
+        ]}"#;
+        let e: Vec<_> = run(bad, Some("Feature"))
+            .diagnostics
+            .iter()
+            .filter(|d| d.is_error())
+            .map(|d| (d.message.clone(), d.notes.clone()))
+            .collect();
+        assert_eq!(
+            e,
+            [
+                (
+                    "unknown route \"mission\"".to_owned(),
+                    vec!["did you mean \"missions\"?".to_owned()]
+                ),
+                (
+                    "unknown feature \"Navigaton\"".to_owned(),
+                    vec!["did you mean \"Navigation\"?".to_owned()]
+                ),
+                ("\"to\" must be a string, found a number".to_owned(), vec![]),
+            ]
+        );
+        // Without a feature enum, gates are not checked; a missing one is an error.
+        let unchecked = r#"{"hri_intent_map": [
+            {"intent": "SAY", "user_intent": "stop", "feature_gate": "Anything"}]}"#;
+        assert!(!run(unchecked, None).has_errors());
+        assert!(run(unchecked, Some("Feature")).has_errors());
+        assert!(run(r#"{"hri_intent_map": []}"#, Some("Nope"))
+            .render()
+            .contains("declares no enum `Nope`"));
     }
 
     #[test]

@@ -3,7 +3,7 @@
 
 use robot_runtime_tests as support;
 
-use robot_runtime::intent::{CloudOutcome, IntentComponent, IntentSource, IntentTranslator};
+use robot_runtime::intent::{IntakeOutcome, IntentComponent, IntentSource, IntentTranslator};
 use support::counting_alloc::{allocations, Counting};
 use support::*;
 
@@ -36,7 +36,7 @@ fn void_intents_do_not_allocate() {
     });
     assert!(matches!(
         out,
-        CloudOutcome::Pending {
+        IntakeOutcome::Pending {
             tag: UserIntentTag::UnmatchedIntent,
             ..
         }

@@ -1,11 +1,11 @@
 //! Bad and borderline cloud inputs through the intent component, over the generated test
 //! union and its map (`schemas/test_user_intent*.{clad,json}`): one row per input, with the
-//! outcome spec §1.6 / §6 documents for it, the exact `CloudOutcome`, the exact events, the
+//! outcome spec §1.6 / §6 documents for it, the exact `IntakeOutcome`, the exact events, the
 //! pending intent afterwards and the intent-error flag; each handled directly and through
 //! the cloud channel.
 
 use robot_runtime::intent::{
-    CloudErrorCause, CloudEvent, CloudOutcome, IntentComponent, IntentEvent, IntentSource, Match,
+    CloudErrorCause, CloudEvent, IntakeOutcome, IntentComponent, IntentEvent, IntentSource, Match,
     NumberError, Reaction, TranslateError, UnmatchedReason,
 };
 use robot_runtime_tests::{
@@ -31,7 +31,7 @@ struct Row {
     /// What the spec says about this input.
     doc: &'static str,
     input: CloudEvent,
-    outcome: CloudOutcome<Tag>,
+    outcome: IntakeOutcome<Tag>,
     events: Vec<IntentEvent<Tag>>,
     pending: Option<UserIntent>,
     error_flag: bool,
@@ -47,7 +47,7 @@ fn ok((doc, input): (&'static str, CloudEvent), matched: Match<Tag>, intent: Use
     Row {
         doc,
         input,
-        outcome: CloudOutcome::Pending {
+        outcome: IntakeOutcome::Pending {
             tag,
             matched: matched.clone(),
         },
@@ -116,7 +116,7 @@ fn failed((doc, input): (&'static str, CloudEvent), error: TranslateError) -> Ro
     Row {
         doc,
         input,
-        outcome: CloudOutcome::Failed { error, reaction },
+        outcome: IntakeOutcome::Failed { error, reaction },
         events,
         pending,
         error_flag,
@@ -536,7 +536,7 @@ fn rows() -> Vec<Row> {
                 error: "Server",
                 extra: "500".into(),
             },
-            outcome: CloudOutcome::ErrorFlagSet,
+            outcome: IntakeOutcome::ErrorFlagSet,
             events: vec![IntentEvent::CloudError {
                 cause: CloudErrorCause::Error {
                     error: "Server",
@@ -549,7 +549,7 @@ fn rows() -> Vec<Row> {
         Row {
             doc: "§1.6 stream timeout → error flag (§6.6: no union misuse)",
             input: CloudEvent::StreamTimeout,
-            outcome: CloudOutcome::ErrorFlagSet,
+            outcome: IntakeOutcome::ErrorFlagSet,
             events: vec![IntentEvent::CloudError {
                 cause: CloudErrorCause::StreamTimeout,
             }],
@@ -561,7 +561,7 @@ fn rows() -> Vec<Row> {
             input: CloudEvent::StreamOpen {
                 session: "s".into(),
             },
-            outcome: CloudOutcome::StreamOpened,
+            outcome: IntakeOutcome::StreamOpened,
             events: vec![IntentEvent::StreamOpened],
             pending: None,
             error_flag: false,
@@ -571,7 +571,7 @@ fn rows() -> Vec<Row> {
             input: CloudEvent::Other {
                 message: "debugFile",
             },
-            outcome: CloudOutcome::Ignored,
+            outcome: IntakeOutcome::Ignored,
             events: vec![IntentEvent::CloudIgnored {
                 message: "debugFile",
             }],
@@ -599,7 +599,7 @@ fn bad_inputs_table() {
             assert_eq!(p.source(), IntentSource::Voice, "{doc}");
         }
         assert_eq!(c.was_error(), r.error_flag, "{doc}");
-        if let CloudOutcome::Failed { error, .. } = &out {
+        if let IntakeOutcome::Failed { error, .. } = &out {
             assert!(!error.to_string().is_empty(), "{doc}");
         }
 

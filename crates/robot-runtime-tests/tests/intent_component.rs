@@ -6,9 +6,9 @@ use robot_runtime_tests as support;
 use std::sync::{Arc, Mutex};
 
 use robot_runtime::intent::{
-    ActiveIntentGuard, ClaimError, CloudErrorCause, CloudEvent, CloudOutcome, DeactivateError,
-    DeactivateReason, DropReason, Flag, IntentComponent, IntentConfig, IntentEvent, IntentMatcher,
-    IntentPredicate, IntentSource, MatcherError,
+    ActiveIntentGuard, ClaimError, Closed, CloudErrorCause, CloudEvent, DeactivateError,
+    DeactivateReason, DropReason, Flag, IntakeOutcome, IntentComponent, IntentConfig, IntentEvent,
+    IntentMatcher, IntentPredicate, IntentSource, MatcherError, Sent,
 };
 use support::*;
 
@@ -438,7 +438,7 @@ fn cloud_error_timeout_and_stream_flags() {
         c.handle_cloud(CloudEvent::StreamOpen {
             session: "s".into()
         }),
-        CloudOutcome::StreamOpened
+        IntakeOutcome::StreamOpened
     );
     assert!(c.is_cloud_stream_open());
     c.set_trigger_word_pending(true, false);
@@ -447,7 +447,7 @@ fn cloud_error_timeout_and_stream_flags() {
             error: "Server",
             extra: "boom".into()
         }),
-        CloudOutcome::ErrorFlagSet
+        IntakeOutcome::ErrorFlagSet
     );
     assert!(c.was_error());
     assert!(!c.is_cloud_stream_open());
@@ -467,7 +467,7 @@ fn cloud_error_timeout_and_stream_flags() {
         c.handle_cloud(CloudEvent::Other {
             message: "debugFile"
         }),
-        CloudOutcome::Ignored
+        IntakeOutcome::Ignored
     );
     let ev = events(&mut c);
     let causes: Vec<_> = ev
@@ -590,11 +590,26 @@ fn per_tick_cloud_budget_keeps_order() {
         c.pending().unwrap().intent(),
         &UserIntent::TestName(TestName { name: "c".into() })
     );
-    // A full queue is reported to the sender, never silently dropped.
+    // A full queue sheds the oldest of the least important, tells the sender, and the
+    // component reports the count at its next update.
     for _ in 0..8 {
-        tx.try_send(CloudEvent::StreamTimeout).unwrap();
+        assert_eq!(tx.send(CloudEvent::StreamTimeout), Ok(Sent::Queued));
     }
-    assert!(tx.try_send(CloudEvent::StreamTimeout).is_err());
+    assert_eq!(tx.send(CloudEvent::StreamTimeout), Ok(Sent::QueuedShedding));
+    c.update();
+    assert_eq!(
+        c.events().first(),
+        Some(&IntentEvent::InputsShed {
+            source: IntentSource::Voice,
+            count: 1
+        })
+    );
+    // Gone: the sender says so.
+    drop(c);
+    assert!(matches!(
+        tx.send(CloudEvent::StreamTimeout),
+        Err(Closed(CloudEvent::StreamTimeout))
+    ));
 }
 
 // ----- events ----------------------------------------------------------------------------------

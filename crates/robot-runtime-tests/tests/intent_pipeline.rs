@@ -5,7 +5,7 @@
 use robot_runtime_tests as support;
 
 use robot_runtime::intent::{
-    CloudEvent, CloudJsonError, CloudOutcome, ExpandedJsonError, ExtraParams, IntentComponent,
+    CloudEvent, CloudJsonError, ExpandedJsonError, ExtraParams, IntakeOutcome, IntentComponent,
     IntentConfig, IntentEvent, IntentSource, IntentTranslator, Match, MissingFields, Note,
     NumberError, NumericMode, Reaction, TranslateConfig, TranslateError, UnmatchedReason,
 };
@@ -95,7 +95,7 @@ fn cloud_mapping_and_unmatched_fallback() {
     let out = c.handle_cloud(result("intent_imperative_come", ""));
     assert_eq!(
         out,
-        CloudOutcome::Pending {
+        IntakeOutcome::Pending {
             tag: Tag::ImperativeCome,
             matched: Match::Cloud {
                 intent: "intent_imperative_come"
@@ -109,7 +109,7 @@ fn cloud_mapping_and_unmatched_fallback() {
     let out = c.handle_cloud(result("intent_system_unsupported", ""));
     assert_eq!(
         out,
-        CloudOutcome::Pending {
+        IntakeOutcome::Pending {
             tag: Tag::UnmatchedIntent,
             matched: Match::Unmatched(UnmatchedReason::UnknownIntent {
                 intent: "intent_system_unsupported".into()
@@ -152,7 +152,7 @@ fn feature_gates_are_evaluated_at_lookup_time() {
     let out = c.handle_cloud(result("intent_imperative_lookoverthere", ""));
     assert_eq!(
         out,
-        CloudOutcome::Pending {
+        IntakeOutcome::Pending {
             tag: Tag::UnmatchedIntent,
             matched: Match::Unmatched(UnmatchedReason::FeatureDisabled {
                 intent: "intent_imperative_lookoverthere",
@@ -164,7 +164,7 @@ fn feature_gates_are_evaluated_at_lookup_time() {
     let out = c.handle_cloud(result("intent_imperative_lookoverthere", ""));
     assert!(matches!(
         out,
-        CloudOutcome::Pending {
+        IntakeOutcome::Pending {
             tag: Tag::ImperativeLookoverthere,
             ..
         }
@@ -177,7 +177,7 @@ fn simple_voice_responses_build_the_member_from_the_table() {
     let out = c.handle_cloud(result("intent_imperative_forward", "{\"ignored\":\"x\"}"));
     assert_eq!(
         out,
-        CloudOutcome::Pending {
+        IntakeOutcome::Pending {
             tag: Tag::SimpleVoiceResponse,
             matched: Match::SimpleVoice {
                 intent: "intent_imperative_forward"
@@ -200,7 +200,7 @@ fn simple_voice_responses_build_the_member_from_the_table() {
     let out = c.handle_cloud(result("intent_greeting_hello", ""));
     assert!(matches!(
         out,
-        CloudOutcome::Pending {
+        IntakeOutcome::Pending {
             tag: Tag::UnmatchedIntent,
             matched: Match::Unmatched(UnmatchedReason::FeatureDisabled {
                 feature: "ReactToHello",
@@ -256,7 +256,7 @@ fn dotted_name_substitution_string_to_number_and_enum_by_name() {
     ));
     assert!(matches!(
         out,
-        CloudOutcome::Pending {
+        IntakeOutcome::Pending {
             tag: Tag::TestTimeWithUnits,
             ..
         }
@@ -341,7 +341,7 @@ fn void_intent_with_extra_params_is_accepted_without_parsing() {
         let out = c.handle_cloud(result("intent_imperative_come", params));
         assert!(matches!(
             out,
-            CloudOutcome::Pending {
+            IntakeOutcome::Pending {
                 tag: Tag::ImperativeCome,
                 ..
             }
@@ -467,7 +467,7 @@ fn app_intent_with_param_substitution() {
     let out = c.handle_app_intent("intent_meet_victor", "cozmo");
     assert_eq!(
         out,
-        CloudOutcome::Pending {
+        IntakeOutcome::Pending {
             tag: Tag::MeetVictor,
             matched: Match::App {
                 intent: "intent_meet_victor"
@@ -490,7 +490,7 @@ fn app_intent_with_param_substitution() {
     let out = c.handle_app_intent("intent_clock_settimer", "soon");
     assert!(matches!(
         out,
-        CloudOutcome::Failed {
+        IntakeOutcome::Failed {
             error: TranslateError::BadNumber {
                 reason: NumberError::Invalid,
                 ..
@@ -501,7 +501,7 @@ fn app_intent_with_param_substitution() {
     let out = c.handle_app_intent("intent_test_user_intent_2", "ignored");
     assert!(matches!(
         out,
-        CloudOutcome::Pending {
+        IntakeOutcome::Pending {
             tag: Tag::TestUserIntent2,
             ..
         }
@@ -509,7 +509,7 @@ fn app_intent_with_param_substitution() {
     let out = c.handle_app_intent("intent_nope", "");
     assert!(matches!(
         out,
-        CloudOutcome::Pending {
+        IntakeOutcome::Pending {
             tag: Tag::UnmatchedIntent,
             matched: Match::Unmatched(UnmatchedReason::UnknownIntent { .. })
         }
@@ -542,7 +542,7 @@ fn expanded_json_path() {
         .unwrap();
     assert!(matches!(
         out,
-        CloudOutcome::Pending {
+        IntakeOutcome::Pending {
             tag: Tag::TestTimeWithUnits,
             ..
         }
@@ -559,7 +559,7 @@ fn expanded_json_path() {
         .unwrap();
     assert!(matches!(
         out,
-        CloudOutcome::Pending {
+        IntakeOutcome::Pending {
             tag: Tag::ImperativeCome,
             ..
         }
@@ -718,7 +718,7 @@ fn whitelist_replaces_other_tags_with_unmatched() {
     let out = c.handle_cloud(result("intent_imperative_come", ""));
     assert_eq!(
         out,
-        CloudOutcome::Pending {
+        IntakeOutcome::Pending {
             tag: Tag::UnmatchedIntent,
             matched: Match::Unmatched(UnmatchedReason::NotWhitelisted {
                 tag: Tag::ImperativeCome
@@ -728,7 +728,7 @@ fn whitelist_replaces_other_tags_with_unmatched() {
     let out = c.handle_cloud(result("intent_clock_settimer", r#"{"timer_duration":"5"}"#));
     assert!(matches!(
         out,
-        CloudOutcome::Pending {
+        IntakeOutcome::Pending {
             tag: Tag::SetTimer,
             ..
         }
@@ -740,7 +740,7 @@ fn whitelist_replaces_other_tags_with_unmatched() {
     let out = c.handle_cloud(result("intent_imperative_come", ""));
     assert!(matches!(
         out,
-        CloudOutcome::Pending {
+        IntakeOutcome::Pending {
             tag: Tag::ImperativeCome,
             ..
         }
@@ -759,7 +759,7 @@ fn reaction_is_configurable() {
     let out = c.handle_cloud(result("intent_clock_settimer", "{bad"));
     assert!(matches!(
         out,
-        CloudOutcome::Failed {
+        IntakeOutcome::Failed {
             reaction: Reaction::Drop,
             ..
         }
@@ -782,7 +782,7 @@ fn failed_data_intent_keeps_the_pending_intent() {
     let params = |v: &str| format!("{{\"timer_duration\":\"{v}\"}}");
     assert!(matches!(
         c.handle_cloud(result("intent_clock_settimer", &params("60"))),
-        CloudOutcome::Pending { .. }
+        IntakeOutcome::Pending { .. }
     ));
     let before = c.pending().unwrap().intent().clone();
     assert_eq!(before, UserIntent::SetTimer(TimeInSeconds { time_s: 60 }));
@@ -793,14 +793,14 @@ fn failed_data_intent_keeps_the_pending_intent() {
         let out = c.handle_cloud(result("intent_clock_settimer", &params(v)));
         match (&out, field_blamed) {
             (
-                CloudOutcome::Failed {
+                IntakeOutcome::Failed {
                     error: TranslateError::BadNumber { .. },
                     reaction: Reaction::Drop,
                 },
                 None,
             ) => {}
             (
-                CloudOutcome::Failed {
+                IntakeOutcome::Failed {
                     error: TranslateError::BadPayload { field, .. },
                     reaction: Reaction::Drop,
                 },

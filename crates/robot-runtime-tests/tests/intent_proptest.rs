@@ -22,7 +22,7 @@ use std::sync::{Arc, LazyLock, Mutex};
 
 use proptest::prelude::*;
 use robot_runtime::intent::{
-    ActivationId, ActiveIntentGuard, CloudErrorCause, CloudEvent, CloudOutcome, DropReason, Flag,
+    ActivationId, ActiveIntentGuard, CloudErrorCause, CloudEvent, DropReason, Flag, IntakeOutcome,
     IntentComponent, IntentConfig, IntentEvent, IntentSource, IntentTranslator, Match, NumericMode,
     Reaction, TimeoutHold, TranslateConfig, UnmatchedReason,
 };
@@ -530,6 +530,7 @@ impl Harness {
                 }
                 Match::Unmatched(_) => prop_assert_eq!(tag, Tag::UnmatchedIntent),
                 Match::Direct => prop_assert_eq!(p.source(), IntentSource::Dev),
+                Match::Hri { .. } => prop_assert!(false, "this model sends no HRI request"),
             }
         }
         Ok(())
@@ -538,14 +539,14 @@ impl Harness {
     /// Checks what a cloud result / app intent did, against the events it produced.
     fn check_outcome(
         &self,
-        out: &CloudOutcome<Tag>,
+        out: &IntakeOutcome<Tag>,
         source: IntentSource,
         intent: &str,
         pending_before: Option<Tag>,
         events: &[IntentEvent<Tag>],
     ) -> Result<(), TestCaseError> {
         match out {
-            CloudOutcome::Pending { tag, matched } => {
+            IntakeOutcome::Pending { tag, matched } => {
                 let p = self
                     .c
                     .pending()
@@ -580,7 +581,7 @@ impl Harness {
                     }
                 }
             }
-            CloudOutcome::Failed { error, reaction } => {
+            IntakeOutcome::Failed { error, reaction } => {
                 prop_assert_eq!(*reaction, error.default_reaction());
                 let failed = IntentEvent::TranslateFailed {
                     source,
@@ -653,7 +654,7 @@ impl Harness {
             Some(Ok(t)) => {
                 prop_assert_eq!(
                     &out,
-                    &CloudOutcome::Pending {
+                    &IntakeOutcome::Pending {
                         tag: t.intent.tag(),
                         matched: t.matched.clone()
                     }
@@ -661,7 +662,7 @@ impl Harness {
                 prop_assert_eq!(self.c.pending().map(|p| p.intent()), Some(&t.intent));
             }
             Some(Err(e)) => prop_assert!(
-                matches!(&out, CloudOutcome::Failed { error, .. } if *error == e),
+                matches!(&out, IntakeOutcome::Failed { error, .. } if *error == e),
                 "{:?} vs {:?}",
                 out,
                 e
@@ -675,10 +676,10 @@ impl Harness {
             None => {
                 let expected = match kind {
                     CloudEvent::Error { .. } | CloudEvent::StreamTimeout => {
-                        CloudOutcome::ErrorFlagSet
+                        IntakeOutcome::ErrorFlagSet
                     }
-                    CloudEvent::StreamOpen { .. } => CloudOutcome::StreamOpened,
-                    _ => CloudOutcome::Ignored,
+                    CloudEvent::StreamOpen { .. } => IntakeOutcome::StreamOpened,
+                    _ => IntakeOutcome::Ignored,
                 };
                 prop_assert_eq!(out, expected);
                 prop_assert_eq!(self.c.pending_tag(), before);
@@ -697,7 +698,7 @@ impl Harness {
             }
             Op::Cloud(ev) => self.handle(ev)?,
             Op::Queue(ev) => {
-                let _ = self.c.cloud_sender().try_send(ev);
+                let _ = self.c.cloud_sender().send(ev);
             }
             Op::Packed(intent, params) => {
                 let msg = Message::Result(IntentResult {

@@ -162,7 +162,9 @@ fn snapshots(c: &mut Criterion) {
         ..RunConfig::default()
     };
     let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/behaviors/original");
-    let files = tree_files::read_tree(std::path::Path::new(dir)).unwrap();
+    let files = tree_files::read_tree(std::path::Path::new(dir))
+        .unwrap()
+        .files;
     let sources: Vec<Source<'_>> = files.iter().map(|(n, t)| Source::new(n, t)).collect();
     let base = tree_files::default_base(&files).unwrap();
     let original = Robot::with_sources(

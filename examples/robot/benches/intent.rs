@@ -27,6 +27,13 @@
 //!   the loop (events drained every iteration): the post-unpack part of `pipeline`;
 //! * `unpack_only`: `Message::unpack` alone, the part `pipeline_owned` and `naive` share;
 //!   `unpack_view_only`: `MessageView::unpack_view` alone, the decode `pipeline` does.
+//!
+//! Group `intent/sources`: every other source through the one intake
+//! (`IntentComponent::submit`), from what its transport decoded to the pending intent:
+//! `app/set_timer`, `hri_json/{charger,say}` (JSON text), `hri_envelope/charger` (a packed
+//! `Hri::IntentEnvelope`), `ros2_fields/charger` (the fields a ROS 2 sample decodes to),
+//! `dev/charger` (the inspector's member). BENCHMARKS.md compares them with the paths each
+//! source took before (issue 29).
 
 use std::hint::black_box;
 use std::time::Duration;
@@ -35,7 +42,7 @@ use criterion::{criterion_group, criterion_main, Criterion};
 use robot_example::clad::anki::vector::{UserIntentTimeInSeconds, UserIntentWeatherResponse};
 use robot_example::clad::cloud_mic::{IntentResult, Message, MessageView};
 use robot_example::intents::{self, Tag, UserIntent, USER_INTENT_MAP};
-use robot_runtime::intent::{CloudEvent, CloudOutcome, StaticIntentMap};
+use robot_runtime::intent::{CloudEvent, IntakeOutcome, StaticIntentMap};
 use robot_runtime::union::CladUnion;
 use robot_runtime::wire::{Wire, WireView};
 use serde_json::Value;
@@ -127,14 +134,14 @@ fn bench(c: &mut Criterion) {
         // Both paths must produce the expected intent before anything is timed.
         let outcome = component.handle_cloud(intents::receive(&bytes).unwrap());
         assert!(
-            matches!(outcome, CloudOutcome::Pending { tag, .. } if tag == expected.tag()),
+            matches!(outcome, IntakeOutcome::Pending { tag, .. } if tag == expected.tag()),
             "{name}: {outcome:?}"
         );
         assert_eq!(component.pending().unwrap().intent(), expected);
         component.drain_events();
         let outcome = intents::handle_datagram(&mut component, &bytes);
         assert!(
-            matches!(outcome, CloudOutcome::Pending { tag, .. } if tag == expected.tag()),
+            matches!(outcome, IntakeOutcome::Pending { tag, .. } if tag == expected.tag()),
             "{name}: {outcome:?}"
         );
         assert_eq!(component.pending().unwrap().intent(), expected);
@@ -208,5 +215,105 @@ fn bench(c: &mut Criterion) {
     }
 }
 
-criterion_group!(benches, bench);
+/// Every other source through the one intake (`IntentComponent::submit`), from what its
+/// transport decoded to the pending intent: an app intent; HRI JSON text, a packed
+/// `Hri::IntentEnvelope` (`hri::HriEnvelopeBytes`) and decoded fields (what the ROS 2 path
+/// hands over), each read, validated and admitted by the HRI intake, looked up in the HRI map
+/// and routed; the inspector's member (`Request::Direct`). Each HRI request arrives 10 s after
+/// the previous one, so none is a duplicate.
+fn sources(c: &mut Criterion) {
+    use robot_example::hri::{self, HriEnvelopeBytes};
+    use robot_runtime::hri::Timestamp;
+    use robot_runtime::intent::{IntentSource, Request};
+
+    const CHARGER: &str = r#"{"intent": "__intent_move_to__", "data": {"goal": "poi_docking"}, "source": "__remote_supervisor__", "priority": 200}"#;
+    const SAY: &str = r#"{"intent": "__intent_say__", "data": {"object": "hello there", "recipient": "person_1"}, "source": "__remote_supervisor__", "priority": 200}"#;
+    let mut component = intents::component();
+    let pending = |o: &IntakeOutcome<Tag>| matches!(o, IntakeOutcome::Pending { .. });
+    let mut g = c.benchmark_group("intent/sources");
+    g.warm_up_time(Duration::from_millis(500))
+        .measurement_time(Duration::from_secs(2))
+        .sample_size(30);
+    assert!(pending(&component.submit(Request::App {
+        intent: "intent_clock_settimer",
+        param: "300"
+    })));
+    g.bench_function("app/set_timer", |b| {
+        b.iter(|| {
+            let outcome = component.submit(Request::App {
+                intent: black_box("intent_clock_settimer"),
+                param: black_box("300"),
+            });
+            black_box((&outcome, component.pending()));
+            component.drain_events();
+        })
+    });
+    let mut now = 0;
+    for (name, json) in [("charger", CHARGER), ("say", SAY)] {
+        now += 10_000;
+        let first = component.submit(Request::hri_text(IntentSource::Hri, json, Timestamp(now)));
+        assert!(pending(&first), "{name}: {first:?}");
+        g.bench_function(format!("hri_json/{name}"), |b| {
+            b.iter(|| {
+                now += 10_000;
+                let outcome = component.submit(Request::hri_text(
+                    IntentSource::Hri,
+                    black_box(json),
+                    Timestamp(now),
+                ));
+                black_box((&outcome, component.pending()));
+                component.drain_events();
+            })
+        });
+    }
+    let mut env = hri::IntentEnvelope::default();
+    env.intent.intent = "__intent_move_to__".into();
+    env.intent.data = r#"{"goal": "poi_docking"}"#.into();
+    env.intent.source = "__remote_supervisor__".into();
+    env.intent.priority = 200;
+    env.confidence_unstated = true;
+    let bytes = env.pack().unwrap();
+    now += 10_000;
+    assert!(pending(&component.submit(HriEnvelopeBytes {
+        bytes: &bytes,
+        arrived: Timestamp(now)
+    })));
+    g.bench_function("hri_envelope/charger", |b| {
+        b.iter(|| {
+            now += 10_000;
+            let outcome = component.submit(HriEnvelopeBytes {
+                bytes: black_box(&bytes),
+                arrived: Timestamp(now),
+            });
+            black_box((&outcome, component.pending()));
+            component.drain_events();
+        })
+    });
+    g.bench_function("ros2_fields/charger", |b| {
+        b.iter(|| {
+            now += 10_000;
+            let (fields, envelope) = hri::envelope(black_box(&env));
+            let outcome = component.submit(Request::hri_fields(
+                IntentSource::Ros2,
+                fields,
+                envelope,
+                Timestamp(now),
+            ));
+            black_box((&outcome, component.pending()));
+            component.drain_events();
+        })
+    });
+    g.bench_function("dev/charger", |b| {
+        b.iter(|| {
+            let outcome = component.submit(Request::direct(black_box(UserIntent::SystemCharger(
+                Default::default(),
+            ))));
+            black_box((&outcome, component.pending()));
+            component.drain_events();
+        })
+    });
+    g.finish();
+}
+
+criterion_group!(benches, bench, sources);
 criterion_main!(benches);

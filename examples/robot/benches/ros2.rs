@@ -77,7 +77,7 @@ fn until_claimed(robot: &mut Robot, inputs: &LiveInputs, start: Instant) -> Dura
     let mut tick = 3;
     loop {
         robot.begin_tick(tick);
-        inputs.deliver(robot, tick, Duration::ZERO);
+        inputs.deliver(robot, Duration::ZERO);
         robot.end_tick(Duration::ZERO);
         robot.clear_entries();
         if robot.intents().active_tag() == Some(Tag::SystemCharger) {

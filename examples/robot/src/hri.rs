@@ -2,13 +2,16 @@
 //! (`schemas/hri.clad`) in the terms of the runtime's [`robot_runtime::hri`] layer, and
 //! `HRI_INTENT_MAP` (`schemas/hri_intent_map.json`, checked at build time against the
 //! user-intent union), which turns an HRI intent into the user intent a voice command would
-//! have produced.
+//! have produced and says where the request goes (behaviors, mission controller, both).
+//!
+//! A packed envelope enters the robot through the one intake like every other request
+//! ([`HriEnvelopeBytes`], submitted to the intent component):
 //!
 //! ```
-//! use robot_example::hri::{self, IntentEnvelope};
-//! use robot_example::intents::{Tag, UserIntent};
-//! use robot_runtime::hri::{Admission, HriIntake, IntakeConfig, Timestamp};
-//! use robot_runtime::union::CladUnion;
+//! use robot_example::hri::{HriEnvelopeBytes, IntentEnvelope};
+//! use robot_example::intents::{self, Tag};
+//! use robot_runtime::hri::{Priority, Timestamp};
+//! use robot_runtime::intent::{IntakeOutcome, IntentSource, Match};
 //! use robot_runtime::wire::Wire;
 //!
 //! // A supervisor's "dock" as bytes on the wire.
@@ -20,20 +23,23 @@
 //! env.confidence_unstated = true;
 //! let bytes = env.pack().unwrap();
 //!
-//! let mut intake = HriIntake::new(IntakeConfig::default());
-//! let Admission::Execute(record) = hri::receive(&mut intake, &bytes, Timestamp(0)) else {
-//!     panic!("admitted");
-//! };
-//! // The same member as the voice command "go to your charger".
-//! let user: UserIntent = hri::to_user_intent(&record.intent).unwrap();
-//! assert_eq!(user.tag(), Tag::SystemCharger);
+//! let mut component = intents::component();
+//! let outcome = component.submit(HriEnvelopeBytes {
+//!     bytes: &bytes,
+//!     arrived: Timestamp(0),
+//! });
+//! // The same member as the voice command "go to your charger", for the behaviors.
+//! let matched = Match::Hri { intent: "__intent_move_to__" };
+//! assert_eq!(outcome, IntakeOutcome::Pending { tag: Tag::SystemCharger, matched });
+//! let pending = component.pending().unwrap();
+//! assert_eq!((pending.source(), pending.priority()), (IntentSource::Hri, Priority(255)));
 //! ```
 
 use robot_runtime::hri::{
-    Admission, Confidence, Envelope, HriError, HriIntake, HriIntent, HriMapError, IntentFields,
-    IntentId, IntentKind, IntentRecord, Modality, Priority, ReadOptions, Source, Timestamp,
+    Confidence, Envelope, HriError, HriIntent, HriMapError, IntentFields, IntentId, IntentKind,
+    Modality, Priority, ReadOptions, Source, Timestamp,
 };
-use robot_runtime::intent::{IntentComponent, IntentMeta, IntentSource};
+use robot_runtime::intent::{HriMessage, IntentRequest, IntentSource, Request};
 use robot_runtime::union::CladUnion;
 use robot_runtime::wire::Wire;
 
@@ -71,10 +77,9 @@ pub fn envelope(env: &IntentEnvelope) -> (IntentFields<'_>, Envelope) {
     (f, e)
 }
 
-/// A one-line description of `env` for the timeline, in the words of
+/// A one-line description of an HRI message's fields for the timeline, in the words of
 /// [`describe_hri`](crate::scenario::describe_hri) (fields not given are left out).
-pub fn describe(env: &IntentEnvelope) -> String {
-    let (f, _) = envelope(env);
+pub fn describe(f: &IntentFields<'_>) -> String {
     let mut m = serde_json::Map::new();
     for (key, value) in [
         ("intent", f.intent),
@@ -95,16 +100,41 @@ pub fn describe(env: &IntentEnvelope) -> String {
     crate::scenario::describe_hri(&m)
 }
 
-/// Decodes one `Hri::IntentEnvelope` datagram and admits it. A datagram that does not decode
-/// is rejected with a [`robot_runtime::hri::HriError::Undecodable`] event carrying the
-/// unpack error (never a panic).
-pub fn receive(intake: &mut HriIntake, bytes: &[u8], now: Timestamp) -> Admission {
-    match IntentEnvelope::unpack(bytes) {
-        Ok(env) => {
-            let (f, e) = envelope(&env);
-            intake.receive_fields(f, e, now)
+/// A packed `Hri::IntentEnvelope` (as it arrives over a transport) for the one intake: decoded
+/// once; bytes that do not decode are an [`HriMessage::Undecodable`] request, rejected by the
+/// HRI intake with a [`robot_runtime::hri::HriError::Undecodable`] event (never a panic).
+#[derive(Clone, Copy, Debug)]
+pub struct HriEnvelopeBytes<'a> {
+    /// The bytes.
+    pub bytes: &'a [u8],
+    /// When they arrived (robot time).
+    pub arrived: Timestamp,
+}
+
+impl IntentRequest<UserIntent> for HriEnvelopeBytes<'_> {
+    fn with_request<R>(self, f: impl FnOnce(Request<'_, UserIntent>) -> R) -> R {
+        match IntentEnvelope::unpack(self.bytes) {
+            Ok(env) => {
+                let (fields, envelope) = envelope(&env);
+                f(Request::hri_fields(
+                    IntentSource::Hri,
+                    fields,
+                    envelope,
+                    self.arrived,
+                ))
+            }
+            Err(error) => {
+                let reason = error.to_string();
+                f(Request::hri(
+                    IntentSource::Hri,
+                    HriMessage::Undecodable {
+                        reason: &reason,
+                        bytes: self.bytes,
+                    },
+                    self.arrived,
+                ))
+            }
         }
-        Err(error) => intake.receive_undecodable(error.to_string()),
     }
 }
 
@@ -137,22 +167,6 @@ pub fn to_envelope(intent: &HriIntent, id: u64, correlation: &str) -> IntentEnve
 /// The user intent `intent` maps to through `HRI_INTENT_MAP`.
 pub fn to_user_intent(intent: &HriIntent) -> Result<UserIntent, HriMapError> {
     HRI_INTENT_MAP.to_user_intent(intent)
-}
-
-/// Makes an admitted HRI intent the user-intent component's pending intent, with its
-/// metadata (source, modality, priority, confidence), under the component's pending-slot
-/// policy. `Ok(false)`: a higher-priority intent is pending and this one was dropped (an
-/// event says so); `Err`: the map has no user intent for it.
-pub fn to_pending(
-    component: &mut IntentComponent<UserIntent>,
-    record: &IntentRecord,
-) -> Result<bool, HriMapError> {
-    let user = to_user_intent(&record.intent)?;
-    Ok(component.set_pending_with_meta(
-        user,
-        IntentSource::Unknown,
-        IntentMeta::from_record(record),
-    ))
 }
 
 /// What the robot tells other systems it heard when its cloud pipeline recognised `intent` (a

@@ -7,7 +7,7 @@
 //! use robot_example::intents::{self, Tag, UserIntent};
 //! use robot_example::clad::anki::vector::UserIntentTimeInSeconds;
 //! use robot_example::clad::cloud_mic::{IntentResult, Message};
-//! use robot_runtime::intent::{CloudOutcome, IntentSource};
+//! use robot_runtime::intent::{IntakeOutcome, IntentSource};
 //! use robot_runtime::wire::Wire;
 //!
 //! let mut intents = intents::component();
@@ -23,7 +23,7 @@
 //!
 //! let event = intents::receive(&bytes).unwrap();
 //! let outcome = intents.handle_cloud(event);
-//! assert!(matches!(outcome, CloudOutcome::Pending { tag: Tag::SetTimer, .. }));
+//! assert!(matches!(outcome, IntakeOutcome::Pending { tag: Tag::SetTimer, .. }));
 //!
 //! let pending = intents.pending().unwrap();
 //! assert_eq!(pending.source(), IntentSource::Voice);
@@ -33,7 +33,9 @@
 //! );
 //! ```
 
-use robot_runtime::intent::{CloudEvent, CloudOutcome, IntentComponent, IntentConfig};
+use robot_runtime::intent::{
+    CloudEvent, CloudRequest, IntakeOutcome, IntentComponent, IntentConfig, IntentRequest, Request,
+};
 use robot_runtime::wire::{UnpackError, Wire, WireView};
 
 use crate::clad::cloud_mic::{Message, MessageView};
@@ -41,8 +43,8 @@ use crate::clad::cloud_mic::{Message, MessageView};
 pub use crate::clad::anki::vector::{UserIntent, UserIntentTag as Tag};
 pub use crate::clad::USER_INTENT_MAP;
 
-// The generated cloud message, in the terms of the intent component.
-robot_runtime::cloud_event_from!(Message);
+// The generated cloud message and its borrowed view, in the terms of the intent component.
+robot_runtime::cloud_event_from!(Message, MessageView);
 
 /// Unpacks one datagram from the cloud process (strictly: truncated input, trailing bytes,
 /// unknown tags and bad UTF-8 are errors) into a [`CloudEvent`].
@@ -50,26 +52,42 @@ pub fn receive(bytes: &[u8]) -> Result<CloudEvent, UnpackError> {
     Message::unpack(bytes).map(CloudEvent::from)
 }
 
-/// Handles one datagram from the cloud process right away, on the thread that owns the
-/// component (the robot's tick), without copying its strings: the message is decoded as a
-/// borrowed [`MessageView`] (same strict checks as [`receive`]) and a `result`'s intent and
-/// parameters go to [`IntentComponent::handle_cloud_result`] as `&str`s into `bytes`. Other
-/// messages are copied out and handled like [`receive`]d ones. A datagram that does not
-/// decode goes to [`IntentComponent::handle_undecodable`] (error flag set, the
-/// [`UnpackError`] in the event). A void intent allocates nothing on this path
-/// (`tests/alloc.rs`).
+/// A datagram from the cloud process, as bytes, for the one intake
+/// ([`IntentComponent::submit`]): decoded once, on the thread that owns the component (the
+/// robot's tick), as a borrowed [`MessageView`] (same strict checks as [`receive`]); a
+/// `result`'s intent and parameters, an `error`'s text, reach the intake as `&str`s into the
+/// bytes (nothing is copied); a datagram that does not decode is an
+/// [`CloudRequest::Undecodable`] request (error flag set, the [`UnpackError`] in the event).
+/// A void intent allocates nothing on this path (`tests/alloc.rs`).
+#[derive(Clone, Copy, Debug)]
+pub struct CloudDatagram<'a>(pub &'a [u8]);
+
+impl IntentRequest<UserIntent> for CloudDatagram<'_> {
+    #[inline]
+    fn with_request<R>(self, f: impl FnOnce(Request<'_, UserIntent>) -> R) -> R {
+        let request = match MessageView::unpack_view(self.0) {
+            Ok(view) => CloudRequest::from(view),
+            Err(error) => CloudRequest::Undecodable {
+                error,
+                bytes: self.0,
+            },
+        };
+        // One call: `f` (the intake) is inlined here, and the request's kind, known here,
+        // picks its steps directly.
+        f(Request::Cloud(request))
+    }
+}
+
+/// Shorthand: submits one datagram from the cloud process to `component` now
+/// ([`CloudDatagram`]).
 ///
 /// Use [`receive`] and the component's channel instead when datagrams arrive on another
 /// thread.
 pub fn handle_datagram(
     component: &mut IntentComponent<UserIntent>,
     bytes: &[u8],
-) -> CloudOutcome<Tag> {
-    match MessageView::unpack_view(bytes) {
-        Ok(MessageView::Result(r)) => component.handle_cloud_result(r.intent, r.parameters),
-        Ok(other) => component.handle_cloud(CloudEvent::from(other.into_owned())),
-        Err(error) => component.handle_undecodable(error),
-    }
+) -> IntakeOutcome<Tag> {
+    component.submit(CloudDatagram(bytes))
 }
 
 /// Parses a `CloudMic::Message` in CLAD-JSON, or a bare intent name, as the dev tools send
@@ -78,6 +96,11 @@ pub fn receive_text(text: &str) -> Result<CloudEvent, robot_runtime::intent::Clo
     CloudEvent::from_text::<Message>(text)
 }
 
+/// How the robot ranks requests for its full input queues: by its maps (a cloud or app intent
+/// whose member a stop request maps to is a stop; see [`robot_runtime::intent::shed`]).
+pub const RANKER: robot_runtime::intent::Ranker<Tag> =
+    robot_runtime::intent::Ranker::new(&USER_INTENT_MAP, Some(&crate::hri::HRI_INTENT_MAP));
+
 /// The features a stock robot has enabled: all but messaging and "look over there"
 /// (`features.json` of the original). A robot with a live feature set passes its own
 /// closure to [`IntentComponent::set_feature_gate`].
@@ -85,7 +108,8 @@ pub fn stock_features(feature: &str) -> bool {
     !matches!(feature, "Messaging" | "GazeDirection")
 }
 
-/// An intent component over our map, with the stock feature gate and default settings.
+/// An intent component over our maps (`USER_INTENT_MAP`, and `HRI_INTENT_MAP` for ROS4HRI
+/// intents), with the stock feature gate and default settings.
 pub fn component() -> IntentComponent<UserIntent> {
     component_with(IntentConfig::default())
 }
@@ -93,6 +117,7 @@ pub fn component() -> IntentComponent<UserIntent> {
 /// [`component`] with other settings.
 pub fn component_with(config: IntentConfig) -> IntentComponent<UserIntent> {
     let mut c = IntentComponent::with_config(&USER_INTENT_MAP, config);
+    c.set_hri_map(&crate::hri::HRI_INTENT_MAP);
     c.set_feature_gate(stock_features);
     c
 }

@@ -5,15 +5,20 @@
 //!
 //! | key (default) | type | what the robot does with it |
 //! |---|---|---|
-//! | `CloudMic/Message` | `CloudMic::Message` (`schemas/cloud.clad`) | a datagram from the cloud process: `intents::handle_datagram`, as a `cloud`/`cloud_hex` scenario line |
-//! | `Hri/IntentEnvelope` | `Hri::IntentEnvelope` (`schemas/hri.clad`) | an HRI intent, admitted by the HRI intake, as an `hri_hex` scenario line |
+//! | `CloudMic/Message` | `CloudMic::Message` (`schemas/cloud.clad`) | a datagram from the cloud process ([`CloudDatagram`]) |
+//! | `Hri/IntentEnvelope` | `Hri::IntentEnvelope` (`schemas/hri.clad`) | an HRI intent ([`HriEnvelopeBytes`]) |
 //!
-//! Each subscription feeds a bounded queue ([`clad_zenoh::intake`]) that the tick drains:
-//! samples of one publisher arrive complete and in order; a sample of another schema version
-//! (its schema hash differs) or with no type tag is refused, and a queue that overflows
-//! counts what it dropped — both appear in the timeline as `ignored: …` lines (and in the
-//! `tracing` log) while the robot goes on. Live inputs show `(live)` where a scenario input
-//! shows its line.
+//! Each sample enters the robot through the intent component's one intake
+//! ([`Robot::submit`]), like a scenario line of the same kind. Each subscription feeds a
+//! bounded queue ([`clad_zenoh::intake`]) that the tick drains: samples of one publisher arrive
+//! complete and in order; a sample of another schema version (its schema hash differs), with
+//! no type tag, or longer than its type can be (`Wire::MAX_SIZE`: 131,331 bytes for a
+//! `CloudMic::Message`) is refused unread. A full queue sheds by importance
+//! ([`robot_runtime::intent::shed`]: the lowest priority and oldest first, never a stop: a
+//! STOP sent after a flood is taken). Refusals and what was shed appear in the timeline as
+//! `ignored: …` lines (and in the `tracing` log) while the robot goes on, and are counted per
+//! source ([`LiveInputs::stats`]). Live inputs show `(live)` where a scenario input shows its
+//! line.
 //!
 //! Within one tick the cloud queue is drained before the HRI queue (two publishers are never
 //! ordered with respect to each other).
@@ -28,16 +33,22 @@ use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
-use clad_zenoh::intake::{self, Intake, IntakeReceiver, OverflowPolicy, Packed};
+use std::cell::Cell;
+
+use clad_zenoh::intake::{self, Intake, IntakeReceiver, Packed};
 use clad_zenoh::zenoh::Session;
 use clad_zenoh::{config, key, Subscriber};
+use robot_runtime::intent::shed::hri_importance;
+use robot_runtime::intent::Importance;
+use robot_runtime::wire::{Wire, WireView};
 
-use crate::clad::cloud_mic::Message;
-use crate::hri::IntentEnvelope;
-use crate::robot::Robot;
+use crate::clad::cloud_mic::{Message, MessageView};
+use crate::hri::{HriEnvelopeBytes, IntentEnvelope};
+use crate::intents::{CloudDatagram, RANKER};
+use crate::robot::{Arrival, Robot};
 use crate::ros2::RosPeer;
-use crate::scenario::{Scenario, ScenarioEvent, TimedEvent, When};
-use crate::timeline::{Entry, LIVE_INPUT};
+use crate::scenario::Scenario;
+use crate::timeline::Entry;
 
 /// The longest `run_for` the command line takes, in seconds (one year): a documented limit
 /// instead of a `Duration` overflow.
@@ -80,8 +91,8 @@ impl Default for Network {
 pub struct LiveConfig {
     /// The session.
     pub network: Network,
-    /// Capacity of each input queue (messages between two ticks); when full, new arrivals
-    /// are dropped and the gap is reported.
+    /// Capacity of each input queue (messages between two ticks); when full, the least
+    /// important and oldest are shed (never a stop) and the loss is reported.
     pub queue: usize,
     /// Key of the cloud messages (`None`: `CloudMic/Message`).
     pub cloud_key: Option<String>,
@@ -108,6 +119,8 @@ pub struct LiveInputs {
     hri_key: String,
     /// The ROS 2 node, when attached (dropped before the session).
     ros: Option<RosPeer>,
+    /// What arrived on the cloud and HRI keys.
+    counts: Cell<[SourceCounts; 2]>,
     // Dropping a subscriber undeclares it: both live as long as `self`.
     _cloud_sub: Subscriber,
     _hri_sub: Subscriber,
@@ -147,17 +160,17 @@ impl LiveInputs {
         let queue = config.queue.max(1);
         let cloud_key = key::resolve::<Message>(config.cloud_key.as_deref());
         let hri_key = key::resolve::<IntentEnvelope>(config.hri_key.as_deref());
-        let (cloud_sub, cloud) = intake::subscribe_packed::<Message>(
+        let (cloud_sub, cloud) = intake::subscribe_packed_ranked::<Message>(
             &session,
             Some(&cloud_key),
             queue,
-            OverflowPolicy::DropNewest,
+            rank_cloud,
         )?;
-        let (hri_sub, hri) = intake::subscribe_packed::<IntentEnvelope>(
+        let (hri_sub, hri) = intake::subscribe_packed_ranked::<IntentEnvelope>(
             &session,
             Some(&hri_key),
             queue,
-            OverflowPolicy::DropNewest,
+            rank_hri,
         )?;
         Ok(Self {
             cloud,
@@ -165,6 +178,7 @@ impl LiveInputs {
             cloud_key,
             hri_key,
             ros: None,
+            counts: Cell::default(),
             _cloud_sub: cloud_sub,
             _hri_sub: hri_sub,
             session,
@@ -181,10 +195,22 @@ impl LiveInputs {
         &self.hri_key
     }
 
-    /// Messages the input queues dropped so far because they were full (each gap is also
-    /// reported in the timeline when it is delivered).
-    pub fn dropped(&self) -> u64 {
-        self.cloud.dropped() + self.hri.dropped() + self.ros.as_ref().map_or(0, RosPeer::dropped)
+    /// Messages the input queues shed so far, counted as they are shed (the timeline and
+    /// [`LiveInputs::stats`] report them when the tick drains the queue).
+    pub fn shed_so_far(&self) -> u64 {
+        self.cloud.dropped()
+            + self.hri.dropped()
+            + self.ros.as_ref().map_or(0, RosPeer::shed_so_far)
+    }
+
+    /// What arrived so far, per source (the ROS 2 topic's when attached).
+    pub fn stats(&self) -> InputStats {
+        let [cloud, hri] = self.counts.get();
+        InputStats {
+            cloud,
+            hri,
+            ros2: self.ros.as_ref().map(|r| r.stats().counts()),
+        }
     }
 
     /// Makes the robot a ROS 2 node on this session too (see [`crate::ros2`]); its intents
@@ -203,64 +229,166 @@ impl LiveInputs {
         &self.session
     }
 
-    /// Delivers everything queued since the last call to the robot's current tick `tick`
-    /// (between [`Robot::begin_tick`] and [`Robot::end_tick`]): the cloud queue, then the
-    /// HRI queue, then the ROS 2 queue, each in arrival order (and, with a ROS publisher,
-    /// publishes what the cloud pipeline recognised). Refused samples and overflow gaps
-    /// become `ignored: …` timeline entries. Returns the number of messages delivered.
-    pub fn deliver(&self, robot: &mut Robot, tick: u64, cpu: Duration) -> usize {
+    /// Submits everything queued since the last call to the robot's current tick (between
+    /// [`Robot::begin_tick`] and [`Robot::end_tick`]): the cloud queue, then the HRI queue,
+    /// then the ROS 2 queue, each in arrival order (and, with a ROS publisher, publishes what
+    /// the cloud pipeline recognised). Refused samples and what a full queue shed become
+    /// `ignored: …` timeline entries. Returns the number of requests submitted.
+    pub fn deliver(&self, robot: &mut Robot, cpu: Duration) -> usize {
         if self.ros.as_ref().is_some_and(|r| r.publisher().is_some()) {
             robot.record_recognised();
         }
-        let mut delivered = 0;
+        let [mut cloud, mut hri] = self.counts.get();
         let capacity = self.cloud.capacity();
-        let event = |event| TimedEvent {
-            line: LIVE_INPUT,
-            when: When::Tick(tick),
-            say: None,
-            event,
-        };
         self.cloud.drain(|item| match item {
             Intake::Message(sample) => {
-                delivered += 1;
-                let e = event(ScenarioEvent::Cloud {
-                    bytes: sample.bytes().into_owned(),
-                    captured: true,
-                });
-                robot.deliver(&e, cpu);
+                cloud.received += 1;
+                cloud.submitted += 1;
+                robot.submit(CloudDatagram(&sample.bytes()), Arrival::live(), cpu);
             }
             Intake::Refused(e) => {
+                cloud.received += 1;
+                cloud.refused += 1;
                 robot.report_ignored(format!("refused on {}: {e}", self.cloud_key))
             }
             Intake::Overflow { dropped } => {
+                cloud.received += dropped;
+                cloud.shed += dropped;
                 robot.report_ignored(overflow(&self.cloud_key, dropped, capacity))
             }
         });
         self.hri.drain(|item| match item {
             Intake::Message(sample) => {
-                delivered += 1;
-                robot.deliver(
-                    &event(ScenarioEvent::HriPacked(sample.bytes().into_owned())),
-                    cpu,
-                );
+                hri.received += 1;
+                hri.submitted += 1;
+                let request = HriEnvelopeBytes {
+                    bytes: &sample.bytes(),
+                    arrived: robot.now(),
+                };
+                robot.submit(request, Arrival::live(), cpu);
             }
-            Intake::Refused(e) => robot.report_ignored(format!("refused on {}: {e}", self.hri_key)),
+            Intake::Refused(e) => {
+                hri.received += 1;
+                hri.refused += 1;
+                robot.report_ignored(format!("refused on {}: {e}", self.hri_key))
+            }
             Intake::Overflow { dropped } => {
+                hri.received += dropped;
+                hri.shed += dropped;
                 robot.report_ignored(overflow(&self.hri_key, dropped, capacity))
             }
         });
+        let before = self.counts.replace([cloud, hri]);
+        let mut submitted =
+            (cloud.submitted + hri.submitted - before[0].submitted - before[1].submitted) as usize;
         if let Some(ros) = &self.ros {
-            delivered += ros.deliver(robot, cpu);
+            submitted += ros.deliver(robot, cpu);
             // What the cloud pipeline recognised this tick (scenario lines included).
             ros.publish_heard(robot);
         }
-        delivered
+        submitted
     }
 }
 
-fn overflow(key: &str, dropped: u64, capacity: usize) -> String {
+/// A cloud sample's rank in a full queue: a `result` by its map entry (a voice "stop" is
+/// always admitted), anything else at the default priority.
+fn rank_cloud(item: &Intake<Packed<Message>>) -> u16 {
+    let Intake::Message(sample) = item else {
+        return 0;
+    };
+    let bytes = sample.bytes();
+    match MessageView::unpack_view(&bytes) {
+        Ok(MessageView::Result(r)) => RANKER.cloud_result(r.intent).rank(),
+        _ => Importance::NORMAL.rank(),
+    }
+}
+
+/// An HRI envelope's rank in a full queue: its priority, and a stop or cancel is always
+/// admitted.
+fn rank_hri(item: &Intake<Packed<IntentEnvelope>>) -> u16 {
+    let Intake::Message(sample) = item else {
+        return 0;
+    };
+    match IntentEnvelope::unpack(&sample.bytes()) {
+        Ok(env) => hri_importance(&env.intent.intent, Some(env.intent.priority)).rank(),
+        Err(_) => 0,
+    }
+}
+
+/// What arrived from one source: every message is exactly one of submitted (to the one
+/// intake), refused (by the transport, unread) or shed (by a full queue), and `received` is
+/// their sum.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct SourceCounts {
+    /// Messages that reached the robot's queue.
+    pub received: u64,
+    /// Of those, submitted to the intake (which may still reject them: its events say so).
+    pub submitted: u64,
+    /// Refused by the transport, unread (another schema, no type tag, too large, another
+    /// type on the topic).
+    pub refused: u64,
+    /// Shed by a full queue.
+    pub shed: u64,
+}
+
+impl SourceCounts {
+    /// `received (submitted, refused, shed)`.
+    pub fn summary(&self) -> String {
+        format!(
+            "{} received ({} submitted, {} refused, {} shed)",
+            self.received, self.submitted, self.refused, self.shed
+        )
+    }
+}
+
+impl std::ops::Add for SourceCounts {
+    type Output = SourceCounts;
+    fn add(self, o: SourceCounts) -> SourceCounts {
+        SourceCounts {
+            received: self.received + o.received,
+            submitted: self.submitted + o.submitted,
+            refused: self.refused + o.refused,
+            shed: self.shed + o.shed,
+        }
+    }
+}
+
+/// What arrived from each live source.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct InputStats {
+    /// `CloudMic/Message`.
+    pub cloud: SourceCounts,
+    /// `Hri/IntentEnvelope`.
+    pub hri: SourceCounts,
+    /// The ROS 2 topic, when the robot is a node.
+    pub ros2: Option<SourceCounts>,
+}
+
+impl InputStats {
+    /// Every source together.
+    pub fn total(&self) -> SourceCounts {
+        self.cloud + self.hri + self.ros2.unwrap_or_default()
+    }
+
+    /// One line for the end of a run: the total, then each source, in the same words.
+    pub fn summary(&self) -> String {
+        let mut s = format!(
+            "messages {}: cloud {}, hri {}",
+            self.total().summary(),
+            self.cloud.received,
+            self.hri.received
+        );
+        if let Some(r) = &self.ros2 {
+            s.push_str(&format!(", ros2 {}", r.received));
+        }
+        s
+    }
+}
+
+/// The timeline's words for messages a full queue shed (also the ROS 2 topic's).
+pub fn overflow(key: &str, dropped: u64, capacity: usize) -> String {
     format!(
-        "{dropped} message{} on {key} dropped: the input queue ({capacity}) was full",
+        "{dropped} message{} on {key} shed: the input queue ({capacity}) was full (the least important and oldest go first, never a stop)",
         if dropped == 1 { "" } else { "s" }
     )
 }
@@ -270,8 +398,8 @@ fn overflow(key: &str, dropped: u64, capacity: usize) -> String {
 pub struct LiveSummary {
     /// Ticks run.
     pub ticks: u64,
-    /// Messages taken from the network.
-    pub received: usize,
+    /// What arrived, per source.
+    pub inputs: InputStats,
     /// The run ended because it was asked to stop ([`run_until`]), not because its time was
     /// up.
     pub interrupted: bool,
@@ -327,11 +455,12 @@ pub fn run_until(
         for e in scenario.due(&mut next, tick, tps) {
             robot.deliver(e, began.elapsed());
         }
-        summary.received += inputs.deliver(&mut robot, tick, began.elapsed());
+        inputs.deliver(&mut robot, began.elapsed());
         robot.end_tick(began.elapsed());
         out(robot.entries());
         robot.clear_entries();
         summary.ticks = tick + 1;
+        summary.inputs = inputs.stats();
         ran += period;
         if run_for.is_some_and(|limit| ran >= limit) {
             return summary;

@@ -292,22 +292,107 @@ fn read(path: &PathBuf) -> Result<String, String> {
     fs::read_to_string(path).map_err(|e| format!("cannot read {}: {e}", path.display()))
 }
 
-/// A scenario file, decoded line by line (a line that is not UTF-8 is reported, the rest
-/// runs).
+/// A scenario file, read and decoded line by line (a line that is not UTF-8 is reported, the
+/// rest runs; a line longer than any event needs stops the reading with an error).
 fn read_scenario(path: &PathBuf, ticks_per_second: u32) -> Result<Scenario, String> {
-    let bytes = fs::read(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
-    Ok(Scenario::parse_bytes(&bytes, ticks_per_second))
+    let file = fs::File::open(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    Scenario::read(std::io::BufReader::new(file), ticks_per_second)
+        .map_err(|e| format!("--scenario {}: {e}", path.display()))
 }
 
 fn main() -> ExitCode {
     let args = Args::parse();
     match run(&args) {
         Ok(code) => code,
-        Err(message) => {
+        Err(Failure::Message(message)) => {
             let _ = writeln!(anstream::stderr(), "error: {message}");
             ExitCode::from(2)
         }
+        // Its reader went away (`| head`): stop quietly, as Unix tools do.
+        Err(Failure::Output(e)) if e.kind() == std::io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
+        // Anything else (a full disk, `> /dev/full`): say so. A failing standard error is
+        // ignored: there is nobody left to tell, and the status still says it.
+        Err(Failure::Output(e)) => {
+            let _ = writeln!(
+                anstream::stderr(),
+                "error: cannot write standard output: {e}"
+            );
+            ExitCode::FAILURE
+        }
     }
+}
+
+/// Why a run failed: a message for the user (exit 2), or standard output could not be written
+/// (exit 1).
+#[derive(Debug)]
+enum Failure {
+    Message(String),
+    Output(std::io::Error),
+}
+
+impl From<String> for Failure {
+    fn from(message: String) -> Self {
+        Failure::Message(message)
+    }
+}
+
+impl From<&str> for Failure {
+    fn from(message: &str) -> Self {
+        Failure::Message(message.to_owned())
+    }
+}
+
+/// Standard output, whose first write error is kept (a run streams its timeline through a
+/// callback that cannot return one) and reported when the run ends.
+struct Stdout {
+    out: anstream::AutoStream<std::io::Stdout>,
+    error: Option<std::io::Error>,
+}
+
+impl Stdout {
+    fn new() -> Self {
+        Stdout {
+            out: anstream::stdout(),
+            error: None,
+        }
+    }
+
+    /// Writes `text` (and flushes it: a live run is followed as it happens), unless an
+    /// earlier write failed. False once a write failed.
+    fn print(&mut self, text: &str) -> bool {
+        if self.error.is_none() {
+            if let Err(e) = self
+                .out
+                .write_all(text.as_bytes())
+                .and_then(|()| self.out.flush())
+            {
+                self.error = Some(e);
+            }
+        }
+        self.error.is_none()
+    }
+
+    /// The first write error, if any.
+    fn finish(mut self) -> Result<(), Failure> {
+        if self.error.is_none() {
+            if let Err(e) = self.out.flush() {
+                self.error = Some(e);
+            }
+        }
+        match self.error {
+            Some(e) => Err(Failure::Output(e)),
+            None => Ok(()),
+        }
+    }
+}
+
+/// The files of a tree, saying on standard error what was skipped.
+fn read_tree(path: &std::path::Path) -> Result<Vec<(String, String)>, String> {
+    let tree = tree_files::read_tree(path)?;
+    for w in &tree.skipped {
+        let _ = writeln!(anstream::stderr(), "warning: {w}");
+    }
+    Ok(tree.files)
 }
 
 fn load_options(args: &Args) -> LoadOptions {
@@ -321,7 +406,7 @@ fn load_options(args: &Args) -> LoadOptions {
     }
 }
 
-fn run(args: &Args) -> Result<ExitCode, String> {
+fn run(args: &Args) -> Result<ExitCode, Failure> {
     if let Some(Command::Inspect {
         trace,
         addr,
@@ -334,13 +419,11 @@ fn run(args: &Args) -> Result<ExitCode, String> {
         return replay(trace, addr, token.as_deref(), run_for, tree.as_ref());
     }
     if let Some(dir) = &args.check_tree {
-        let files = tree_files::read_tree(dir)?;
+        let files = read_tree(dir)?;
         let report = tree_files::check(&files, &load_options(args));
-        let _ = write!(
-            anstream::stdout(),
-            "{}",
-            tree_files::render(&dir.display().to_string(), &report)
-        );
+        let mut out = Stdout::new();
+        out.print(&tree_files::render(&dir.display().to_string(), &report));
+        out.finish()?;
         return Ok(if report.problems.is_empty() {
             ExitCode::SUCCESS
         } else {
@@ -354,7 +437,7 @@ fn run(args: &Args) -> Result<ExitCode, String> {
     };
     let (tree_name, tree_text, robot) = match &args.tree {
         Some(p) => {
-            let files = tree_files::read_tree(p)?;
+            let files = read_tree(p)?;
             let base = match &args.base {
                 Some(b) => b.clone(),
                 None => tree_files::default_base(&files)
@@ -405,8 +488,9 @@ fn run(args: &Args) -> Result<ExitCode, String> {
         let table = CompletedIntents::from_json(&name, &text).map_err(|e| e.to_string())?;
         let report = coverage::check(&tree_name, &tree_text, &table, args.ticks_per_second)
             .map_err(|e| e.to_string())?;
-        let mut out = anstream::stdout();
-        let _ = write!(out, "{}", report.render());
+        let mut out = Stdout::new();
+        out.print(&report.render());
+        out.finish()?;
         return Ok(if report.problems.is_empty() {
             ExitCode::SUCCESS
         } else {
@@ -423,7 +507,11 @@ fn run(args: &Args) -> Result<ExitCode, String> {
         None => Scenario::parse(DEFAULT_SCENARIO, args.ticks_per_second),
     };
     for e in &scenario.errors {
-        let _ = writeln!(anstream::stderr(), "warning: {e} (skipped; the rest runs)");
+        let _ = writeln!(
+            anstream::stderr(),
+            "warning: {} (skipped; the rest runs)",
+            timeline::escape(&e.to_string())
+        );
     }
     if args.inspect.is_some() {
         return inspect(args, robot, &scenario, |_, _, _| 0);
@@ -446,15 +534,11 @@ fn run(args: &Args) -> Result<ExitCode, String> {
         None => None,
     };
     let mut trace_error = None;
-    let mut out = anstream::stdout();
-    let _ = write!(out, "{}", timeline::render_header(true));
+    let mut out = Stdout::new();
+    out.print(&timeline::render_header(true));
     let mut last_tick = None;
     let run = robot.run_streaming(&scenario, |entries| {
-        let _ = write!(
-            out,
-            "{}",
-            timeline::render_rows(entries, true, &mut last_tick)
-        );
+        out.print(&timeline::render_rows(entries, true, &mut last_tick));
         if let (Some((path, file)), None) = (&mut trace, &trace_error) {
             if let Err(e) = file.append(entries) {
                 trace_error = Some(format!("cannot write {}: {e}", path.display()));
@@ -462,33 +546,31 @@ fn run(args: &Args) -> Result<ExitCode, String> {
         }
     });
     if let Some(e) = trace_error {
-        return Err(e);
+        return Err(e.into());
     }
     if args.latency {
-        let _ = writeln!(
-            out,
-            "\nlatency (input arrival -> claiming behavior active):"
-        );
+        out.print("\nlatency (input arrival -> claiming behavior active):\n");
         for l in &run.latencies {
-            let _ = writeln!(
-                out,
-                "  line {:>3}  {:<24} {:<24} {} tick{}  {:>7.1} µs CPU",
+            out.print(&format!(
+                "  line {:>3}  {:<24} {:<24} {} tick{}  {:>7.1} µs CPU\n",
                 l.line,
                 l.intent,
                 l.behavior,
                 l.ticks,
                 if l.ticks == 1 { "" } else { "s" },
                 l.cpu.as_secs_f64() * 1e6
-            );
+            ));
         }
     }
+    out.finish()?;
     if args.dot.is_some() || args.mermaid.is_some() {
         let snap = &run.snapshot;
         if let Some(t) = args.at_tick.filter(|t| *t != snap.tick) {
             return Err(format!(
                 "--at-tick {t}: the run ended at tick {}",
                 run.ticks.saturating_sub(1)
-            ));
+            )
+            .into());
         }
         for (path, text) in [(&args.dot, &snap.dot), (&args.mermaid, &snap.mermaid)] {
             if let Some(path) = path {
@@ -507,14 +589,14 @@ fn run(args: &Args) -> Result<ExitCode, String> {
 }
 
 #[cfg(not(feature = "zenoh"))]
-fn live(_: &Args, _: Robot) -> Result<ExitCode, String> {
+fn live(_: &Args, _: Robot) -> Result<ExitCode, Failure> {
     Err("--zenoh: this build has no Zenoh support; build it with \
          `cargo run --release -p robot-example --features zenoh -- --zenoh`"
-        .to_owned())
+        .into())
 }
 
 #[cfg(feature = "zenoh")]
-fn live(args: &Args, robot: Robot) -> Result<ExitCode, String> {
+fn live(args: &Args, robot: Robot) -> Result<ExitCode, Failure> {
     use robot_example::live::{self, LiveConfig, LiveInputs, Network};
     use std::time::Duration;
 
@@ -543,7 +625,8 @@ fn live(args: &Args, robot: Robot) -> Result<ExitCode, String> {
                 "--run-for {s}: expected a number of seconds from 0 to {} (one year); leave it \
                  out to run until stopped with Ctrl-C",
                 live::MAX_RUN_FOR_S
-            ))
+            )
+            .into())
         }
         None => None,
     };
@@ -553,7 +636,11 @@ fn live(args: &Args, robot: Robot) -> Result<ExitCode, String> {
         None => Scenario::default(),
     };
     for e in &scenario.errors {
-        let _ = writeln!(anstream::stderr(), "warning: {e} (skipped; the rest runs)");
+        let _ = writeln!(
+            anstream::stderr(),
+            "warning: {} (skipped; the rest runs)",
+            timeline::escape(&e.to_string())
+        );
     }
     let config = LiveConfig {
         network: network.clone(),
@@ -610,9 +697,10 @@ fn live(args: &Args, robot: Robot) -> Result<ExitCode, String> {
         report_ros(&mut err, &inputs, ros);
     }
     if args.inspect.is_some() {
-        let code = inspect_until(args, robot, &scenario, &stop, |robot, tick, cpu| {
-            inputs.deliver(robot, tick, cpu)
+        let code = inspect_until(args, robot, &scenario, &stop, |robot, _, cpu| {
+            inputs.deliver(robot, cpu)
         })?;
+        let _ = writeln!(err, "live: {}", inputs.stats().summary());
         if let Some(ros) = inputs.ros() {
             let _ = writeln!(err, "ros2: {}", ros.stats().summary());
         }
@@ -632,8 +720,8 @@ fn live(args: &Args, robot: Robot) -> Result<ExitCode, String> {
         ),
         None => None,
     };
-    let mut out = anstream::stdout();
-    let _ = write!(out, "{}", timeline::render_header(true));
+    let mut out = Stdout::new();
+    out.print(&timeline::render_header(true));
     let mut last_tick = None;
     let summary = live::run_until(
         robot,
@@ -644,12 +732,10 @@ fn live(args: &Args, robot: Robot) -> Result<ExitCode, String> {
         &stop,
         |entries| {
             if !entries.is_empty() {
-                let _ = write!(
-                    out,
-                    "{}",
-                    timeline::render_rows(entries, true, &mut last_tick)
-                );
-                let _ = out.flush();
+                // A timeline nobody can read ends the run (the error is reported).
+                if !out.print(&timeline::render_rows(entries, true, &mut last_tick)) {
+                    stop.store(true, std::sync::atomic::Ordering::Relaxed);
+                }
                 if let Some(t) = trace.as_mut() {
                     // Flushed per tick: another process may follow the file as it grows.
                     let _ = t.append(entries);
@@ -659,18 +745,19 @@ fn live(args: &Args, robot: Robot) -> Result<ExitCode, String> {
     );
     let _ = writeln!(
         err,
-        "live: {} after {} ticks; {} messages received",
+        "live: {} after {} ticks; {}",
         if summary.interrupted {
             "interrupted"
         } else {
             "stopped"
         },
         summary.ticks,
-        summary.received
+        summary.inputs.summary()
     );
     if let Some(ros) = inputs.ros() {
         let _ = writeln!(err, "ros2: {}", ros.stats().summary());
     }
+    out.finish()?;
     Ok(ExitCode::SUCCESS)
 }
 
@@ -853,10 +940,10 @@ fn inspect(
     _: Robot,
     _: &Scenario,
     _: impl FnMut(&mut Robot, u64, std::time::Duration) -> usize,
-) -> Result<ExitCode, String> {
+) -> Result<ExitCode, Failure> {
     Err("--inspect: this build has no inspector; build it with \
          `cargo run --release -p robot-example --features inspect -- --inspect`"
-        .to_owned())
+        .into())
 }
 
 /// `--inspect` (scenario mode): the robot in real time with the live inspector.
@@ -866,7 +953,7 @@ fn inspect(
     robot: Robot,
     scenario: &Scenario,
     inputs: impl FnMut(&mut Robot, u64, std::time::Duration) -> usize,
-) -> Result<ExitCode, String> {
+) -> Result<ExitCode, Failure> {
     let stop = stop_on_ctrl_c("--inspect")?;
     inspect_until(args, robot, scenario, &stop, inputs)
 }
@@ -878,10 +965,10 @@ fn inspect_until(
     _: &Scenario,
     _: &std::sync::atomic::AtomicBool,
     _: impl FnMut(&mut Robot, u64, std::time::Duration) -> usize,
-) -> Result<ExitCode, String> {
+) -> Result<ExitCode, Failure> {
     Err("--inspect: this build has no inspector; build it with \
          `cargo run --release -p robot-example --features zenoh,inspect -- --zenoh --inspect`"
-        .to_owned())
+        .into())
 }
 
 /// `--inspect` in any mode (src/inspect/cli.rs): `inputs` delivers the live inputs (Zenoh,
@@ -893,7 +980,7 @@ fn inspect_until(
     scenario: &Scenario,
     stop: &std::sync::atomic::AtomicBool,
     inputs: impl FnMut(&mut Robot, u64, std::time::Duration) -> usize,
-) -> Result<ExitCode, String> {
+) -> Result<ExitCode, Failure> {
     use robot_example::inspect::cli;
     let options = cli::LiveOptions {
         addr: args.inspect.as_deref().unwrap_or_default(),
@@ -907,14 +994,13 @@ fn inspect_until(
     let summary = cli::live(robot, scenario, &options, inputs)?;
     let _ = writeln!(
         anstream::stderr(),
-        "inspect: {} after {} ticks; {} messages received, {} commands taken",
+        "inspect: {} after {} ticks; {} commands taken",
         if summary.interrupted {
             "interrupted"
         } else {
             "stopped"
         },
         summary.ticks,
-        summary.received,
         summary.commands
     );
     Ok(ExitCode::SUCCESS)
@@ -927,10 +1013,10 @@ fn replay(
     _: Option<&str>,
     _: Option<std::time::Duration>,
     _: Option<&PathBuf>,
-) -> Result<ExitCode, String> {
+) -> Result<ExitCode, Failure> {
     Err("inspect: this build has no inspector; build it with \
          `cargo run --release -p robot-example --features inspect -- inspect TRACE`"
-        .to_owned())
+        .into())
 }
 
 /// `inspect TRACE`: a recorded trace in the inspector's page (src/inspect/cli.rs).
@@ -941,11 +1027,11 @@ fn replay(
     token: Option<&str>,
     run_for: Option<std::time::Duration>,
     tree: Option<&PathBuf>,
-) -> Result<ExitCode, String> {
+) -> Result<ExitCode, Failure> {
     use robot_example::inspect::cli;
     let robot = match tree {
         Some(p) => {
-            let files = tree_files::read_tree(p)?;
+            let files = read_tree(p)?;
             let base = tree_files::default_base(&files).ok_or_else(|| {
                 format!(
                     "{}: no InitNormalOperation or GlobalInterruptions to start from",

@@ -1,6 +1,7 @@
-//! The robot's HRI side: ROS4HRI intents (`robot_runtime::hri`) admitted by an
-//! [`HriIntake`] and scheduled by a [`MissionController`] over the robot's resources, with
-//! simulated capabilities (navigation, guiding, engaging, presenting, activities).
+//! The robot's mission side: the ROS4HRI requests the intent component's one intake routes to
+//! the mission controller (`hri_intent_map.json`'s `"to"`), scheduled by a
+//! [`MissionController`] over the robot's resources, with simulated capabilities (navigation,
+//! guiding, engaging, presenting, activities).
 //!
 //! | capability | intents | resources | ends |
 //! |---|---|---|---|
@@ -18,10 +19,7 @@ use std::collections::HashMap;
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Duration;
 
-use robot_runtime::hri::{
-    Admission, ConfidenceDecision, Envelope, HriEvent, HriIntake, IntakeConfig, IntentFields,
-    IntentKind, IntentRecord, Timestamp,
-};
+use robot_runtime::hri::{IntentKind, IntentRecord, Timestamp};
 use robot_runtime::mission::{
     CancelReason, Capability, CapabilityPolicy, ControlIgnoredReason, Decision, HaltProgress,
     HaltReason, MissionConfig, MissionController, MissionEvent, Outcome, Progress, Request,
@@ -220,10 +218,11 @@ impl SimCapability {
     }
 }
 
-/// HRI intake + mission controller + capabilities.
+/// The mission controller and its capabilities.
 pub struct Hri {
-    intake: HriIntake,
     mission: MissionController<Res>,
+    /// A mission ended by itself since the last [`Hri::take_state_changed`].
+    state_changed: bool,
     log: MissionLog,
     requests: HashMap<RequestId, (String, ResourceSet<Res>)>,
     holding: HashMap<RequestId, bool>,
@@ -311,8 +310,8 @@ impl Hri {
             .route(IntentKind::PresentContent, present)
             .route(IntentKind::StartActivity, activity);
         Self {
-            intake: HriIntake::new(IntakeConfig::default()),
             mission,
+            state_changed: false,
             log,
             requests: HashMap::new(),
             holding: HashMap::new(),
@@ -321,81 +320,8 @@ impl Hri {
         }
     }
 
-    /// True for the intents the controller runs a capability for (the others are control
-    /// intents, or go to the behaviors as user intents).
-    pub fn schedules(kind: &IntentKind) -> bool {
-        matches!(
-            kind,
-            IntentKind::MoveTo
-                | IntentKind::Guide
-                | IntentKind::EngageWith
-                | IntentKind::Greet
-                | IntentKind::PresentContent
-                | IntentKind::StartActivity
-        )
-    }
-
-    /// Admits one ROS4HRI intent message (JSON, read leniently) that arrived at `now_ms`:
-    /// the record to act on when it is to be executed, and what the intake reported.
-    pub fn admit(&mut self, json: &str, now_ms: u64) -> (Option<IntentRecord>, Vec<What>) {
-        let admission = self
-            .intake
-            .receive_json(json, Envelope::new(), Timestamp(now_ms));
-        self.admitted(admission)
-    }
-
-    /// Admits one packed `Hri::IntentEnvelope` (as it arrives over a transport) that arrived
-    /// at `now_ms`; bytes that do not decode are rejected and reported like any bad message.
-    pub fn admit_packed(&mut self, bytes: &[u8], now_ms: u64) -> (Option<IntentRecord>, Vec<What>) {
-        let admission = crate::hri::receive(&mut self.intake, bytes, Timestamp(now_ms));
-        self.admitted(admission)
-    }
-
-    /// Admits one message a transport decoded into its fields (a ROS 2 `Intent`), with the
-    /// envelope the transport knows, that arrived at `now_ms`. The third value is `true` when
-    /// the intake rejected it as invalid.
-    pub fn admit_fields(
-        &mut self,
-        fields: IntentFields<'_>,
-        envelope: Envelope,
-        now_ms: u64,
-    ) -> (Option<IntentRecord>, Vec<What>, bool) {
-        let admission = self
-            .intake
-            .receive_fields(fields, envelope, Timestamp(now_ms));
-        let rejected = matches!(admission, Admission::Rejected(_));
-        let (record, whats) = self.admitted(admission);
-        (record, whats, rejected)
-    }
-
-    /// Reports a message a transport could not decode (`reason`: its decoder's error) as the
-    /// intake rejects any invalid message. Always rejected (the third value).
-    pub fn admit_undecodable(&mut self, reason: String) -> (Option<IntentRecord>, Vec<What>, bool) {
-        let admission = self.intake.receive_undecodable(reason);
-        let (record, whats) = self.admitted(admission);
-        (record, whats, true)
-    }
-
-    fn admitted(&mut self, admission: Admission) -> (Option<IntentRecord>, Vec<What>) {
-        let mut out = self.intake_events();
-        let record = match admission {
-            Admission::Execute(record) => Some(record),
-            Admission::Confirm(record) => {
-                out.push(What::InputIgnored {
-                    reason: format!(
-                        "{} needs confirmation (confidence {}): the robot asks before acting",
-                        record.intent.intent,
-                        record.intent.confidence.value().unwrap_or(1.0)
-                    ),
-                });
-                None
-            }
-            _ => None,
-        };
-        (record, out)
-    }
-
-    /// Hands an admitted intent to the mission controller (arbitration, control intents).
+    /// Hands an admitted request the intake routed here to the mission controller
+    /// (arbitration, control intents).
     pub fn schedule(&mut self, record: IntentRecord) -> Vec<What> {
         self.mission.handle_intent(record);
         self.mission_whats()
@@ -418,44 +344,11 @@ impl Hri {
         self.mission.is_quiescent()
     }
 
-    fn intake_events(&mut self) -> Vec<What> {
-        self.intake
-            .drain_events()
-            .into_iter()
-            .filter_map(|e| match e {
-                HriEvent::Normalized { notes, .. } => Some(What::Note {
-                    text: format!("HRI message from an older peer, read as: {notes:?}"),
-                }),
-                HriEvent::Warning { error, .. } => Some(What::InputIgnored {
-                    reason: format!("HRI warning: {error}"),
-                }),
-                HriEvent::Rejected { intent, errors, .. } => Some(What::NotUnderstood {
-                    intent: intent.unwrap_or_else(|| "(unreadable)".into()),
-                    error: errors
-                        .iter()
-                        .map(ToString::to_string)
-                        .collect::<Vec<_>>()
-                        .join("; "),
-                    reaction: "rejected",
-                }),
-                HriEvent::Expired {
-                    intent, late_by_ms, ..
-                } => Some(What::InputIgnored {
-                    reason: format!("{intent} arrived {late_by_ms} ms after its expiry"),
-                }),
-                HriEvent::Duplicate { intent, of, .. } => Some(What::InputIgnored {
-                    reason: format!("{intent} duplicates intent #{} received just before", of.0),
-                }),
-                HriEvent::Admitted {
-                    decision: ConfidenceDecision::Ignore,
-                    intent,
-                    ..
-                } => Some(What::InputIgnored {
-                    reason: format!("{intent}: confidence too low, ignored"),
-                }),
-                HriEvent::Admitted { .. } => None,
-            })
-            .collect()
+    /// True once after a mission ended by itself (completed or failed, not because of a
+    /// request): the HRI intake's de-duplicator must hear it
+    /// ([`HriIntake::note_state_change`](robot_runtime::hri::HriIntake::note_state_change)).
+    pub fn take_state_changed(&mut self) -> bool {
+        std::mem::take(&mut self.state_changed)
     }
 
     /// The mission side's lines since the last call, in the order things happened.
@@ -571,7 +464,7 @@ impl Hri {
                         // It ended by itself, not because of an intent: a restatement of
                         // any request is new from now on (a cancellation is the effect of
                         // the intent that asked for it, and changes nothing here).
-                        self.intake.note_state_change();
+                        self.state_changed = true;
                     }
                     let (holder, res) = self.lookup(request);
                     let was_holding = self.holding.remove(&request).is_some();

@@ -5,14 +5,14 @@
 //!
 //! Each tick, in order:
 //!
-//! 1. the scenario events due on this tick, in file order: cloud datagrams go through
-//!    [`intents::handle_datagram`] (decoded on the tick thread as a borrowed view), app
-//!    intents through `handle_app_intent`, trigger words to the component; HRI intents are
-//!    admitted by the HRI intake, then either scheduled by the mission controller (the
-//!    capabilities that need resources: navigation, guiding, engaging, presenting,
-//!    activities; and the control intents) or, when `hri_intent_map.json` maps them to what a
-//!    voice command means, made the pending user intent; action completions end the running
-//!    action of that name;
+//! 1. the scenario events due on this tick, in file order: every request (a cloud datagram,
+//!    an app intent, an HRI message as JSON or a packed envelope) enters through the intent
+//!    component's one intake ([`Robot::submit`]: lookup, feature gate, whitelist, pending
+//!    slot; an HRI request goes to the behaviors, the mission controller or both as its
+//!    `hri_intent_map.json` entry says, and the robot hands what the intake queued for the
+//!    mission controller to it); live inputs (Zenoh, ROS 2, the inspector) are submitted the
+//!    same way. Trigger words go to the component; action completions end the running action
+//!    of that name;
 //! 2. the behavior runner's tick (the component's `update`, then every behavior on the
 //!    stack and in scope: claims happen here);
 //! 3. the mission controller's tick (capabilities advance, halts progress, queued requests
@@ -24,22 +24,20 @@
 use std::time::{Duration, Instant};
 
 use robot_runtime::behavior::{export, LoadError, LoadOptions, LoadReport, Runner, Source, Wakeup};
-use robot_runtime::hri::{Envelope, IntentFields, IntentKind, IntentRecord};
+use robot_runtime::hri::{ConfidenceDecision, HriEvent, Timestamp};
 use robot_runtime::intent::{
-    CloudErrorCause, DeactivateReason, DropReason, Flag, IntentEvent, Match, Reaction,
-    UnmatchedReason,
+    CloudErrorCause, CloudRequest, DeactivateReason, DropReason, Flag, HriMessage, IntakeOutcome,
+    IntentEvent, IntentRequest, IntentSource, Match, Reaction, Request, UnmatchedReason,
 };
 use robot_runtime::union::CladUnion;
-use robot_runtime::wire::{Wire, WireView};
 
 use crate::actions::{Completions, RobotActions};
 use crate::behavior_classes::{self, Event};
-use crate::clad::cloud_mic::MessageView;
-use crate::hri::IntentEnvelope;
-use crate::intents::{self, Tag, UserIntent};
+use crate::hri::HriEnvelopeBytes;
+use crate::intents::{self, CloudDatagram, Tag, UserIntent};
 use crate::log::{Item, Log};
 use crate::mission::Hri;
-use crate::scenario::{encode_hex, Scenario, ScenarioEvent, TimedEvent};
+use crate::scenario::{Scenario, ScenarioEvent, TimedEvent};
 use crate::timeline::{Entry, IntentInfo, MapEntryInfo, What, LIVE_INPUT};
 
 /// The behavior tree shipped with the robot (`behaviors/robot.json`).
@@ -132,18 +130,29 @@ pub struct Recognised {
     pub intent: UserIntent,
 }
 
-/// An HRI intent a transport decoded into its fields (a ROS 2 `hri_actions_msgs/Intent`), for
-/// [`Robot::deliver_hri_fields`]: the message, or why it does not decode.
-#[derive(Debug)]
-pub struct DecodedHri<'a> {
-    /// The input kind the timeline shows (`ros2`).
-    pub kind: &'static str,
-    /// A one-line description of what arrived.
-    pub detail: String,
+/// Where a request submitted to the robot ([`Robot::submit`]) came from, for its timeline
+/// line.
+#[derive(Clone, Debug, Default)]
+pub struct Arrival {
+    /// Its scenario line, or [`LIVE_INPUT`] for a request that arrived while the robot ran.
+    pub line: usize,
+    /// What the user said (a scenario line's `say`).
+    pub say: Option<String>,
+    /// How the input line describes it, when its transport says more than the request
+    /// (`None`: described from the decoded request).
+    pub detail: Option<String>,
     /// Entries reported right after the input line (how the transport read it).
     pub notes: Vec<What>,
-    /// The fields and envelope, or what the transport's decoder said.
-    pub message: Result<(IntentFields<'a>, Envelope), String>,
+}
+
+impl Arrival {
+    /// A request that arrived while the robot ran (a transport, a tool).
+    pub fn live() -> Self {
+        Arrival {
+            line: LIVE_INPUT,
+            ..Arrival::default()
+        }
+    }
 }
 
 /// The robot.
@@ -264,7 +273,10 @@ impl Robot {
         Duration::from_micros(1_000_000 / u64::from(self.config.ticks_per_second.max(1)))
     }
 
-    fn push(&mut self, what: What) {
+    fn push(&mut self, mut what: What) {
+        // Text from outside is escaped once, here: the timeline, the trace and the
+        // inspector's page show one line per entry whatever arrived.
+        what.escape();
         let tick = self.tick;
         if let What::Input {
             kind, detail, say, ..
@@ -490,6 +502,12 @@ impl Robot {
         self.drain(cpu);
         let now = self.t_ms(self.tick);
         let whats = self.hri.tick(now);
+        if self.hri.take_state_changed() {
+            self.runner
+                .intents_mut()
+                .hri_intake_mut()
+                .note_state_change();
+        }
         self.drain(cpu);
         for w in whats {
             self.push(w);
@@ -557,28 +575,54 @@ impl Robot {
             .unwrap_or_default()
     }
 
-    /// Delivers, during the current tick, an HRI intent a transport decoded into its fields
-    /// (or could not decode): an `Input` line marked live, the transport's `notes`, then the
-    /// HRI intake (validation, confidence policy, de-duplication) and what follows, exactly
-    /// as for an `hri` scenario line. Returns `true` when the intake rejected it as invalid.
-    pub fn deliver_hri_fields(&mut self, hri: DecodedHri<'_>, cpu: Duration) -> bool {
-        self.push(What::Input {
-            line: LIVE_INPUT,
-            kind: hri.kind,
-            detail: hri.detail,
-            say: None,
+    /// The robot's time of the current tick, as HRI requests are stamped with it.
+    pub fn now(&self) -> Timestamp {
+        Timestamp(self.t_ms(self.tick))
+    }
+
+    /// Submits `request` to the intent component's one intake during the current tick: an
+    /// input line (described from the request as the intake decoded it, unless `arrival`
+    /// says more), `arrival`'s notes, what the intake reported (every source alike), then the
+    /// requests it routed to the mission controller, handed to it. Returns the intake's
+    /// outcome.
+    pub fn submit(
+        &mut self,
+        request: impl IntentRequest<UserIntent>,
+        arrival: Arrival,
+        cpu: Duration,
+    ) -> IntakeOutcome<Tag> {
+        let Arrival {
+            line,
+            say,
+            detail,
+            notes,
+        } = arrival;
+        let (outcome, (kind, detail)) = self.runner.intents_mut().submit_with(request, |r| {
+            (
+                input_kind(r.source()),
+                detail.unwrap_or_else(|| describe_request(r)),
+            )
         });
-        for w in hri.notes {
+        self.push(What::Input {
+            line,
+            kind,
+            detail,
+            say,
+        });
+        for w in notes {
             self.push(w);
         }
-        let now = self.t_ms(self.tick);
-        let (record, whats, rejected) = match hri.message {
-            Ok((fields, envelope)) => self.hri.admit_fields(fields, envelope, now),
-            Err(reason) => self.hri.admit_undecodable(reason),
-        };
-        let from_input = self.hri_admitted(record, whats, cpu);
-        self.settle_input(LIVE_INPUT, from_input, cpu);
-        rejected
+        // What the intake said (its events), then what the mission controller decided.
+        self.settle_input(line, true, cpu);
+        let records: Vec<_> = self.runner.intents_mut().take_mission_requests().collect();
+        for record in records {
+            let whats = self.hri.schedule(record);
+            for w in whats {
+                self.push(w);
+            }
+            self.drain(cpu);
+        }
+        outcome
     }
 
     /// Forgets the timeline so far (a long-running robot that does not keep it).
@@ -601,6 +645,14 @@ impl Robot {
         }
     }
 
+    fn arrival(&self, e: &TimedEvent) -> Arrival {
+        Arrival {
+            line: e.line,
+            say: e.say.clone(),
+            ..Arrival::default()
+        }
+    }
+
     fn input(&mut self, e: &TimedEvent, cpu: Duration) {
         let line = e.line;
         let say = e.say.clone();
@@ -618,39 +670,27 @@ impl Robot {
                 self.push(What::Note { text: text.clone() });
                 return;
             }
-            ScenarioEvent::Cloud { bytes, captured } => {
-                let detail = match MessageView::unpack_view(bytes) {
-                    Ok(MessageView::Result(r)) if r.parameters.is_empty() => {
-                        format!("result {}", r.intent)
-                    }
-                    Ok(MessageView::Result(r)) => format!("result {} {}", r.intent, r.parameters),
-                    Ok(other) => other.name().to_owned(),
-                    Err(_) if *captured => format!("{} bytes {}", bytes.len(), encode_hex(bytes)),
-                    Err(_) => format!("{} bytes", bytes.len()),
-                };
-                input(self, "cloud", detail);
-                intents::handle_datagram(self.runner.intents_mut(), bytes);
+            ScenarioEvent::Cloud { bytes, .. } => {
+                self.submit(CloudDatagram(bytes), self.arrival(e), cpu);
+                return;
             }
             ScenarioEvent::AppIntent { intent, param } => {
-                input(self, "app", format!("{intent} {param:?}"));
-                self.runner.intents_mut().handle_app_intent(intent, param);
+                self.submit(Request::App { intent, param }, self.arrival(e), cpu);
+                return;
             }
             ScenarioEvent::Hri(message) => {
-                input(self, "hri", crate::scenario::describe_hri(message));
-                let now = self.t_ms(self.tick);
-                let text = serde_json::Value::Object(message.clone()).to_string();
-                let (record, whats) = self.hri.admit(&text, now);
-                from_input = self.hri_admitted(record, whats, cpu);
+                let request =
+                    Request::hri(IntentSource::Hri, HriMessage::Object(message), self.now());
+                self.submit(request, self.arrival(e), cpu);
+                return;
             }
             ScenarioEvent::HriPacked(bytes) => {
-                let detail = match IntentEnvelope::unpack(bytes) {
-                    Ok(env) => crate::hri::describe(&env),
-                    Err(_) => format!("{} bytes {}", bytes.len(), encode_hex(bytes)),
+                let request = HriEnvelopeBytes {
+                    bytes,
+                    arrived: self.now(),
                 };
-                input(self, "hri", detail);
-                let now = self.t_ms(self.tick);
-                let (record, whats) = self.hri.admit_packed(bytes, now);
-                from_input = self.hri_admitted(record, whats, cpu);
+                self.submit(request, self.arrival(e), cpu);
+                return;
             }
             ScenarioEvent::TriggerWord {
                 will_open_stream,
@@ -712,55 +752,6 @@ impl Robot {
         }
     }
 
-    /// What follows an HRI intake decision: the intake's reports, then the admitted intent
-    /// handed to the mission controller and/or the behaviors. Returns whether a pending user
-    /// intent now comes from this input (for latency).
-    fn hri_admitted(
-        &mut self,
-        record: Option<IntentRecord>,
-        whats: Vec<What>,
-        cpu: Duration,
-    ) -> bool {
-        for w in whats {
-            self.push(w);
-        }
-        let Some(record) = record else {
-            return true;
-        };
-        let mut from_input = true;
-        let kind = record.intent.intent.clone();
-        let to_behaviors = crate::hri::to_user_intent(&record.intent).ok().filter(|u| {
-            let name = UserIntent::tag_name(u.tag());
-            !name.starts_with("hri_") || !Hri::schedules(&kind)
-        });
-        let control = matches!(
-            kind,
-            IntentKind::StopActivity
-                | IntentKind::CancelActivity
-                | IntentKind::ContinueActivity
-                | IntentKind::Suspend
-                | IntentKind::Wakeup
-        );
-        if control || to_behaviors.is_none() {
-            // The decision first, then what the capabilities did about it.
-            let whats = self.hri.schedule(record.clone());
-            for w in whats {
-                self.push(w);
-            }
-            self.drain(cpu);
-            from_input = false;
-        }
-        if to_behaviors.is_some() {
-            match crate::hri::to_pending(self.runner.intents_mut(), &record) {
-                Ok(_) => from_input = true,
-                Err(e) => self.push(What::InputIgnored {
-                    reason: format!("{kind}: {e}"),
-                }),
-            }
-        }
-        from_input
-    }
-
     fn intent_event(&mut self, ev: IntentEvent<Tag>, cpu: Duration) {
         {
             let what = match ev {
@@ -793,7 +784,7 @@ impl Robot {
                             input: input.map(|i| i.1),
                             text: input.map(|i| i.2.clone()),
                             said: input.and_then(|i| i.3.clone()),
-                            map_entry: map_entry(&matched),
+                            map_entry: map_entry(&matched, tag),
                         })
                     });
                     What::Pending {
@@ -925,6 +916,19 @@ impl Robot {
                 IntentEvent::CloudIgnored { message } => What::InputIgnored {
                     reason: format!("the intent component does not handle {message}"),
                 },
+                IntentEvent::Hri(e) => match hri_event(*e) {
+                    Some(what) => what,
+                    None => return,
+                },
+                // The mission controller's decision follows.
+                IntentEvent::ToMissions { .. } => return,
+                IntentEvent::InputsShed { source, count } => What::InputIgnored {
+                    reason: format!(
+                        "{count} request{} from {} shed: the input queue was full (the least important and oldest go first, never a stop)",
+                        if count == 1 { "" } else { "s" },
+                        input_kind(source)
+                    ),
+                },
                 other => What::InputIgnored {
                     reason: format!("unrecognised intent event {}", other.name()),
                 },
@@ -943,11 +947,36 @@ pub fn payload_json(intent: &UserIntent) -> Option<String> {
     (!obj.is_empty()).then(|| serde_json::Value::Object(obj.clone()).to_string())
 }
 
-/// The entry of `USER_INTENT_MAP` an intent came through (cloud and app intents).
-pub fn map_entry(m: &Match<Tag>) -> Option<MapEntryInfo> {
+/// The entry of `USER_INTENT_MAP` (cloud and app intents) or `HRI_INTENT_MAP` (HRI intents) an
+/// intent of member `tag` came through.
+pub fn map_entry(m: &Match<Tag>, tag: Tag) -> Option<MapEntryInfo> {
     let (table, e) = match m {
         Match::Cloud { intent } => ("cloud", intents::USER_INTENT_MAP.cloud(intent)?),
         Match::App { intent } => ("app", intents::USER_INTENT_MAP.app(intent)?),
+        Match::Hri { intent } => {
+            let e = crate::hri::HRI_INTENT_MAP
+                .entries
+                .iter()
+                .find(|e| e.intent == *intent && e.tag == tag)?;
+            let mut substitutions: Vec<String> = e
+                .when
+                .iter()
+                .map(|c| format!("when {} = {}", c.role, c.value))
+                .collect();
+            substitutions.extend(
+                e.fields
+                    .iter()
+                    .map(|f| format!("{} -> {}", f.role, f.field)),
+            );
+            substitutions.push(format!("to {}", e.route.name()));
+            return Some(MapEntryInfo {
+                table: "hri",
+                intent: e.intent,
+                user_intent: UserIntent::tag_name(e.tag),
+                substitutions,
+                feature_gate: e.feature_gate,
+            });
+        }
         _ => return None,
     };
     Some(MapEntryInfo {
@@ -979,6 +1008,7 @@ pub fn describe_match(m: &Match<Tag>) -> String {
         Match::Cloud { intent } => format!("cloud intent {intent}"),
         Match::App { intent } => format!("app intent {intent}"),
         Match::SimpleVoice { intent } => format!("simple voice response to {intent}"),
+        Match::Hri { intent } => format!("HRI intent {intent}"),
         Match::Direct => "set directly".into(),
         Match::Unmatched(reason) => {
             format!(
@@ -1001,6 +1031,105 @@ pub fn describe_match(m: &Match<Tag>) -> String {
             )
         }
     }
+}
+
+/// The timeline's input kind of a request from `source`.
+pub fn input_kind(source: IntentSource) -> &'static str {
+    match source {
+        IntentSource::Voice => "cloud",
+        IntentSource::App => "app",
+        IntentSource::Hri => "hri",
+        IntentSource::Ros2 => "ros2",
+        IntentSource::Dev => "user_intent",
+        _ => "input",
+    }
+}
+
+/// The most bytes of an undecodable input a timeline line shows (as hex).
+const SHOWN_BYTES: usize = 48;
+
+/// Bytes as the timeline shows them: their count, and the first [`SHOWN_BYTES`] in hex.
+pub fn describe_bytes(bytes: &[u8]) -> String {
+    let hex = crate::scenario::encode_hex(&bytes[..bytes.len().min(SHOWN_BYTES)]);
+    let more = if bytes.len() > SHOWN_BYTES { "…" } else { "" };
+    format!("{} bytes {hex}{more}", bytes.len())
+}
+
+/// A one-line description of a request, as the intake decoded it (the input line's text).
+pub fn describe_request(r: &Request<'_, UserIntent>) -> String {
+    match r {
+        Request::Cloud(CloudRequest::Result {
+            intent,
+            parameters: "",
+        }) => format!("result {intent}"),
+        Request::Cloud(CloudRequest::Result { intent, parameters }) => {
+            format!("result {intent} {parameters}")
+        }
+        Request::Cloud(CloudRequest::Error { .. }) => "error".to_owned(),
+        Request::Cloud(CloudRequest::StreamTimeout) => "streamTimeout".to_owned(),
+        Request::Cloud(CloudRequest::StreamOpen) => "streamOpen".to_owned(),
+        Request::Cloud(CloudRequest::Other { message }) => (*message).to_owned(),
+        Request::Cloud(CloudRequest::Undecodable { bytes, .. }) => describe_bytes(bytes),
+        Request::App { intent, param } => format!("{intent} {param:?}"),
+        Request::Hri(h) => match &h.message {
+            HriMessage::Text(text) => (*text).to_owned(),
+            HriMessage::Object(m) => crate::scenario::describe_hri(m),
+            HriMessage::Fields(f, _) => crate::hri::describe(f),
+            HriMessage::Undecodable { bytes, .. } => describe_bytes(bytes),
+        },
+        Request::Direct(intent) => match payload_json(intent) {
+            Some(p) => format!("{} {p}", UserIntent::tag_name(intent.tag())),
+            None => UserIntent::tag_name(intent.tag()).to_owned(),
+        },
+    }
+}
+
+/// The timeline line of what the HRI intake reported (`None`: nothing to show, an admission).
+fn hri_event(e: HriEvent) -> Option<What> {
+    Some(match e {
+        HriEvent::Normalized { notes, .. } => What::Note {
+            text: format!("HRI message from an older peer, read as: {notes:?}"),
+        },
+        HriEvent::Warning { error, .. } => What::InputIgnored {
+            reason: format!("HRI warning: {error}"),
+        },
+        HriEvent::Rejected { intent, errors, .. } => What::NotUnderstood {
+            intent: intent.unwrap_or_else(|| "(unreadable)".into()),
+            error: errors
+                .iter()
+                .map(ToString::to_string)
+                .collect::<Vec<_>>()
+                .join("; "),
+            reaction: "rejected",
+        },
+        HriEvent::Expired {
+            intent, late_by_ms, ..
+        } => What::InputIgnored {
+            reason: format!("{intent} arrived {late_by_ms} ms after its expiry"),
+        },
+        HriEvent::Duplicate { intent, of, .. } => What::InputIgnored {
+            reason: format!("{intent} duplicates intent #{} received just before", of.0),
+        },
+        HriEvent::Admitted {
+            decision: ConfidenceDecision::Ignore,
+            intent,
+            ..
+        } => What::InputIgnored {
+            reason: format!("{intent}: confidence too low, ignored"),
+        },
+        HriEvent::Admitted {
+            decision: ConfidenceDecision::Confirm,
+            intent,
+            confidence,
+            ..
+        } => What::InputIgnored {
+            reason: format!(
+                "{intent} needs confirmation (confidence {}): the robot asks before acting",
+                confidence.value().unwrap_or(1.0)
+            ),
+        },
+        HriEvent::Admitted { .. } => return None,
+    })
 }
 
 /// A stack entry's behavior name (without a state machine's state).

@@ -5,8 +5,10 @@
 //! No ROS installation and no bridge: [`clad_zenoh::ros2`] speaks rmw_zenoh's wire format on
 //! the robot's Zenoh session.
 //!
-//! An intent from the graph goes through the robot's one HRI intake, as an `hri` scenario
-//! line does (validation, confidence policy, de-duplication, mission controller, timeline).
+//! An intent from the graph enters through the robot's one intake ([`Robot::submit`], source
+//! `Ros2`), as an `hri` scenario line does (validation, confidence policy, de-duplication, the
+//! HRI map's lookup, feature gate, whitelist and route, pending slot or mission controller,
+//! timeline).
 //! On the way, the transport's **defaults rule** ([`DefaultsRule::Ros`], on unless
 //! `--ros-literal`): a ROS publisher cannot leave priority and confidence unset and sends 0
 //! and 0.0, so priority 0 reads as unstated (the documented default, 128) and a confidence of
@@ -25,11 +27,13 @@
 //! | NaN or out-of-range confidence, `data` that is not a JSON object, a missing role | rejected by the intake, naming the field |
 //! | another type or type hash on the same topic (a Humble publisher, another package release) | `ignored: sample on … is not hri_actions_msgs/msg/Intent …`, nothing decoded |
 //! | a payload over 64 KiB | `ignored: … exceeds the limit`, nothing decoded |
-//! | a publisher faster than the tick | the queue (`--queue`) keeps order; what does not fit is dropped and reported where the gap is |
+//! | a publisher faster than the tick | the queue (`--queue`) keeps order; when full it sheds the lowest priority and oldest first, never a stop (`STOP_ACTIVITY`, `CANCEL_ACTIVITY`) nor priority 255, and reports what it shed |
 
 use std::cell::RefCell;
 use std::collections::BTreeMap;
 use std::time::Duration;
+
+use std::sync::Arc;
 
 use clad_zenoh::intake::{Intake, IntakeReceiver};
 use clad_zenoh::ros2::{
@@ -38,11 +42,13 @@ use clad_zenoh::ros2::{
 };
 use clad_zenoh::zenoh::Session;
 use robot_runtime::hri::{Envelope, IntentFields, IntentId};
+use robot_runtime::intent::shed::hri_importance;
+use robot_runtime::intent::{HriMessage, IntakeOutcome, IntentSource, NotAdmitted, Request};
 use robot_runtime::union::CladUnion;
 
 use crate::intents::UserIntent;
-use crate::robot::{DecodedHri, Robot};
-use crate::scenario::encode_hex;
+use crate::live::SourceCounts;
+use crate::robot::{describe_bytes, Arrival, Robot};
 use crate::timeline::What;
 
 /// The robot's ROS 2 settings.
@@ -73,24 +79,27 @@ impl Default for RosOptions {
     }
 }
 
-/// What the ROS side did so far.
+/// What the ROS side did so far. Every sample that reached the robot's queue is exactly one
+/// of submitted, refused or shed ([`SourceCounts`], the words of every live source).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct RosStats {
-    /// Samples that arrived on the topic (refused ones included, not those a full queue
-    /// dropped).
+    /// Samples that reached the robot's queue.
     pub received: u64,
-    /// Intents decoded and handed to the HRI intake.
-    pub delivered: u64,
-    /// Of those, intents the intake rejected as invalid.
+    /// Of those, handed to the one intake (decoded or not: a payload that does not decode is
+    /// rejected by the intake).
+    pub submitted: u64,
+    /// Of those, requests the intake rejected as invalid.
     pub rejected: u64,
+    /// Samples refused unread (another type or hash on the topic, too large).
+    pub refused: u64,
     /// Intents whose priority or confidence the defaults rule read as unstated.
     pub defaulted: u64,
     /// Problems by kind: samples refused unread (`foreign_type`, `too_large`), payloads that
     /// do not decode (`truncated`, `missing_nul`, `length_past_end`, ...), attachments that
     /// are not rmw_zenoh's (`attachment_*`: the intent was still taken).
     pub problems: BTreeMap<&'static str, u64>,
-    /// Samples a full queue dropped.
-    pub dropped: u64,
+    /// Samples a full queue shed.
+    pub shed: u64,
     /// Intents published.
     pub published: u64,
     /// Recognised intents that were not published (no valid ROS4HRI form, or Zenoh failed).
@@ -101,6 +110,16 @@ impl RosStats {
     /// All problems counted.
     pub fn problem_count(&self) -> u64 {
         self.problems.values().sum()
+    }
+
+    /// The counts in the words of every live source.
+    pub fn counts(&self) -> SourceCounts {
+        SourceCounts {
+            received: self.received,
+            submitted: self.submitted,
+            refused: self.refused,
+            shed: self.shed,
+        }
     }
 
     /// One line for the end of a run.
@@ -116,12 +135,10 @@ impl RosStats {
             format!("bad input: {}", kinds.join(", "))
         };
         format!(
-            "{} samples received, {} intents delivered ({} rejected by the intake, {} read with the ROS defaults), {problems}, {} dropped by a full queue; {} published, {} not published",
-            self.received,
-            self.delivered,
+            "samples {} ({} rejected by the intake, {} read with the ROS defaults), {problems}; {} published, {} not published",
+            self.counts().summary(),
             self.rejected,
             self.defaulted,
-            self.dropped,
             self.published,
             self.not_published
         )
@@ -154,7 +171,10 @@ impl RosPeer {
     /// Declares the node, its subscription (and publisher) on `session`.
     pub fn open(session: &Session, options: &RosOptions) -> Result<Self, ros2::Error> {
         let node = Node::declare(session, options.node.clone())?;
-        let (subscription, queue) = node.subscribe_intents(&options.topic, options.subscription)?;
+        let defaults = options.defaults;
+        let rank: clad_zenoh::intake::Rank<Received> = Arc::new(move |item| rank(item, defaults));
+        let (subscription, queue) =
+            node.subscribe_intents_ranked(&options.topic, options.subscription, Some(rank))?;
         let publisher = if options.publish {
             Some(node.intent_publisher(&options.topic, Qos::default())?)
         } else {
@@ -185,53 +205,67 @@ impl RosPeer {
         self.publisher.as_ref()
     }
 
+    /// Samples the queue shed so far, counted as they are shed (the timeline and the stats
+    /// report them when the tick drains the queue).
+    pub fn shed_so_far(&self) -> u64 {
+        self.queue.dropped()
+    }
+
     /// The counts so far.
     pub fn stats(&self) -> RosStats {
         self.stats.borrow().clone()
     }
 
-    /// Samples dropped by a full queue so far.
-    pub fn dropped(&self) -> u64 {
-        self.queue.dropped()
-    }
-
-    /// Hands everything queued since the last call to the robot's current tick (between
+    /// Submits everything queued since the last call to the robot's current tick (between
     /// [`Robot::begin_tick`] and [`Robot::end_tick`]), in arrival order. Returns the number
-    /// of intents handed to the HRI intake.
+    /// of requests submitted.
     pub fn deliver(&self, robot: &mut Robot, cpu: Duration) -> usize {
         let topic = self.subscription.topic().to_owned();
-        let mut delivered = 0;
+        let mut submitted = 0;
         let capacity = self.queue.capacity();
         self.queue.drain(|item| match item {
             Intake::Message(Ok(sample)) => {
-                if self.take(robot, &topic, &sample, cpu) {
-                    delivered += 1;
-                }
+                self.take(robot, &topic, &sample, cpu);
+                submitted += 1;
             }
             Intake::Message(Err(refused)) => {
                 let mut stats = self.stats.borrow_mut();
                 stats.received += 1;
+                stats.refused += 1;
                 *stats.problems.entry(refused.kind()).or_default() += 1;
                 drop(stats);
                 robot.report_ignored(format!("ros2 {topic}: {refused}"));
             }
             Intake::Overflow { dropped } => {
-                self.stats.borrow_mut().dropped += dropped;
-                robot.report_ignored(format!(
-                    "{dropped} message{} on ros2 {topic} dropped: the input queue ({capacity}) was full",
-                    if dropped == 1 { "" } else { "s" }
+                let mut stats = self.stats.borrow_mut();
+                stats.received += dropped;
+                stats.shed += dropped;
+                drop(stats);
+                robot.report_ignored(crate::live::overflow(
+                    &format!("ros2 {topic}"),
+                    dropped,
+                    capacity,
                 ));
             }
             // An `Intent` subscription queues its refusals as messages.
-            Intake::Refused(e) => robot.report_ignored(format!("ros2 {topic}: {e}")),
+            Intake::Refused(e) => {
+                let mut stats = self.stats.borrow_mut();
+                stats.received += 1;
+                stats.refused += 1;
+                drop(stats);
+                robot.report_ignored(format!("ros2 {topic}: {e}"))
+            }
         });
-        delivered
+        submitted
     }
 
-    /// One sample: its attachment checked, its payload decoded and handed to the intake.
-    /// Returns whether an intent was handed over.
-    fn take(&self, robot: &mut Robot, topic: &str, sample: &IntentSample, cpu: Duration) -> bool {
-        self.stats.borrow_mut().received += 1;
+    /// One sample: its attachment checked, its payload decoded and submitted to the intake.
+    fn take(&self, robot: &mut Robot, topic: &str, sample: &IntentSample, cpu: Duration) {
+        {
+            let mut stats = self.stats.borrow_mut();
+            stats.received += 1;
+            stats.submitted += 1;
+        }
         let attachment = match sample.attachment() {
             Ok(a) => Some(*a),
             Err(e) => {
@@ -251,71 +285,71 @@ impl RosPeer {
             Some(a) => format!("seq {} from {}", a.sequence, a.gid.short()),
             None => "no attachment".to_owned(),
         };
-        sample.with_view(|decoded| {
-            let (hri, ok) = match decoded {
-                Ok(view) => {
-                    let stated = view.stated(self.defaults);
-                    let mut notes = Vec::new();
-                    if stated.defaulted() {
-                        self.stats.borrow_mut().defaulted += 1;
-                        notes.push(What::RosDefaults {
-                            priority: stated.priority_defaulted().then_some(stated.wire_priority),
-                            confidence: stated
-                                .confidence_defaulted()
-                                .then_some(stated.wire_confidence),
-                        });
-                    }
-                    let fields = IntentFields {
-                        intent: view.intent,
-                        data: view.data,
-                        source: view.source,
-                        modality: view.modality,
-                        priority: stated.priority,
-                        confidence: stated.confidence,
-                    };
-                    let envelope = Envelope {
-                        id: attachment.map(|a| IntentId(a.message_id())),
-                        ..Envelope::default()
-                    };
-                    let detail = format!("{}  [{origin}]", describe(&view));
-                    (
-                        DecodedHri {
-                            kind: "ros2",
-                            detail,
-                            notes,
-                            message: Ok((fields, envelope)),
-                        },
-                        true,
-                    )
+        let arrived = robot.now();
+        let outcome = sample.with_view(|decoded| match decoded {
+            Ok(view) => {
+                let stated = view.stated(self.defaults);
+                let mut notes = Vec::new();
+                if stated.defaulted() {
+                    self.stats.borrow_mut().defaulted += 1;
+                    notes.push(What::RosDefaults {
+                        priority: stated.priority_defaulted().then_some(stated.wire_priority),
+                        confidence: stated
+                            .confidence_defaulted()
+                            .then_some(stated.wire_confidence),
+                    });
                 }
-                Err(e) => {
-                    *self
-                        .stats
-                        .borrow_mut()
-                        .problems
-                        .entry(e.kind())
-                        .or_default() += 1;
-                    let bytes = sample.payload();
-                    let detail = format!("{}  [{origin}]", describe_bytes(&bytes));
-                    (
-                        DecodedHri {
-                            kind: "ros2",
-                            detail,
-                            notes: Vec::new(),
-                            message: Err(format!("CDR on {}: {e}", sample.key())),
-                        },
-                        false,
-                    )
-                }
-            };
-            let rejected = robot.deliver_hri_fields(hri, cpu);
-            if ok {
-                let mut stats = self.stats.borrow_mut();
-                stats.delivered += 1;
-                stats.rejected += u64::from(rejected);
+                let fields = IntentFields {
+                    intent: view.intent,
+                    data: view.data,
+                    source: view.source,
+                    modality: view.modality,
+                    priority: stated.priority,
+                    confidence: stated.confidence,
+                };
+                let envelope = Envelope {
+                    id: attachment.map(|a| IntentId(a.message_id())),
+                    ..Envelope::default()
+                };
+                // The values as sent (the defaults rule's reading follows on its own line).
+                let arrival = Arrival {
+                    detail: Some(format!("{}  [{origin}]", describe(&view))),
+                    notes,
+                    ..Arrival::live()
+                };
+                let request = Request::hri_fields(IntentSource::Ros2, fields, envelope, arrived);
+                robot.submit(request, arrival, cpu)
             }
-            ok
-        })
+            Err(e) => {
+                *self
+                    .stats
+                    .borrow_mut()
+                    .problems
+                    .entry(e.kind())
+                    .or_default() += 1;
+                let bytes = sample.payload();
+                let reason = format!("CDR on {}: {e}", sample.key());
+                let arrival = Arrival {
+                    detail: Some(format!("{}  [{origin}]", describe_bytes(&bytes))),
+                    ..Arrival::live()
+                };
+                let request = Request::hri(
+                    IntentSource::Ros2,
+                    HriMessage::Undecodable {
+                        reason: &reason,
+                        bytes: &bytes,
+                    },
+                    arrived,
+                );
+                robot.submit(request, arrival, cpu)
+            }
+        });
+        if matches!(
+            outcome,
+            IntakeOutcome::NotAdmitted(NotAdmitted::Rejected(_))
+        ) {
+            self.stats.borrow_mut().rejected += 1;
+        }
     }
 
     /// Publishes, as ROS4HRI `Intent`s, the user intents the robot's cloud pipeline recognised
@@ -415,11 +449,14 @@ pub fn describe(view: &IntentView<'_>) -> String {
     crate::scenario::describe_hri(&m)
 }
 
-fn describe_bytes(bytes: &[u8]) -> String {
-    const HEX: usize = 48;
-    if bytes.len() <= HEX {
-        format!("{} bytes {}", bytes.len(), encode_hex(bytes))
-    } else {
-        format!("{} bytes {}…", bytes.len(), encode_hex(&bytes[..HEX]))
-    }
+/// A ROS 2 sample's rank in a full queue: its priority as the defaults rule reads it, and a
+/// stop or cancel is always admitted. Refused samples rank lowest.
+fn rank(item: &Intake<Received>, defaults: DefaultsRule) -> u16 {
+    let Intake::Message(Ok(sample)) = item else {
+        return 0;
+    };
+    sample.with_view(|decoded| match decoded {
+        Ok(view) => hri_importance(view.intent, view.stated(defaults).priority).rank(),
+        Err(_) => 0,
+    })
 }

@@ -247,6 +247,22 @@ pub enum Problem {
         /// The JSON given.
         found: String,
     },
+    /// Longer than [`MAX_LINE_BYTES`].
+    #[error("longer than {max} bytes, more than any event needs (skipped unread)")]
+    TooLong {
+        /// The limit.
+        max: usize,
+    },
+    /// Captured bytes longer than the type they are for can be.
+    #[error("{len} bytes, but a `{type_name}` is at most {max} bytes")]
+    TooLarge {
+        /// The type.
+        type_name: &'static str,
+        /// The bytes given.
+        len: usize,
+        /// The type's maximum encoded size.
+        max: usize,
+    },
     /// Not UTF-8 text.
     #[error("not valid UTF-8 (byte {at} of the line is not)")]
     NotUtf8 {
@@ -358,66 +374,176 @@ impl Scenario {
 
     /// [`parse`](Self::parse) on raw bytes, as read from a file: each line is decoded on its
     /// own, so a line that is not UTF-8 is one error ([`Problem::NotUtf8`]) and the others
-    /// run. Lines end with `\n` (a `\r` before it is blank space).
+    /// run; a line longer than [`MAX_LINE_BYTES`] is one error too ([`Problem::TooLong`]).
+    /// Lines end with `\n` (a `\r` before it is blank space).
     pub fn parse_bytes(bytes: &[u8], ticks_per_second: u32) -> Self {
-        let mut scenario = Self::default();
-        let mut last: Option<When> = None;
-        let horizon = horizon_tick(ticks_per_second);
-        // The last millisecond whose tick is within the horizon.
-        let horizon_ms = HORIZON_MS
-            .min((horizon + 1).saturating_mul(1000) / u64::from(ticks_per_second.max(1)) - 1);
-        for (i, raw) in bytes.split(|b| *b == b'\n').enumerate() {
-            let line = i + 1;
-            let text = match std::str::from_utf8(raw) {
-                Ok(t) => t,
-                Err(e) => {
-                    scenario.reject(
-                        line,
-                        Problem::NotUtf8 {
-                            at: e.valid_up_to() + 1,
-                        },
-                    );
-                    continue;
-                }
-            };
-            let trimmed = text.trim();
-            if trimmed.is_empty() || trimmed.starts_with('#') || trimmed.starts_with("//") {
-                continue;
-            }
-            match parse_line(trimmed, horizon, horizon_ms) {
-                Ok((when, say, event)) => {
-                    if let Some(prev) = last {
-                        if when.tick(ticks_per_second) < prev.tick(ticks_per_second)
-                            || matches!((when, prev), (When::Ms(a), When::Ms(b)) if a < b)
-                        {
-                            scenario.reject(
-                                line,
-                                Problem::TimeGoesBack {
-                                    this: when.to_string(),
-                                    previous: prev.to_string(),
-                                },
-                            );
-                            continue;
-                        }
-                    }
-                    last = Some(when);
-                    scenario.events.push(TimedEvent {
-                        line,
-                        when,
-                        say,
-                        event,
-                    });
-                }
-                Err(problem) => scenario.reject(line, problem),
+        let mut lines = Lines::new(ticks_per_second);
+        for raw in bytes.split(|b| *b == b'\n') {
+            if raw.len() > MAX_LINE_BYTES {
+                lines.too_long();
+            } else {
+                lines.line(raw);
             }
         }
-        scenario
+        lines.scenario
+    }
+
+    /// Reads a scenario from `input` (a file, standard input), line by line, keeping at most
+    /// one line of [`MAX_LINE_BYTES`] in memory: a line longer than that, which no event
+    /// needs, ends the reading with [`ReadError::TooLong`] (reading `/dev/zero` stops there
+    /// instead of filling the memory). Otherwise as [`parse_bytes`](Self::parse_bytes).
+    pub fn read(input: impl std::io::BufRead, ticks_per_second: u32) -> Result<Self, ReadError> {
+        use std::io::BufRead;
+        let mut lines = Lines::new(ticks_per_second);
+        let mut input = input.take(0);
+        let mut buf = Vec::new();
+        loop {
+            buf.clear();
+            // One byte over the limit tells a line at the limit from a longer one.
+            input.set_limit(MAX_LINE_BYTES as u64 + 2);
+            let n = input
+                .read_until(b'\n', &mut buf)
+                .map_err(|e| ReadError::Io(e.to_string()))?;
+            if n == 0 {
+                return Ok(lines.scenario);
+            }
+            let line = buf.strip_suffix(b"\n").unwrap_or(&buf);
+            if line.len() > MAX_LINE_BYTES {
+                return Err(ReadError::TooLong {
+                    line: lines.number + 1,
+                    max: MAX_LINE_BYTES,
+                });
+            }
+            lines.line(line);
+        }
     }
 
     fn reject(&mut self, line: usize, problem: Problem) {
         let error = ScenarioError { line, problem };
         tracing::warn!(%error, "scenario line skipped");
         self.errors.push(error);
+    }
+}
+
+/// The longest scenario line, in bytes: what the largest event needs (a captured
+/// `CloudMic::Message` or `Hri::IntentEnvelope` of the largest size its type allows, every
+/// byte written as a JSON `\u00XX` escape, 6 characters), plus 64 KiB for the rest of the
+/// line. 852,370 bytes with our schemas. A longer line is refused: no input of ours needs it.
+pub const MAX_LINE_BYTES: usize = {
+    let cloud = match Message::MAX_SIZE {
+        Some(n) => n,
+        None => 0,
+    };
+    let hri = match crate::hri::IntentEnvelope::MAX_SIZE {
+        Some(n) => n,
+        None => 0,
+    };
+    let largest = if cloud > hri { cloud } else { hri };
+    largest * 6 + 64 * 1024
+};
+
+/// Why a scenario could not be read at all (a bad line is a [`ScenarioError`], not this).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum ReadError {
+    /// A line longer than [`MAX_LINE_BYTES`]: not a scenario (reading stopped there).
+    #[error(
+        "line {line} is longer than {max} bytes, more than any scenario event needs: not a \
+         scenario (reading stopped there)"
+    )]
+    TooLong {
+        /// Its number.
+        line: usize,
+        /// The limit.
+        max: usize,
+    },
+    /// The input could not be read.
+    #[error("cannot read it: {0}")]
+    Io(String),
+}
+
+/// A scenario being built line by line.
+struct Lines {
+    scenario: Scenario,
+    number: usize,
+    last: Option<When>,
+    ticks_per_second: u32,
+    horizon: u64,
+    horizon_ms: u64,
+}
+
+impl Lines {
+    fn new(ticks_per_second: u32) -> Self {
+        let horizon = horizon_tick(ticks_per_second);
+        // The last millisecond whose tick is within the horizon.
+        let horizon_ms = HORIZON_MS
+            .min((horizon + 1).saturating_mul(1000) / u64::from(ticks_per_second.max(1)) - 1);
+        Lines {
+            scenario: Scenario::default(),
+            number: 0,
+            last: None,
+            ticks_per_second,
+            horizon,
+            horizon_ms,
+        }
+    }
+
+    /// A line longer than [`MAX_LINE_BYTES`], not kept.
+    fn too_long(&mut self) {
+        self.number += 1;
+        self.scenario.reject(
+            self.number,
+            Problem::TooLong {
+                max: MAX_LINE_BYTES,
+            },
+        );
+    }
+
+    fn line(&mut self, raw: &[u8]) {
+        self.number += 1;
+        let line = self.number;
+        let tps = self.ticks_per_second;
+        let text = match std::str::from_utf8(raw) {
+            Ok(t) => t,
+            Err(e) => {
+                self.scenario.reject(
+                    line,
+                    Problem::NotUtf8 {
+                        at: e.valid_up_to() + 1,
+                    },
+                );
+                return;
+            }
+        };
+        let trimmed = text.trim();
+        if trimmed.is_empty() || trimmed.starts_with('#') || trimmed.starts_with("//") {
+            return;
+        }
+        match parse_line(trimmed, self.horizon, self.horizon_ms) {
+            Ok((when, say, event)) => {
+                if let Some(prev) = self.last {
+                    if when.tick(tps) < prev.tick(tps)
+                        || matches!((when, prev), (When::Ms(a), When::Ms(b)) if a < b)
+                    {
+                        self.scenario.reject(
+                            line,
+                            Problem::TimeGoesBack {
+                                this: when.to_string(),
+                                previous: prev.to_string(),
+                            },
+                        );
+                        return;
+                    }
+                }
+                self.last = Some(when);
+                self.scenario.events.push(TimedEvent {
+                    line,
+                    when,
+                    say,
+                    event,
+                });
+            }
+            Err(problem) => self.scenario.reject(line, problem),
+        }
     }
 }
 
@@ -528,7 +654,7 @@ fn parse_line(
                 .as_str()
                 .ok_or_else(|| bad(format!("expected a hex string, found {}", json_kind(&body))))?;
             ScenarioEvent::Cloud {
-                bytes: decode_hex(hex).map_err(bad)?,
+                bytes: captured::<Message>(hex).map_err(|e| e.or_bad(kind))?,
                 captured: true,
             }
         }
@@ -536,7 +662,9 @@ fn parse_line(
             let hex = body
                 .as_str()
                 .ok_or_else(|| bad(format!("expected a hex string, found {}", json_kind(&body))))?;
-            ScenarioEvent::HriPacked(decode_hex(hex).map_err(bad)?)
+            ScenarioEvent::HriPacked(
+                captured::<crate::hri::IntentEnvelope>(hex).map_err(|e| e.or_bad(kind))?,
+            )
         }
         "app_intent" => {
             #[derive(Deserialize)]
@@ -662,6 +790,41 @@ fn first_unknown_key(input: &Value, canonical: &Value, path: &str) -> Option<(St
             .find_map(|(n, (iv, cv))| first_unknown_key(iv, cv, &format!("{path}[{n}]"))),
         _ => None,
     }
+}
+
+/// Why captured bytes were refused: not hex, or more than their type can hold.
+enum Captured {
+    Hex(String),
+    TooLarge(Problem),
+}
+
+impl Captured {
+    fn or_bad(self, kind: &'static str) -> Problem {
+        match self {
+            Captured::Hex(reason) => Problem::BadEvent { kind, reason },
+            Captured::TooLarge(p) => p,
+        }
+    }
+}
+
+/// Captured bytes of a `T` in hex: refused when more than a `T` can be
+/// (`Wire::MAX_SIZE`), before they are decoded.
+fn captured<T: Wire>(hex: &str) -> Result<Vec<u8>, Captured> {
+    let digits = hex
+        .bytes()
+        .filter(|b| !matches!(b, b' ' | b'\t' | b':'))
+        .count();
+    if let Some(max) = T::MAX_SIZE {
+        let len = digits / 2;
+        if len > max {
+            return Err(Captured::TooLarge(Problem::TooLarge {
+                type_name: T::TYPE_NAME,
+                len,
+                max,
+            }));
+        }
+    }
+    decode_hex(hex).map_err(Captured::Hex)
 }
 
 /// Hex digits to bytes; spaces, tabs and `:` between bytes are allowed.

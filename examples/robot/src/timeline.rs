@@ -6,6 +6,7 @@
 //! their actions, resources — adds variants of [`What`]; the renderer and the JSON trace know
 //! nothing about where they come from.
 
+use std::borrow::Cow;
 use std::fmt::Write as _;
 use std::io;
 
@@ -260,6 +261,52 @@ pub struct MapEntryInfo {
     pub feature_gate: Option<&'static str>,
 }
 
+/// Text that came from outside the robot (a cloud intent name, an HRI `source` or `goal`, an
+/// attachment's type name, a scenario note), as every output shows it: one line, with
+/// nothing a terminal or a reader could take for a line of its own or for formatting. Line
+/// breaks (`\n`, `\r`, U+2028, U+2029), tabs, every other control character (C0, DEL, C1:
+/// escape sequences start with ESC) and the bidirectional controls that can reorder what is
+/// shown (U+202A–U+202E, U+2066–U+2069) are written as Rust escapes (`\n`, `\r`, `\t`,
+/// `\u{1b}`). Borrowed (no copy) when there is nothing to escape, which is the usual case.
+///
+/// The one escaping helper: every [`Entry`] goes through it when the robot records it
+/// ([`What::escape`]), so the text timeline, the JSON trace and the inspector's page show the
+/// same escaped text; the inspector's snapshots escape what they take from the intent
+/// component with it too.
+pub fn escape(text: &str) -> Cow<'_, str> {
+    if !text.chars().any(needs_escape) {
+        return Cow::Borrowed(text);
+    }
+    let mut out = String::with_capacity(text.len() + 8);
+    for c in text.chars() {
+        match c {
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            '\t' => out.push_str("\\t"),
+            c if needs_escape(c) => {
+                let _ = write!(out, "\\u{{{:x}}}", u32::from(c));
+            }
+            c => out.push(c),
+        }
+    }
+    Cow::Owned(out)
+}
+
+fn needs_escape(c: char) -> bool {
+    c.is_control()
+        || matches!(
+            c,
+            '\u{2028}' | '\u{2029}' | '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}'
+        )
+}
+
+/// [`escape`] in place (no allocation when there is nothing to escape).
+pub fn escape_in_place(text: &mut String) {
+    if let Cow::Owned(escaped) = escape(text) {
+        *text = escaped;
+    }
+}
+
 /// How an entry is grouped in the text timeline (the coloured column).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Category {
@@ -312,6 +359,84 @@ impl Category {
 }
 
 impl What {
+    /// Escapes every text of the entry ([`escape`]): what the robot records is one line per
+    /// entry whatever came from outside.
+    pub fn escape(&mut self) {
+        let e = escape_in_place;
+        match self {
+            Self::Input { detail, say, .. } => {
+                e(detail);
+                say.as_mut().map(e);
+            }
+            Self::Note { text } => e(text),
+            Self::ScenarioError { problem, .. } => e(problem),
+            Self::InputIgnored { reason } => e(reason),
+            Self::Pending {
+                payload,
+                source,
+                via,
+                meta,
+                ..
+            } => {
+                payload.as_mut().map(e);
+                e(source);
+                e(via);
+                if let Some(m) = meta {
+                    e(&mut m.source);
+                    e(&mut m.modality);
+                    m.text.as_mut().map(e);
+                    m.said.as_mut().map(e);
+                    if let Some(entry) = &mut m.map_entry {
+                        entry.substitutions.iter_mut().for_each(e);
+                    }
+                }
+            }
+            Self::Claimed { behavior, .. } => e(behavior),
+            Self::NotUnderstood { intent, error, .. } => {
+                e(intent);
+                e(error);
+            }
+            Self::CloudError { cause } => e(cause),
+            Self::Behavior {
+                behavior, reason, ..
+            } => {
+                e(behavior);
+                reason.as_mut().map(e);
+            }
+            Self::Stack { stack } => stack.iter_mut().for_each(e),
+            Self::Action {
+                behavior, action, ..
+            } => {
+                e(behavior);
+                e(action);
+            }
+            Self::Resource {
+                resource,
+                holder,
+                reason,
+                ..
+            } => {
+                e(resource);
+                e(holder);
+                reason.as_mut().map(e);
+            }
+            Self::Published { to, detail } => {
+                e(to);
+                e(detail);
+            }
+            Self::TriggerWord { .. }
+            | Self::Replaced { .. }
+            | Self::DeadlineNear { .. }
+            | Self::Released { .. }
+            | Self::Unclaimed { .. }
+            | Self::Dropped { .. }
+            | Self::StreamOpened
+            | Self::FlagCleared { .. }
+            | Self::TimeoutHeld { .. }
+            | Self::RosDefaults { .. } => {}
+        }
+    }
+
     /// Its group in the text timeline.
     pub fn category(&self) -> Category {
         match self {
@@ -498,7 +623,10 @@ pub fn render_rows(entries: &[Entry], color: bool, last_tick: &mut Option<u64>) 
         };
         *last_tick = Some(e.tick);
         let cat = e.what.category();
+        // Entries the robot recorded are escaped already ([`What::escape`]); an entry built
+        // elsewhere still prints as one line.
         let text = e.what.text();
+        let text = escape(&text);
         if color {
             let s = cat.style();
             let body = if cat == Category::Problem {

@@ -13,16 +13,47 @@ use crate::behavior_classes::registry;
 use crate::log::Log;
 use crate::robot::ROOT;
 
-/// The files of a tree: `path` itself when it is a file, else every `.json` file under it
-/// (recursively, sorted by path). Names are relative to `path` for a directory.
-pub fn read_tree(path: &Path) -> Result<Vec<(String, String)>, String> {
+/// The files of a tree read from disk, and what was left out.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct TreeFiles {
+    /// `(name, text)` of each file read, sorted by path.
+    pub files: Vec<(String, String)>,
+    /// Why each `.json` entry that is not a regular file (a FIFO, a socket, a device) was
+    /// skipped: reading one could block forever or never end.
+    pub skipped: Vec<String>,
+}
+
+/// The files of a tree: `path` itself when it is a file, else every `.json` regular file
+/// under it (recursively, sorted by path; a FIFO, socket or device named `*.json` is
+/// skipped and reported, never opened). Names are relative to `path` for a directory. A
+/// UTF-8 byte-order mark at the start of a file is dropped (its first line is read as
+/// written).
+pub fn read_tree(path: &Path) -> Result<TreeFiles, String> {
     let read = |p: &Path| {
-        std::fs::read_to_string(p).map_err(|e| format!("cannot read {}: {e}", p.display()))
+        std::fs::read_to_string(p)
+            .map(|t| match t.strip_prefix('\u{feff}') {
+                Some(rest) => rest.to_owned(),
+                None => t,
+            })
+            .map_err(|e| format!("cannot read {}: {e}", p.display()))
     };
-    if !path.is_dir() {
-        return Ok(vec![(path.display().to_string(), read(path)?)]);
+    let kind = |p: &Path| std::fs::metadata(p).map(|m| m.file_type());
+    let meta = kind(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    if !meta.is_dir() {
+        if !meta.is_file() {
+            return Err(format!(
+                "{} is {}, not a file or a directory",
+                path.display(),
+                special(&meta)
+            ));
+        }
+        return Ok(TreeFiles {
+            files: vec![(path.display().to_string(), read(path)?)],
+            skipped: Vec::new(),
+        });
     }
     let mut files: Vec<PathBuf> = Vec::new();
+    let mut skipped = Vec::new();
     let mut todo = vec![path.to_path_buf()];
     while let Some(dir) = todo.pop() {
         let entries =
@@ -31,24 +62,57 @@ pub fn read_tree(path: &Path) -> Result<Vec<(String, String)>, String> {
             let p = e
                 .map_err(|e| format!("cannot read {}: {e}", dir.display()))?
                 .path();
-            if p.is_dir() {
+            // Followed through symbolic links, as reading would.
+            let Ok(t) = kind(&p) else {
+                continue;
+            };
+            if t.is_dir() {
                 todo.push(p);
             } else if p.extension().is_some_and(|x| x == "json") {
-                files.push(p);
+                if t.is_file() {
+                    files.push(p);
+                } else {
+                    skipped.push(format!(
+                        "{} is {}, not a file: skipped",
+                        p.display(),
+                        special(&t)
+                    ));
+                }
             }
         }
     }
     files.sort();
+    skipped.sort();
     if files.is_empty() {
         return Err(format!("no .json file under {}", path.display()));
     }
-    files
+    let files = files
         .iter()
         .map(|p| {
             let name = p.strip_prefix(path).unwrap_or(p).display().to_string();
             Ok((name, read(p)?))
         })
-        .collect()
+        .collect::<Result<_, String>>()?;
+    Ok(TreeFiles { files, skipped })
+}
+
+/// What a non-regular file is, for a person.
+fn special(t: &std::fs::FileType) -> &'static str {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::FileTypeExt;
+        if t.is_fifo() {
+            return "a FIFO";
+        }
+        if t.is_socket() {
+            return "a socket";
+        }
+        if t.is_block_device() || t.is_char_device() {
+            return "a device";
+        }
+    }
+    let _ = t;
+    "not a regular file"
 }
 
 /// The base behavior of a tree read from disk when none is given: `InitNormalOperation`

@@ -12,7 +12,7 @@ use robot_example::intents::{self, Tag, UserIntent};
 use robot_runtime::behavior::coverage::{self, ClaimVia};
 use robot_runtime::behavior::{load_tree, LoadOptions, Runner, Source};
 use robot_runtime::intent::{
-    CloudEvent, CloudOutcome, DeactivateReason, IntentEvent, IntentSource,
+    CloudEvent, DeactivateReason, IntakeOutcome, IntentEvent, IntentSource,
 };
 use robot_runtime::wire::Wire;
 
@@ -47,7 +47,7 @@ fn tick(r: &mut Runner<UserIntent>, n: usize) {
 }
 
 /// The cloud process's bytes for a result.
-fn cloud(r: &mut Runner<UserIntent>, intent: &str, parameters: &str) -> CloudOutcome<Tag> {
+fn cloud(r: &mut Runner<UserIntent>, intent: &str, parameters: &str) -> IntakeOutcome<Tag> {
     let bytes = Message::Result(IntentResult {
         intent: intent.into(),
         parameters: parameters.into(),
@@ -79,7 +79,7 @@ fn a_cloud_fist_bump_is_claimed_by_its_behavior_and_released_when_it_ends() {
     let outcome = cloud(&mut r, "intent_play_fistbump", "{}");
     assert!(matches!(
         outcome,
-        CloudOutcome::Pending {
+        IntakeOutcome::Pending {
             tag: Tag::PlayFistbump,
             ..
         }
@@ -145,7 +145,7 @@ fn a_simple_voice_response_plays_its_animation_group() {
     assert!(
         matches!(
             outcome,
-            CloudOutcome::Pending {
+            IntakeOutcome::Pending {
                 tag: Tag::SimpleVoiceResponse,
                 ..
             }
@@ -175,7 +175,7 @@ fn an_intent_nobody_claims_reaches_react_to_unclaimed_intent() {
     assert!(
         matches!(
             outcome,
-            CloudOutcome::Pending {
+            IntakeOutcome::Pending {
                 tag: Tag::WeatherResponse,
                 ..
             }
@@ -206,7 +206,7 @@ fn an_unmatched_cloud_intent_also_goes_unclaimed_in_this_tree() {
     let outcome = cloud(&mut r, "intent_that_does_not_exist", "{}");
     assert!(matches!(
         outcome,
-        CloudOutcome::Pending {
+        IntakeOutcome::Pending {
             tag: Tag::UnmatchedIntent,
             ..
         }

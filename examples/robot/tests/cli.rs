@@ -84,7 +84,10 @@ mod live {
         assert!(err.contains(&format!("listening on [{ep}]")), "{err}");
         assert!(err.contains("cloud messages on CloudMic/Message"), "{err}");
         assert!(
-            err.contains("stopped after 6 ticks; 0 messages received"),
+            err.contains(
+                "stopped after 6 ticks; messages 0 received (0 submitted, 0 refused, 0 shed): \
+                 cloud 0, hri 0"
+            ),
             "{err}"
         );
     }
@@ -142,8 +145,51 @@ mod live {
             crate::cli_support::interrupted(&["--zenoh", "--listen", &ep], "live: listening");
         assert_eq!(code, Some(0), "{seen}");
         assert!(
-            seen.contains("live: interrupted after") && seen.contains("messages received"),
+            seen.contains("live: interrupted after") && seen.contains("messages 0 received"),
             "{seen}"
         );
     }
+}
+
+/// Standard output that cannot be written (`> /dev/full`) is an error on standard error and
+/// exit status 1, in every mode that prints, never a silent success.
+#[cfg(target_os = "linux")]
+#[test]
+fn a_full_standard_output_is_reported() {
+    let original = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("behaviors/original")
+        .display()
+        .to_string();
+    for args in [
+        vec![],
+        vec!["--coverage"],
+        vec!["--check-tree", original.as_str()],
+        vec!["--latency"],
+    ] {
+        let full = std::fs::OpenOptions::new()
+            .write(true)
+            .open("/dev/full")
+            .unwrap();
+        let (code, _, err) = cli_support::output(cli_support::robot().args(&args).stdout(full));
+        assert_eq!(code, Some(1), "{args:?}: {err}");
+        assert!(
+            err.contains("error: cannot write standard output: No space left on device"),
+            "{args:?}: {err}"
+        );
+    }
+}
+
+/// A scenario read from an endless stream (`/dev/zero` is one endless line) stops with an
+/// error after one line's worth of bytes, instead of filling the memory.
+#[cfg(unix)]
+#[test]
+fn an_endless_scenario_stops_with_an_error() {
+    let (code, out, err) = run(&["--scenario", "/dev/zero"]);
+    assert_eq!(code, Some(2), "{err}");
+    assert!(out.is_empty(), "{out}");
+    assert!(
+        err.contains("--scenario /dev/zero: line 1 is longer than")
+            && err.contains("not a scenario (reading stopped there)"),
+        "{err}"
+    );
 }

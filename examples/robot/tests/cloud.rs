@@ -294,10 +294,10 @@ fn datagrams_through_the_view_reach_the_component_like_received_ones() {
 #[test]
 fn an_undecodable_datagram_sets_the_error_flag_with_the_reason() {
     use robot_example::intents;
-    use robot_runtime::intent::{CloudErrorCause, CloudOutcome, IntentEvent};
+    use robot_runtime::intent::{CloudErrorCause, IntakeOutcome, IntentEvent};
     let mut component = intents::component();
     let outcome = intents::handle_datagram(&mut component, &[9, 14, b'x']);
-    assert_eq!(outcome, CloudOutcome::ErrorFlagSet);
+    assert_eq!(outcome, IntakeOutcome::ErrorFlagSet);
     assert!(component.was_error());
     let events: Vec<_> = component.drain_events().collect();
     let [IntentEvent::CloudError {

@@ -2,13 +2,14 @@
 //! `HRI_INTENT_MAP` bringing HRI intents and voice commands to the same user intent.
 
 use robot_example::clad::anki::vector::{HriGazeMode, UserIntentHriMoveTo};
-use robot_example::hri::{self, Intent, IntentEnvelope, HRI_INTENT_MAP};
+use robot_example::hri::{self, HriEnvelopeBytes, Intent, IntentEnvelope, HRI_INTENT_MAP};
 use robot_example::intents::{self, Tag, UserIntent, USER_INTENT_MAP};
 use robot_runtime::hri::{
-    Admission, HriEvent, HriIntake, HriIntent, IntakeConfig, IntentKind, Modality, Role, Source,
-    Timestamp,
+    HriEvent, HriIntent, IntentId, IntentKind, Modality, Role, Source, Timestamp,
 };
-use robot_runtime::intent::CloudOutcome;
+use robot_runtime::intent::{
+    IntakeOutcome, IntentEvent, IntentSource, Match, NotAdmitted, Request,
+};
 use robot_runtime::wire::Wire;
 
 fn move_to(goal: &str) -> HriIntent {
@@ -19,18 +20,41 @@ fn move_to(goal: &str) -> HriIntent {
         .with_priority(200)
 }
 
+/// The HRI intake's events of the last submission.
+fn hri_events(c: &mut robot_runtime::intent::IntentComponent<UserIntent>) -> Vec<HriEvent> {
+    c.drain_events()
+        .filter_map(|e| match e {
+            IntentEvent::Hri(e) => Some(*e),
+            _ => None,
+        })
+        .collect()
+}
+
 #[test]
 fn generated_intent_defaults_to_priority_128_and_round_trips() {
     assert_eq!(Intent::default().priority, 128);
     let intent = move_to("room_X").with_confidence(0.75);
-    let bytes = hri::to_envelope(&intent, 9, "turn-1").pack().unwrap();
-    let mut intake = HriIntake::new(IntakeConfig::default());
-    let Admission::Execute(record) = hri::receive(&mut intake, &bytes, Timestamp(5)) else {
-        panic!("{:?}", intake.events());
-    };
-    assert_eq!(record.intent, intent);
-    assert_eq!(record.id.0, 9);
-    assert_eq!(record.correlation.as_deref(), Some("turn-1"));
+    let env = hri::to_envelope(&intent, 9, "turn-1");
+    let (_, envelope) = hri::envelope(&env);
+    assert_eq!(envelope.correlation.as_deref(), Some("turn-1"));
+    let bytes = env.pack().unwrap();
+    let mut c = intents::component();
+    let outcome = c.submit(HriEnvelopeBytes {
+        bytes: &bytes,
+        arrived: Timestamp(5),
+    });
+    // MOVE_TO to a room is the mission controller's.
+    assert_eq!(
+        outcome,
+        IntakeOutcome::ToMissions {
+            tag: Tag::HriMoveTo
+        }
+    );
+    let records: Vec<_> = c.take_mission_requests().collect();
+    assert_eq!(records.len(), 1);
+    assert_eq!(records[0].intent, intent);
+    assert_eq!(records[0].id, IntentId(9));
+    assert_eq!(records[0].correlation.as_deref(), Some("turn-1"));
     // Unstated confidence survives the envelope.
     let unstated = move_to("room_Y");
     let env = hri::to_envelope(&unstated, 0, "");
@@ -42,14 +66,17 @@ fn generated_intent_defaults_to_priority_128_and_round_trips() {
 
 #[test]
 fn undecodable_datagrams_are_rejected_with_an_event() {
-    let mut intake = HriIntake::new(IntakeConfig::default());
+    let mut c = intents::component();
     let bytes = hri::to_envelope(&move_to("x"), 1, "").pack().unwrap();
     for cut in [0, 3, bytes.len() - 1] {
         assert!(matches!(
-            hri::receive(&mut intake, &bytes[..cut], Timestamp(0)),
-            Admission::Rejected(_)
+            c.submit(HriEnvelopeBytes {
+                bytes: &bytes[..cut],
+                arrived: Timestamp(0)
+            }),
+            IntakeOutcome::NotAdmitted(NotAdmitted::Rejected(_))
         ));
-        match intake.drain_events().last() {
+        match hri_events(&mut c).last() {
             Some(HriEvent::Rejected { errors, .. }) => {
                 assert_eq!(errors.len(), 1, "{errors:?}");
                 assert_eq!(errors[0].kind(), "undecodable");
@@ -79,7 +106,7 @@ fn tablet_move_to_and_cloud_move_to_are_the_same_user_intent() {
     assert!(
         matches!(
             outcome,
-            CloudOutcome::Pending {
+            IntakeOutcome::Pending {
                 tag: Tag::HriMoveTo,
                 ..
             }
@@ -168,17 +195,22 @@ fn pending_and_active_intents_carry_metadata_and_the_slot_keeps_the_higher_prior
     assert_eq!(meta.confidence, Confidence::Unstated);
 
     // The supervisor's dock (255) replaces it ...
-    let mut intake = HriIntake::new(IntakeConfig::default());
     let dock = move_to("poi_docking")
         .with_source(Source::RemoteSupervisor)
         .with_modality(Modality::Other)
         .with_priority(255)
         .with_confidence(1.0);
-    let Admission::Execute(record) = intake.receive_intent(&dock, Default::default(), Timestamp(0))
-    else {
-        panic!()
-    };
-    assert_eq!(hri::to_pending(&mut component, &record), Ok(true));
+    let text = dock.to_json().to_string();
+    let outcome = component.submit(Request::hri_text(IntentSource::Hri, &text, Timestamp(0)));
+    assert_eq!(
+        outcome,
+        IntakeOutcome::Pending {
+            tag: Tag::SystemCharger,
+            matched: Match::Hri {
+                intent: "__intent_move_to__"
+            }
+        }
+    );
     let events: Vec<_> = component.drain_events().collect();
     assert!(events
         .iter()
@@ -187,7 +219,7 @@ fn pending_and_active_intents_carry_metadata_and_the_slot_keeps_the_higher_prior
     let outcome = component.handle_cloud_result("intent_imperative_dance", "{}");
     assert_eq!(
         outcome,
-        CloudOutcome::Outranked {
+        IntakeOutcome::Outranked {
             tag: Tag::ImperativeDance
         }
     );
@@ -213,12 +245,13 @@ fn pending_and_active_intents_carry_metadata_and_the_slot_keeps_the_higher_prior
 
 mod on_the_robot {
     use proptest::prelude::*;
-    use robot_example::hri::{self, IntentEnvelope};
-    use robot_example::mission::Hri;
-    use robot_example::robot::{Robot, RunConfig};
+    use robot_example::hri::{HriEnvelopeBytes, IntentEnvelope};
+    use robot_example::intents::{self, Tag};
+    use robot_example::robot::{Arrival, Robot, RunConfig};
     use robot_example::scenario::Scenario;
     use robot_example::timeline::{Entry, What};
-    use robot_runtime::hri::{Admission, HriEvent, HriIntake, IntakeConfig, Timestamp};
+    use robot_runtime::hri::{HriEvent, Timestamp};
+    use robot_runtime::intent::{IntakeOutcome, IntentEvent, IntentSource, NotAdmitted, Request};
     use robot_runtime::wire::Wire;
 
     fn run(text: &str) -> Vec<Entry> {
@@ -284,22 +317,38 @@ mod on_the_robot {
     /// still runs without it.
     #[test]
     fn an_unknown_hri_field_is_a_timeline_line() {
-        let mut h = Hri::new(
-            std::time::Duration::from_millis(50),
-            &robot_example::actions::Completions::default(),
+        let mut robot = Robot::new(RunConfig::default());
+        robot.begin_tick(0);
+        let text =
+            r#"{"intent": "__intent_move_to__", "data": "{\"goal\": \"hall\"}", "priorty": 255}"#;
+        let outcome = robot.submit(
+            Request::hri_text(IntentSource::Hri, text, robot.now()),
+            Arrival::live(),
+            std::time::Duration::ZERO,
         );
-        let (record, whats) = h.admit(
-            r#"{"intent": "__intent_move_to__", "data": "{\"goal\": \"hall\"}", "priorty": 255}"#,
-            0,
-        );
-        assert!(record.is_some());
-        let lines: Vec<String> = whats.iter().map(What::text).collect();
         assert_eq!(
-            lines,
+            outcome,
+            IntakeOutcome::ToMissions {
+                tag: Tag::HriMoveTo
+            }
+        );
+        let lines: Vec<String> = robot.entries().iter().map(|e| e.what.text()).collect();
+        assert_eq!(
+            lines[..2],
             [
+                format!("hri {text}  (live)"),
                 "ignored: HRI warning: `priorty` is not a field of the intent message (did you \
               mean `priority`?); its value is not used"
+                    .to_owned()
             ]
+        );
+        // The mission controller took it: navigation to the hall.
+        assert!(
+            robot
+                .entries()
+                .iter()
+                .any(|e| matches!(&e.what, What::Resource { holder, change: "granted", .. } if holder.starts_with("navigate"))),
+            "{lines:#?}"
         );
     }
 
@@ -345,16 +394,23 @@ mod on_the_robot {
             raw in any::<bool>(),
         ) {
             let bytes = if raw { noise } else { mutate(dock(7), &edits) };
-            let mut intake = HriIntake::new(IntakeConfig::default());
-            let a = hri::receive(&mut intake, &bytes, Timestamp(0));
-            let events = intake.drain_events();
+            let mut c = intents::component();
+            let a = c.submit(HriEnvelopeBytes { bytes: &bytes, arrived: Timestamp(0) });
+            let events: Vec<HriEvent> = c
+                .drain_events()
+                .filter_map(|e| match e { IntentEvent::Hri(e) => Some(*e), _ => None })
+                .collect();
             prop_assert!(!events.is_empty());
-            if let Admission::Rejected(_) = a {
+            if let IntakeOutcome::NotAdmitted(NotAdmitted::Rejected(_)) = a {
                 let typed = events.iter().any(|e| matches!(e, HriEvent::Rejected { errors, .. } if !errors.is_empty()));
                 prop_assert!(typed, "{:?}", events);
             }
-            let next = hri::receive(&mut intake, &dock(1_000_000), Timestamp(10_000));
-            prop_assert!(matches!(next, Admission::Execute(_)), "{:?}", next);
+            let next = c.submit(HriEnvelopeBytes { bytes: &dock(1_000_000), arrived: Timestamp(10_000) });
+            prop_assert!(
+                matches!(next, IntakeOutcome::Pending { tag: Tag::SystemCharger, .. }),
+                "{:?}",
+                next
+            );
         }
     }
 }

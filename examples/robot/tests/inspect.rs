@@ -453,12 +453,17 @@ fn commands_pause_step_send_and_force() {
     let claimed = |entries: &[Entry]| {
         entries
             .iter()
-            .any(|e| e.what.text() == "TimerSet claimed set_timer (activation #1)")
+            // A page's input is an input like any other: its latency is shown.
+            .any(|e| {
+                e.what.text()
+                    == "TimerSet claimed set_timer (activation #1)  (0 ticks after arrival)"
+            })
     };
     while !claimed(&run.entries.lock().unwrap()) {
         assert!(
             Instant::now() < deadline,
-            "the intent sent from the page was not claimed"
+            "the intent sent from the page was not claimed: {}",
+            robot_example::timeline::render(&run.entries.lock().unwrap(), false)
         );
         std::thread::sleep(Duration::from_millis(20));
     }
@@ -548,7 +553,9 @@ fn snapshots_of_the_original_tree_are_bounded() {
     use robot_example::tree_files;
     use robot_runtime::behavior::{LoadOptions, Source};
     let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/behaviors/original");
-    let files = tree_files::read_tree(std::path::Path::new(dir)).unwrap();
+    let files = tree_files::read_tree(std::path::Path::new(dir))
+        .unwrap()
+        .files;
     let sources: Vec<Source<'_>> = files.iter().map(|(n, t)| Source::new(n, t)).collect();
     let base = tree_files::default_base(&files).unwrap().to_owned();
     let tps = 20;

@@ -18,7 +18,7 @@ use robot_example::clad::cloud_mic::{
 };
 use robot_example::intents::{self, Tag, UserIntent, USER_INTENT_MAP};
 use robot_runtime::intent::{
-    members, CloudEvent, CloudJsonError, CloudOutcome, DropReason, IntentComponent, IntentEvent,
+    members, CloudEvent, CloudJsonError, DropReason, IntakeOutcome, IntentComponent, IntentEvent,
     IntentSource, Match, Reaction, TranslateError, UnmatchedReason,
 };
 use robot_runtime::union::CladUnion;
@@ -217,7 +217,7 @@ fn every_enabled_void_entry_of_our_map_maps_to_its_member() {
         let out = c.handle_cloud(result(e.intent, ""));
         assert_eq!(
             out,
-            CloudOutcome::Pending {
+            IntakeOutcome::Pending {
                 tag: e.tag,
                 matched: cloud(e.intent)
             }
@@ -250,7 +250,7 @@ fn our_app_intents_fill_their_payloads() {
     let app = |intent: &'static str| Match::App { intent };
     assert_eq!(
         c.handle_app_intent("intent_clock_settimer", "90"),
-        CloudOutcome::Pending {
+        IntakeOutcome::Pending {
             tag: Tag::SetTimer,
             matched: app("intent_clock_settimer")
         }
@@ -268,7 +268,7 @@ fn our_app_intents_fill_their_payloads() {
     // A void app intent ignores its param.
     assert_eq!(
         c.handle_app_intent("explore_start", "whatever"),
-        CloudOutcome::Pending {
+        IntakeOutcome::Pending {
             tag: Tag::ExploreStart,
             matched: app("explore_start")
         }
@@ -370,7 +370,7 @@ fn our_data_intents_fill_their_payloads() {
         let tag = expected.tag();
         assert_eq!(
             c.handle_cloud(result(intent, params)),
-            CloudOutcome::Pending {
+            IntakeOutcome::Pending {
                 tag,
                 matched: USER_INTENT_MAP
                     .cloud(intent)
@@ -412,10 +412,12 @@ fn dashed_name_substitution_from_our_map() {
 }
 
 // §4.4 string→number and enum by name with our map: the timer's numeric param, and the
-// `gaze_mode` enum of `__intent_gaze__` (`object` → `object_name` elsewhere).
+// `gaze_mode` enum of `__intent_gaze__` (`object` → `object_name` elsewhere; gated by
+// `GazeDirection`, turned on here).
 #[test]
 fn string_to_number_and_enum_by_name_in_our_map() {
     let mut c = intents::component();
+    c.set_feature_gate(|f: &str| f == "GazeDirection" || intents::stock_features(f));
     c.handle_cloud(result(
         "intent_clock_settimer_extend",
         "{\"timer_duration\":\"10.0\"}",
@@ -426,7 +428,7 @@ fn string_to_number_and_enum_by_name_in_our_map() {
             "__intent_gaze__",
             "{\"gaze_mode\":\"GROUP\",\"target\":\"table\"}"
         )),
-        CloudOutcome::Pending {
+        IntakeOutcome::Pending {
             tag: Tag::HriGaze,
             matched: cloud("__intent_gaze__")
         }
@@ -451,7 +453,7 @@ fn string_to_number_and_enum_by_name_in_our_map() {
     );
     assert_eq!(
         c.handle_cloud(result("__intent_gaze__", "{\"gaze_mode\":\"group\"}")),
-        CloudOutcome::Failed {
+        IntakeOutcome::Failed {
             error: TranslateError::BadPayload {
                 tag: "hri_gaze",
                 field: Some("gaze_mode".into()),
@@ -512,7 +514,7 @@ fn receive_text_reads_our_cloud_messages_and_bare_names() {
     let mut c = intents::component();
     assert_eq!(
         c.handle_cloud(ev),
-        CloudOutcome::Pending {
+        IntakeOutcome::Pending {
             tag: Tag::SetTimer,
             matched: cloud("intent_clock_settimer_extend")
         }
@@ -580,14 +582,14 @@ fn packed_messages_through_receive_and_handle() {
     let mut c = intents::component();
     assert_eq!(
         c.handle_cloud(ev),
-        CloudOutcome::Pending {
+        IntakeOutcome::Pending {
             tag: Tag::SetTimer,
             matched: cloud("intent_clock_settimer_extend")
         }
     );
     assert_eq!(pending(&c), Some(timer(300)));
 
-    let others: [(Message, CloudEvent, CloudOutcome<Tag>); 4] = [
+    let others: [(Message, CloudEvent, IntakeOutcome<Tag>); 4] = [
         (
             Message::Error(IntentError {
                 error: ErrorType::Connectivity,
@@ -597,12 +599,12 @@ fn packed_messages_through_receive_and_handle() {
                 error: "Connectivity",
                 extra: "no route".into(),
             },
-            CloudOutcome::ErrorFlagSet,
+            IntakeOutcome::ErrorFlagSet,
         ),
         (
             Message::StreamTimeout(Void {}),
             CloudEvent::StreamTimeout,
-            CloudOutcome::ErrorFlagSet,
+            IntakeOutcome::ErrorFlagSet,
         ),
         (
             Message::StreamOpen(StreamOpen {
@@ -611,7 +613,7 @@ fn packed_messages_through_receive_and_handle() {
             CloudEvent::StreamOpen {
                 session: "abc".into(),
             },
-            CloudOutcome::StreamOpened,
+            IntakeOutcome::StreamOpened,
         ),
         (
             Message::DebugFile(Filename {
@@ -620,7 +622,7 @@ fn packed_messages_through_receive_and_handle() {
             CloudEvent::Other {
                 message: "debugFile",
             },
-            CloudOutcome::Ignored,
+            IntakeOutcome::Ignored,
         ),
     ];
     for (msg, expected, outcome) in others {
@@ -740,7 +742,7 @@ fn stock_features_turn_off_gaze_direction_and_messaging() {
     });
     assert_eq!(
         c.handle_cloud(result("intent_imperative_lookoverthere", "")),
-        CloudOutcome::Pending {
+        IntakeOutcome::Pending {
             tag: Tag::UnmatchedIntent,
             matched: gated.clone()
         }
@@ -751,7 +753,7 @@ fn stock_features_turn_off_gaze_direction_and_messaging() {
             "intent_message_playmessage_extend",
             "{\"given-name\":\"Bob\"}"
         )),
-        CloudOutcome::Pending {
+        IntakeOutcome::Pending {
             tag: Tag::UnmatchedIntent,
             matched: Match::Unmatched(UnmatchedReason::FeatureDisabled {
                 intent: "intent_message_playmessage_extend",
@@ -762,7 +764,7 @@ fn stock_features_turn_off_gaze_direction_and_messaging() {
     // Every other stock feature is on.
     assert_eq!(
         c.handle_cloud(result("intent_imperative_fetchcube", "")),
-        CloudOutcome::Pending {
+        IntakeOutcome::Pending {
             tag: Tag::ImperativeFetchcube,
             matched: cloud("intent_imperative_fetchcube")
         }
@@ -771,7 +773,7 @@ fn stock_features_turn_off_gaze_direction_and_messaging() {
     c.set_feature_gate(|f: &str| f == "GazeDirection" || intents::stock_features(f));
     assert_eq!(
         c.handle_cloud(result("intent_imperative_lookoverthere", "")),
-        CloudOutcome::Pending {
+        IntakeOutcome::Pending {
             tag: Tag::ImperativeLookoverthere,
             matched: cloud("intent_imperative_lookoverthere")
         }
@@ -787,7 +789,7 @@ fn stock_features_turn_off_gaze_direction_and_messaging() {
     c.set_feature_gate(move |f: &str| f != "GazeDirection" || live.load(Ordering::Relaxed));
     assert_eq!(
         c.handle_cloud(result("intent_imperative_lookoverthere", "")),
-        CloudOutcome::Pending {
+        IntakeOutcome::Pending {
             tag: Tag::UnmatchedIntent,
             matched: gated
         }
@@ -795,7 +797,7 @@ fn stock_features_turn_off_gaze_direction_and_messaging() {
     gaze.store(true, Ordering::Relaxed);
     assert_eq!(
         c.handle_cloud(result("intent_imperative_lookoverthere", "")),
-        CloudOutcome::Pending {
+        IntakeOutcome::Pending {
             tag: Tag::ImperativeLookoverthere,
             matched: cloud("intent_imperative_lookoverthere")
         }
@@ -822,7 +824,7 @@ fn simple_voice_responses_from_our_map() {
     let simple = |intent: &'static str| Match::SimpleVoice { intent };
     assert_eq!(
         c.handle_cloud(result("intent_greeting_hello", "")),
-        CloudOutcome::Pending {
+        IntakeOutcome::Pending {
             tag: Tag::SimpleVoiceResponse,
             matched: simple("intent_greeting_hello")
         }
@@ -833,7 +835,7 @@ fn simple_voice_responses_from_our_map() {
             "intent_imperative_forward",
             "{\"distance\":\"far\"}"
         )),
-        CloudOutcome::Pending {
+        IntakeOutcome::Pending {
             tag: Tag::SimpleVoiceResponse,
             matched: simple("intent_imperative_forward")
         }
@@ -851,7 +853,7 @@ fn simple_voice_responses_from_our_map() {
     c.set_feature_gate(|f: &str| f != "ReactToHello");
     assert_eq!(
         c.handle_cloud(result("intent_greeting_hello", "")),
-        CloudOutcome::Pending {
+        IntakeOutcome::Pending {
             tag: Tag::UnmatchedIntent,
             matched: Match::Unmatched(UnmatchedReason::FeatureDisabled {
                 intent: "intent_greeting_hello",

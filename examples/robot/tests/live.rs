@@ -84,7 +84,7 @@ fn tick_until(
             robot_example::timeline::render(timeline, false)
         );
         robot.begin_tick(*tick);
-        inputs.deliver(robot, *tick, Duration::ZERO);
+        inputs.deliver(robot, Duration::ZERO);
         robot.end_tick(Duration::ZERO);
         timeline.extend_from_slice(robot.entries());
         robot.clear_entries();
@@ -202,7 +202,14 @@ fn refused_and_garbled_samples_are_reported_and_the_next_message_still_arrives()
         .attachment(TypeTag::of::<Message>().encode().unwrap())
         .wait()
         .unwrap();
-    // 4. a good message after all of them
+    // 4. the right tag, more bytes than any `CloudMic::Message` can be (50 MB made a 433 MB
+    //    peak and a 100 MB timeline line): refused unread
+    let max = <Message as robot_runtime::wire::Wire>::MAX_SIZE.unwrap();
+    raw.put(vec![0x09u8; max + 1])
+        .attachment(TypeTag::of::<Message>().encode().unwrap())
+        .wait()
+        .unwrap();
+    // 5. a good message after all of them
     cloud.put(&result("intent_system_charger", "")).unwrap();
 
     let (mut tick, mut timeline) = (0, Vec::new());
@@ -217,9 +224,17 @@ fn refused_and_garbled_samples_are_reported_and_the_next_message_still_arrives()
             .iter()
             .filter(|r| r.starts_with("refused on CloudMic/Message"))
             .count(),
-        2,
+        3,
         "{refused:?}"
     );
+    assert!(
+        refused.iter().any(|r| r.contains(&format!(
+            "{} bytes, but a `CloudMic::Message` is at most 131331 bytes",
+            max + 1
+        ))),
+        "the size is named: {refused:?}"
+    );
+    assert_eq!(inputs.stats().cloud.refused, 3);
     assert!(
         refused.iter().any(|r| r.contains("hash")),
         "the version mismatch is named: {refused:?}"
@@ -266,7 +281,7 @@ fn garbage_on_the_hri_key_is_reported_by_the_intake() {
 }
 
 #[test]
-fn a_full_queue_reports_how_many_messages_it_dropped() {
+fn a_full_queue_sheds_the_oldest_and_reports_how_many() {
     let (inputs, sender) = robot_and_sender(3);
     let mut robot = Robot::new(RunConfig::default());
     let cloud = Publisher::<Message>::declare(&sender, None).unwrap();
@@ -283,25 +298,113 @@ fn a_full_queue_reports_how_many_messages_it_dropped() {
             ))
             .unwrap();
     }
-    // Nothing is drained until all ten have arrived (3 queued, 7 dropped).
+    // Nothing is drained until all ten have arrived (3 queued, 7 shed).
     let start = Instant::now();
-    while inputs.dropped() < 7 {
+    while inputs.shed_so_far() < 7 {
         assert!(
             start.elapsed() < WAIT,
-            "dropped so far: {}",
-            inputs.dropped()
+            "shed so far: {}",
+            inputs.shed_so_far()
         );
         std::thread::sleep(Duration::from_millis(5));
     }
     let (mut tick, mut timeline) = (0, Vec::new());
     tick_until(&mut robot, &inputs, &mut tick, &mut timeline, |t| {
-        !ignored(t).is_empty()
+        !ignored(t).is_empty() && live_inputs(t).len() == 3
     });
-    assert_eq!(live_inputs(&timeline).len(), 3);
     assert_eq!(
         ignored(&timeline),
-        ["7 messages on CloudMic/Message dropped: the input queue (3) was full"]
+        ["7 messages on CloudMic/Message shed: the input queue (3) was full (the least important \
+          and oldest go first, never a stop)"]
     );
+    let stats = inputs.stats();
+    assert_eq!(
+        (
+            stats.cloud.received,
+            stats.cloud.submitted,
+            stats.cloud.shed
+        ),
+        (10, 3, 7)
+    );
+    assert_eq!(stats.total(), stats.cloud);
+}
+
+/// How many of `timeline`'s pending intents are `tag`.
+fn pending(timeline: &[Entry], tag: &str) -> usize {
+    timeline
+        .iter()
+        .filter(|e| matches!(&e.what, What::Pending { intent, .. } if *intent == tag))
+        .count()
+}
+
+/// Waits until the robot's queues hold what was sent: `shed` of it shed.
+fn wait_for_shed(inputs: &LiveInputs, shed: u64) {
+    let start = Instant::now();
+    while inputs.shed_so_far() < shed {
+        assert!(
+            start.elapsed() < WAIT,
+            "shed so far: {} of {shed}",
+            inputs.shed_so_far()
+        );
+        std::thread::sleep(Duration::from_millis(5));
+    }
+}
+
+#[test]
+fn a_voice_stop_after_a_flood_of_1000_cloud_messages_is_taken() {
+    let (inputs, sender) = robot_and_sender(256);
+    let mut robot = Robot::new(RunConfig::default());
+    let cloud = Publisher::<Message>::declare(&sender, None).unwrap();
+    assert!(cloud.wait_for_subscribers(WAIT).unwrap());
+    for _ in 0..1000 {
+        cloud.put(&result("intent_imperative_come", "")).unwrap();
+    }
+    cloud
+        .put(&result(
+            "intent_global_stop_extend",
+            r#"{"what_to_stop": "everything"}"#,
+        ))
+        .unwrap();
+    wait_for_shed(&inputs, 1001 - 256);
+    let (mut tick, mut timeline) = (0, Vec::new());
+    tick_until(&mut robot, &inputs, &mut tick, &mut timeline, |t| {
+        pending(t, "global_stop") == 1
+    });
+    let stats = inputs.stats();
+    assert_eq!(
+        (
+            stats.cloud.received,
+            stats.cloud.submitted,
+            stats.cloud.shed
+        ),
+        (1001, 256, 745)
+    );
+}
+
+#[test]
+fn an_hri_stop_after_a_flood_of_1000_envelopes_is_taken() {
+    let (inputs, sender) = robot_and_sender(256);
+    let mut robot = Robot::new(RunConfig::default());
+    let hri = Publisher::<IntentEnvelope>::declare(&sender, None).unwrap();
+    assert!(hri.wait_for_subscribers(WAIT).unwrap());
+    let mut flood = dock();
+    flood.intent.priority = 200;
+    for id in 1..=1000 {
+        flood.id = id;
+        hri.put(&flood).unwrap();
+    }
+    // A stop of the default priority: the flood outranks it, the rule admits it.
+    let mut stop = IntentEnvelope::default();
+    stop.intent.intent = "__intent_stop_activity__".into();
+    stop.intent.source = "__remote_supervisor__".into();
+    stop.confidence_unstated = true;
+    hri.put(&stop).unwrap();
+    wait_for_shed(&inputs, 1001 - 256);
+    let (mut tick, mut timeline) = (0, Vec::new());
+    tick_until(&mut robot, &inputs, &mut tick, &mut timeline, |t| {
+        pending(t, "global_stop") == 1
+    });
+    assert_eq!(inputs.stats().hri.shed, 745);
 }
 
 #[test]
@@ -320,7 +423,7 @@ fn run_ticks_in_real_time_and_stops_when_asked() {
         |entries| rows.extend_from_slice(entries),
     );
     assert_eq!(summary.ticks, 6);
-    assert_eq!(summary.received, 0);
+    assert_eq!(summary.inputs.total().received, 0);
     // Six ticks of 50 ms: the last one starts 250 ms after the first.
     assert!(
         start.elapsed() >= Duration::from_millis(240),

@@ -27,7 +27,7 @@ const CLAIM_WINDOW: usize = 3;
 
 fn files() -> Vec<(String, String)> {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("behaviors/original");
-    tree_files::read_tree(&dir).unwrap()
+    tree_files::read_tree(&dir).unwrap().files
 }
 
 fn runner(files: &[(String, String)]) -> Runner<UserIntent> {

@@ -11,7 +11,6 @@ mod cli_support;
 
 use std::time::{Duration, Instant};
 
-use clad_zenoh::intake::OverflowPolicy;
 use clad_zenoh::ros2::names::HUMBLE_TYPE_HASH;
 use clad_zenoh::ros2::{
     intent::{DDS_TYPE, TYPE_HASH},
@@ -162,7 +161,7 @@ fn tick_until(
             robot_example::timeline::render(timeline, false)
         );
         robot.begin_tick(*tick);
-        inputs.deliver(robot, *tick, Duration::ZERO);
+        inputs.deliver(robot, Duration::ZERO);
         robot.end_tick(Duration::ZERO);
         timeline.extend_from_slice(robot.entries());
         robot.clear_entries();
@@ -307,7 +306,7 @@ fn an_intent_from_a_ros_node_is_claimed_and_the_defaults_rule_is_shown() {
     assert!(problems(&timeline).is_empty(), "{:?}", problems(&timeline));
     let stats = inputs.ros().unwrap().stats();
     assert_eq!(
-        (stats.received, stats.delivered, stats.defaulted),
+        (stats.received, stats.submitted, stats.defaulted),
         (2, 2, 1)
     );
     assert_eq!(stats.problem_count(), 0);
@@ -472,7 +471,9 @@ fn bad_input_from_the_graph_is_reported_counted_and_costs_nothing_else() {
     let mut expect_sorted = expect.to_vec();
     expect_sorted.sort();
     assert_eq!(counted, expect_sorted, "{}", stats.summary());
-    assert_eq!(stats.rejected, 1, "NaN confidence: {}", stats.summary());
+    // Rejected by the intake: the NaN confidence, and the six payloads that do not decode
+    // (submitted as undecodable requests, as a bad `hri_hex` line is).
+    assert_eq!(stats.rejected, 7, "{}", stats.summary());
     let lines = problems(&timeline);
     let text = lines.join("\n");
     for needle in [
@@ -504,11 +505,10 @@ fn bad_input_from_the_graph_is_reported_counted_and_costs_nothing_else() {
 }
 
 #[test]
-fn a_flooding_publisher_is_reported_where_the_gap_is() {
+fn a_flooding_publisher_is_shed_and_a_stop_after_it_is_taken() {
     let options = RosOptions {
         subscription: SubscriptionOptions {
             capacity: 4,
-            policy: OverflowPolicy::DropNewest,
             ..SubscriptionOptions::default()
         },
         ..RosOptions::default()
@@ -516,29 +516,49 @@ fn a_flooding_publisher_is_reported_where_the_gap_is() {
     let (inputs, other) = robot_and_ros_node(options);
     let mut robot = Robot::new(RunConfig::default());
     let mut ros = RosPublisher::declare(&other, &key(TYPE_HASH));
-    for _ in 0..50 {
-        ros.publish(&dock());
+    // 1,000 docks at the highest priority but one, then a stop at the ROS default (0, read
+    // as 128): the flood outranks it, the rule admits it.
+    let mut flood = dock();
+    flood.priority = 254;
+    for _ in 0..1000 {
+        ros.publish(&flood);
     }
+    let mut stop = menu_at_defaults();
+    stop.intent = "__intent_stop_activity__";
+    stop.data = "";
+    ros.publish(&stop);
     let start = Instant::now();
-    while inputs.dropped() < 46 {
-        assert!(start.elapsed() < WAIT, "dropped: {}", inputs.dropped());
+    while inputs.shed_so_far() < 997 {
+        assert!(start.elapsed() < WAIT, "shed: {}", inputs.shed_so_far());
         std::thread::sleep(Duration::from_millis(5));
     }
     let mut tick = 0;
     let mut timeline = Vec::new();
     tick_until(&mut robot, &inputs, &mut tick, &mut timeline, |t| {
-        !problems(t).is_empty()
+        ros_inputs(t)
+            .iter()
+            .any(|d| d.contains("__intent_stop_activity__"))
     });
     let lines = problems(&timeline);
     assert!(
         lines.contains(
-            &"ignored: 46 messages on ros2 /intents dropped: the input queue (4) was full"
+            &"ignored: 997 messages on ros2 /intents shed: the input queue (4) was full (the \
+              least important and oldest go first, never a stop)"
                 .to_owned()
         ),
         "{lines:?}"
     );
+    // The three newest docks and the stop; the stop is the pending intent's.
     assert_eq!(ros_inputs(&timeline).len(), 4);
-    assert_eq!(inputs.ros().unwrap().stats().dropped, 46);
+    assert!(timeline.iter().any(|e| matches!(
+        &e.what,
+        What::Pending { intent: "global_stop", source, .. } if source == "Ros2"
+    )));
+    let stats = inputs.ros().unwrap().stats();
+    assert_eq!(
+        (stats.received, stats.submitted, stats.shed),
+        (1001, 4, 997)
+    );
     // The flood is over: the next intent arrives.
     let mut next = menu_at_defaults();
     next.data = r#"{"object": "after the flood"}"#;
@@ -849,7 +869,11 @@ mod cli {
         assert!(err.contains("ros2: publishing the intents the robot hears on /intents (GID "));
         assert!(!err.contains("no ROS 2 router reached"), "{err}");
         assert!(
-            err.contains("ros2: 0 samples received, 0 intents delivered"),
+            err.contains("ros2: samples 0 received (0 submitted, 0 refused, 0 shed)")
+                && err.contains("live: stopped after")
+                && err.contains(
+                    "messages 0 received (0 submitted, 0 refused, 0 shed): cloud 0, hri 0, ros2 0"
+                ),
             "{err}"
         );
         // The live timeline is written as JSON Lines as it goes.

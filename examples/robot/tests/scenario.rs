@@ -5,7 +5,9 @@ use std::path::Path;
 
 use proptest::prelude::*;
 use robot_example::robot::{Robot, RunConfig, DEFAULT_SCENARIO};
-use robot_example::scenario::{ActionResult, Problem, Scenario, ScenarioEvent, When};
+use robot_example::scenario::{
+    ActionResult, Problem, Scenario, ScenarioError, ScenarioEvent, When,
+};
 use robot_example::timeline::What;
 use robot_example::tree_files;
 use robot_runtime::behavior::{LoadOptions, Source};
@@ -546,7 +548,7 @@ fn robot_with(tree: Tree, config: RunConfig) -> Robot {
         Tree::Shipped => Robot::new(config),
         Tree::Original => {
             let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("behaviors/original");
-            let files = tree_files::read_tree(&dir).unwrap();
+            let files = tree_files::read_tree(&dir).unwrap().files;
             let sources: Vec<Source<'_>> = files.iter().map(|(n, t)| Source::new(n, t)).collect();
             Robot::with_sources(
                 &sources,
@@ -688,4 +690,112 @@ proptest! {
         ));
         prop_assert!(claimed, "the valid line after the garbage did not run");
     }
+}
+
+/// Every input is capped at what its type can hold: `CloudMic::Message` is at most 131,331
+/// bytes (the schema's size metrics, not a number written here), and the longest scenario
+/// line follows from the largest event.
+#[test]
+fn caps_come_from_the_schema() {
+    use robot_example::clad::cloud_mic::Message;
+    use robot_example::hri::IntentEnvelope;
+    use robot_runtime::wire::Wire;
+    assert_eq!(Message::MAX_SIZE, Some(131_331));
+    let envelope = IntentEnvelope::MAX_SIZE.unwrap();
+    assert_eq!(
+        robot_example::scenario::MAX_LINE_BYTES,
+        131_331.max(envelope) * 6 + 64 * 1024
+    );
+}
+
+/// A captured datagram longer than its type can be is refused before it is decoded, and the
+/// other lines run.
+#[test]
+fn captured_bytes_longer_than_their_type_are_refused() {
+    use robot_example::clad::cloud_mic::Message;
+    use robot_runtime::wire::Wire;
+    let max = Message::MAX_SIZE.unwrap();
+    let hex = "00".repeat(max + 1);
+    let text = format!(
+        "{{\"t\": 0, \"cloud_hex\": \"{hex}\"}}\n{{\"t\": 0, \"cloud_hex\": \"{}\"}}\n{{\"t\": 1, \"note\": \"after\"}}\n",
+        "00".repeat(3)
+    );
+    let s = Scenario::parse(&text, 20);
+    assert_eq!(
+        s.errors,
+        vec![ScenarioError {
+            line: 1,
+            problem: Problem::TooLarge {
+                type_name: "CloudMic::Message",
+                len: max + 1,
+                max
+            }
+        }]
+    );
+    assert_eq!(s.events.len(), 2);
+    let envelope = robot_example::hri::IntentEnvelope::MAX_SIZE.unwrap();
+    let s = Scenario::parse(
+        &format!(
+            "{{\"t\": 0, \"hri_hex\": \"{}\"}}",
+            "ab".repeat(envelope + 1)
+        ),
+        20,
+    );
+    assert!(matches!(
+        s.errors[0].problem,
+        Problem::TooLarge {
+            type_name: "Hri::IntentEnvelope",
+            ..
+        }
+    ));
+}
+
+/// A line longer than any event needs: one error in a text, the end of the reading for a
+/// stream (`/dev/zero` is an endless line), with bounded memory either way.
+#[test]
+fn too_long_lines_are_refused_and_an_endless_one_stops_the_reading() {
+    use robot_example::scenario::{ReadError, MAX_LINE_BYTES};
+    use std::io::Read;
+    let long = "x".repeat(MAX_LINE_BYTES + 1);
+    let text = format!("{long}\n{{\"t\": 0, \"note\": \"after\"}}\n");
+    let s = Scenario::parse(&text, 20);
+    assert_eq!(
+        s.errors,
+        vec![ScenarioError {
+            line: 1,
+            problem: Problem::TooLong {
+                max: MAX_LINE_BYTES
+            }
+        }]
+    );
+    assert_eq!(s.events.len(), 1);
+    // Read from a stream: the lines before the long one are fine; the long one stops it.
+    let input = format!("{{\"t\": 0, \"note\": \"before\"}}\n{long}\n");
+    assert_eq!(
+        Scenario::read(input.as_bytes(), 20),
+        Err(ReadError::TooLong {
+            line: 2,
+            max: MAX_LINE_BYTES
+        })
+    );
+    // An endless line of zeros (what `/dev/zero` gives) is refused after at most one line's
+    // worth of bytes.
+    let zeros = std::io::BufReader::new(std::io::repeat(0));
+    assert_eq!(
+        Scenario::read(zeros, 20),
+        Err(ReadError::TooLong {
+            line: 1,
+            max: MAX_LINE_BYTES
+        })
+    );
+    // A line exactly at the limit is read (and is simply not JSON).
+    let at_limit = "y".repeat(MAX_LINE_BYTES);
+    let s = Scenario::read(at_limit.as_bytes().chain(&b"\n"[..]), 20).unwrap();
+    assert!(matches!(s.errors[0].problem, Problem::NotJson(_)));
+    // A stream reads like a text.
+    let text = "{\"t\": 0, \"note\": \"a\"}\r\n\n# c\n\u{fffd}\n{\"t\": 5, \"note\": \"b\"}";
+    assert_eq!(
+        Scenario::read(text.as_bytes(), 20).unwrap(),
+        Scenario::parse(text, 20)
+    );
 }

@@ -68,3 +68,43 @@ fn tree_dir_plays_the_default_scenario() {
     assert_eq!(code, Some(0), "{out}\n{err}");
     assert!(out.contains("HighLevelAI("), "{out}");
 }
+
+/// A FIFO named like a tree file is skipped with a warning (opening one would wait forever
+/// for a writer); a file that starts with a UTF-8 byte-order mark loses nothing: its first
+/// line's problem is still found at line 2 of it, and the rest of the tree is checked.
+#[cfg(unix)]
+#[test]
+fn special_files_are_skipped_and_a_byte_order_mark_is_read() {
+    let dir = tempfile::tempdir().unwrap();
+    let fifo = dir.path().join("x.json");
+    let made = std::process::Command::new("mkfifo")
+        .arg(&fifo)
+        .status()
+        .expect("mkfifo");
+    assert!(made.success());
+    std::fs::write(
+        dir.path().join("base.json"),
+        "\u{feff}{\n  \"behaviorID\": \"Base\", \"behaviorClass\": \"Wait\", \"surprise\": 1\n}\n",
+    )
+    .unwrap();
+    let d = dir.path().display().to_string();
+    let (code, out, err) = run(&["--check-tree", &d]);
+    assert_eq!(code, Some(1), "{out}\n{err}");
+    assert!(
+        err.contains("x.json is a FIFO, not a file: skipped"),
+        "{err}"
+    );
+    assert!(out.contains("files 1,"), "{out}");
+    assert!(
+        out.contains("base.json:2:"),
+        "the unknown key, on line 2: {out}"
+    );
+    assert!(out.contains("surprise"), "{out}");
+    // Named alone, a FIFO is refused, not opened.
+    let (code, _, err) = run(&["--check-tree", fifo.to_str().unwrap()]);
+    assert_eq!(code, Some(2), "{err}");
+    assert!(
+        err.contains("is a FIFO, not a file or a directory"),
+        "{err}"
+    );
+}

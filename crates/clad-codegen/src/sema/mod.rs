@@ -74,6 +74,9 @@ struct Sema<'a> {
     concepts: Vec<ConceptSource>,
     /// Spans of written union member tags/names, for tag errors.
     name_spans: HashMap<DeclId, Span>,
+    /// Every declaration so far by its short name, in order (for the "exists as" note of an
+    /// unknown type: looked up, never iterated, so no hash order reaches an output).
+    by_name: HashMap<String, Vec<DeclId>>,
 }
 
 /// Runs every semantic step. Returns the schema when no error was found.
@@ -96,6 +99,7 @@ pub(crate) fn analyze(
         fixups: Vec::new(),
         concepts: Vec::new(),
         name_spans: HashMap::new(),
+        by_name: HashMap::new(),
     };
     let tree = s.items(items);
     s.assign_enum_values();

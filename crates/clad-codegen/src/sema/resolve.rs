@@ -153,12 +153,18 @@ impl Sema<'_> {
         }
     }
 
+    /// The declarations named like `name`'s last part, in declaration order (looked up by
+    /// name: an unknown type costs no scan of every declaration, so 100,000 of them are
+    /// checked in linear time).
     fn suggest(&self, name: &str) -> Option<String> {
         let short = name.rsplit("::").next().unwrap_or(name);
         let found: Vec<String> = self
-            .decls
-            .iter()
-            .filter(|d| d.name == short && !matches!(d.kind, DeclKind::EnumConcept(_)))
+            .by_name
+            .get(short)
+            .into_iter()
+            .flatten()
+            .map(|id| &self.decls[id.0 as usize])
+            .filter(|d| !matches!(d.kind, DeclKind::EnumConcept(_)))
             .map(Decl::fqn)
             .collect();
         (!found.is_empty()).then(|| {
@@ -360,6 +366,7 @@ impl Sema<'_> {
                 }
             }
         }
+        self.by_name.entry(decl.name.clone()).or_default().push(id);
         self.decls.push(decl);
         self.decl_ns.push(self.cur_ns);
         id

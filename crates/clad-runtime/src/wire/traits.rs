@@ -26,6 +26,14 @@ pub trait Wire: Sized {
     /// announces more elements than the remaining input can hold, *before* allocating.
     const MIN_SIZE: usize;
 
+    /// An upper bound on the encoded size of any value (§3.11 `max_size`): `Some(n)` when no
+    /// value encodes to more than `n` bytes, `None` when the bound is unknown or does not fit
+    /// a `usize`. Every CLAD type has one (strings and arrays carry length prefixes of
+    /// bounded width), and generated code states it, so a transport can refuse an input
+    /// longer than its type can hold before decoding it. Defaults to
+    /// [`FIXED_SIZE`](Wire::FIXED_SIZE).
+    const MAX_SIZE: Option<usize> = Self::FIXED_SIZE;
+
     /// The schema hash of generated enums, messages, structures and unions: a hash over the
     /// type and every type it refers to (members with names and types in order, union tags,
     /// enum storage and values, nested types transitively; the canonical form is documented
@@ -392,6 +400,11 @@ impl<T: Wire, const N: usize> Wire for [T; N] {
         None => None,
     };
     const MIN_SIZE: usize = T::MIN_SIZE * N;
+    const MAX_SIZE: Option<usize> = match T::MAX_SIZE {
+        Some(size) => size.checked_mul(N),
+        None if N == 0 => Some(0),
+        None => None,
+    };
 
     #[inline]
     fn packed_size(&self) -> usize {
@@ -430,6 +443,7 @@ impl<T: Wire> Wire for Box<T> {
     const TYPE_NAME: &'static str = T::TYPE_NAME;
     const FIXED_SIZE: Option<usize> = T::FIXED_SIZE;
     const MIN_SIZE: usize = T::MIN_SIZE;
+    const MAX_SIZE: Option<usize> = T::MAX_SIZE;
     const SCHEMA_HASH: Option<[u8; 16]> = T::SCHEMA_HASH;
 
     #[inline]

@@ -203,12 +203,29 @@ impl Node {
         topic: &str,
         options: SubscriptionOptions,
     ) -> Result<(IntentSubscription, IntakeReceiver<Received>), Error> {
+        self.subscribe_intents_ranked(topic, options, None)
+    }
+
+    /// [`subscribe_intents`](Self::subscribe_intents) whose queue, with
+    /// [`OverflowPolicy::Shed`], sheds by `rank` (the consumer's rule of what matters: a stop
+    /// ranks [`intake::RANK_ALWAYS`]); `None`: every sample ranks the same, the oldest goes.
+    pub fn subscribe_intents_ranked(
+        &self,
+        topic: &str,
+        options: SubscriptionOptions,
+        rank: Option<intake::Rank<Received>>,
+    ) -> Result<(IntentSubscription, IntakeReceiver<Received>), Error> {
         let full_topic = self.resolve_topic(topic)?;
         let key = self.intent_key(&full_topic, self.options.profile);
         let other_key = self.intent_key(&full_topic, self.options.profile.other());
         // One chunk for the type and one for the hash: every type on exactly this topic.
         let topic_prefix = data_key(self.identity.domain, &full_topic, "*", "*");
-        let (tx, rx) = intake::bounded(options.capacity, options.policy);
+        let (tx, rx) = match rank {
+            Some(rank) if options.policy == OverflowPolicy::Shed => {
+                intake::bounded_ranked(options.capacity, move |i| rank(i))
+            }
+            _ => intake::bounded(options.capacity, options.policy),
+        };
         let profile = self.options.profile;
         let expected_hash = profile.type_hash(TYPE_HASH);
         let classify = move |sample: Sample| -> Received {
@@ -316,12 +333,13 @@ pub struct SubscriptionOptions {
 }
 
 impl Default for SubscriptionOptions {
-    /// 256 samples, dropping new ones when full, this profile only, 64 KiB, rclcpp's
-    /// default QoS.
+    /// 256 samples, shedding the least important and oldest when full (keep-last, as
+    /// rmw_zenoh; a consumer's rank decides what is important), this profile only, 64 KiB,
+    /// rclcpp's default QoS.
     fn default() -> Self {
         SubscriptionOptions {
             capacity: 256,
-            policy: OverflowPolicy::DropNewest,
+            policy: OverflowPolicy::Shed,
             accept_other_profile: false,
             max_payload: 64 * 1024,
             qos: Qos::default(),

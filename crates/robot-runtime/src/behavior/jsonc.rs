@@ -96,25 +96,247 @@ mod tests {
 /// The line and column (1-based; the column counts characters) of the value at JSON
 /// `path` (`$`, `$[2]`, `$.behaviors[0].behavior`, as problems name them) in `text` (comments
 /// allowed). When the path goes deeper than the text (a missing key), the position of the
-/// deepest value found. None when `text` is not JSON enough to walk.
+/// deepest value found. None when `path` is not a path.
+///
+/// One question about one text; for many questions about the same text, make one
+/// [`Locator`]: this builds one each time.
 pub fn locate(text: &str, path: &str) -> Option<(u32, u32)> {
-    let stripped = strip_comments(text);
-    let b = stripped.as_bytes();
-    let mut at = skip_ws(b, 0);
-    let mut rest = path.strip_prefix('$')?;
-    while !rest.is_empty() {
-        let (seg, tail) = next_segment(rest)?;
-        rest = tail;
-        let found = match seg {
-            Segment::Key(k) => find_key(b, at, k),
-            Segment::Index(n) => find_index(b, at, n),
-        };
-        match found {
-            Some(p) => at = p,
-            None => break,
+    Locator::new(text).locate(path)
+}
+
+/// Answers [`locate`]'s question many times about one text, each answer in time
+/// independent of the text's length: the comments are stripped, the lines found and the
+/// values indexed (every object's keys sorted, every array's elements in order) once, when
+/// it is made, in time linear in the text. A file with 40,000 problems is located in time
+/// linear in the file and the problems, not their product (`--check-tree`).
+#[derive(Debug)]
+pub struct Locator<'t> {
+    text: &'t str,
+    /// Byte offset of the start of each line.
+    line_starts: Vec<usize>,
+    /// Characters (UTF-8 lead bytes) before each [`BLOCK`]-byte boundary of the text.
+    chars_before: Vec<u32>,
+    index: Index,
+    #[cfg(test)]
+    work: std::cell::Cell<usize>,
+}
+
+/// Column counts are kept at every `BLOCK` bytes: a column is counted from the closest one.
+const BLOCK: usize = 1024;
+
+/// The values of a text, found in one pass: `nodes[0]` is the root.
+#[derive(Debug, Default)]
+struct Index {
+    nodes: Vec<Node>,
+    edges: Vec<Edge>,
+    /// The stripped text's bytes (keys are compared in it).
+    keys: Vec<u8>,
+}
+
+#[derive(Clone, Debug)]
+struct Node {
+    /// Where the value starts.
+    start: usize,
+    /// Its members or elements in `edges` (an object's sorted by key, in file order among
+    /// equal keys; an array's in order).
+    edges: std::ops::Range<usize>,
+    object: bool,
+}
+
+#[derive(Clone, Debug)]
+struct Edge {
+    /// The key's bytes (between its quotes, as written) for an object member.
+    key: std::ops::Range<usize>,
+    node: usize,
+}
+
+/// A container being read.
+struct Frame {
+    node: usize,
+    object: bool,
+    /// Where reading goes on.
+    at: usize,
+    edges: Vec<Edge>,
+}
+
+impl<'t> Locator<'t> {
+    /// Indexes `text` (comments allowed; text that is not JSON is indexed as far as it is).
+    pub fn new(text: &'t str) -> Self {
+        let bytes = text.as_bytes();
+        let mut line_starts = vec![0];
+        line_starts.extend(
+            bytes
+                .iter()
+                .enumerate()
+                .filter(|(_, &c)| c == b'\n')
+                .map(|(i, _)| i + 1),
+        );
+        let mut chars_before = Vec::with_capacity(bytes.len() / BLOCK + 1);
+        let mut n = 0u32;
+        for block in bytes.chunks(BLOCK) {
+            chars_before.push(n);
+            n += lead_bytes(block);
+        }
+        chars_before.push(n);
+        Locator {
+            text,
+            line_starts,
+            chars_before,
+            index: Index::build(strip_comments(text).as_bytes()),
+            #[cfg(test)]
+            work: std::cell::Cell::new(0),
         }
     }
-    Some(line_col(text, at))
+
+    /// The line and column of the value at `path` (see [`locate`]).
+    pub fn locate(&self, path: &str) -> Option<(u32, u32)> {
+        let mut rest = path.strip_prefix('$')?;
+        let index = &self.index;
+        let mut node = index.nodes.first()?;
+        while !rest.is_empty() {
+            let (seg, tail) = next_segment(rest)?;
+            rest = tail;
+            let edges = &index.edges[node.edges.clone()];
+            let found = match seg {
+                Segment::Key(k) if node.object => {
+                    let key = |e: &Edge| &index.keys[e.key.clone()];
+                    let first = edges.partition_point(|e| key(e) < k.as_bytes());
+                    edges.get(first).filter(|e| key(e) == k.as_bytes())
+                }
+                Segment::Index(n) if !node.object => edges.get(n),
+                _ => None,
+            };
+            #[cfg(test)]
+            self.work
+                .set(self.work.get() + 1 + edges.len().max(1).ilog2() as usize);
+            match found {
+                Some(e) => node = &index.nodes[e.node],
+                None => break,
+            }
+        }
+        Some(self.line_col(node.start))
+    }
+
+    fn line_col(&self, at: usize) -> (u32, u32) {
+        let at = at.min(self.text.len());
+        let line = self.line_starts.partition_point(|&s| s <= at);
+        let start = self.line_starts[line - 1];
+        let col = self.chars_to(at) - self.chars_to(start) + 1;
+        (u32::try_from(line).unwrap_or(u32::MAX), col)
+    }
+
+    /// Characters before byte `at` (a UTF-8 lead byte starts each).
+    fn chars_to(&self, at: usize) -> u32 {
+        let block = at / BLOCK;
+        let from = block * BLOCK;
+        #[cfg(test)]
+        self.work.set(self.work.get() + (at - from));
+        self.chars_before[block] + lead_bytes(&self.text.as_bytes()[from..at])
+    }
+}
+
+/// The bytes of `b` that start a character.
+fn lead_bytes(b: &[u8]) -> u32 {
+    b.iter().filter(|&&c| (c & 0xc0) != 0x80).count() as u32
+}
+
+impl Index {
+    /// Reads the values of `b` in one pass, without recursion (nesting of any depth), as far
+    /// as `b` is JSON.
+    fn build(b: &[u8]) -> Index {
+        let mut index = Index {
+            keys: b.to_vec(),
+            ..Index::default()
+        };
+        let root = skip_ws(b, 0);
+        let mut stack = Vec::new();
+        index.open(b, root, &mut stack);
+        while let Some(frame) = stack.last_mut() {
+            let mut i = skip_ws(b, frame.at);
+            let close = if frame.object { b'}' } else { b']' };
+            if b.get(i) == Some(&close) {
+                let done = stack.pop().expect("a frame");
+                index.close(done);
+                if let Some(parent) = stack.last_mut() {
+                    parent.at = i + 1;
+                }
+                continue;
+            }
+            if !frame.edges.is_empty() {
+                if b.get(i) != Some(&b',') {
+                    break;
+                }
+                i = skip_ws(b, i + 1);
+            }
+            let mut key = 0..0;
+            if frame.object {
+                if b.get(i) != Some(&b'"') {
+                    break;
+                }
+                let Some(end) = skip_string(b, i) else { break };
+                key = i + 1..end - 1;
+                i = skip_ws(b, end);
+                if b.get(i) != Some(&b':') {
+                    break;
+                }
+                i = skip_ws(b, i + 1);
+            }
+            if i >= b.len() {
+                break;
+            }
+            let node = index.nodes.len();
+            frame.edges.push(Edge { key, node });
+            match b[i] {
+                b'{' | b'[' => index.open(b, i, &mut stack),
+                _ => {
+                    index.nodes.push(Node {
+                        start: i,
+                        edges: 0..0,
+                        object: false,
+                    });
+                    let Some(end) = skip_value(b, i) else { break };
+                    stack.last_mut().expect("a frame").at = end;
+                }
+            }
+        }
+        // What could not be read is left out; what was read stays findable.
+        while let Some(done) = stack.pop() {
+            index.close(done);
+        }
+        index
+    }
+
+    /// A value at `i`: a container is pushed on `stack` to be read.
+    fn open(&mut self, b: &[u8], i: usize, stack: &mut Vec<Frame>) {
+        let node = self.nodes.len();
+        let object = b.get(i) == Some(&b'{');
+        self.nodes.push(Node {
+            start: i,
+            edges: 0..0,
+            object,
+        });
+        if object || b.get(i) == Some(&b'[') {
+            stack.push(Frame {
+                node,
+                object,
+                at: i + 1,
+                edges: Vec::new(),
+            });
+        }
+    }
+
+    fn close(&mut self, mut frame: Frame) {
+        if frame.object {
+            // Stable: among equal keys the first in the file comes first.
+            let keys = &self.keys;
+            frame
+                .edges
+                .sort_by(|a, b| keys[a.key.clone()].cmp(&keys[b.key.clone()]));
+        }
+        let start = self.edges.len();
+        self.edges.extend(frame.edges);
+        self.nodes[frame.node].edges = start..self.edges.len();
+    }
 }
 
 enum Segment<'a> {
@@ -155,32 +377,10 @@ fn skip_string(b: &[u8], mut i: usize) -> Option<usize> {
     None
 }
 
-/// The end of the value starting at `i`.
+/// The end of the scalar value starting at `i`.
 fn skip_value(b: &[u8], i: usize) -> Option<usize> {
     match *b.get(i)? {
         b'"' => skip_string(b, i),
-        b'{' | b'[' => {
-            let mut depth = 0usize;
-            let mut j = i;
-            while j < b.len() {
-                match b[j] {
-                    b'"' => {
-                        j = skip_string(b, j)?;
-                        continue;
-                    }
-                    b'{' | b'[' => depth += 1,
-                    b'}' | b']' => {
-                        depth -= 1;
-                        if depth == 0 {
-                            return Some(j + 1);
-                        }
-                    }
-                    _ => {}
-                }
-                j += 1;
-            }
-            None
-        }
         _ => {
             let mut j = i;
             while j < b.len() && !matches!(b[j], b',' | b'}' | b']') && !b[j].is_ascii_whitespace()
@@ -190,60 +390,6 @@ fn skip_value(b: &[u8], i: usize) -> Option<usize> {
             Some(j)
         }
     }
-}
-
-fn find_key(b: &[u8], at: usize, key: &str) -> Option<usize> {
-    if b.get(at) != Some(&b'{') {
-        return None;
-    }
-    let mut i = skip_ws(b, at + 1);
-    while i < b.len() && b[i] == b'"' {
-        let end = skip_string(b, i)?;
-        let name = std::str::from_utf8(&b[i + 1..end - 1]).ok()?;
-        i = skip_ws(b, end);
-        if b.get(i) != Some(&b':') {
-            return None;
-        }
-        let v = skip_ws(b, i + 1);
-        if name == key {
-            return Some(v);
-        }
-        i = skip_ws(b, skip_value(b, v)?);
-        if b.get(i) == Some(&b',') {
-            i = skip_ws(b, i + 1);
-        }
-    }
-    None
-}
-
-fn find_index(b: &[u8], at: usize, n: usize) -> Option<usize> {
-    if b.get(at) != Some(&b'[') {
-        return None;
-    }
-    let mut i = skip_ws(b, at + 1);
-    for _ in 0..n {
-        i = skip_ws(b, skip_value(b, i)?);
-        if b.get(i) != Some(&b',') {
-            return None;
-        }
-        i = skip_ws(b, i + 1);
-    }
-    (i < b.len() && b[i] != b']').then_some(i)
-}
-
-fn line_col(text: &str, at: usize) -> (u32, u32) {
-    let at = at.min(text.len());
-    let before = &text.as_bytes()[..at];
-    let line = before.iter().filter(|&&c| c == b'\n').count() + 1;
-    let start = before
-        .iter()
-        .rposition(|&c| c == b'\n')
-        .map_or(0, |p| p + 1);
-    let col = String::from_utf8_lossy(&before[start..]).chars().count() + 1;
-    (
-        u32::try_from(line).unwrap_or(u32::MAX),
-        u32::try_from(col).unwrap_or(u32::MAX),
-    )
 }
 
 #[cfg(test)]
@@ -263,5 +409,45 @@ mod locate_tests {
         assert_eq!(locate("{", "$.x"), Some((1, 1)));
         assert_eq!(locate("", "$"), Some((1, 1)));
         assert_eq!(locate("{\"é\": [1, 2]}", "$.é[1]"), Some((1, 11)));
+        // A duplicated key: the first. Not JSON: as far as it goes.
+        assert_eq!(locate("{\"a\": 1,\n \"a\": 2}", "$.a"), Some((1, 7)));
+        assert_eq!(locate("[1, {\"a\": [2, @", "$[1].a[1]"), Some((1, 15)));
+        assert_eq!(locate("[1, {\"a\": [2, @", "$[1].a[2]"), Some((1, 11)));
+        assert_eq!(locate("[1, 2]", "bad"), None);
+        // Deep nesting is read without recursion.
+        let deep = format!("{}1{}", "[".repeat(100_000), "]".repeat(100_000));
+        let path = format!("${}", "[0]".repeat(100_000));
+        assert_eq!(locate(&deep, &path), Some((1, 100_001)));
+    }
+
+    /// 40,000 questions about one text with 40,000 keys: the work after indexing is linear
+    /// in the questions, with a small constant (a binary search of the keys, a column
+    /// counted from the last 1 KiB boundary), not in questions × text length.
+    #[test]
+    fn many_questions_cost_linear_work() {
+        use super::Locator;
+        let n = 40_000;
+        let mut text = String::from("{\n");
+        for i in 0..n {
+            text.push_str(&format!("  \"key_{i:05}\": [{i:05}, \"é\"],\n"));
+        }
+        text.push_str("  \"last\": 0\n}\n");
+        // One long line too: columns are counted from the closest boundary.
+        let one_line = text.replace('\n', " ");
+        for t in [&text, &one_line] {
+            let locator = Locator::new(t);
+            for i in 0..n {
+                let (line, col) = locator.locate(&format!("$.key_{i:05}[1]")).unwrap();
+                if t.contains('\n') {
+                    assert_eq!((line, col), (i as u32 + 2, 24), "key {i}");
+                }
+            }
+            let work = locator.work.get();
+            assert!(
+                work < n * (2 * super::BLOCK + 40),
+                "{work} steps for {n} questions about {} bytes",
+                t.len()
+            );
+        }
     }
 }

@@ -52,7 +52,7 @@ use super::condition::{Condition, Kind};
 use super::core::{Behavior, CubeRequirement};
 use super::ids::{BehaviorId, BehaviorName};
 use super::json_keys::{unknown_name, KeyReader};
-use super::jsonc::{locate, strip_comments};
+use super::jsonc::{strip_comments, Locator};
 use super::problem::{LoadError, Problem, ProblemKind, ProblemSink, Severity};
 use super::references::Role;
 use super::registry::Registry;
@@ -376,12 +376,15 @@ fn run<U: IntentUnion, E: 'static>(
             ));
         }
     }
-    // Lines and columns, from each problem's path in its file.
+    // Lines and columns, from each problem's path in its file: one locator per file, made
+    // when the first of its problems needs it (each answer then costs no rescan).
+    let mut locators: HashMap<&str, Locator<'_>> = HashMap::new();
     let texts: HashMap<&str, &str> = sources.iter().map(|s| (s.file, s.text)).collect();
     for p in &mut problems {
         if p.line.is_none() {
-            if let Some(t) = texts.get(p.file.as_str()) {
-                p.line = locate(t, &p.path);
+            if let Some((file, t)) = texts.get_key_value(p.file.as_str()) {
+                let locator = locators.entry(file).or_insert_with(|| Locator::new(t));
+                p.line = locator.locate(&p.path);
             }
         }
     }

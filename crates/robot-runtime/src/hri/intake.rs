@@ -117,6 +117,8 @@ pub enum HriEvent {
         id: IntentId,
         /// The intent's wire value.
         intent: String,
+        /// Its confidence.
+        confidence: super::message::Confidence,
         /// Execute, confirm or ignore.
         decision: ConfidenceDecision,
     },
@@ -164,6 +166,17 @@ impl HriIntake {
     /// Receives a JSON message (see [`HriIntent::from_json`]).
     pub fn receive_json(&mut self, text: &str, envelope: Envelope, now: Timestamp) -> Admission {
         let read = HriIntent::from_json(text, self.config.read);
+        self.admit(read, envelope, now)
+    }
+
+    /// Receives a JSON message already parsed (an object; see [`HriIntent::from_json`]).
+    pub fn receive_object(
+        &mut self,
+        object: &serde_json::Map<String, serde_json::Value>,
+        envelope: Envelope,
+        now: Timestamp,
+    ) -> Admission {
+        let read = HriIntent::from_json_object(object, self.config.read);
         self.admit(read, envelope, now)
     }
 
@@ -308,6 +321,7 @@ impl HriIntake {
         self.emit(HriEvent::Admitted {
             id,
             intent: intent.intent.wire().to_owned(),
+            confidence: intent.confidence,
             decision,
         });
         let record = IntentRecord {

@@ -26,6 +26,49 @@ pub struct RoleField {
     pub field: &'static str,
 }
 
+/// Where an admitted HRI request goes, as its map entry says (`"to"` in
+/// `hri_intent_map.json`): to the behaviors as the pending user intent, to the mission
+/// controller (a capability that needs the robot's resources), or to both (a stop: the
+/// controller halts its missions and a behavior ends what it runs).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Route {
+    /// The pending user intent, claimed by a behavior (the default).
+    #[default]
+    Behaviors,
+    /// The mission controller.
+    Missions,
+    /// Both.
+    Both,
+}
+
+impl Route {
+    /// The map's spelling: `behaviors`, `missions`, `both`.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Self::Behaviors => "behaviors",
+            Self::Missions => "missions",
+            Self::Both => "both",
+        }
+    }
+
+    /// Reads the map's spelling.
+    pub fn from_name(name: &str) -> Option<Route> {
+        [Self::Behaviors, Self::Missions, Self::Both]
+            .into_iter()
+            .find(|r| r.name() == name)
+    }
+
+    /// The behaviors get it (as the pending user intent).
+    pub const fn to_behaviors(self) -> bool {
+        matches!(self, Self::Behaviors | Self::Both)
+    }
+
+    /// The mission controller gets it.
+    pub const fn to_missions(self) -> bool {
+        matches!(self, Self::Missions | Self::Both)
+    }
+}
+
 /// One mapping.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct HriMapEntry<T: 'static> {
@@ -38,6 +81,11 @@ pub struct HriMapEntry<T: 'static> {
     /// Roles copied into payload fields; a role absent from `data` leaves the field at its
     /// default. A role value that is not a string is copied as its JSON text.
     pub fields: &'static [RoleField],
+    /// Where the request goes.
+    pub route: Route,
+    /// A feature that must be enabled for this entry to exist (evaluated at lookup time by
+    /// the intent component's feature gate, as for cloud and app intents).
+    pub feature_gate: Option<&'static str>,
 }
 
 /// The compiled map: entries grouped by intent (byte order); within an intent, in file
@@ -87,7 +135,8 @@ impl<T: Copy + 'static> StaticHriMap<T> {
             })
     }
 
-    /// The user intent `intent` maps to.
+    /// The user intent `intent` maps to (ignoring feature gates and routes: the intent
+    /// component's intake applies them).
     pub fn to_user_intent<U: CladUnion<Tag = T>>(
         &self,
         intent: &HriIntent,
@@ -97,6 +146,32 @@ impl<T: Copy + 'static> StaticHriMap<T> {
                 intent: intent.intent.wire().to_owned(),
             });
         };
+        entry.build(intent)
+    }
+
+    /// True when a stop or cancel request maps to member `tag` (a voice "stop" becomes the
+    /// member the map gives `STOP_ACTIVITY`): such a request is never shed from a full input
+    /// queue ([`crate::intent::Importance`]).
+    pub fn is_stop_member(&self, tag: T) -> bool
+    where
+        T: PartialEq,
+    {
+        self.entries.iter().any(|e| {
+            e.tag == tag
+                && [
+                    crate::hri::IntentKind::StopActivity.wire(),
+                    crate::hri::IntentKind::CancelActivity.wire(),
+                ]
+                .contains(&e.intent)
+        })
+    }
+}
+
+impl<T: Copy + 'static> HriMapEntry<T> {
+    /// The user intent this entry makes of `intent`: its member, with the roles it copies
+    /// in their payload fields.
+    pub fn build<U: CladUnion<Tag = T>>(&self, intent: &HriIntent) -> Result<U, HriMapError> {
+        let entry = self;
         let mut fields = Map::new();
         for f in entry.fields {
             if let Some(v) = intent.data.get(f.role) {

@@ -277,7 +277,6 @@ impl HriIntent {
         value: &Value,
         options: ReadOptions,
     ) -> Result<ReadIntent, RejectedIntent> {
-        let mut r = Reader::new(options);
         let Some(obj) = value.as_object() else {
             return Err(RejectedIntent {
                 intent: None,
@@ -287,6 +286,15 @@ impl HriIntent {
                 notes: Vec::new(),
             });
         };
+        HriIntent::from_json_object(obj, options)
+    }
+
+    /// [`HriIntent::from_json`] on an already parsed object.
+    pub fn from_json_object(
+        obj: &serde_json::Map<String, Value>,
+        options: ReadOptions,
+    ) -> Result<ReadIntent, RejectedIntent> {
+        let mut r = Reader::new(options);
         for field in obj.keys() {
             if !HriIntent::FIELDS.contains(&field.as_str()) {
                 let e = HriError::UnknownField {

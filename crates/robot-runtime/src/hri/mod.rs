@@ -43,7 +43,7 @@ pub use dedup::Deduplicator;
 pub use envelope::{Envelope, IntentId, IntentRecord, Timestamp};
 pub use error::HriError;
 pub use intake::{Admission, HriEvent, HriIntake, IntakeConfig};
-pub use map::{HriMapEntry, HriMapError, RoleCondition, RoleField, StaticHriMap};
+pub use map::{HriMapEntry, HriMapError, RoleCondition, RoleField, Route, StaticHriMap};
 pub use message::{
     Confidence, HriIntent, IntentFields, Priority, ReadIntent, ReadOptions, RejectedIntent,
     WireIntent,

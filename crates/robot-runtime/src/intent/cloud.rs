@@ -16,11 +16,13 @@
 //!
 //! The transport thread unpacks each datagram (`Message::unpack`, strict) and sends it with
 //! a [`CloudSender`] (`sender.send(msg)`); the component drains the channel in order at the
-//! start of every tick, so two messages in one tick are both handled.
+//! start of every tick, so two messages in one tick are both handled. A full channel sheds
+//! by importance, never a stop ([`super::shed`]).
 
-use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::mpsc::{Receiver, SendError, SyncSender, TrySendError};
-use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex, PoisonError};
+
+use super::shed::{Importance, Pushed, ShedQueue};
 
 use serde::de::DeserializeOwned;
 
@@ -157,66 +159,161 @@ pub enum CloudJsonError {
 }
 
 /// The sending half of the component's cloud channel (bounded; cheap to clone; `Send`).
-#[derive(Clone, Debug)]
+///
+/// The channel sheds by importance when full ([`super::shed`]): a message that arrives at
+/// a full channel pushes out the least important one, the oldest among equals (a `result`
+/// whose member a stop request maps to is never the one shed). The component reports what
+/// was shed at its next `update` ([`IntentEvent::InputsShed`](super::IntentEvent::InputsShed),
+/// source `Voice`).
+#[derive(Clone)]
 pub struct CloudSender {
-    pub(crate) tx: SyncSender<CloudEvent>,
-    /// Shared with the queue: see [`CloudQueue::queued`].
-    pub(crate) queued: Arc<AtomicUsize>,
+    pub(crate) shared: Arc<CloudShared>,
 }
 
-impl CloudSender {
-    /// Queues a message, blocking while the queue is full (the component drains it every
-    /// tick). Fails only when the component is gone.
-    pub fn send(&self, event: impl Into<CloudEvent>) -> Result<(), SendError<CloudEvent>> {
-        self.queued.fetch_add(1, Ordering::Release);
-        self.tx.send(event.into()).inspect_err(|_| {
-            self.queued.fetch_sub(1, Ordering::Release);
-        })
+impl std::fmt::Debug for CloudSender {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("CloudSender").finish_non_exhaustive()
     }
+}
 
-    /// Queues a message unless the queue is full or the component is gone.
-    pub fn try_send(&self, event: impl Into<CloudEvent>) -> Result<(), TrySendError<CloudEvent>> {
-        self.queued.fetch_add(1, Ordering::Release);
-        self.tx.try_send(event.into()).inspect_err(|_| {
-            self.queued.fetch_sub(1, Ordering::Release);
-        })
+/// What [`CloudSender::send`] did with a message.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Sent {
+    /// Queued.
+    Queued,
+    /// Queued; the channel was full and an older, less important (or as important) message
+    /// was shed for it.
+    QueuedShedding,
+    /// The channel was full of more important messages: this one was shed.
+    Shed,
+}
+
+/// The component is gone: the message was not sent.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("the intent component is gone")]
+pub struct Closed(pub CloudEvent);
+
+impl CloudSender {
+    /// Queues a message (never blocks). A full channel sheds by importance (see
+    /// [`CloudSender`]). Fails only when the component is gone.
+    pub fn send(&self, event: impl Into<CloudEvent>) -> Result<Sent, Closed> {
+        let event = event.into();
+        if !self.shared.alive.load(Ordering::Acquire) {
+            return Err(Closed(event));
+        }
+        let mut state = self.shared.lock();
+        let importance = (state.rank)(&event);
+        let sent = match state.queue.push(event, importance) {
+            Pushed::Queued => Sent::Queued,
+            Pushed::QueuedShedding(_) => Sent::QueuedShedding,
+            Pushed::Shed(_) => Sent::Shed,
+        };
+        if sent != Sent::Queued {
+            self.shared.shed.fetch_add(1, Ordering::AcqRel);
+        }
+        self.shared
+            .queued
+            .store(state.queue.len(), Ordering::Release);
+        Ok(sent)
+    }
+}
+
+/// How the channel ranks a message (set by the component from its maps).
+pub(crate) type RankCloud = Box<dyn Fn(&CloudEvent) -> Importance + Send>;
+
+pub(crate) struct CloudState {
+    pub queue: ShedQueue<CloudEvent>,
+    pub rank: RankCloud,
+}
+
+/// What the component and its senders share.
+pub(crate) struct CloudShared {
+    state: Mutex<CloudState>,
+    /// Messages queued (a copy of the queue's length, written under the lock): when zero,
+    /// the per-tick drain does not lock.
+    queued: AtomicUsize,
+    /// False once the component is gone.
+    alive: AtomicBool,
+    /// Messages shed since the channel was made.
+    shed: AtomicU64,
+}
+
+impl CloudShared {
+    fn lock(&self) -> std::sync::MutexGuard<'_, CloudState> {
+        self.state.lock().unwrap_or_else(PoisonError::into_inner)
     }
 }
 
 /// The component's end of the channel.
-#[derive(Debug)]
 pub(crate) struct CloudQueue {
-    pub tx: SyncSender<CloudEvent>,
-    pub rx: Receiver<CloudEvent>,
-    /// Messages sent and not yet received, counted before they are sent (so never fewer
-    /// than the channel holds): when zero, the per-tick drain does not touch the channel.
-    pub queued: Arc<AtomicUsize>,
+    pub shared: Arc<CloudShared>,
+    /// Shed messages already reported.
+    reported: u64,
+}
+
+impl Drop for CloudQueue {
+    fn drop(&mut self) {
+        self.shared.alive.store(false, Ordering::Release);
+    }
+}
+
+impl std::fmt::Debug for CloudQueue {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("CloudQueue")
+            .field("queued", &self.shared.queued.load(Ordering::Relaxed))
+            .finish_non_exhaustive()
+    }
 }
 
 impl CloudQueue {
-    pub fn new(capacity: usize) -> Self {
-        let (tx, rx) = std::sync::mpsc::sync_channel(capacity);
+    pub fn new(capacity: usize, rank: RankCloud) -> Self {
         Self {
-            tx,
-            rx,
-            queued: Arc::new(AtomicUsize::new(0)),
+            shared: Arc::new(CloudShared {
+                state: Mutex::new(CloudState {
+                    queue: ShedQueue::new(capacity),
+                    rank,
+                }),
+                queued: AtomicUsize::new(0),
+                alive: AtomicBool::new(true),
+                shed: AtomicU64::new(0),
+            }),
+            reported: 0,
         }
     }
 
-    /// The next queued message, if any (without touching the channel when none was sent).
+    /// Ranks messages with `rank` from now on.
+    pub fn set_rank(&self, rank: RankCloud) {
+        self.shared.lock().rank = rank;
+    }
+
+    /// The next queued message, if any (without locking when none was sent).
     #[inline]
     pub fn try_recv(&self) -> Option<CloudEvent> {
-        if self.queued.load(Ordering::Acquire) == 0 {
+        if self.shared.queued.load(Ordering::Acquire) == 0 {
             return None;
         }
-        let ev = self.rx.try_recv().ok()?;
-        self.queued.fetch_sub(1, Ordering::AcqRel);
-        Some(ev)
+        let mut state = self.shared.lock();
+        let ev = state.queue.pop();
+        self.shared
+            .queued
+            .store(state.queue.len(), Ordering::Release);
+        ev
+    }
+
+    /// Messages shed since the last call (no lock: the senders count them).
+    #[inline]
+    pub fn take_shed(&mut self) -> u64 {
+        let total = self.shared.shed.load(Ordering::Acquire);
+        let new = total - self.reported;
+        self.reported = total;
+        new
     }
 }
 
 /// Implements `From<M> for` [`CloudEvent`] for a generated `CloudMic::Message` union `M`
-/// (see the [module docs](self)): the robot's adapter, written once.
+/// (see [`CloudEvent`](crate::intent::CloudEvent)): the robot's adapter, written once. With its borrowed view
+/// `V` as a second argument, also `From<V> for` [`CloudRequest`](super::CloudRequest), the
+/// same mapping without a copy (what a datagram decoded on the tick thread becomes).
 ///
 /// `M` must have the members `result` (`intent`, `parameters`, `metadata` strings), `error`
 /// (`error`, an enum with `name()`, and `extra`), `streamTimeout` and `streamOpen`
@@ -246,6 +343,30 @@ macro_rules! cloud_event_from {
                         $crate::intent::CloudEvent::StreamOpen { session: s.session }
                     }
                     other => $crate::intent::CloudEvent::Other {
+                        message: other.name(),
+                    },
+                }
+            }
+        }
+    };
+    ($message:ty, $view:ident) => {
+        $crate::cloud_event_from!($message);
+
+        impl<'a> ::core::convert::From<$view<'a>> for $crate::intent::CloudRequest<'a> {
+            #[inline]
+            fn from(view: $view<'a>) -> Self {
+                match view {
+                    $view::Result(r) => $crate::intent::CloudRequest::Result {
+                        intent: r.intent,
+                        parameters: r.parameters,
+                    },
+                    $view::Error(e) => $crate::intent::CloudRequest::Error {
+                        error: e.error.name(),
+                        extra: e.extra,
+                    },
+                    $view::StreamTimeout(_) => $crate::intent::CloudRequest::StreamTimeout,
+                    $view::StreamOpen(_) => $crate::intent::CloudRequest::StreamOpen,
+                    other => $crate::intent::CloudRequest::Other {
                         message: other.name(),
                     },
                 }

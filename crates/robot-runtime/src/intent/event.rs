@@ -18,8 +18,13 @@ pub enum IntentSource {
     Voice,
     /// The companion app (`AppIntent`).
     App,
-    /// Developer tools (webviz, console, the SDK's fake intents).
+    /// Developer tools (webviz, console, the SDK's fake intents, the inspector).
     Dev,
+    /// A ROS4HRI intent (`hri_actions_msgs/Intent`) as JSON or a CLAD envelope: a
+    /// touchscreen, a chatbot, a supervisor.
+    Hri,
+    /// A ROS4HRI intent from a ROS 2 graph (`/intents` over rmw_zenoh).
+    Ros2,
 }
 
 impl IntentSource {
@@ -30,6 +35,8 @@ impl IntentSource {
             Self::Voice => "Voice",
             Self::App => "App",
             Self::Dev => "Dev",
+            Self::Hri => "Hri",
+            Self::Ros2 => "Ros2",
         }
     }
 }
@@ -141,9 +148,14 @@ pub enum Match<T> {
         /// The cloud intent string.
         intent: &'static str,
     },
+    /// An entry of the HRI map (`hri_intent_map.json`).
+    Hri {
+        /// The entry's intent (its canonical wire value).
+        intent: &'static str,
+    },
     /// The unmatched tag, and why.
     Unmatched(UnmatchedReason<T>),
-    /// Set directly by code (`set_pending`), not through the map.
+    /// Set directly by code (`set_pending`, a developer tool's request), not through a map.
     Direct,
 }
 
@@ -197,8 +209,9 @@ pub enum DropReason {
     /// `drop_pending` / `drop_any_pending` / `take_pending`.
     Requested,
     /// The pending-slot policy: an incoming intent of lower priority than the pending one is
-    /// dropped (never pending; the event names the incoming intent). An incoming intent of
-    /// equal or higher priority replaces the pending one ([`IntentEvent::Replaced`]).
+    /// dropped (never pending; the event names the incoming intent), unless it is always
+    /// admitted (a stop or cancel: [`super::shed`]). An incoming intent of equal or higher
+    /// priority replaces the pending one ([`IntentEvent::Replaced`]).
     LowerPriority {
         /// The incoming intent's priority.
         priority: crate::hri::Priority,
@@ -385,6 +398,25 @@ pub enum IntentEvent<T> {
         /// The message's member name.
         message: &'static str,
     },
+    /// What the HRI intake reported of an HRI request (read, validated, admitted or not).
+    Hri(Box<crate::hri::HriEvent>),
+    /// An admitted HRI request the map routes to the mission controller waits for it
+    /// ([`IntentComponent::take_mission_requests`](super::IntentComponent::take_mission_requests)).
+    ToMissions {
+        /// The member its entry names.
+        tag: T,
+        /// Its source.
+        source: IntentSource,
+        /// Its id.
+        id: crate::hri::IntentId,
+    },
+    /// A full input queue shed requests of this source (see [`super::shed`]).
+    InputsShed {
+        /// The source.
+        source: IntentSource,
+        /// How many since the last report.
+        count: u64,
+    },
 }
 
 impl<T> IntentEvent<T> {
@@ -420,6 +452,16 @@ impl<T> IntentEvent<T> {
             Self::StreamOpened => "UserIntentComponent.UpdatePendingIntent.StreamOpen",
             Self::FlagCleared { .. } => "UserIntentComponent.FlagCleared",
             Self::CloudIgnored { .. } => "UserIntentComponent.UpdatePendingIntent.SkipOther",
+            Self::Hri(e) => match **e {
+                crate::hri::HriEvent::Normalized { .. } => "HriIntake.Normalized",
+                crate::hri::HriEvent::Warning { .. } => "HriIntake.Warning",
+                crate::hri::HriEvent::Rejected { .. } => "HriIntake.Rejected",
+                crate::hri::HriEvent::Expired { .. } => "HriIntake.Expired",
+                crate::hri::HriEvent::Duplicate { .. } => "HriIntake.Duplicate",
+                crate::hri::HriEvent::Admitted { .. } => "HriIntake.Admitted",
+            },
+            Self::ToMissions { .. } => "UserIntentComponent.ToMissions",
+            Self::InputsShed { .. } => "UserIntentComponent.InputsShed",
         }
     }
 }

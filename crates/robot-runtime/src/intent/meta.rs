@@ -16,7 +16,8 @@ pub struct IntentMeta {
     pub source: Source,
     /// How.
     pub modality: Modality,
-    /// Its priority (decides the pending slot; see [`crate::intent::IntentComponent`]).
+    /// Its priority (decides the pending slot, where a stop is always admitted; see
+    /// [`crate::intent::shed`]).
     pub priority: Priority,
     /// How sure its producer was.
     pub confidence: Confidence,
@@ -31,7 +32,9 @@ impl IntentMeta {
         let modality = match source {
             IntentSource::Voice => Modality::Speech,
             IntentSource::App => Modality::Touchscreen,
-            IntentSource::Dev | IntentSource::Unknown => Modality::Other,
+            IntentSource::Dev | IntentSource::Hri | IntentSource::Ros2 | IntentSource::Unknown => {
+                Modality::Other
+            }
         };
         IntentMeta {
             source: Source::Unknown,

@@ -1,5 +1,12 @@
-//! User intents: a voice or app request becomes a typed member of a generated union that
-//! behaviors claim.
+//! User intents: a request — a voice command, an app intent, a ROS4HRI intent from a
+//! touchscreen, a supervisor or a ROS 2 graph, a developer tool's choice — becomes a typed
+//! member of a generated union that behaviors claim, or a mission for the mission controller.
+//!
+//! **One door**: every request enters through [`IntentComponent::submit`] as a [`Request`]
+//! (each source implements [`IntentRequest`] to decode what arrived once) and gets one
+//! [`IntakeOutcome`]; the lookup, the feature gate, the whitelist, the HRI route and the
+//! pending-slot policy are each written once (`component/intake.rs`), for every source. Full
+//! input queues shed by importance, never a stop ([`shed`]).
 //!
 //! The pieces, in the order a request goes through them:
 //!
@@ -11,9 +18,13 @@
 //!   its generated `CloudMic::Message` with a `From` impl; [`CloudSender`] is the bounded
 //!   channel the transport thread feeds, drained in order at every tick. On the tick
 //!   thread itself, a datagram can skip the channel: decode it as the generated borrowed
-//!   view (`MessageView`, no string copied) and pass a `result`'s strings to
-//!   [`IntentComponent::handle_cloud_result`]; a datagram that does not decode goes to
-//!   [`IntentComponent::handle_undecodable`] (the error flag, with the reason in the event).
+//!   view (`MessageView`, no string copied) and submit a [`Request::Cloud`] borrowing its
+//!   strings; a datagram that does not decode is a [`CloudRequest::Undecodable`] request
+//!   (the error flag, with the reason in the event).
+//! * The HRI intake ([`crate::hri::HriIntake`], owned by the component) and the HRI map
+//!   ([`IntentComponent::set_hri_map`]): a ROS4HRI request is read, validated and admitted,
+//!   then its map entry says which member it becomes and whether it goes to the behaviors,
+//!   the mission controller ([`IntentComponent::take_mission_requests`]) or both.
 //! * [`IntentTranslator`] (`translate`, `params`, `numeric`, `shape`): parameters text →
 //!   payload. Expands the stringified parameters, applies substitutions, then numeric
 //!   conversion ([`NumericMode::Strict`] by default, the original's prefix parsing as
@@ -47,13 +58,15 @@ pub mod members;
 mod meta;
 mod numeric;
 mod params;
+mod request;
 mod shape;
+pub mod shed;
 mod translate;
 
-pub use cloud::{CloudEvent, CloudJsonError, CloudSender};
+pub use cloud::{Closed, CloudEvent, CloudJsonError, CloudSender, Sent};
 pub use component::{
-    ActiveIntent, ActiveIntentGuard, ClaimError, CloudOutcome, DeactivateError, ExpandedJsonError,
-    IntentComponent, IntentConfig, PendingIntent, SubscriptionId, TimeoutHold,
+    ActiveIntent, ActiveIntentGuard, ClaimError, DeactivateError, ExpandedJsonError, IntakeOutcome,
+    IntentComponent, IntentConfig, NotAdmitted, PendingIntent, SubscriptionId, TimeoutHold,
     TriggerWordSuppression,
 };
 pub use event::{
@@ -64,6 +77,8 @@ pub use map::{MapEntry, Sanitation, SimpleVoiceResponse, StaticIntentMap};
 pub use matcher::{IntentMatcher, IntentPredicate, MatcherError};
 pub use meta::IntentMeta;
 pub use numeric::{NumberError, NumericMode};
+pub use request::{CloudRequest, HriMessage, HriRequest, IntentRequest, Request};
+pub use shed::{Importance, Ranker};
 pub use translate::{
     ExtraParams, FeatureGate, IntentTranslator, MissingFields, Note, TranslateConfig,
     TranslateError, Translation,

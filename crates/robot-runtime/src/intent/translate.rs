@@ -242,8 +242,11 @@ pub(crate) enum Params<'a> {
 
 impl Params<'_> {
     /// Present and not trivially empty (`""`, whitespace, `{}`, `null`).
+    #[inline]
     pub(crate) fn present(&self) -> bool {
         match self {
+            // No parameters at all is the common case of a void intent: no trimming.
+            Self::Json("") => false,
             Self::Json(t) => !matches!(t.trim(), "" | "{}" | "null"),
             Self::App(p) => !p.is_empty(),
         }
@@ -333,7 +336,7 @@ where
     }
 
     #[inline]
-    fn enabled(&self, gate: Option<&'static str>) -> Result<(), &'static str> {
+    pub(crate) fn enabled(&self, gate: Option<&'static str>) -> Result<(), &'static str> {
         match (gate, &self.gate) {
             (Some(feature), Some(g)) if !g.is_enabled(feature) => Err(feature),
             _ => Ok(()),

@@ -2,23 +2,25 @@
 //! inputs (Zenoh, ROS 2: any source, through the `inputs` callback), the pages' commands
 //! (inputs for the next tick, user intents, forcing, pause / step / resume).
 
-use std::collections::VecDeque;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use robot_runtime::behavior::BehaviorId;
-use robot_runtime::intent::IntentSource;
-use robot_runtime::union::CladUnion;
+use robot_runtime::intent::shed::{hri_importance, Pushed, ShedQueue};
+use robot_runtime::intent::{Importance, Request as IntentRequest};
+use robot_runtime::wire::WireView;
 
 use super::hub::Request;
 use super::protocol::{self, Action};
 use super::session::{Inspector, Progress};
-use crate::intents::UserIntent;
-use crate::robot::{payload_json, Robot};
+use crate::clad::cloud_mic::MessageView;
+use crate::intents::{UserIntent, RANKER};
+use crate::robot::{describe_request, Arrival, Robot};
 use crate::scenario::{Scenario, ScenarioEvent, TimedEvent, When};
 use crate::timeline::{Entry, What, LIVE_INPUT};
 
-/// Inputs from pages waiting for the next tick, at most.
+/// Inputs from pages waiting for the next tick, at most; more shed the least important and
+/// oldest (never a stop: [`robot_runtime::intent::shed`]).
 pub const QUEUED_INPUTS: usize = 64;
 
 /// How the loop runs.
@@ -37,8 +39,9 @@ pub struct RunOptions {
 pub struct Summary {
     /// Ticks run.
     pub ticks: u64,
-    /// Inputs taken from the `inputs` callback.
-    pub received: usize,
+    /// Requests the `inputs` callback submitted (live sources; their own statistics say what
+    /// arrived).
+    pub submitted: usize,
     /// Commands taken from pages.
     pub commands: usize,
     /// The run ended because `stop` was set, not because its time was up.
@@ -48,6 +51,41 @@ pub struct Summary {
 enum Queued {
     Event(ScenarioEvent),
     User(UserIntent),
+}
+
+impl Queued {
+    /// How important it is for a full queue.
+    fn importance(&self) -> Importance {
+        match self {
+            Queued::User(intent) => RANKER.member(intent.tag()),
+            Queued::Event(ScenarioEvent::Cloud { bytes, .. }) => {
+                match MessageView::unpack_view(bytes) {
+                    Ok(MessageView::Result(r)) => RANKER.cloud_result(r.intent),
+                    _ => Importance::NORMAL,
+                }
+            }
+            Queued::Event(ScenarioEvent::Hri(message)) => {
+                let text = |k: &str| message.get(k).and_then(serde_json::Value::as_str);
+                let intent = text("intent")
+                    .or_else(|| text("action"))
+                    .unwrap_or_default();
+                let priority = message
+                    .get("priority")
+                    .and_then(serde_json::Value::as_u64)
+                    .and_then(|p| u8::try_from(p).ok());
+                hri_importance(intent, priority)
+            }
+            Queued::Event(_) => Importance::NORMAL,
+        }
+    }
+
+    /// What it is, for the timeline.
+    fn describe(&self) -> String {
+        match self {
+            Queued::User(intent) => describe_request(&IntentRequest::direct(intent.clone())),
+            Queued::Event(e) => format!("{e:?}").chars().take(120).collect(),
+        }
+    }
 }
 
 struct Forcing {
@@ -62,7 +100,7 @@ struct Loop<'a> {
     inspector: &'a mut Inspector,
     paused: bool,
     steps: u32,
-    queued: VecDeque<Queued>,
+    queued: ShedQueue<Queued>,
     forcing: Option<Forcing>,
     commands: usize,
     resumed: bool,
@@ -93,7 +131,7 @@ pub fn run(
         inspector,
         paused: options.start_paused,
         steps: 0,
-        queued: VecDeque::new(),
+        queued: ShedQueue::new(QUEUED_INPUTS),
         forcing: None,
         commands: 0,
         resumed: false,
@@ -134,10 +172,10 @@ pub fn run(
         for e in scenario.due(&mut next, tick, tps) {
             l.robot.deliver(e, began.elapsed());
         }
-        while let Some(q) = l.queued.pop_front() {
+        while let Some(q) = l.queued.pop() {
             l.deliver(q, tick, began.elapsed());
         }
-        summary.received += inputs(&mut l.robot, tick, began.elapsed());
+        summary.submitted += inputs(&mut l.robot, tick, began.elapsed());
         l.robot.end_tick(began.elapsed());
         l.ticks_run = tick + 1;
         l.force_again();
@@ -195,15 +233,8 @@ impl Loop<'_> {
                 self.robot.deliver(&e, cpu);
             }
             Queued::User(intent) => {
-                let detail = match payload_json(&intent) {
-                    Some(p) => format!("{} {p}", UserIntent::tag_name(intent.tag())),
-                    None => UserIntent::tag_name(intent.tag()).to_owned(),
-                };
-                self.input("user_intent", detail);
                 self.robot
-                    .runner_mut()
-                    .intents_mut()
-                    .set_pending(intent, IntentSource::Dev);
+                    .submit(IntentRequest::direct(intent), Arrival::live(), cpu);
             }
         }
     }
@@ -273,17 +304,25 @@ impl Loop<'_> {
     }
 
     fn enqueue(&mut self, q: Queued, next: u64) -> Result<String, String> {
-        if self.queued.len() >= QUEUED_INPUTS {
-            return Err(format!(
-                "{QUEUED_INPUTS} inputs already wait for the next tick{}",
-                if self.paused {
-                    " (the robot is paused)"
-                } else {
-                    ""
-                }
-            ));
+        let importance = q.importance();
+        match self.queued.push(q, importance) {
+            Pushed::Queued => {}
+            Pushed::QueuedShedding(old) => self.robot.report_ignored(format!(
+                "an input from a page was shed: {QUEUED_INPUTS} inputs waited for the next tick \
+                 (the least important and oldest go first, never a stop): {}",
+                old.describe()
+            )),
+            Pushed::Shed(_) => {
+                return Err(format!(
+                    "shed: {QUEUED_INPUTS} more important inputs already wait for the next tick{}",
+                    if self.paused {
+                        " (the robot is paused)"
+                    } else {
+                        ""
+                    }
+                ))
+            }
         }
-        self.queued.push_back(q);
         Ok(if self.paused {
             format!("queued for tick {next} (paused: step or resume to deliver it)")
         } else {
@@ -338,5 +377,72 @@ impl Loop<'_> {
         if let Err(e) = self.force(&name, run, total) {
             self.robot.report_ignored(e);
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::clad::cloud_mic::{IntentResult, Message};
+    use robot_runtime::wire::Wire;
+
+    fn cloud(intent: &str, parameters: &str) -> Queued {
+        let bytes = Message::Result(IntentResult {
+            intent: intent.into(),
+            parameters: parameters.into(),
+            metadata: String::new(),
+        })
+        .pack()
+        .unwrap();
+        Queued::Event(ScenarioEvent::Cloud {
+            bytes,
+            captured: false,
+        })
+    }
+
+    /// A page's inputs wait for the next tick in a queue that sheds like every input queue: a
+    /// stop sent after a flood of 1,000 is taken, whether a voice stop, an HRI stop or the
+    /// member itself.
+    #[test]
+    fn a_stop_after_a_flood_of_page_inputs_is_taken() {
+        let stops = [
+            cloud(
+                "intent_global_stop_extend",
+                r#"{"what_to_stop": "everything"}"#,
+            ),
+            Queued::Event(ScenarioEvent::Hri(
+                serde_json::json!({"intent": "__intent_stop_activity__", "priority": 10})
+                    .as_object()
+                    .unwrap()
+                    .clone(),
+            )),
+            Queued::User(UserIntent::GlobalStop(Default::default())),
+        ];
+        for stop in stops {
+            let mut q = ShedQueue::new(QUEUED_INPUTS);
+            for _ in 0..1000 {
+                let flood = Queued::Event(ScenarioEvent::Hri(
+                    serde_json::json!({"intent": "__intent_greet__", "priority": 200})
+                        .as_object()
+                        .unwrap()
+                        .clone(),
+                ));
+                let importance = flood.importance();
+                q.push(flood, importance);
+            }
+            let importance = stop.importance();
+            assert!(importance.always_admitted(), "{}", stop.describe());
+            assert!(matches!(
+                q.push(stop, importance),
+                Pushed::QueuedShedding(_)
+            ));
+            assert_eq!(q.shed(), 1001 - QUEUED_INPUTS as u64);
+            let last = q.iter().last().unwrap();
+            assert!(last.importance().always_admitted(), "the stop is queued");
+        }
+        // A voice command is not a stop; as important as the flood, the oldest goes.
+        assert!(!cloud("intent_imperative_come", "")
+            .importance()
+            .always_admitted());
     }
 }

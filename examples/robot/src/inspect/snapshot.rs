@@ -193,9 +193,10 @@ pub(crate) struct Meta {
 
 impl From<IntentMeta> for Meta {
     fn from(m: IntentMeta) -> Self {
+        // Who sent it and how come from outside: shown escaped, as in the timeline.
         Self {
-            source: m.source.wire().to_owned(),
-            modality: m.modality.wire().to_owned(),
+            source: crate::timeline::escape(m.source.wire()).into_owned(),
+            modality: crate::timeline::escape(m.modality.wire()).into_owned(),
             priority: m.priority.0,
             confidence: m.confidence.value(),
         }
@@ -395,7 +396,7 @@ pub(crate) fn build(
         payload: payload_json(p.intent()),
         origin: p.source().to_string(),
         via: describe_match(p.matched()),
-        map_entry: map_entry(p.matched()),
+        map_entry: map_entry(p.matched(), p.tag()),
         meta: p.meta().into(),
         age_ticks: now.saturating_sub(p.since_tick()),
         owner: None,
@@ -405,7 +406,7 @@ pub(crate) fn build(
         payload: payload_json(a.intent()),
         origin: a.source().to_string(),
         via: describe_match(a.matched()),
-        map_entry: map_entry(a.matched()),
+        map_entry: map_entry(a.matched(), a.tag()),
         meta: a.meta().into(),
         age_ticks: now.saturating_sub(a.activated_tick()),
         owner: runner.owner_name(a.owner()).map(str::to_owned),
@@ -446,6 +447,21 @@ mod tests {
     use crate::robot::{RunConfig, DEFAULT_SCENARIO};
     use crate::scenario::Scenario;
     use crate::tree_files;
+
+    /// Who sent an intent and how come from outside: the page gets them escaped, one line.
+    #[test]
+    fn the_pages_intent_metadata_is_escaped() {
+        use robot_runtime::hri::{Confidence, Modality, Priority, Source as Who};
+        let meta = Meta::from(IntentMeta {
+            source: Who::Person("p1\n  9.999 s  FORGED".into()),
+            modality: Modality::Unrecognized("\u{1b}[2Jtouch".into()),
+            priority: Priority::DEFAULT,
+            confidence: Confidence::Unstated,
+            arrived_tick: 0,
+        });
+        assert_eq!(meta.source, r"p1\n  9.999 s  FORGED");
+        assert_eq!(meta.modality, r"\u{1b}[2Jtouch");
+    }
 
     const TPS: u32 = 50;
     /// The page's `FOREVER_MS`: a cooldown this long does not count down.
@@ -527,7 +543,7 @@ mod tests {
 
     fn original(config: RunConfig) -> Robot {
         let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/behaviors/original");
-        let files = tree_files::read_tree(Path::new(dir)).unwrap();
+        let files = tree_files::read_tree(Path::new(dir)).unwrap().files;
         let sources: Vec<Source<'_>> = files.iter().map(|(n, t)| Source::new(n, t)).collect();
         let base = tree_files::default_base(&files).unwrap();
         Robot::with_sources(&sources, base, &LoadOptions::with_stand_ins(), config)

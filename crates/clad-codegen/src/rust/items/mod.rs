@@ -393,8 +393,8 @@ pub(super) fn wire_parts(
     }
 }
 
-/// Opens the `Wire` impl of a structure or union: `TYPE_NAME`, the `FIXED_SIZE` and
-/// `MIN_SIZE` constants, `SCHEMA_HASH` (the declaration's schema hash as bytes, for generic
+/// Opens the `Wire` impl of a structure or union: `TYPE_NAME`, the `FIXED_SIZE`, `MIN_SIZE`
+/// and (variable size only) `MAX_SIZE` constants, `SCHEMA_HASH` (the declaration's schema hash as bytes, for generic
 /// code such as transports), and `packed_size` (returning `size_body`).
 fn wire_impl_open(c: &mut Code, rt: &str, ident: &str, d: &Decl, m: &Metrics, size_body: &str) {
     let fqn_lit = &str_lit(&d.fqn());
@@ -415,6 +415,14 @@ fn wire_impl_open(c: &mut Code, rt: &str, ident: &str, d: &Decl, m: &Metrics, si
             const MIN_SIZE: usize = {};",
         usize_lit(m.min_size.value())
     );
+    if !m.is_fixed_size {
+        // A fixed-size type's bound is its size, the trait's default.
+        let max = match usize::try_from(m.max_size.value()) {
+            Ok(n) => format!("::core::option::Option::Some({n})"),
+            Err(_) => "::core::option::Option::None".to_owned(),
+        };
+        emit!(c, "const MAX_SIZE: ::core::option::Option<usize> = {max};");
+    }
     wire_schema_hash(c, d);
     emit!(
         c,

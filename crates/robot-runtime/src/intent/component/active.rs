@@ -6,12 +6,22 @@ impl<U> IntentComponent<U>
 where
     U: super::super::IntentUnion,
 {
+    /// Reports a guard dropped since the last call (every entry point calls this first).
+    #[inline]
     pub(super) fn sync_active(&mut self) {
         let dropped = self
             .active
             .as_ref()
             .is_some_and(|a| a.state.load(Ordering::Acquire) == DROPPED);
         if dropped {
+            self.report_dropped_guard();
+        }
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn report_dropped_guard(&mut self) {
+        {
             let a = self.active.take().expect("active");
             self.emit(IntentEvent::Deactivated {
                 id: a.info.id,

@@ -1,23 +1,39 @@
-//! Cloud and app intake: cloud results, app intents and expanded JSON become pending
-//! intents through one pipeline, each check in one place:
+//! The one intake: every request, whatever its source ([`Request`]: a cloud message, an
+//! app intent, a ROS4HRI message as JSON, fields or an undecodable transport message, a
+//! developer tool's member), enters through [`IntentComponent::submit`] and gets one
+//! [`IntakeOutcome`]. Each check is written once, here:
 //!
-//! 1. **resolve** ([`IntentTranslator::resolve`]): an empty or unknown intent, the map
-//!    lookup, the feature gate, simple voice responses → a member, or the unmatched member
-//!    with the reason;
-//! 2. **payload**: nothing for a member without payload fields; for the others the
-//!    translator reads the parameters and builds the payload
-//!    ([`IntentTranslator::build_data`], [`IntentTranslator::simple_voice`]); a failure is
-//!    reported with its [`Reaction`] (`fail`);
-//! 3. **whitelist** (`is_whitelisted`): a member it excludes becomes the unmatched intent;
-//! 4. **the pending-slot policy** (`refuse_lower`): an intent the pending one outranks is
-//!    dropped.
+//! 1. **read** (HRI requests only): the [`HriIntake`](crate::hri::HriIntake) reads,
+//!    validates, stamps the envelope, drops stale, low-confidence and duplicated requests
+//!    (each an [`IntentEvent::Hri`]; the outcome [`IntakeOutcome::NotAdmitted`]);
+//! 2. **resolve** — the lookup and the feature gate: a cloud or app intent through
+//!    [`IntentTranslator::resolve`] (the map's tables, simple voice responses), an HRI intent
+//!    through the HRI map ([`StaticHriMap::lookup`](crate::hri::StaticHriMap::lookup)) and
+//!    the same gate ([`IntentTranslator::enabled`]); an unknown intent or a gated entry
+//!    becomes the unmatched member with the reason, from every source alike;
+//! 3. **payload**: nothing for a member without payload fields; for the others the
+//!    translator reads the parameters ([`IntentTranslator::build_data`],
+//!    [`IntentTranslator::simple_voice`]) or the HRI entry copies the roles
+//!    ([`HriMapEntry::build`](crate::hri::HriMapEntry::build)); a failure is reported with
+//!    its [`Reaction`] (`fail`);
+//! 4. **whitelist** (`is_whitelisted`): a member it excludes becomes the unmatched intent;
+//! 5. **route** (HRI requests): the map entry says whether the request goes to the
+//!    behaviors, the mission controller or both; a request for the mission controller waits
+//!    for it in a queue that sheds by importance ([`IntentComponent::take_mission_requests`]:
+//!    the seam where the arbiter of the robot's body takes it);
+//! 6. **the pending-slot policy** (`refuse_lower`): an intent of lower priority than the
+//!    pending one is dropped, unless it is a stop (always admitted, as in the input queues:
+//!    [`crate::intent::shed`]); an HRI request carries its priority ([`IntentMeta`]), the
+//!    others 128.
 //!
-//! A data intent that passes steps 3 and 4 (the common case) is built straight into the
+//! A data intent that passes steps 4 and 6 (the common case) is built straight into the
 //! pending slot: the union is as large as its largest member, and building it elsewhere
 //! and moving it in costs more than building a small payload.
 
 use super::*;
+use crate::hri::{Admission, IntentRecord};
 use crate::intent::map::SimpleVoiceResponse;
+use crate::intent::request::{CloudRequest, HriMessage, HriRequest, IntentRequest, Request};
 use crate::intent::translate::{MappedEntry, Params, Resolved, Side, Translation};
 
 impl<U> IntentComponent<U>
@@ -27,50 +43,54 @@ where
     /// A sender for the transport thread. Messages are handled in order by `update`.
     pub fn cloud_sender(&self) -> CloudSender {
         CloudSender {
-            tx: self.queue.tx.clone(),
-            queued: self.queue.queued.clone(),
+            shared: self.queue.shared.clone(),
         }
     }
 
-    /// Handles one cloud message now (what `update` does for each queued message).
-    ///
-    /// * `Result` → [`handle_cloud_result`](Self::handle_cloud_result);
-    /// * `Error` / `StreamTimeout` → intent-error flag, stream closed, "will stream" cleared;
-    /// * `StreamOpen` → stream-open flag;
-    /// * `Other` → [`IntentEvent::CloudIgnored`].
-    pub fn handle_cloud(&mut self, event: CloudEvent) -> CloudOutcome<U::Tag> {
-        self.sync_active();
-        match event {
-            CloudEvent::Result {
-                intent, parameters, ..
-            } => self.handle_cloud_result(&intent, &parameters),
-            CloudEvent::Error { error, extra } => {
-                self.close_stream();
-                self.set_error(CloudErrorCause::Error { error, extra });
-                CloudOutcome::ErrorFlagSet
+    /// The one intake: takes `request` from any source now and says what became of it. The
+    /// steps, each written once for every source: read (an HRI request: validation, envelope,
+    /// expiry, confidence, de-duplication), lookup and feature gate (the user-intent map, or
+    /// the HRI map), payload, whitelist, route (an HRI request: behaviors, mission controller
+    /// or both), pending-slot policy.
+    #[inline]
+    pub fn submit(&mut self, request: impl IntentRequest<U>) -> IntakeOutcome<U::Tag> {
+        request.with_request(|r| self.take(r))
+    }
+
+    /// [`submit`](Self::submit), showing the decoded request to `seen` first (a robot
+    /// describes the input from the same decode: nothing is decoded twice).
+    #[inline]
+    pub fn submit_with<R>(
+        &mut self,
+        request: impl IntentRequest<U>,
+        seen: impl FnOnce(&Request<'_, U>) -> R,
+    ) -> (IntakeOutcome<U::Tag>, R) {
+        request.with_request(|r| {
+            let said = seen(&r);
+            (self.take(r), said)
+        })
+    }
+
+    /// The dispatch to each kind's steps, each out of line: this stays small enough to be
+    /// inlined into every caller, and each kind's steps are compiled as one function with
+    /// the pipeline inlined in it.
+    #[inline(always)]
+    fn take(&mut self, request: Request<'_, U>) -> IntakeOutcome<U::Tag> {
+        match request {
+            Request::Cloud(CloudRequest::Result { intent, parameters }) => {
+                self.take_cloud_result(intent, parameters)
             }
-            CloudEvent::StreamTimeout => {
-                self.close_stream();
-                self.set_error(CloudErrorCause::StreamTimeout);
-                CloudOutcome::ErrorFlagSet
-            }
-            CloudEvent::StreamOpen { .. } => {
-                if !std::mem::replace(&mut self.stream_open, true) {
-                    self.emit(IntentEvent::StreamOpened);
-                }
-                CloudOutcome::StreamOpened
-            }
-            CloudEvent::Other { message } => {
-                self.emit(IntentEvent::CloudIgnored { message });
-                CloudOutcome::Ignored
-            }
+            Request::Cloud(other) => self.take_cloud_message(other),
+            Request::App { intent, param } => self.take_app(intent, param),
+            Request::Hri(hri) => self.take_hri(hri),
+            Request::Direct(intent) => self.take_direct(intent),
         }
     }
 
-    /// Handles a cloud `result` now: closes the stream, clears "will stream" and a stale
-    /// error flag, translates, applies the whitelist, and sets the intent pending with
-    /// source `Voice` — or applies the configured [`Reaction`] to a [`TranslateError`].
-    pub fn handle_cloud_result(&mut self, intent: &str, parameters: &str) -> CloudOutcome<U::Tag> {
+    /// A cloud `result`: closes the stream, clears "will stream" and a stale error flag,
+    /// then steps 2 to 6.
+    #[inline(never)]
+    fn take_cloud_result(&mut self, intent: &str, parameters: &str) -> IntakeOutcome<U::Tag> {
         self.sync_active();
         self.close_stream();
         self.clear_error();
@@ -82,6 +102,70 @@ where
         )
     }
 
+    /// An app intent: steps 2 to 6.
+    #[inline(never)]
+    fn take_app(&mut self, intent: &str, param: &str) -> IntakeOutcome<U::Tag> {
+        self.sync_active();
+        self.intake(IntentSource::App, Side::App, intent, Params::App(param))
+    }
+
+    /// A cloud message that is no `result`:
+    ///
+    /// * `error` / `streamTimeout` → intent-error flag, stream closed, "will stream" cleared;
+    /// * `streamOpen` → stream-open flag;
+    /// * any other member → [`IntentEvent::CloudIgnored`];
+    /// * a datagram that does not decode → like an `error`, with
+    ///   [`CloudErrorCause::Undecodable`] in the event: the original could not receive such a
+    ///   message at all; dropping it silently would leave the user without an answer.
+    #[inline(never)]
+    fn take_cloud_message(&mut self, message: CloudRequest<'_>) -> IntakeOutcome<U::Tag> {
+        self.sync_active();
+        match message {
+            CloudRequest::Result { .. } => unreachable!("taken by `take`"),
+            CloudRequest::Error { error, extra } => {
+                self.close_stream();
+                self.set_error(CloudErrorCause::Error {
+                    error,
+                    extra: extra.to_owned(),
+                });
+                IntakeOutcome::ErrorFlagSet
+            }
+            CloudRequest::StreamTimeout => {
+                self.close_stream();
+                self.set_error(CloudErrorCause::StreamTimeout);
+                IntakeOutcome::ErrorFlagSet
+            }
+            CloudRequest::StreamOpen => {
+                if !std::mem::replace(&mut self.stream_open, true) {
+                    self.emit(IntentEvent::StreamOpened);
+                }
+                IntakeOutcome::StreamOpened
+            }
+            CloudRequest::Other { message } => {
+                self.emit(IntentEvent::CloudIgnored { message });
+                IntakeOutcome::Ignored
+            }
+            CloudRequest::Undecodable { error, .. } => {
+                self.close_stream();
+                self.set_error(CloudErrorCause::Undecodable { error });
+                IntakeOutcome::ErrorFlagSet
+            }
+        }
+    }
+
+    /// Shorthand for [`submit`](Self::submit) of a cloud message.
+    pub fn handle_cloud(&mut self, event: CloudEvent) -> IntakeOutcome<U::Tag> {
+        self.submit(event)
+    }
+
+    /// Shorthand for [`submit`](Self::submit) of a cloud `result` ([`Request::cloud_result`]):
+    /// closes the stream, clears "will stream" and a stale error flag, translates, applies
+    /// the whitelist, and sets the intent pending with source `Voice` — or applies the
+    /// configured [`Reaction`] to a [`TranslateError`].
+    pub fn handle_cloud_result(&mut self, intent: &str, parameters: &str) -> IntakeOutcome<U::Tag> {
+        self.submit(Request::cloud_result(intent, parameters))
+    }
+
     /// The intake pipeline of the module docs, for a request from `source` looked up in
     /// `side`'s table.
     #[inline(always)]
@@ -91,7 +175,7 @@ where
         side: Side,
         intent: &str,
         params: Params<'_>,
-    ) -> CloudOutcome<U::Tag> {
+    ) -> IntakeOutcome<U::Tag> {
         match self.translator.resolve(side, intent, params) {
             Resolved::Void {
                 entry,
@@ -126,7 +210,7 @@ where
         response: &'static SimpleVoiceResponse,
         tag: U::Tag,
         params: Params<'_>,
-    ) -> CloudOutcome<U::Tag> {
+    ) -> IntakeOutcome<U::Tag> {
         let result = self.translator.simple_voice(response, tag, params);
         self.pend_translation(source, intent, result)
     }
@@ -138,7 +222,7 @@ where
         &mut self,
         source: IntentSource,
         reason: UnmatchedReason<U::Tag>,
-    ) -> CloudOutcome<U::Tag> {
+    ) -> IntakeOutcome<U::Tag> {
         let unmatched = self.translator.map().unmatched;
         self.pend_void(source, unmatched, Match::Unmatched(reason))
     }
@@ -150,14 +234,14 @@ where
         source: IntentSource,
         tag: U::Tag,
         matched: Match<U::Tag>,
-    ) -> CloudOutcome<U::Tag> {
+    ) -> IntakeOutcome<U::Tag> {
         if !self.is_whitelisted(tag) {
-            return self.not_whitelisted(tag, source);
+            return self.not_whitelisted(tag, source, None);
         }
         if !self.set_pending_with(|| U::default_for(tag), tag, source, matched.clone(), None) {
-            return CloudOutcome::Outranked { tag };
+            return IntakeOutcome::Outranked { tag };
         }
-        CloudOutcome::Pending { tag, matched }
+        IntakeOutcome::Pending { tag, matched }
     }
 
     /// Steps 2 to 4 for a member with payload fields. When the member is whitelisted and
@@ -174,9 +258,11 @@ where
         intent: &str,
         data: MappedEntry<U::Tag>,
         params: Params<'_>,
-    ) -> CloudOutcome<U::Tag> {
+    ) -> IntakeOutcome<U::Tag> {
         let tag = data.tag();
-        if !self.is_whitelisted(tag) || self.outranked_by_pending(crate::hri::Priority::DEFAULT) {
+        if !self.is_whitelisted(tag)
+            || self.outranked_by_pending(tag, crate::hri::Priority::DEFAULT)
+        {
             let result = self
                 .translator
                 .build_data(&data, params, |built| built)
@@ -221,35 +307,41 @@ where
         debug_assert!(self.pending.as_ref().is_some_and(|p| p.tag() == tag));
         self.log_notes(intent, &notes);
         self.report_pending(replaced, tag, source, data.matched());
-        CloudOutcome::Pending {
+        IntakeOutcome::Pending {
             tag,
             matched: data.matched(),
         }
     }
 
+    /// Logs a translation's notes (no call when there are none, the usual case).
+    #[inline]
     pub(super) fn log_notes(&self, intent: &str, notes: &[Note]) {
+        if !notes.is_empty() {
+            Self::log_each_note(intent, notes);
+        }
+    }
+
+    #[inline(never)]
+    fn log_each_note(intent: &str, notes: &[Note]) {
         for note in notes {
             tracing::debug!(intent, ?note, "UserIntentComponent.Translate.Note");
         }
     }
 
-    /// Handles a datagram from the cloud process that does not decode (the robot's decode
-    /// of `CloudMic::Message` failed): like a cloud `error`, the stream is closed and the
-    /// intent-error flag set (so the robot can react), with
-    /// [`CloudErrorCause::Undecodable`] in the [`IntentEvent::CloudError`] event (logged).
-    /// The original could not receive such a message at all; dropping it silently would
-    /// leave the user without an answer.
-    pub fn handle_undecodable(&mut self, error: crate::wire::UnpackError) -> CloudOutcome<U::Tag> {
-        self.sync_active();
-        self.close_stream();
-        self.set_error(CloudErrorCause::Undecodable { error });
-        CloudOutcome::ErrorFlagSet
+    /// Shorthand for [`submit`](Self::submit) of a datagram from the cloud process that does
+    /// not decode (the robot's decode of `CloudMic::Message` failed): the stream is closed
+    /// and the intent-error flag set, with [`CloudErrorCause::Undecodable`] in the event.
+    pub fn handle_undecodable(&mut self, error: crate::wire::UnpackError) -> IntakeOutcome<U::Tag> {
+        self.submit(Request::Cloud(CloudRequest::Undecodable {
+            error,
+            bytes: &[],
+        }))
     }
 
-    /// Handles an app intent (`AppIntent { intent, param }`) now, with source `App`.
-    pub fn handle_app_intent(&mut self, intent: &str, param: &str) -> CloudOutcome<U::Tag> {
-        self.sync_active();
-        self.intake(IntentSource::App, Side::App, intent, Params::App(param))
+    /// Shorthand for [`submit`](Self::submit) of an app intent (`AppIntent { intent, param
+    /// }`), with source `App`.
+    pub fn handle_app_intent(&mut self, intent: &str, param: &str) -> IntakeOutcome<U::Tag> {
+        self.submit(Request::App { intent, param })
     }
 
     /// The original's `SetCloudIntentPendingFromExpandedJSON` (tests, dev tools):
@@ -258,7 +350,7 @@ where
     pub fn handle_expanded_json(
         &mut self,
         text: &str,
-    ) -> Result<CloudOutcome<U::Tag>, ExpandedJsonError> {
+    ) -> Result<IntakeOutcome<U::Tag>, ExpandedJsonError> {
         let value: serde_json::Value =
             serde_json::from_str(text).map_err(|e| ExpandedJsonError::BadJson {
                 reason: e.to_string(),
@@ -290,22 +382,189 @@ where
         &mut self,
         tag: U::Tag,
         source: IntentSource,
-    ) -> CloudOutcome<U::Tag> {
+        meta: Option<Box<IntentMeta>>,
+    ) -> IntakeOutcome<U::Tag> {
         tracing::info!(tag = U::tag_name(tag), "UserIntentComponent.NotWhitelisted");
-        let matched = Match::Unmatched(UnmatchedReason::NotWhitelisted { tag });
+        self.pend_unmatched_with(source, UnmatchedReason::NotWhitelisted { tag }, meta)
+    }
+
+    /// The unmatched member pending for `reason`, with the request's metadata.
+    #[cold]
+    fn pend_unmatched_with(
+        &mut self,
+        source: IntentSource,
+        reason: UnmatchedReason<U::Tag>,
+        meta: Option<Box<IntentMeta>>,
+    ) -> IntakeOutcome<U::Tag> {
+        let matched = Match::Unmatched(reason);
         let unmatched = self.translator.map().unmatched;
         if !self.set_pending_with(
             || U::default_for(unmatched),
             unmatched,
             source,
             matched.clone(),
-            None,
+            meta,
         ) {
-            return CloudOutcome::Outranked { tag: unmatched };
+            return IntakeOutcome::Outranked { tag: unmatched };
         }
-        CloudOutcome::Pending {
+        IntakeOutcome::Pending {
             tag: unmatched,
             matched,
+        }
+    }
+
+    // ----- HRI requests and developer tools' members ------------------------------------
+
+    /// Step 1 for an HRI request, then [`route_hri`](Self::route_hri).
+    #[inline(never)]
+    fn take_hri(&mut self, request: HriRequest<'_>) -> IntakeOutcome<U::Tag> {
+        self.sync_active();
+        let HriRequest {
+            source,
+            message,
+            arrived,
+        } = request;
+        let admission = match message {
+            HriMessage::Text(text) => {
+                self.hri
+                    .receive_json(text, crate::hri::Envelope::new(), arrived)
+            }
+            HriMessage::Object(object) => {
+                self.hri
+                    .receive_object(object, crate::hri::Envelope::new(), arrived)
+            }
+            HriMessage::Fields(fields, envelope) => {
+                self.hri.receive_fields(fields, envelope, arrived)
+            }
+            HriMessage::Undecodable { reason, .. } => self.hri.receive_undecodable(reason),
+        };
+        for e in self.hri.drain_events() {
+            self.emit(IntentEvent::Hri(Box::new(e)));
+        }
+        let record = match admission {
+            Admission::Execute(record) => record,
+            Admission::Confirm(record) => {
+                return IntakeOutcome::NotAdmitted(NotAdmitted::NeedsConfirmation(record.id))
+            }
+            Admission::Ignored(id) => {
+                return IntakeOutcome::NotAdmitted(NotAdmitted::LowConfidence(id))
+            }
+            Admission::Duplicate { id, of } => {
+                return IntakeOutcome::NotAdmitted(NotAdmitted::Duplicate { id, of })
+            }
+            Admission::Expired(id) => return IntakeOutcome::NotAdmitted(NotAdmitted::Expired(id)),
+            Admission::Rejected(id) => {
+                return IntakeOutcome::NotAdmitted(NotAdmitted::Rejected(id))
+            }
+        };
+        self.route_hri(source, record)
+    }
+
+    /// Steps 2 to 6 for an admitted HRI request: the HRI map's entry (lookup), its feature
+    /// gate, the whitelist, the route, the member built from the roles, the pending slot.
+    fn route_hri(&mut self, source: IntentSource, record: IntentRecord) -> IntakeOutcome<U::Tag> {
+        let mut meta = IntentMeta::from_record(&record);
+        meta.arrived_tick = self.tick;
+        let meta = Some(Box::new(meta));
+        let Some(entry) = self.hri_map.and_then(|m| m.lookup(&record.intent)) else {
+            let intent = record.intent.intent.wire().into();
+            return self.pend_unmatched_with(
+                source,
+                UnmatchedReason::UnknownIntent { intent },
+                meta,
+            );
+        };
+        if let Err(feature) = self.translator.enabled(entry.feature_gate) {
+            let reason = UnmatchedReason::FeatureDisabled {
+                intent: entry.intent,
+                feature,
+            };
+            return self.pend_unmatched_with(source, reason, meta);
+        }
+        let tag = entry.tag;
+        if !self.is_whitelisted(tag) {
+            return self.not_whitelisted(tag, source, meta);
+        }
+        if !entry.route.to_behaviors() {
+            self.queue_for_missions(tag, source, record);
+            return IntakeOutcome::ToMissions { tag };
+        }
+        let built = entry.build::<U>(&record.intent);
+        if entry.route.to_missions() {
+            self.queue_for_missions(tag, source, record);
+        }
+        match built {
+            Ok(intent) => {
+                let matched = Match::Hri {
+                    intent: entry.intent,
+                };
+                if !self.set_pending_with(move || intent, tag, source, matched.clone(), meta) {
+                    return IntakeOutcome::Outranked { tag };
+                }
+                IntakeOutcome::Pending { tag, matched }
+            }
+            Err(error) => {
+                let reason = match error {
+                    crate::hri::HriMapError::Payload { reason, .. } => reason,
+                    other => other.to_string(),
+                };
+                let error = TranslateError::BadPayload {
+                    tag: U::tag_name(tag),
+                    field: None,
+                    reason,
+                };
+                self.fail(source, entry.intent, error)
+            }
+        }
+    }
+
+    /// Queues `record` for the mission controller (shedding by importance when the queue is
+    /// full).
+    fn queue_for_missions(&mut self, tag: U::Tag, source: IntentSource, record: IntentRecord) {
+        let id = record.id;
+        let importance = crate::intent::shed::hri_importance(
+            record.intent.intent.wire(),
+            Some(record.intent.priority.0),
+        );
+        self.emit(IntentEvent::ToMissions { tag, source, id });
+        if !matches!(
+            self.missions.push(record, importance),
+            crate::intent::shed::Pushed::Queued
+        ) {
+            tracing::warn!(
+                capacity = self.missions.capacity(),
+                "UserIntentComponent.ToMissions.Shed"
+            );
+            self.emit(IntentEvent::InputsShed { source, count: 1 });
+        }
+    }
+
+    /// The admitted HRI requests the map routes to the mission controller, oldest first,
+    /// taken out of the component: the robot hands each to its controller (or, one day, to
+    /// the one arbiter of its body) right after the request was submitted.
+    pub fn take_mission_requests(&mut self) -> impl Iterator<Item = IntentRecord> + '_ {
+        std::iter::from_fn(|| self.missions.pop())
+    }
+
+    /// HRI requests waiting for the mission controller.
+    pub fn mission_requests_waiting(&self) -> usize {
+        self.missions.len()
+    }
+
+    /// A developer tool's member: steps 4 and 6 (it needs no lookup and has no feature gate).
+    #[inline(never)]
+    fn take_direct(&mut self, intent: U) -> IntakeOutcome<U::Tag> {
+        self.sync_active();
+        let tag = intent.tag();
+        if !self.is_whitelisted(tag) {
+            return self.not_whitelisted(tag, IntentSource::Dev, None);
+        }
+        if !self.set_pending_with(move || intent, tag, IntentSource::Dev, Match::Direct, None) {
+            return IntakeOutcome::Outranked { tag };
+        }
+        IntakeOutcome::Pending {
+            tag,
+            matched: Match::Direct,
         }
     }
 
@@ -316,7 +575,7 @@ where
         source: IntentSource,
         intent: &str,
         result: Result<Translation<U>, TranslateError>,
-    ) -> CloudOutcome<U::Tag> {
+    ) -> IntakeOutcome<U::Tag> {
         let t = match result {
             Ok(t) => t,
             Err(error) => return self.fail(source, intent, error),
@@ -325,14 +584,14 @@ where
         self.log_ignored_params(intent, t.params_ignored);
         let tag = t.intent.tag();
         if !self.is_whitelisted(tag) {
-            return self.not_whitelisted(tag, source);
+            return self.not_whitelisted(tag, source, None);
         }
         // Moved once, straight from the translation into the pending slot.
         let matched = t.matched;
         if !self.set_pending_inner(t.intent, source, matched.clone()) {
-            return CloudOutcome::Outranked { tag };
+            return IntakeOutcome::Outranked { tag };
         }
-        CloudOutcome::Pending { tag, matched }
+        IntakeOutcome::Pending { tag, matched }
     }
 
     /// A failed translation: the event, then the configured [`Reaction`].
@@ -342,7 +601,7 @@ where
         source: IntentSource,
         intent: &str,
         error: TranslateError,
-    ) -> CloudOutcome<U::Tag> {
+    ) -> IntakeOutcome<U::Tag> {
         let reaction = (self.config.reaction)(&error);
         self.emit(IntentEvent::TranslateFailed {
             source,
@@ -362,6 +621,6 @@ where
             Reaction::ErrorFlag => self.set_error(CloudErrorCause::BadResult),
             Reaction::Drop => {}
         }
-        CloudOutcome::Failed { error, reaction }
+        IntakeOutcome::Failed { error, reaction }
     }
 }

@@ -11,7 +11,7 @@ use std::ops::Deref;
 use std::sync::atomic::{AtomicU8, AtomicUsize, Ordering};
 use std::sync::Arc;
 
-use super::cloud::{CloudEvent, CloudQueue, CloudSender};
+use super::cloud::{CloudEvent, CloudQueue, CloudSender, RankCloud};
 use super::event::{
     ActivationId, CloudErrorCause, DeactivateReason, DropReason, Flag, IntentEvent, IntentSource,
     Match, Owner, Reaction, UnmatchedReason,
@@ -37,8 +37,14 @@ pub struct IntentConfig {
     pub trigger_from_mute_deadline_ticks: u64,
     /// Translation settings (numeric mode, strictness, size limit).
     pub translate: TranslateConfig,
-    /// Capacity of the cloud channel (default 64; senders block or fail when it is full).
+    /// Capacity of the cloud channel (default 64; a full channel sheds by importance, see
+    /// [`crate::intent::shed`]).
     pub cloud_queue_capacity: usize,
+    /// Capacity of the queue of HRI requests waiting for the mission controller (default 64;
+    /// sheds by importance like every input queue, never a stop).
+    pub mission_queue_capacity: usize,
+    /// The HRI intake's settings (reading, confidence bands, de-duplication, expiry).
+    pub hri: crate::hri::IntakeConfig,
     /// At most this many cloud messages are handled per `update` (default 64), so a flooding
     /// sender cannot stall a tick; the rest wait for the next tick, in order.
     pub max_cloud_per_tick: usize,
@@ -59,6 +65,8 @@ impl Default for IntentConfig {
             trigger_from_mute_deadline_ticks: 120,
             translate: TranslateConfig::default(),
             cloud_queue_capacity: 64,
+            mission_queue_capacity: 64,
+            hri: crate::hri::IntakeConfig::default(),
             max_cloud_per_tick: 64,
             max_buffered_events: 1024,
             reaction: TranslateError::default_reaction,
@@ -107,6 +115,8 @@ pub struct IntentComponent<U: CladUnion> {
     error: bool,
     stream_open: bool,
     whitelist: Option<TagSet>,
+    /// The members a stop or cancel request maps to (from the HRI map): always admitted.
+    stops: TagSet,
     holds: Arc<AtomicUsize>,
     held: bool,
     suppressions: Arc<AtomicUsize>,
@@ -115,6 +125,12 @@ pub struct IntentComponent<U: CladUnion> {
     listeners: Vec<(SubscriptionId, Listener<U::Tag>)>,
     subscriptions: u64,
     queue: CloudQueue,
+    /// The HRI intake (read, validate, envelope, expiry, confidence, de-duplication).
+    hri: crate::hri::HriIntake,
+    /// The HRI map (`None`: no HRI intent maps to a member).
+    hri_map: Option<&'static crate::hri::StaticHriMap<U::Tag>>,
+    /// Admitted HRI requests routed to the mission controller, waiting for it.
+    missions: crate::intent::shed::ShedQueue<crate::hri::IntentRecord>,
 }
 
 impl<U: CladUnion> fmt::Debug for IntentComponent<U> {
@@ -154,7 +170,7 @@ mod pending;
 mod state;
 mod trigger;
 
-pub use outcome::{ClaimError, CloudOutcome, DeactivateError, ExpandedJsonError};
+pub use outcome::{ClaimError, DeactivateError, ExpandedJsonError, IntakeOutcome, NotAdmitted};
 use state::{ActiveCell, ACTIVE, DROPPED, ENDED};
 pub use state::{
     ActiveIntent, ActiveIntentGuard, PendingIntent, TimeoutHold, TriggerWordSuppression,
@@ -173,7 +189,10 @@ where
     pub fn with_config(map: &'static StaticIntentMap<U::Tag>, config: IntentConfig) -> Self {
         Self {
             translator: IntentTranslator::with_config(map, config.translate),
-            queue: CloudQueue::new(config.cloud_queue_capacity),
+            queue: CloudQueue::new(config.cloud_queue_capacity, Self::cloud_rank(map, None)),
+            hri: crate::hri::HriIntake::new(config.hri.clone()),
+            hri_map: None,
+            missions: crate::intent::shed::ShedQueue::new(config.mission_queue_capacity),
             events: Vec::with_capacity(32),
             config,
             tick: 0,
@@ -185,6 +204,7 @@ where
             error: false,
             stream_open: false,
             whitelist: None,
+            stops: TagSet::default(),
             holds: Arc::new(AtomicUsize::new(0)),
             held: false,
             suppressions: Arc::new(AtomicUsize::new(0)),
@@ -194,7 +214,51 @@ where
         }
     }
 
+    /// How the cloud channel ranks a message: a `result` by its entry's member.
+    fn cloud_rank(
+        map: &'static StaticIntentMap<U::Tag>,
+        hri: Option<&'static crate::hri::StaticHriMap<U::Tag>>,
+    ) -> RankCloud {
+        let ranker = crate::intent::Ranker::new(map, hri);
+        Box::new(move |ev| match ev {
+            CloudEvent::Result { intent, .. } => ranker.cloud_result(intent),
+            _ => crate::intent::Importance::NORMAL,
+        })
+    }
+
     // ----- configuration -----------------------------------------------------------------
+
+    /// Takes ROS4HRI intents through `map` (`hri_intent_map.json`, compiled by
+    /// `robot-codegen`'s `HriMap`): which member each becomes, and whether it goes to the
+    /// behaviors, the mission controller or both.
+    pub fn set_hri_map(&mut self, map: &'static crate::hri::StaticHriMap<U::Tag>) {
+        self.hri_map = Some(map);
+        self.stops = TagSet::default();
+        for e in map.entries {
+            if map.is_stop_member(e.tag) {
+                self.stops.insert(U::tag_value(e.tag));
+            }
+        }
+        self.queue
+            .set_rank(Self::cloud_rank(self.translator.map(), Some(map)));
+    }
+
+    /// The HRI map, when set.
+    pub fn hri_map(&self) -> Option<&'static crate::hri::StaticHriMap<U::Tag>> {
+        self.hri_map
+    }
+
+    /// Ranks requests for full input queues with this component's maps
+    /// ([`crate::intent::shed`]).
+    pub fn ranker(&self) -> crate::intent::Ranker<U::Tag> {
+        crate::intent::Ranker::new(self.translator.map(), self.hri_map)
+    }
+
+    /// The HRI intake (its settings; [`HriIntake::note_state_change`](crate::hri::HriIntake::note_state_change)
+    /// when the robot's state changed by itself).
+    pub fn hri_intake_mut(&mut self) -> &mut crate::hri::HriIntake {
+        &mut self.hri
+    }
 
     /// The configuration.
     pub fn config(&self) -> &IntentConfig {
@@ -216,9 +280,10 @@ where
         self.translator.set_feature_gate(gate);
     }
 
-    /// Restricts cloud and app intents to these tags: any other tag they map to becomes the
-    /// unmatched intent ([`UnmatchedReason::NotWhitelisted`]). The unmatched tag itself is
-    /// always allowed; intents set directly (`set_pending`) are not filtered.
+    /// Restricts requests to these tags: any other tag a request maps to (from any source:
+    /// cloud, app, HRI, a developer tool's member) becomes the unmatched intent
+    /// ([`UnmatchedReason::NotWhitelisted`]). The unmatched tag itself is always allowed;
+    /// intents code sets directly (`set_pending`) are not filtered.
     pub fn set_whitelist(&mut self, tags: impl IntoIterator<Item = U::Tag>) {
         let mut set = TagSet::default();
         for t in tags {
@@ -232,7 +297,7 @@ where
         self.whitelist = None;
     }
 
-    /// True when cloud/app intents may map to `tag`.
+    /// True when requests may map to `tag`.
     pub fn is_whitelisted(&self, tag: U::Tag) -> bool {
         tag == self.translator.map().unmatched
             || self.whitelist.is_none_or(|w| w.contains(U::tag_value(tag)))
@@ -246,12 +311,20 @@ where
     }
 
     /// One tick, called before the behaviors run: starts a new event buffer, reports
-    /// dropped guards, handles every queued cloud message in order (up to
-    /// `max_cloud_per_tick`), then expires the trigger word and the pending intent.
+    /// dropped guards and the cloud messages a full channel shed, handles every queued cloud
+    /// message in order (up to `max_cloud_per_tick`), then expires the trigger word and the
+    /// pending intent.
     pub fn update(&mut self) {
         self.tick += 1;
         self.events.clear();
         self.sync_active();
+        let shed = self.queue.take_shed();
+        if shed > 0 {
+            self.emit(IntentEvent::InputsShed {
+                source: IntentSource::Voice,
+                count: shed,
+            });
+        }
         let held = self.holds.load(Ordering::Acquire) > 0;
         if self.held && !held {
             self.held = false;
@@ -264,7 +337,7 @@ where
         for _ in 0..self.config.max_cloud_per_tick {
             match self.queue.try_recv() {
                 Some(ev) => {
-                    self.handle_cloud(ev);
+                    self.submit(ev);
                 }
                 None => break,
             }
@@ -329,6 +402,7 @@ fn event_tag<T: Copy>(ev: &IntentEvent<T>) -> Option<T> {
         | IntentEvent::Activated { tag, .. }
         | IntentEvent::Deactivated { tag, .. } => Some(*tag),
         IntentEvent::Replaced { new, .. } => Some(*new),
+        IntentEvent::ToMissions { tag, .. } => Some(*tag),
         _ => None,
     }
 }

@@ -33,10 +33,13 @@ pub enum DeactivateError {
     },
 }
 
-/// What handling a cloud message or app intent did.
+/// What the intake did with a request, whatever its source
+/// ([`IntentComponent::submit`](super::IntentComponent::submit)).
 #[derive(Clone, Debug, PartialEq)]
-pub enum CloudOutcome<T> {
-    /// An intent is pending now (possibly the unmatched one).
+pub enum IntakeOutcome<T> {
+    /// An intent is pending now (possibly the unmatched one). For an HRI request the map
+    /// routes to both, it also waits for the mission controller
+    /// ([`IntentEvent::ToMissions`]).
     Pending {
         /// Its tag.
         tag: T,
@@ -63,6 +66,35 @@ pub enum CloudOutcome<T> {
         /// The dropped intent's tag.
         tag: T,
     },
+    /// An HRI request the map routes to the mission controller only: it waits for it
+    /// ([`IntentComponent::take_mission_requests`](super::IntentComponent::take_mission_requests)).
+    ToMissions {
+        /// The member its map entry names.
+        tag: T,
+    },
+    /// The HRI intake did not admit the request (see [`NotAdmitted`]); its events say why.
+    NotAdmitted(NotAdmitted),
+}
+
+/// Why the HRI intake did not admit a request (each is also an [`IntentEvent::Hri`], which
+/// says more: the intent, the problems).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum NotAdmitted {
+    /// Invalid (every problem is in the event).
+    Rejected(crate::hri::IntentId),
+    /// Stale on arrival.
+    Expired(crate::hri::IntentId),
+    /// A restatement of a request admitted just before.
+    Duplicate {
+        /// This request.
+        id: crate::hri::IntentId,
+        /// The earlier one.
+        of: crate::hri::IntentId,
+    },
+    /// Its confidence is in the ignore band.
+    LowConfidence(crate::hri::IntentId),
+    /// Its confidence is in the confirm band: the robot asks before acting.
+    NeedsConfirmation(crate::hri::IntentId),
 }
 
 /// Why [`IntentComponent::handle_expanded_json`] rejected a text.

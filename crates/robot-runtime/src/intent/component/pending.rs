@@ -17,19 +17,33 @@ where
         self.set_pending_with(move || intent, tag, source, matched, None)
     }
 
-    /// The pending-slot policy: the pending intent outranks an incoming one of `priority`
-    /// when its own priority is higher (equal or higher replaces it). Returns the pending
-    /// intent's priority in that case.
+    /// How important a request for member `tag` of `priority` is (the rule of
+    /// [`crate::intent::shed`]: a stop first, then the priority).
     #[inline(always)]
-    fn outranking_priority(&self, priority: crate::hri::Priority) -> Option<crate::hri::Priority> {
-        let pending = self.pending.as_ref().map(PendingIntent::priority)?;
-        (pending > priority).then_some(pending)
+    fn importance(&self, tag: U::Tag, priority: crate::hri::Priority) -> crate::intent::Importance {
+        crate::intent::Importance::new(priority, self.stops.contains(U::tag_value(tag)))
     }
 
-    /// True when the pending intent outranks an incoming one of `priority` (no event).
+    /// The pending-slot policy: the pending intent outranks an incoming one for member `tag`
+    /// of `priority` when its own priority is higher (an equal one is replaced: among voice
+    /// commands the newest wins, as in the original), unless the incoming one is always
+    /// admitted (a stop or cancel, or priority 255: the rule of the input queues,
+    /// [`crate::intent::shed`]). Returns the pending intent's priority in that case.
     #[inline(always)]
-    pub(super) fn outranked_by_pending(&self, priority: crate::hri::Priority) -> bool {
-        self.outranking_priority(priority).is_some()
+    fn outranking_priority(
+        &self,
+        tag: U::Tag,
+        priority: crate::hri::Priority,
+    ) -> Option<crate::hri::Priority> {
+        let pending = self.pending.as_ref()?.priority();
+        (pending > priority && !self.importance(tag, priority).always_admitted()).then_some(pending)
+    }
+
+    /// True when the pending intent outranks an incoming one for `tag` of `priority` (no
+    /// event).
+    #[inline(always)]
+    pub(super) fn outranked_by_pending(&self, tag: U::Tag, priority: crate::hri::Priority) -> bool {
+        self.outranking_priority(tag, priority).is_some()
     }
 
     /// The pending-slot policy applied: true (and a [`DropReason::LowerPriority`] event for
@@ -41,7 +55,7 @@ where
         source: IntentSource,
         priority: crate::hri::Priority,
     ) -> bool {
-        let Some(pending) = self.outranking_priority(priority) else {
+        let Some(pending) = self.outranking_priority(tag, priority) else {
             return false;
         };
         tracing::info!(?tag, %priority, %pending, "intent dropped: a higher-priority intent is pending");
@@ -116,38 +130,13 @@ where
         });
     }
 
-    /// Sets `intent` pending directly, bypassing the map and the whitelist (dev tools,
-    /// tests, code). Replaces a pending intent (with [`IntentEvent::Replaced`]).
+    /// Sets `intent` pending directly from code, bypassing the maps and the whitelist
+    /// (tests, code that decides by itself). Requests from outside the robot, developer tools
+    /// included, go through [`submit`](Self::submit) instead. Replaces a pending intent (with
+    /// [`IntentEvent::Replaced`]) of equal or lower priority.
     pub fn set_pending(&mut self, intent: U, source: IntentSource) {
         self.sync_active();
         self.set_pending_inner(intent, source, Match::Direct);
-    }
-
-    /// Sets `intent` pending with its metadata (a ROS4HRI intent mapped through the HRI map,
-    /// with [`IntentMeta::from_record`]), bypassing the map and the whitelist.
-    ///
-    /// The pending-slot policy applies to every way an intent becomes pending: an intent of
-    /// equal or higher priority replaces the pending one ([`IntentEvent::Replaced`]); one of
-    /// lower priority is dropped ([`DropReason::LowerPriority`]) and this returns false.
-    /// Cloud, app and developer intents have priority 128 ([`IntentMeta::for_source`]), so
-    /// among them the newest wins, as in the original. `meta.arrived_tick` is set to the
-    /// current tick.
-    pub fn set_pending_with_meta(
-        &mut self,
-        intent: U,
-        source: IntentSource,
-        mut meta: IntentMeta,
-    ) -> bool {
-        self.sync_active();
-        meta.arrived_tick = self.tick;
-        let tag = intent.tag();
-        self.set_pending_with(
-            move || intent,
-            tag,
-            source,
-            Match::Direct,
-            Some(Box::new(meta)),
-        )
     }
 
     /// Sets member `tag` with its default payload pending (`U::default_for(tag)`).

@@ -66,8 +66,27 @@ const INLINE: usize = 8;
 /// Storage for one optional [`Slot`] per payload field, living in the caller's frame:
 /// inline for up to 8 fields (no allocation), else on the heap.
 pub(crate) struct SlotStorage<'de> {
-    pub inline: [Option<Slot<'de>>; INLINE],
+    /// Dropped by hand ([`Drop`] below): most slots hold borrowed strings or nothing.
+    pub inline: std::mem::ManuallyDrop<[Option<Slot<'de>>; INLINE]>,
     pub heap: Vec<Option<Slot<'de>>>,
+}
+
+/// Drops only what owns memory (a copied string, a JSON tree): a slot holding a borrowed
+/// string, a number or nothing costs one test, where the compiler's drop of the whole array
+/// called a drop of every slot.
+impl Drop for SlotStorage<'_> {
+    #[inline]
+    fn drop(&mut self) {
+        for slot in self.inline.iter_mut() {
+            if let Some(Slot {
+                value: value @ (ParamValue::Str(Cow::Owned(_)) | ParamValue::Json(_)),
+                ..
+            }) = slot
+            {
+                drop(std::mem::replace(value, ParamValue::Null));
+            }
+        }
+    }
 }
 
 impl<'de> SlotStorage<'de> {
@@ -92,7 +111,7 @@ impl SlotStorage<'_> {
     #[inline(always)]
     pub fn new() -> Self {
         SlotStorage {
-            inline: std::array::from_fn(|_| None),
+            inline: std::mem::ManuallyDrop::new(std::array::from_fn(|_| None)),
             heap: Vec::new(),
         }
     }
