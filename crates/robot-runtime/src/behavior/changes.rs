@@ -76,6 +76,25 @@ impl Changes {
         }
     }
 
+    /// The revision of the last change of any of `inputs` (0: none yet), for tools. A
+    /// robot-state field changed through a mutable borrow and not compared yet (that happens
+    /// at the start of the next tick) counts as changed at the current revision.
+    pub fn last_change(&self, inputs: Inputs, robot: &RobotState) -> u64 {
+        let mut last = 0;
+        let mut b = inputs.bits();
+        while b != 0 {
+            last = last.max(self.at[b.trailing_zeros() as usize]);
+            b &= b - 1;
+        }
+        if self.robot_touched
+            && inputs.intersects(Inputs::ROBOT)
+            && robot.changed_inputs(&self.seen).intersects(inputs)
+        {
+            last = self.rev;
+        }
+        last
+    }
+
     /// True while `c` still holds at `now_ns`: its time has not come and none of its
     /// inputs changed since it was computed. A confirmation is remembered (`c.rev` moves
     /// to the current revision), so the next check of an unchanged runner is one compare.
