@@ -89,8 +89,9 @@ struct Args {
 
     /// Check a behavior tree (a directory of the original engine's files, or one file) and
     /// print what it holds: files, behaviors, classes built in or stand-ins, conditions
-    /// native or opaque, references resolved, every problem with file:line. Exits 1 on any
-    /// problem.
+    /// native or opaque, references resolved, the tree from its base with each behavior's
+    /// children in declared order (a strict-priority dispatcher's priority), every problem
+    /// with file:line. Exits 1 on any problem.
     #[arg(long, value_name = "DIR", conflicts_with_all = ["tree", "coverage", "zenoh"])]
     check_tree: Option<PathBuf>,
 
@@ -335,12 +336,21 @@ fn run(args: &Args) -> Result<ExitCode, String> {
     }
     if let Some(dir) = &args.check_tree {
         let files = tree_files::read_tree(dir)?;
-        let report = tree_files::check(&files, &load_options(args));
-        let _ = write!(
-            anstream::stdout(),
-            "{}",
-            tree_files::render(&dir.display().to_string(), &report)
-        );
+        let options = load_options(args);
+        let report = tree_files::check(&files, &options);
+        let mut text = tree_files::render(&dir.display().to_string(), &report);
+        // Without errors, the tree from its base (the one `--tree` would run), in declared
+        // order.
+        let base = args
+            .base
+            .as_deref()
+            .or_else(|| tree_files::default_base(&files));
+        if let (0, Some(base)) = (report.errors().count(), base) {
+            if let Some(outline) = tree_files::outline(&files, base, &options) {
+                text.push_str(&outline);
+            }
+        }
+        let _ = write!(anstream::stdout(), "{text}");
         return Ok(if report.problems.is_empty() {
             ExitCode::SUCCESS
         } else {
