@@ -349,6 +349,19 @@ fn change_stamps_say_when_each_input_last_changed() {
         stamped,
         "the latest of a set"
     );
+    // What moved after a revision, in one question.
+    let rev = r.revision();
+    assert!(r.changed_since(rev).is_empty());
+    r.robot_mut().battery_level = robot_runtime::behavior::robot_state::BatteryLevel::Low;
+    assert_eq!(
+        r.changed_since(rev),
+        Inputs::BATTERY,
+        "not compared yet: counted"
+    );
+    tick(&mut r, 1);
+    assert_eq!(r.changed_since(rev), Inputs::BATTERY, "stamped");
+    assert!(r.changed_since(before).intersects(Inputs::ON_CHARGER));
+    assert!(r.changed_since(r.revision()).is_empty());
 }
 
 /// What the runner does, observably, after a tick.

@@ -250,8 +250,10 @@ struct Args {
           help_heading = "Inspector")]
     inspect: Option<String>,
 
-    /// The token the inspector's page must present (`?token=`), required when --inspect's
-    /// address is not loopback: 16 to 256 characters of A-Z, a-z, 0-9, '-', '_', '.', '~'.
+    /// The token the inspector's page must present, required when --inspect's address is
+    /// not loopback and with --inspect-origin: 16 to 256 characters of A-Z, a-z, 0-9, '-',
+    /// '_', '.', '~'. The page reads it from its address's fragment (`/#token=...`, never
+    /// sent to a server or a proxy) and sends it on its socket; it is never logged.
     #[arg(
         long,
         value_name = "TOKEN",
@@ -260,9 +262,27 @@ struct Args {
     )]
     inspect_token: Option<String>,
 
+    /// An origin allowed to open the inspector's socket besides its own (`http://` and the
+    /// address the page was loaded from): a TLS reverse proxy's, e.g.
+    /// `https://robot.example:8443` (repeat for more). Needs --inspect-token.
+    #[arg(
+        long,
+        value_name = "ORIGIN",
+        requires = "inspect",
+        help_heading = "Inspector"
+    )]
+    inspect_origin: Vec<String>,
+
     /// Start paused: the page resumes or steps the robot.
     #[arg(long, requires = "inspect", help_heading = "Inspector")]
     inspect_paused: bool,
+
+    /// With --inspect and --trace-json: the trace also records what changed in the robot on
+    /// each tick (each behavior's state, every condition's value, the robot-state keys), so
+    /// that `inspect TRACE` shows why at any tick, plots and the state panel. Larger traces,
+    /// and a look at the whole tree on every tick.
+    #[arg(long, requires_all = ["inspect", "trace_json"], help_heading = "Inspector")]
+    trace_why: bool,
 }
 
 #[derive(Debug, clap::Subcommand)]
@@ -276,9 +296,13 @@ enum Command {
         /// Where to serve the page (default 127.0.0.1:7480).
         #[arg(long, value_name = "ADDR", default_value = "")]
         addr: String,
-        /// The token the page must present; required off loopback.
+        /// The token the page must present; required off loopback and with --origin.
         #[arg(long, value_name = "TOKEN")]
         token: Option<String>,
+        /// An origin allowed to open the socket besides the server's own (a TLS reverse
+        /// proxy's; repeat for more).
+        #[arg(long, value_name = "ORIGIN")]
+        origin: Vec<String>,
         /// Stop after this many seconds (default: until Ctrl-C).
         #[arg(long, value_name = "SECONDS")]
         run_for: Option<f64>,
@@ -327,12 +351,20 @@ fn run(args: &Args) -> Result<ExitCode, String> {
         trace,
         addr,
         token,
+        origin,
         run_for,
         tree,
     }) = &args.command
     {
         let run_for = seconds("--run-for", *run_for)?;
-        return replay(trace, addr, token.as_deref(), run_for, tree.as_ref());
+        return replay(
+            trace,
+            addr,
+            token.as_deref(),
+            origin,
+            run_for,
+            tree.as_ref(),
+        );
     }
     if let Some(dir) = &args.check_tree {
         let files = tree_files::read_tree(dir)?;
@@ -908,10 +940,12 @@ fn inspect_until(
     let options = cli::LiveOptions {
         addr: args.inspect.as_deref().unwrap_or_default(),
         token: args.inspect_token.as_deref(),
+        origins: &args.inspect_origin,
         paused: args.inspect_paused,
         ticks_per_second: args.ticks_per_second,
         run_for: seconds("--run-for", args.run_for)?,
         trace: args.trace_json.as_deref(),
+        trace_why: args.trace_why,
         stop: Some(stop),
     };
     let summary = cli::live(robot, scenario, &options, inputs)?;
@@ -935,6 +969,7 @@ fn replay(
     _: &std::path::Path,
     _: &str,
     _: Option<&str>,
+    _: &[String],
     _: Option<std::time::Duration>,
     _: Option<&PathBuf>,
 ) -> Result<ExitCode, String> {
@@ -949,6 +984,7 @@ fn replay(
     trace: &std::path::Path,
     addr: &str,
     token: Option<&str>,
+    origins: &[String],
     run_for: Option<std::time::Duration>,
     tree: Option<&PathBuf>,
 ) -> Result<ExitCode, String> {
@@ -980,6 +1016,7 @@ fn replay(
         trace,
         addr,
         token,
+        origins,
         run_for,
         stop: Some(&stop),
     };

@@ -95,6 +95,21 @@ impl Changes {
         last
     }
 
+    /// The inputs that changed after revision `since`, for tools; a robot-state field
+    /// changed through a mutable borrow and not compared yet counts.
+    pub fn changed_since(&self, since: u64, robot: &RobotState) -> Inputs {
+        let mut changed = Inputs::NONE;
+        for (b, &at) in self.at.iter().enumerate() {
+            if at > since {
+                changed |= Inputs::from_bit(b);
+            }
+        }
+        if self.robot_touched {
+            changed |= robot.changed_inputs(&self.seen);
+        }
+        changed
+    }
+
     /// True while `c` still holds at `now_ns`: its time has not come and none of its
     /// inputs changed since it was computed. A confirmation is remembered (`c.rev` moves
     /// to the current revision), so the next check of an unchanged runner is one compare.

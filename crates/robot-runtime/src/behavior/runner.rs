@@ -221,6 +221,13 @@ impl<U: IntentUnion, E: 'static> Runner<U, E> {
         self.core.m.changes.last_change(inputs, &self.core.m.robot)
     }
 
+    /// The inputs that changed after revision `since` (a [`revision`](Self::revision) read
+    /// earlier); a robot-state field changed through [`robot_mut`](Self::robot_mut) since the
+    /// last tick counts. Read-only: a tool asks once what moved, then reads only that.
+    pub fn changed_since(&self, since: u64) -> Inputs {
+        self.core.m.changes.changed_since(since, &self.core.m.robot)
+    }
+
     // ----- queries -------------------------------------------------------------------------
 
     /// The intent component.
