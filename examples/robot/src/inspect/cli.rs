@@ -62,7 +62,7 @@ fn announced_url(server: &Server, terminal: bool) -> String {
     if terminal || !server.has_token() {
         server.url_with_token()
     } else {
-        format!("{}#token=<the --inspect-token>", server.url())
+        format!("{}#token=<--inspect-token>", server.url())
     }
 }
 
@@ -257,10 +257,7 @@ mod tests {
         let server = Server::start(&config, hub).unwrap();
         let logged = announced_url(&server, false);
         assert!(!logged.contains("secret"), "{logged}");
-        assert!(
-            logged.ends_with("/#token=<the --inspect-token>"),
-            "{logged}"
-        );
+        assert!(logged.ends_with("/#token=<--inspect-token>"), "{logged}");
         let shown = announced_url(&server, true);
         assert!(
             shown.ends_with("/#token=0123456789abcdef-secret"),
