@@ -1,8 +1,9 @@
 //! What the tick thread and the server share ([`Hub`]), and the broadcaster thread.
 //!
 //! The tick thread only ever takes the `pending` lock, for as long as it takes to append
-//! its entries or swap in a snapshot; the broadcaster takes it for as long as it takes to
-//! swap the pending batch out. No browser I/O happens under it. Pages get their updates
+//! its entries or merge in what changed in the robot; the broadcaster takes it for as long as
+//! it takes to swap the pending batch out. The broadcaster keeps the robot's whole state (every
+//! change sent, merged) for the `hello` of pages that connect later. No browser I/O happens under it. Pages get their updates
 //! through their own bounded queue ([`Limits::client_queue`]); a page whose queue is full
 //! is disconnected ("kicked"), never waited for.
 

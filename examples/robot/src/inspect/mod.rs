@@ -1,10 +1,14 @@
 //! The live inspector (cargo feature `inspect`): a single web page, served by the robot
-//! while it runs, that shows it think — the behavior tree with the running stack and each
-//! behavior's state, a chart and the text of the timeline, why each child of the active
-//! dispatcher does or does not run, the intents, the mission's resources — and acts on it:
-//! send a user, cloud or HRI intent, force a behavior, pause, step and resume the tick.
-//! `robot-example inspect TRACE` opens a recorded `--trace-json` in the same page, with a
-//! time slider.
+//! while it runs, that shows it think — the behavior tree (a list, or a zoomable graph with
+//! the running path lit; children in declared order; searchable) with the running stack and
+//! each behavior's state, a chart and the text of the timeline, why each child of the active
+//! dispatcher does or does not run, the robot state the conditions read (with the tick each
+//! key last changed, numbers plotted over time), the intents, the mission's resources — and
+//! acts on it: send a user, cloud or HRI intent, force a behavior, pause, step and resume the
+//! tick, pause on a breakpoint, save what it received as a trace. `robot-example inspect
+//! TRACE` opens a recorded `--trace-json` in the same page, with a time slider (and, for a
+//! trace recorded with `--trace-why`, each behavior's state, the conditions' values and the
+//! robot state at any tick).
 //!
 //! ```sh
 //! cargo run --release -p robot-example --features inspect -- --inspect
@@ -100,12 +104,13 @@ pub const DEFAULT_ADDR: SocketAddr = SocketAddr::new(IpAddr::V4(Ipv4Addr::LOCALH
 /// The port of [`DEFAULT_ADDR`], and of an address given without one.
 pub const DEFAULT_PORT: u16 = 7480;
 
-/// How often updates go to the pages, and how late a snapshot follows something that
-/// happened (at most once a frame).
+/// How often updates go to the pages, and how late a look at the robot follows something
+/// that happened (at most once a frame).
 pub const FRAME: Duration = Duration::from_millis(100);
 
-/// A snapshot at least this often while a page is open, also when nothing happened (the
-/// durations and timers the page shows go on).
+/// A look at the robot at least this often while a page is open, also when nothing happened:
+/// what changes without a timeline entry (an answer, a condition's value) shows within it,
+/// and the page's clock moves on.
 pub const HEARTBEAT: Duration = Duration::from_secs(1);
 
 /// Bounds of the server.

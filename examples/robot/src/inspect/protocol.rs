@@ -1,16 +1,46 @@
 //! The messages on the inspector's WebSocket (JSON text frames).
 //!
-//! Server → page:
+//! # Authentication
+//!
+//! When the server has a token, a page's socket is authenticated before anything is sent to
+//! it: its first message is `{"cmd": "auth", "token": "..."}` (the page reads the token from
+//! its address's fragment, `/#token=...`), or a tool gives it in the handshake's
+//! `Authorization: Bearer` header. A socket that sends anything else first, a wrong token, or
+//! nothing within [`Limits::head_timeout`](super::Limits::head_timeout) gets an `error` and is
+//! closed. Until then it waits at the [door](super::door), not among the pages.
+//!
+//! # Server → page
 //!
 //! | `type` | when | carries |
 //! |---|---|---|
-//! | `hello` | first, on connect | `mode` (`live`/`replay`), `tree` (a [`TreeJson`](crate::trace::TreeJson), as in a trace's header), `ticks_per_second`, `commands` (whether this page may send them), `catalog` (user intents with their default payloads, cloud intents of the map, HRI intents, for the forms), `history` (the timeline so far), `history_dropped`, `state` (the latest snapshot, if any) |
-//! | `update` | at most once a frame ([`FRAME`](super::FRAME)) when something changed | `entries` (new timeline entries), `dropped` (entries the queue lost), `state` (a new snapshot, if any: `tick`, `t_ms`, `paused`, `stack`, `nodes` (every behavior not out of scope with nothing to say: state, stack position, `wants_to_run`, `wants`, `remembered`, `wanted_tick`, `cooldown_ms`, action, `debug_state`, `active_ms`), `why` (for the active dispatcher's children and what pages watch: gates, `intent_pending`, conditions with `tick` and `value` of their last evaluation), `dispatcher`, `intents`, `forced`; see `snapshot.rs`), or instead of a state `clock` (`tick`, `t_ms`: nothing but time moved since the last state, which the page brings up to this clock: `active_ms` grows, `cooldown_ms` shrinks, `age_ticks` and the ticks that were the last state's own move on) |
+//! | `hello` | first, once authenticated | `mode` (`live`/`replay`), `tree` (a [`TreeJson`](crate::trace::TreeJson), as in a trace's header: behaviors with their class, delegates in declared order, condition texts, and every condition node's label, type and parameters), `state_keys` (the robot-state keys: `name`, `numeric`, `read_by`: how many condition nodes read it), `ticks_per_second`, `commands` (whether this page may send them), `catalog` (user intents with their default payloads, cloud intents of the map, HRI intents, for the forms), `history` (the timeline so far), `history_dropped`, `state` (live: the robot's whole state) |
+//! | `update` | at most once a frame ([`FRAME`](super::FRAME)) when something happened, or a heartbeat ([`HEARTBEAT`](super::HEARTBEAT)) | `entries` (new timeline entries), `dropped` (entries the queue lost), `state`: what changed in the robot (see below) |
 //! | `reply` | after a command was taken | `id` (the command's), `message` |
 //! | `error` | a command or message was refused | `id` (when the message had one), `error` |
 //!
-//! Page → server: one command per message, an object with `cmd`, an optional `id` (number
-//! or string, echoed in the reply) and, when the server has a token, `token`:
+//! A `state` ([`Changes`](super::observe::Changes)) is the robot at the tick it names
+//! (`tick`, `t_ms`, `paused`), whole (`full: true`: replace what you have) or as changes:
+//! a key that is absent did not change. `nodes`: the behaviors whose state changed, each with
+//! `index`, `state` (`out_of_scope` / `in_scope` / `active`), `stack_position`, `wants` (said
+//! yes on the last tick), `remembered` (the answer the runner keeps), `wanted_tick`,
+//! `cooling_until_ms`, `action`, `debug_state`, `active_since_ms` (times are the robot's: a
+//! duration is the page's `t_ms` minus it); a behavior out of scope with nothing to show comes
+//! as `{"index": i, "state": "out_of_scope"}` and is dropped. `explained`: the behaviors whose
+//! "why" comes (the active dispatcher's children, what pages watch), when it changed; `why`:
+//! those whose record changed, each with `index`, `closed` (the activation gates closed),
+//! `intent_pending`, `values` (each condition node of the tree's `conditions`, depth first:
+//! `null` never evaluated, `[value]` on this tick, `[value, tick]` last evaluated then, the
+//! runner keeping it; a class's own conditions only for a watched behavior). `dispatcher`,
+//! `intents` (pending and active with `since_tick`, the flags), `forced`, `breakpoints`,
+//! `hit` (the breakpoint the robot paused on: `breakpoint`, `tick`, `what`; null once it
+//! runs again) when they changed; `robot`: `[key, value, tick it last changed]` for the keys
+//! that changed. A `state` with nothing but `tick`, `t_ms` and `paused` is the clock: nothing
+//! else moved. A `--trace-why` trace's `why` lines are the same changes.
+//!
+//! # Page → server
+//!
+//! One command per message, an object with `cmd` and an optional `id` (number or string,
+//! echoed in the reply):
 //!
 //! | `cmd` | arguments | does |
 //! |---|---|---|
@@ -18,14 +48,16 @@
 //! | `step` | `ticks` (1 to 1000, default 1) | pauses, then runs that many ticks |
 //! | `user_intent` | `intent`: a `UserIntent` in CLAD-JSON (`{"type": "set_timer", "time_s": 60}`) | sets it pending from developer tools (source `Dev`), bypassing the map, as the original's `DevSetUserIntentPending` |
 //! | `cloud` | `text`: a `CloudMic::Message` in CLAD-JSON (`"type"` defaults to `result`), or an intent name followed by its parameters (`intent_clock_settimer_extend {"timer_duration":"60"}`) | the message, packed, as a datagram from the cloud process (the map translates it) |
-//! | `hri` | `message`: a ROS4HRI intent as in a scenario's `hri` line | admitted by the robot's HRI intake |
+//! | `hri` | `message`: a ROS4HRI intent as in a scenario's `hri` line (`data` a string holding a JSON object, as ROS4HRI carries it; the page's form writes it so) | admitted by the robot's HRI intake |
 //! | `trigger_word` | `will_open_stream` (default true) | the wake word |
 //! | `action_done` | `action`, `result` (`succeeded`, `failed`, `cancelled`) | a running action ended |
-//! | `watch` | `behavior` (its ID, or `null`) | the page's "why" panel looks at this behavior: the snapshots explain it and its children, even out of scope |
+//! | `watch` | `behavior` (its ID, or `null`) | the page's "why" panel looks at this behavior: the states explain it and its children, even out of scope, its class's own conditions included |
 //! | `force` | `behavior` (its ID), `runs` (1 to 100, default 1) | puts the behavior on the stack through its delegation path now, and again when it ends, `runs` times ([`Runner::force_behavior`](robot_runtime::behavior::Runner::force_behavior), along [`Runner::delegation_path`](robot_runtime::behavior::Runner::delegation_path)) |
 //! | `break` | `on`: `activation` (`behavior`), `pending` / `unclaimed` (`intent`), `preemption` (`resource`), each target optional (any), or `condition` (`behavior` and `condition`, a label of its `conditions`) | adds a breakpoint: the robot pauses after the tick on which it happens, and the state says why (`hit`); the reply gives its number |
 //! | `unbreak` | `breakpoint` (its number; absent: all) | removes breakpoints |
-//! | `auth` | `token` | the socket's first message when the server has a token (see below); later ones are answered and change nothing |
+//! | `auth` | `token` | the socket's first message when the server has a token; later ones are answered and change nothing |
+//!
+//! A `token` key in a command is ignored (the socket is authenticated) and never echoed.
 //!
 //! Inputs are delivered at the start of the next tick, in order, as scenario lines due on
 //! that tick would be (the timeline shows them as live inputs).
@@ -55,7 +87,7 @@ pub enum Action {
     /// A user intent set pending directly (source `Dev`).
     UserIntent(UserIntent),
     /// The page looks at this behavior (its "why" panel): it and its children are explained
-    /// in the snapshots even when they are out of scope. `None`: the active dispatcher only.
+    /// in the states even when they are out of scope. `None`: the active dispatcher only.
     Watch(Option<String>),
     /// Force a behavior `runs` times.
     Force {
