@@ -514,7 +514,7 @@ function renderClock(tick) {
     const h = S.live.hit;
     hit.hidden = !h;
     if (h) {
-      hit.textContent = `⏸ breakpoint ${h.breakpoint} at tick ${h.tick}: ${h.what}`;
+      hit.textContent = `paused on breakpoint ${h.breakpoint} at tick ${h.tick}: ${h.what}`;
       hit.dataset.tick = h.tick;
       hit.dataset.breakpoint = h.breakpoint;
     }
@@ -1437,7 +1437,7 @@ function drawChart() {
   canvas.dataset.lanes = lanes.join(",");
   const wrap = canvas.parentElement;
   const h = AXIS + (lanes.length + TOP_LANES) * LANE + 8;
-  wrap.style.height = Math.max(140, Math.min(440, h)) + "px";
+  wrap.style.height = Math.max(140, Math.min(S.graphMode ? 260 : 440, h)) + "px";
   const dpr = window.devicePixelRatio || 1;
   const W = canvas.clientWidth, H = canvas.clientHeight;
   if (canvas.width !== Math.round(W * dpr) || canvas.height !== Math.round(H * dpr)) {
