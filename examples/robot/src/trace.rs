@@ -3,7 +3,7 @@
 //! FILE` replays a trace in the inspector's page):
 //!
 //! ```text
-//! {"tick":0,"t_ms":0,"event":"tree","format":2,"ticks_per_second":20,"tree":{"base":0,"nodes":[{"index":0,"name":"GlobalInterruptions","class":"DispatcherStrictPriority","delegates":[1,2,3,4]},…]}}
+//! {"tick":0,"t_ms":0,"event":"tree","format":3,"ticks_per_second":20,"tree":{"base":0,"nodes":[{"index":0,"name":"GlobalInterruptions","class":"DispatcherStrictPriority","delegates":[1,2,3,4]},…]}}
 //! {"tick":0,"t_ms":0,"event":"stack","stack":["GlobalInterruptions","Wait"]}
 //! …
 //! ```
