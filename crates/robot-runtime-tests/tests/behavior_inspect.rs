@@ -234,6 +234,147 @@ fn the_delegation_path_is_the_stack_forcing_builds() {
     assert!(r.force_behavior(id(&r, "Mystery")).is_err());
 }
 
+/// A dispatcher whose file lists its children in another order than the tree loads them
+/// (and one twice): every tool's view says the declared order, each child once; the runner's
+/// own work (scope) is the same as before.
+const OUT_OF_ORDER: &str = r#"[
+  {"behaviorID": "Early", "behaviorClass": "DispatcherStrictPriority", "interruptActiveBehavior": false,
+   "behaviors": ["Deep"], "wantsToBeActivatedCondition": {"conditionType": "OnCharger"}},
+  {"behaviorID": "Deep", "behaviorClass": "Wait"},
+  {"behaviorID": "Middle", "behaviorClass": "Wait"},
+  {"behaviorID": "Root", "behaviorClass": "DispatcherStrictPriority", "interruptActiveBehavior": true,
+   "behaviors": ["Late", "Early", "Middle"]},
+  {"behaviorID": "Late", "behaviorClass": "DispatcherStrictPriority", "interruptActiveBehavior": false,
+   "behaviors": ["Deep", "Middle"], "wantsToBeActivatedCondition": {"conditionType": "OnCharger"}},
+  {"behaviorID": "Machine", "behaviorClass": "InternalStates", "initialState": "S",
+   "states": [{"name": "S", "behavior": "Middle"}, {"name": "T", "behavior": "Early"}, {"name": "U", "behavior": "Middle"}],
+   "transitionDefinitions": []}
+]"#;
+
+#[test]
+fn delegates_are_in_declared_order_everywhere_tools_look() {
+    let mut options = LoadOptions::with_stand_ins();
+    options.keys = robot_runtime::behavior::KeyCheck::Lenient;
+    let mut r = run_with(OUT_OF_ORDER, "Root", &options);
+    let ids =
+        |r: &Runner<UserIntent>, names: &[&str]| names.iter().map(|n| id(r, n)).collect::<Vec<_>>();
+    // Loaded in file order: Early (0), Deep (1), Middle (2), Root (3), Late (4), Machine (5).
+    assert!(id(&r, "Early") < id(&r, "Late"));
+    assert_eq!(
+        r.delegates(id(&r, "Root")),
+        ids(&r, &["Late", "Early", "Middle"])
+    );
+    // Repeated in the declaration: listed once, where it is first named.
+    assert_eq!(
+        r.delegates(id(&r, "Machine")),
+        ids(&r, &["Middle", "Early"])
+    );
+    let shape = inspect::shape(&r);
+    assert_eq!(
+        shape.nodes[id(&r, "Root").index()].delegates,
+        ids(&r, &["Late", "Early", "Middle"])
+    );
+    tick(&mut r, 1);
+    let why: Vec<BehaviorId> = inspect::children(&r, id(&r, "Root"))
+        .iter()
+        .map(|c| c.status.id)
+        .collect();
+    assert_eq!(why, ids(&r, &["Late", "Early", "Middle"]));
+    // Forcing takes the first declared of two chains of one length (Late before Early,
+    // though Early loaded first).
+    assert_eq!(
+        r.delegation_path(id(&r, "Deep")).unwrap(),
+        ids(&r, &["Root", "Late", "Deep"])
+    );
+    // DOT and Mermaid list a dispatcher's edges in its order.
+    let dot = robot_runtime::behavior::export::to_dot(&r);
+    let root = id(&r, "Root").index();
+    let edges: Vec<&str> = dot
+        .lines()
+        .filter(|l| l.trim_start().starts_with(&format!("n{root} -> ")))
+        .collect();
+    let want: Vec<String> = ids(&r, &["Late", "Early", "Middle"])
+        .iter()
+        .map(|d| format!("n{root} -> n{}", d.index()))
+        .collect();
+    assert_eq!(edges.len(), 3, "{dot}");
+    for (e, w) in edges.iter().zip(&want) {
+        assert!(e.trim_start().starts_with(w.as_str()), "{e} / {w}");
+    }
+    let mermaid = robot_runtime::behavior::export::to_mermaid(&r);
+    let arrows: Vec<&str> = mermaid
+        .lines()
+        .filter(|l| l.trim_start().starts_with(&format!("n{root} ")))
+        .filter(|l| l.contains("->") || l.contains("==>"))
+        .collect();
+    assert_eq!(arrows.len(), 3, "{mermaid}");
+    for (a, d) in arrows.iter().zip(ids(&r, &["Late", "Early", "Middle"])) {
+        assert!(a.trim_end().ends_with(&format!("n{}", d.index())), "{a}");
+    }
+}
+
+#[test]
+fn change_stamps_say_when_each_input_last_changed() {
+    let mut r = runner();
+    tick(&mut r, 2);
+    let before = r.revision();
+    assert_eq!(
+        r.changed_at(original_behaviors::inputs::ON_CHARGER),
+        0,
+        "never changed"
+    );
+    // Changed between ticks: counted at once (not compared yet), then stamped by the tick
+    // with the revision of the change.
+    r.robot_mut().on_charger = true;
+    let now = r.changed_at(original_behaviors::inputs::ON_CHARGER);
+    assert!(now > before && now == r.revision(), "{before} {now}");
+    assert_eq!(
+        r.changed_at(original_behaviors::inputs::BATTERY),
+        0,
+        "another field did not move"
+    );
+    tick(&mut r, 1);
+    let stamped = r.changed_at(original_behaviors::inputs::ON_CHARGER);
+    assert!(stamped > before && stamped <= r.revision());
+    tick(&mut r, 3);
+    assert_eq!(
+        r.changed_at(original_behaviors::inputs::ON_CHARGER),
+        stamped,
+        "nothing changed since"
+    );
+    // A borrow that changes nothing stamps nothing.
+    r.robot_mut().on_charger = true;
+    tick(&mut r, 1);
+    assert_eq!(
+        r.changed_at(original_behaviors::inputs::ON_CHARGER),
+        stamped
+    );
+    assert_eq!(
+        r.changed_at(original_behaviors::inputs::ON_CHARGER | original_behaviors::inputs::BATTERY),
+        stamped,
+        "the latest of a set"
+    );
+    // What moved after a revision, in one question.
+    let rev = r.revision();
+    assert!(r.changed_since(rev).is_empty());
+    r.robot_mut().battery_level = original_behaviors::robot_state::BatteryLevel::Low;
+    assert_eq!(
+        r.changed_since(rev),
+        original_behaviors::inputs::BATTERY,
+        "not compared yet: counted"
+    );
+    tick(&mut r, 1);
+    assert_eq!(
+        r.changed_since(rev),
+        original_behaviors::inputs::BATTERY,
+        "stamped"
+    );
+    assert!(r
+        .changed_since(before)
+        .intersects(original_behaviors::inputs::ON_CHARGER));
+    assert!(r.changed_since(r.revision()).is_empty());
+}
+
 /// What the runner does, observably, after a tick.
 fn observed(r: &Runner<UserIntent>) -> String {
     let conditions: Vec<_> = (0..r.len())

@@ -2,18 +2,20 @@
 //! time per tick at 50 Hz without a page, and with two pages connected (real WebSocket
 //! clients reading every update, the broadcaster running).
 //!
-//! The inspector counts its frames in ticks, so this loop (which does not sleep) builds its
-//! snapshots exactly as a 50 Hz robot does: within 5 ticks ([`FRAME`]) of something
+//! The inspector counts its frames in ticks, so this loop (which does not sleep) looks at
+//! the robot exactly as a 50 Hz robot does: within 5 ticks ([`FRAME`]) of something
 //! happening, else every 50 ([`HEARTBEAT`](robot_example::inspect::HEARTBEAT)). Everything
-//! else a page costs — serializing, sending — runs on the broadcaster and connection
-//! threads. `benches/inspect_realtime.rs` measures the same in real time, sleeps included.
+//! else a page costs — merging, serializing, sending — runs on the broadcaster and
+//! connection threads. `benches/inspect_realtime.rs` measures the same in real time, sleeps
+//! included (and under callgrind, its instructions: see BENCHMARKS.md).
 //!
 //! * `tick_50hz/idle/*`: the robot idle (Observing), the common case.
 //! * `tick_50hz/scenario/*`: the default scenario's events, one tick each, round and round
 //!   (entries every tick: the inspector copies them).
-//! * `snapshot`: one snapshot alone (what every 5th tick pays with a page open).
-//! * `snapshot_json/*`: one snapshot built and serialized (the broadcaster's share
-//!   included), of the shipped tree and of the original robot's (`behaviors/original`, 162
+//! * `snapshot`: one look at the robot alone when nothing changed (what a heartbeat pays
+//!   with a page open).
+//! * `snapshot_json/*`: the whole state built and serialized (what a page that connects
+//!   gets), of the shipped tree and of the original robot's (`behaviors/original`, 162
 //!   files, 169 behaviors) in the middle of the default scenario, a page watching
 //!   HighLevelAI; its size is printed.
 //!
@@ -57,8 +59,7 @@ fn tick(robot: &mut Robot, inspector: &mut Inspector, t: u64, scenario: Option<&
     robot.end_tick(Duration::ZERO);
     let progress = Progress {
         ticks_run: t + 1,
-        paused: false,
-        forced: None,
+        ..Progress::default()
     };
     inspector.publish(robot, robot.entries(), &progress);
     robot.clear_entries();
@@ -127,7 +128,8 @@ fn bench(c: &mut Criterion) {
     }
     g.finish();
 
-    // One snapshot alone: a page is open, every publish is dirty.
+    // One look alone: a page is open, every publish is dirty (nothing changed: the look
+    // compares and hands over the clock).
     let mut robot = idle_robot();
     let mut inspector = Inspector::new(&robot, TPS, Limits::default());
     let _page = inspector.hub().attach().unwrap();

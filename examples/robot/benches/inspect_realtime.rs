@@ -98,11 +98,12 @@ fn measure(scenario: &Scenario, pages: usize, seconds: f64) -> Measured {
             ticks_per_second: TPS,
             run_for: Some(Duration::from_secs_f64(seconds)),
             start_paused: false,
+            why: false,
         },
         None,
         &mut inspector,
         |_, _, _| 0,
-        |_| {},
+        |_, _| {},
     );
     let thread_ns = thread_cpu_ns() - thread0;
     let process_ticks = process_cpu_ticks() - process0;

@@ -89,8 +89,9 @@ struct Args {
 
     /// Check a behavior tree (a directory of the original engine's files, or one file) and
     /// print what it holds: files, behaviors, classes built in or stand-ins, conditions
-    /// native or opaque, references resolved, every problem with file:line. Exits 1 on any
-    /// problem.
+    /// native or opaque, references resolved, the tree from its base with each behavior's
+    /// children in declared order (a strict-priority dispatcher's priority), every problem
+    /// with file:line. Exits 1 on any problem.
     #[arg(long, value_name = "DIR", conflicts_with_all = ["tree", "coverage", "zenoh"])]
     check_tree: Option<PathBuf>,
 
@@ -249,8 +250,10 @@ struct Args {
           help_heading = "Inspector")]
     inspect: Option<String>,
 
-    /// The token the inspector's page must present (`?token=`), required when --inspect's
-    /// address is not loopback: 16 to 256 characters of A-Z, a-z, 0-9, '-', '_', '.', '~'.
+    /// The token the inspector's page must present, required when --inspect's address is
+    /// not loopback and with --inspect-origin: 16 to 256 characters of A-Z, a-z, 0-9, '-',
+    /// '_', '.', '~'. The page reads it from its address's fragment (`/#token=...`, never
+    /// sent to a server or a proxy) and sends it on its socket; it is never logged.
     #[arg(
         long,
         value_name = "TOKEN",
@@ -259,9 +262,27 @@ struct Args {
     )]
     inspect_token: Option<String>,
 
+    /// An origin allowed to open the inspector's socket besides its own (`http://` and the
+    /// address the page was loaded from): a TLS reverse proxy's, e.g.
+    /// `https://robot.example:8443` (repeat for more). Needs --inspect-token.
+    #[arg(
+        long,
+        value_name = "ORIGIN",
+        requires = "inspect",
+        help_heading = "Inspector"
+    )]
+    inspect_origin: Vec<String>,
+
     /// Start paused: the page resumes or steps the robot.
     #[arg(long, requires = "inspect", help_heading = "Inspector")]
     inspect_paused: bool,
+
+    /// With --inspect and --trace-json: the trace also records what changed in the robot on
+    /// each tick (each behavior's state, every condition's value, the robot-state keys), so
+    /// that `inspect TRACE` shows why at any tick, plots and the state panel. Larger traces,
+    /// and a look at the whole tree on every tick.
+    #[arg(long, requires_all = ["inspect", "trace_json"], help_heading = "Inspector")]
+    trace_why: bool,
 }
 
 #[derive(Debug, clap::Subcommand)]
@@ -275,9 +296,13 @@ enum Command {
         /// Where to serve the page (default 127.0.0.1:7480).
         #[arg(long, value_name = "ADDR", default_value = "")]
         addr: String,
-        /// The token the page must present; required off loopback.
+        /// The token the page must present; required off loopback and with --origin.
         #[arg(long, value_name = "TOKEN")]
         token: Option<String>,
+        /// An origin allowed to open the socket besides the server's own (a TLS reverse
+        /// proxy's; repeat for more).
+        #[arg(long, value_name = "ORIGIN")]
+        origin: Vec<String>,
         /// Stop after this many seconds (default: until Ctrl-C).
         #[arg(long, value_name = "SECONDS")]
         run_for: Option<f64>,
@@ -411,18 +436,39 @@ fn run(args: &Args) -> Result<ExitCode, Failure> {
         trace,
         addr,
         token,
+        origin,
         run_for,
         tree,
     }) = &args.command
     {
         let run_for = seconds("--run-for", *run_for)?;
-        return replay(trace, addr, token.as_deref(), run_for, tree.as_ref());
+        return replay(
+            trace,
+            addr,
+            token.as_deref(),
+            origin,
+            run_for,
+            tree.as_ref(),
+        );
     }
     if let Some(dir) = &args.check_tree {
         let files = read_tree(dir)?;
-        let report = tree_files::check(&files, &load_options(args));
+        let options = load_options(args);
+        let report = tree_files::check(&files, &options);
+        let mut text = tree_files::render(&dir.display().to_string(), &report);
+        // Without errors, the tree from its base (the one `--tree` would run), in declared
+        // order.
+        let base = args
+            .base
+            .as_deref()
+            .or_else(|| tree_files::default_base(&files));
+        if let (0, Some(base)) = (report.errors().count(), base) {
+            if let Some(outline) = tree_files::outline(&files, base, &options) {
+                text.push_str(&outline);
+            }
+        }
         let mut out = Stdout::new();
-        out.print(&tree_files::render(&dir.display().to_string(), &report));
+        out.print(&text);
         out.finish()?;
         return Ok(if report.problems.is_empty() {
             ExitCode::SUCCESS
@@ -985,10 +1031,12 @@ fn inspect_until(
     let options = cli::LiveOptions {
         addr: args.inspect.as_deref().unwrap_or_default(),
         token: args.inspect_token.as_deref(),
+        origins: &args.inspect_origin,
         paused: args.inspect_paused,
         ticks_per_second: args.ticks_per_second,
         run_for: seconds("--run-for", args.run_for)?,
         trace: args.trace_json.as_deref(),
+        trace_why: args.trace_why,
         stop: Some(stop),
     };
     let summary = cli::live(robot, scenario, &options, inputs)?;
@@ -1011,6 +1059,7 @@ fn replay(
     _: &std::path::Path,
     _: &str,
     _: Option<&str>,
+    _: &[String],
     _: Option<std::time::Duration>,
     _: Option<&PathBuf>,
 ) -> Result<ExitCode, Failure> {
@@ -1025,6 +1074,7 @@ fn replay(
     trace: &std::path::Path,
     addr: &str,
     token: Option<&str>,
+    origins: &[String],
     run_for: Option<std::time::Duration>,
     tree: Option<&PathBuf>,
 ) -> Result<ExitCode, Failure> {
@@ -1056,6 +1106,7 @@ fn replay(
         trace,
         addr,
         token,
+        origins,
         run_for,
         stop: Some(&stop),
     };

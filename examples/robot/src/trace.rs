@@ -3,18 +3,22 @@
 //! FILE` replays a trace in the inspector's page):
 //!
 //! ```text
-//! {"tick":0,"t_ms":0,"event":"tree","format":2,"ticks_per_second":20,"tree":{"base":0,"nodes":[{"index":0,"name":"GlobalInterruptions","class":"DispatcherStrictPriority","delegates":[1,2,3,4]},…]}}
+//! {"tick":0,"t_ms":0,"event":"tree","format":3,"ticks_per_second":20,"tree":{"base":0,"nodes":[{"index":0,"name":"GlobalInterruptions","class":"DispatcherStrictPriority","delegates":[1,2,3,4]},…]}}
 //! {"tick":0,"t_ms":0,"event":"stack","stack":["GlobalInterruptions","Wait"]}
 //! …
 //! ```
 //!
 //! The tree is [`robot_runtime::behavior::inspect::shape`] as JSON ([`TreeJson`]): every
-//! behavior with its class, declared delegates and linked scope, so that a reader can tell,
-//! from the `stack` events alone, which behaviors were active (on the stack) and in scope (a
-//! delegate of one of them or in its linked scope, or the base) at every tick; stand-ins,
-//! conditions as text and a state machine's states come along. `pending` events carry the
-//! intent's metadata, input and map entry (`meta`). Every line has `tick`, `t_ms` and
-//! `event`; readers skip events and keys they do not know.
+//! behavior with its class, declared delegates (in declared order: a strict-priority
+//! dispatcher's priority) and linked scope, so that a reader can tell, from the `stack`
+//! events alone, which behaviors were active (on the stack) and in scope (a delegate of one
+//! of them or in its linked scope, or the base) at every tick; stand-ins, conditions as text,
+//! every condition node with its label, type and parameters (`conditions`: what a value
+//! refers to), and a state machine's states come along. `pending` events carry the intent's
+//! metadata, input and map entry (`meta`). Every line has `tick`, `t_ms` and `event`;
+//! readers skip events and keys they do not know. A trace recorded with `--trace-why` (with
+//! `--inspect`) also has `why` events: what changed in each behavior's state, in the
+//! conditions' values and in the robot state on that tick (see the inspector's protocol).
 
 use std::io::{self, Write};
 
@@ -26,8 +30,9 @@ use crate::intents::UserIntent;
 use crate::robot::Robot;
 use crate::timeline::{self, Entry};
 
-/// The version of the header's layout (2: `stand_in`, `linked`, `states`; 1 had `opaque`).
-pub const FORMAT: u32 = 2;
+/// The version of the header's layout (3: `conditions`, delegates in declared order,
+/// `state_keys` with `--trace-why`; 2: `stand_in`, `linked`, `states`; 1 had `opaque`).
+pub const FORMAT: u32 = 3;
 
 /// The `event` of the header line.
 pub const HEADER_EVENT: &str = "tree";
@@ -80,6 +85,42 @@ pub struct NodeJson {
     /// A state machine's states, with the index of the behavior each runs.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub states: Vec<StateJson>,
+    /// Every condition it owns, as the inspector explains them: `wantsToBeActivatedCondition`,
+    /// `wantsToCancelSelfCondition`, then its class's (a state machine's transitions), each
+    /// with its sub-conditions. A state's condition values are listed in this order,
+    /// depth first (each node, then its children).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub conditions: Vec<ConditionJson>,
+}
+
+/// One condition node of [`NodeJson::conditions`]: what does not change while the robot
+/// runs.
+#[derive(Clone, Debug, Serialize)]
+pub struct ConditionJson {
+    /// Where it is (`wantsToBeActivatedCondition`, `Observing -> Exploring (interrupting)`);
+    /// empty for a sub-condition.
+    #[serde(skip_serializing_if = "String::is_empty")]
+    pub label: String,
+    /// Its type (or custom condition) name.
+    #[serde(rename = "type")]
+    pub type_name: String,
+    /// Its parameters for a person.
+    #[serde(skip_serializing_if = "String::is_empty")]
+    pub detail: String,
+    /// Its sub-conditions.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub children: Vec<ConditionJson>,
+}
+
+impl ConditionJson {
+    fn of(c: inspect::ConditionReport) -> Self {
+        Self {
+            label: c.label,
+            type_name: c.type_name,
+            detail: c.detail,
+            children: c.children.into_iter().map(Self::of).collect(),
+        }
+    }
 }
 
 /// A state of a state machine.
@@ -97,6 +138,11 @@ impl TreeJson {
     pub fn of(runner: &Runner<UserIntent, Event>) -> Self {
         let shape = inspect::shape(runner);
         let ix = |v: &[BehaviorId]| v.iter().map(|b| b.index()).collect();
+        let conditions = |i: usize| {
+            inspect::why(runner, BehaviorId::from_index(i))
+                .map(|r| r.conditions.into_iter().map(ConditionJson::of).collect())
+                .unwrap_or_default()
+        };
         TreeJson {
             base: shape.base.index(),
             nodes: shape
@@ -121,6 +167,7 @@ impl TreeJson {
                             behavior: b.map(BehaviorId::index),
                         })
                         .collect(),
+                    conditions: conditions(index),
                 })
                 .collect(),
         }
@@ -142,6 +189,21 @@ pub fn header(robot: &Robot, ticks_per_second: u32) -> String {
     .unwrap_or_default()
 }
 
+/// The header line with one more key (`state_keys` for a `--trace-why` trace).
+pub fn header_with(
+    robot: &Robot,
+    ticks_per_second: u32,
+    key: &str,
+    value: serde_json::Value,
+) -> String {
+    let mut v = serde_json::from_str::<serde_json::Value>(&header(robot, ticks_per_second))
+        .unwrap_or_default();
+    if let Some(m) = v.as_object_mut() {
+        m.insert(key.to_owned(), value);
+    }
+    v.to_string()
+}
+
 /// A trace written as the robot runs (every mode: scenario, live, inspector): the header at once, then
 /// each tick's entries, flushed, so that the file is complete up to the last tick whenever
 /// the process is stopped.
@@ -157,6 +219,13 @@ impl<W: Write> TraceWriter<W> {
         out.write_all(b"\n")?;
         out.flush()?;
         Ok(Self { out })
+    }
+
+    /// Appends one line (JSON, without its newline) and flushes.
+    pub fn append_line(&mut self, line: &str) -> io::Result<()> {
+        self.out.write_all(line.as_bytes())?;
+        self.out.write_all(b"\n")?;
+        self.out.flush()
     }
 
     /// Appends entries and flushes.

@@ -1,15 +1,16 @@
 //! Behavior trees from disk, as the original engine loads them (every `.json` file under a
 //! directory, one behavior per file), and the `--check-tree` report: files, behaviors,
-//! classes built in or stand-ins, conditions native or opaque, references resolved, every
-//! problem with file:line.
+//! classes built in or stand-ins, conditions native or opaque, references resolved, the tree
+//! from its base with each behavior's children in declared order (a strict-priority
+//! dispatcher's priority), every problem with file:line.
 
 use std::fmt::Write;
 use std::path::{Path, PathBuf};
 
-use robot_runtime::behavior::{check_tree, LoadOptions, LoadReport, Source};
+use robot_runtime::behavior::{check_tree, BehaviorId, LoadOptions, LoadReport, Source, Tree};
 
 use crate::actions::Completions;
-use crate::behavior_classes::registry;
+use crate::behavior_classes::{load_sources, registry};
 use crate::log::Log;
 use crate::robot::ROOT;
 
@@ -132,6 +133,80 @@ pub fn check(files: &[(String, String)], options: &LoadOptions) -> LoadReport {
     let sources: Vec<Source<'_>> = files.iter().map(|(n, t)| Source::new(n, t)).collect();
     let reg = registry(&Log::default(), &Completions::default());
     check_tree(&reg, &sources, options)
+}
+
+/// The tree of `files` from `base` as an indented outline, each behavior's children in
+/// declared order (numbered: a strict-priority dispatcher's priority), a behavior that
+/// several parents delegate to opened once and marked `(above)` elsewhere, then the
+/// behaviors no chain of delegates reaches. None when the tree does not load (the report
+/// says why).
+pub fn outline(files: &[(String, String)], base: &str, options: &LoadOptions) -> Option<String> {
+    let sources: Vec<Source<'_>> = files.iter().map(|(n, t)| Source::new(n, t)).collect();
+    let loaded = load_sources(
+        &sources,
+        base,
+        options,
+        &Log::default(),
+        &Completions::default(),
+    )
+    .ok()?;
+    Some(render_outline(&loaded.tree))
+}
+
+fn render_outline<U: robot_runtime::behavior::IntentUnion, E>(tree: &Tree<U, E>) -> String {
+    let mut out = String::new();
+    let base = tree.base();
+    let _ = writeln!(
+        out,
+        "tree from {}, children in declared order (a strict-priority dispatcher's priority):",
+        tree.name(base).map_or("?", |n| n.as_str())
+    );
+    let mut opened = vec![false; tree.len()];
+    // Depth first, iteratively: (behavior, depth, its number among its siblings).
+    let mut todo: Vec<(BehaviorId, usize, usize)> = vec![(base, 0, 0)];
+    while let Some((id, depth, number)) = todo.pop() {
+        let name = tree.name(id).map_or("?", |n| n.as_str());
+        let class = tree.class(id).unwrap_or("?");
+        let stand_in = if tree.is_stand_in(id) {
+            ", stand-in"
+        } else {
+            ""
+        };
+        let indent = "  ".repeat(depth + 1);
+        let num = if depth == 0 {
+            String::new()
+        } else {
+            format!("{number}. ")
+        };
+        let kids = tree.delegates(id);
+        let above = opened[id.index()] && !kids.is_empty();
+        let _ = writeln!(
+            out,
+            "{indent}{num}{name} ({class}{stand_in}){}",
+            if above { " (above)" } else { "" }
+        );
+        if above || opened[id.index()] {
+            continue;
+        }
+        opened[id.index()] = true;
+        for (k, &d) in kids.iter().enumerate().rev() {
+            todo.push((d, depth + 1, k + 1));
+        }
+    }
+    let unreached: Vec<&str> = tree
+        .ids()
+        .filter(|id| !opened[id.index()])
+        .filter_map(|id| tree.name(id).map(|n| n.as_str()))
+        .collect();
+    if !unreached.is_empty() {
+        let _ = writeln!(
+            out,
+            "not reached from the base ({}): {}",
+            unreached.len(),
+            unreached.join(", ")
+        );
+    }
+    out
 }
 
 /// The report as text (what `--check-tree` prints).

@@ -85,7 +85,7 @@ mod with_the_feature {
         let (code, _, err) = run(&["--trace-json", trace.to_str().unwrap()]);
         assert_eq!(code, Some(0), "{err}");
         let mut text = std::fs::read_to_string(&trace).unwrap();
-        assert!(text.starts_with("{\"tick\":0,\"t_ms\":0,\"event\":\"tree\",\"format\":2,"));
+        assert!(text.starts_with("{\"tick\":0,\"t_ms\":0,\"event\":\"tree\",\"format\":3,"));
         text.push_str("oops\n");
         std::fs::write(&trace, text).unwrap();
         let (code, _, err) = run(&[

@@ -207,3 +207,133 @@ fn the_default_scenario_runs_on_the_original_shaped_tree() {
     assert!(claimed.contains(&"weather_response"), "{claimed:?}");
     assert!(claimed.contains(&"explore_start"), "{claimed:?}");
 }
+
+/// Each behavior's children as its file declares them, by name: a dispatcher's
+/// `behaviors` (names, or objects with `behavior`), a state machine's `states` (each
+/// state's `behavior`), in order, each once. A name an owner's `anonymousBehaviors` defines
+/// is that anonymous behavior (`Owner@name`), as the loader resolves it.
+fn declared_children(files: &[(String, String)]) -> Vec<(String, &'static str, Vec<String>)> {
+    use robot_runtime::behavior::strip_comments;
+    use serde_json::Value;
+    fn named(list: &[Value], key: &str, anonymous: &[String], owner: &str) -> Vec<String> {
+        let mut out: Vec<String> = Vec::new();
+        for item in list {
+            let name = match item {
+                Value::String(s) => Some(s.as_str()),
+                Value::Object(o) => o.get(key).and_then(Value::as_str),
+                _ => None,
+            };
+            if let Some(n) = name {
+                let full = if anonymous.iter().any(|a| a == n) {
+                    format!("{owner}@{n}")
+                } else {
+                    n.to_owned()
+                };
+                if !out.contains(&full) {
+                    out.push(full);
+                }
+            }
+        }
+        out
+    }
+    fn walk(v: &Value, owner: Option<&str>, out: &mut Vec<(String, &'static str, Vec<String>)>) {
+        match v {
+            Value::Array(items) => items.iter().for_each(|i| walk(i, owner, out)),
+            Value::Object(o) => {
+                let name = match (o.get("behaviorID"), o.get("behaviorName"), owner) {
+                    (Some(Value::String(id)), _, _) => Some(id.clone()),
+                    (None, Some(Value::String(n)), Some(owner)) => Some(format!("{owner}@{n}")),
+                    _ => None,
+                };
+                let Some(name) = name else { return };
+                let anonymous: Vec<String> = o
+                    .get("anonymousBehaviors")
+                    .and_then(Value::as_array)
+                    .map(|l| {
+                        l.iter()
+                            .filter_map(|a| a.get("behaviorName")?.as_str().map(str::to_owned))
+                            .collect()
+                    })
+                    .unwrap_or_default();
+                if let Some(list) = o.get("behaviors").and_then(Value::as_array) {
+                    let kids = named(list, "behavior", &anonymous, &name);
+                    out.push((name.clone(), "behaviors", kids));
+                }
+                if let Some(list) = o.get("states").and_then(Value::as_array) {
+                    let kids = named(list, "behavior", &anonymous, &name);
+                    out.push((name.clone(), "states", kids));
+                }
+                if let Some(list) = o.get("anonymousBehaviors") {
+                    walk(list, Some(&name), out);
+                }
+            }
+            _ => {}
+        }
+    }
+    let mut out = Vec::new();
+    for (_, text) in files {
+        let v: Value = serde_json::from_str(&strip_comments(text)).unwrap();
+        walk(&v, None, &mut out);
+    }
+    out
+}
+
+/// Issue 30: a strict-priority dispatcher's order is its meaning. On every behavior of the
+/// original-format tree whose file lists children (dispatchers of every kind, HighLevelAI's
+/// states, stand-ins with `behaviors`), the runtime's shape gives them in the file's order;
+/// the trace header (and so the inspector's page) carries the same order.
+#[test]
+fn the_shape_lists_children_in_the_order_the_files_declare_them() {
+    use robot_example::trace::TreeJson;
+    let files = files();
+    let r = runner(&files);
+    let shape = robot_runtime::behavior::inspect::shape(&r);
+    let tree = TreeJson::of(&r);
+    let name = |id: BehaviorId| shape.nodes[id.index()].name.clone();
+    let declared = declared_children(&files);
+    let (mut dispatchers, mut out_of_load_order) = (0, 0);
+    for (owner, key, want) in &declared {
+        let id = r
+            .id(owner)
+            .unwrap_or_else(|| panic!("{owner} is not in the tree"));
+        let got: Vec<String> = shape.nodes[id.index()]
+            .delegates
+            .iter()
+            .map(|&d| name(d))
+            .collect();
+        let class = &shape.nodes[id.index()].class;
+        if class.starts_with("Dispatcher") && *key == "behaviors" {
+            // A dispatcher's delegates are exactly its children.
+            assert_eq!(&got, want, "{owner} ({class})");
+            dispatchers += 1;
+        } else {
+            // Other classes may delegate to more (their own keys): the listed ones keep
+            // their order among them.
+            let kept: Vec<String> = got.iter().filter(|g| want.contains(g)).cloned().collect();
+            assert_eq!(&kept, want, "{owner} ({class}) `{key}`");
+        }
+        let mut by_index: Vec<BehaviorId> = shape.nodes[id.index()].delegates.clone();
+        by_index.sort();
+        if by_index != shape.nodes[id.index()].delegates {
+            out_of_load_order += 1;
+        }
+        // The trace header (the page's tree) says the same.
+        let header: Vec<usize> = shape.nodes[id.index()]
+            .delegates
+            .iter()
+            .map(|d| d.index())
+            .collect();
+        assert_eq!(tree.nodes[id.index()].delegates, header, "{owner}");
+    }
+    // The comparison covers the dispatchers, and the order differs from load order on many
+    // of them (the test fails if the shape sorted them again).
+    assert!(dispatchers >= 20, "{dispatchers} dispatchers compared");
+    assert!(out_of_load_order >= 10, "{out_of_load_order}");
+    let gi = r.id("GlobalInterruptions").unwrap();
+    let first = name(shape.nodes[gi.index()].delegates[0]);
+    let last = name(*shape.nodes[gi.index()].delegates.last().unwrap());
+    assert_eq!(
+        (first.as_str(), last.as_str()),
+        ("MandatoryPhysicalReactions", "HighLevelAI")
+    );
+}

@@ -26,6 +26,35 @@ fn check_tree_on_the_original_shape_passes() {
         .expect("a references line");
     let w: Vec<&str> = refs.split_whitespace().collect();
     assert_eq!(w[1], w[3], "{refs}");
+    // The tree from its base, children in the order the files declare them (the loader's
+    // order is by file name: ReactToCliff's file sorts before ReactToRobotOnBack's).
+    let outline: Vec<&str> = out
+        .lines()
+        .skip_while(|l| !l.starts_with("tree from InitNormalOperation"))
+        .collect();
+    assert!(!outline.is_empty(), "{out}");
+    let after = |parent: &str, n: usize| -> Vec<String> {
+        let at = outline
+            .iter()
+            .position(|l| l.trim_start().contains(&format!("{parent} (")))
+            .unwrap_or_else(|| panic!("{parent} in {out}"));
+        let depth = outline[at].len() - outline[at].trim_start().len();
+        outline[at + 1..]
+            .iter()
+            .filter(|l| l.len() - l.trim_start().len() == depth + 2)
+            .take(n)
+            .map(|l| l.trim().to_owned())
+            .collect()
+    };
+    let first = after("MandatoryPhysicalReactions", 2);
+    assert!(first[0].starts_with("1. ReactToRobotOnBack ("), "{first:?}");
+    assert!(first[1].starts_with("2. ReactToRobotOnFace ("), "{first:?}");
+    let gi = after("GlobalInterruptions", 3);
+    assert!(
+        gi[0].starts_with("1. MandatoryPhysicalReactions ("),
+        "{gi:?}"
+    );
+    assert!(gi[1].starts_with("2. SDKDefault ("), "{gi:?}");
 }
 
 #[test]

@@ -76,6 +76,40 @@ impl Changes {
         }
     }
 
+    /// The revision of the last change of any of `inputs` (0: none yet), for tools. A
+    /// world field changed through a mutable borrow and not compared yet (that happens at
+    /// the start of the next tick) counts as changed at the current revision.
+    pub fn last_change(&self, inputs: Inputs, world: &dyn World) -> u64 {
+        let mut last = 0;
+        let mut b = inputs.bits();
+        while b != 0 {
+            last = last.max(self.at[b.trailing_zeros() as usize]);
+            b &= b - 1;
+        }
+        if self.world_touched
+            && inputs.intersects(Inputs::WORLD)
+            && world.changed_inputs(&*self.seen).intersects(inputs)
+        {
+            last = self.rev;
+        }
+        last
+    }
+
+    /// The inputs that changed after revision `since`, for tools; a world field changed
+    /// through a mutable borrow and not compared yet counts.
+    pub fn changed_since(&self, since: u64, world: &dyn World) -> Inputs {
+        let mut changed = Inputs::NONE;
+        for (b, &at) in self.at.iter().enumerate() {
+            if at > since {
+                changed |= Inputs::from_bit(b);
+            }
+        }
+        if self.world_touched {
+            changed |= world.changed_inputs(&*self.seen);
+        }
+        changed
+    }
+
     /// True while `c` still holds at `now_ns`: its time has not come and none of its
     /// inputs changed since it was computed. A confirmation is remembered (`c.rev` moves
     /// to the current revision), so the next check of an unchanged runner is one compare.

@@ -437,7 +437,11 @@ pub(crate) struct NodeDetail<U: IntentUnion, E: 'static> {
     pub last_ran: Option<Duration>,
     /// Activations so far.
     pub starts: u64,
+    /// The declared delegates as a sorted set (what the runner walks: scope, checks).
     pub delegates: Box<[BehaviorId]>,
+    /// The declared delegates in declared order, without repeats (a strict-priority
+    /// dispatcher's priority order; what tools show).
+    pub declared: Box<[BehaviorId]>,
     /// Behaviors in scope whenever this one is (`linkScope`, pass-throughs).
     pub linked: Box<[BehaviorId]>,
     pub name: BehaviorName,

@@ -372,15 +372,15 @@ fn fingerprint_condition<U: IntentUnion, E: 'static>(
     h.write_u8(0xfe);
 }
 
-/// Why `id` does or does not run (None for an unknown ID).
-pub fn why<U: IntentUnion, E: 'static>(
+/// The activation gates of `id` in the current robot state (None for an unknown ID).
+/// Allocates nothing.
+pub fn gates<U: IntentUnion, E: 'static>(
     runner: &Runner<U, E>,
     id: BehaviorId,
-) -> Option<ActivationReport<'_>> {
-    let status = status(runner, id)?;
+) -> Option<[Gate; 4]> {
     let m = runner.modifiers(id)?;
     let blocking = runner.dyn_world().blocking();
-    let gates = vec![
+    Some([
         Gate {
             name: "off treads",
             open: m.when_off_treads || blocking & 1 == 0,
@@ -397,7 +397,31 @@ pub fn why<U: IntentUnion, E: 'static>(
             name: "cube connection",
             open: !m.cube.required() || blocking & 8 == 0,
         },
-    ];
+    ])
+}
+
+/// With `respondToUserIntents`: whether one of `id`'s listed intents is pending now (None:
+/// it lists none). Allocates nothing.
+pub fn intent_pending<U: IntentUnion, E: 'static>(
+    runner: &Runner<U, E>,
+    id: BehaviorId,
+) -> Option<bool> {
+    let respond = runner.respond_matchers(id);
+    (!respond.is_empty()).then(|| {
+        runner
+            .intents()
+            .pending()
+            .is_some_and(|p| respond.iter().any(|m| m.matches(p.intent())))
+    })
+}
+
+/// Why `id` does or does not run (None for an unknown ID).
+pub fn why<U: IntentUnion, E: 'static>(
+    runner: &Runner<U, E>,
+    id: BehaviorId,
+) -> Option<ActivationReport<'_>> {
+    let status = status(runner, id)?;
+    let gates = gates(runner, id)?.to_vec();
     let (wants, cancel) = runner.conditions(id);
     let mut conditions = Vec::new();
     if let Some(c) = wants {
@@ -411,13 +435,7 @@ pub fn why<U: IntentUnion, E: 'static>(
         b.owned_conditions(&mut owned);
         conditions.extend(owned.iter().map(|(l, c)| report(l, c)));
     }
-    let respond = runner.respond_matchers(id);
-    let intent_pending = (!respond.is_empty()).then(|| {
-        runner
-            .intents()
-            .pending()
-            .is_some_and(|p| respond.iter().any(|m| m.matches(p.intent())))
-    });
+    let intent_pending = intent_pending(runner, id);
     Some(ActivationReport {
         status,
         gates,

@@ -239,6 +239,32 @@ impl<U: IntentUnion, E: 'static> Runner<U, E> {
         self.core.m.world.set_clock(now, tick);
     }
 
+    /// The revision of the runner's change stamps (see [`wakeup`](super::wakeup)): it grows
+    /// with every change of an input the runner records (a robot-state field, the intent
+    /// component, the stack). Read after each tick, it tells a tool which tick a revision of
+    /// [`changed_at`](Self::changed_at) belongs to.
+    pub fn revision(&self) -> u64 {
+        self.core.m.changes.rev
+    }
+
+    /// The revision at which any of `inputs` last changed (0: not since the runner began).
+    /// A robot-state field changed through [`robot_mut`](Self::robot_mut) since the last
+    /// tick (the runner compares at the start of the next one) counts at the current
+    /// [`revision`](Self::revision). Read-only.
+    pub fn changed_at(&self, inputs: Inputs) -> u64 {
+        self.core.m.changes.last_change(inputs, &*self.core.m.world)
+    }
+
+    /// The inputs that changed after revision `since` (a [`revision`](Self::revision) read
+    /// earlier); a robot-state field changed through [`robot_mut`](Self::robot_mut) since the
+    /// last tick counts. Read-only: a tool asks once what moved, then reads only that.
+    pub fn changed_since(&self, since: u64) -> Inputs {
+        self.core
+            .m
+            .changes
+            .changed_since(since, &*self.core.m.world)
+    }
+
     // ----- queries -------------------------------------------------------------------------
 
     /// The intent component.
@@ -320,13 +346,14 @@ impl<U: IntentUnion, E: 'static> Runner<U, E> {
     pub fn label(&self, id: BehaviorId) -> Option<&str> {
         self.core.s.nodes.get(id.index()).map(|n| &*n.label)
     }
-    /// Declared delegates of `id`.
+    /// Declared delegates of `id`, in declared order (a strict-priority dispatcher's
+    /// priority order, as its file lists them), each once.
     pub fn delegates(&self, id: BehaviorId) -> &[BehaviorId] {
         self.core
             .s
             .nodes
             .get(id.index())
-            .map_or(&[], |n| &n.delegates)
+            .map_or(&[], |n| &n.declared)
     }
     /// The linked scope of `id`.
     pub fn linked_scope(&self, id: BehaviorId) -> &[BehaviorId] {
@@ -663,7 +690,7 @@ impl<U: IntentUnion, E: 'static> Runner<U, E> {
             if x == id {
                 break;
             }
-            for &d in self.core.s.nodes[x.index()].delegates.iter() {
+            for &d in self.core.s.nodes[x.index()].declared.iter() {
                 if !seen[d.index()] {
                     seen[d.index()] = true;
                     parent[d.index()] = Some(x);

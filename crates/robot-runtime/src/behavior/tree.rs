@@ -254,11 +254,20 @@ impl<U: IntentUnion, E: 'static> TreeBuilder<U, E> {
             .ok_or_else(|| TreeError::UnknownBase(base.to_owned()))?;
         let len = self.entries.len();
         let mut delegates: Vec<Vec<BehaviorId>> = Vec::with_capacity(len);
+        let mut declared: Vec<Vec<BehaviorId>> = Vec::with_capacity(len);
         let mut linked: Vec<Vec<BehaviorId>> = Vec::with_capacity(len);
         for (name, _, b) in &self.entries {
-            let mut d = b.delegates();
+            let mut order = b.delegates();
+            let mut d = order.clone();
             d.sort_unstable();
             d.dedup();
+            // Declared order without repeats (the first mention counts).
+            let mut seen: Vec<BehaviorId> = Vec::with_capacity(order.len());
+            order.retain(|x| {
+                let new = !seen.contains(x);
+                seen.push(*x);
+                new
+            });
             if let Some(&bad) = d.iter().find(|x| x.index() >= len) {
                 return Err(TreeError::MissingDelegate {
                     from: name.to_string(),
@@ -274,6 +283,7 @@ impl<U: IntentUnion, E: 'static> TreeBuilder<U, E> {
                 });
             }
             delegates.push(d);
+            declared.push(order);
             linked.push(l);
         }
         if let Some(cycle) =
@@ -303,10 +313,10 @@ impl<U: IntentUnion, E: 'static> TreeBuilder<U, E> {
         }
         let mut nodes = Vec::with_capacity(len);
         let mut behaviors: Vec<Slot<U, E>> = Vec::with_capacity(len);
-        for (i, ((name, spec, mut b), (d, l))) in self
+        for (i, ((name, spec, mut b), ((d, o), l))) in self
             .entries
             .into_iter()
-            .zip(delegates.into_iter().zip(linked))
+            .zip(delegates.into_iter().zip(declared).zip(linked))
             .enumerate()
         {
             let mut m = spec.modifiers.apply(spec.base());
@@ -341,6 +351,7 @@ impl<U: IntentUnion, E: 'static> TreeBuilder<U, E> {
                     name,
                     class: spec.class.into(),
                     delegates: d.into(),
+                    declared: o.into(),
                     linked: l.into(),
                     respond: spec.respond.into(),
                     wants: spec.wants,
@@ -431,9 +442,10 @@ impl<U: IntentUnion, E: 'static> Tree<U, E> {
     pub fn class(&self, id: BehaviorId) -> Option<&str> {
         self.nodes.get(id.index()).map(|n| &*n.class)
     }
-    /// Declared delegates of `id`.
+    /// Declared delegates of `id`, in declared order (a strict-priority dispatcher's
+    /// priority order), each once.
     pub fn delegates(&self, id: BehaviorId) -> &[BehaviorId] {
-        self.nodes.get(id.index()).map_or(&[], |n| &n.delegates)
+        self.nodes.get(id.index()).map_or(&[], |n| &n.declared)
     }
     /// True for a stand-in of a class not run natively.
     pub fn is_stand_in(&self, id: BehaviorId) -> bool {

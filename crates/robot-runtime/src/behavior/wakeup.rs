@@ -150,6 +150,9 @@ impl Inputs {
     pub(crate) const fn bits(self) -> u64 {
         self.0
     }
+    pub(crate) const fn from_bit(bit: usize) -> Inputs {
+        Inputs(1 << bit)
+    }
 }
 
 impl std::ops::BitOr for Inputs {

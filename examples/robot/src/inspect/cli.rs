@@ -4,12 +4,13 @@
 //! writing `--trace-json` as it goes) or serve the trace.
 
 use std::fs;
-use std::io::Write;
+use std::io::{IsTerminal, Write};
 use std::path::Path;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use super::hub::Hub;
+use super::observe::{state_keys_json, Changes};
 use super::run::{self, RunOptions, Summary};
 use super::{parse_addr, replay, Config, Inspector, Limits, Server};
 use crate::robot::Robot;
@@ -24,6 +25,8 @@ pub struct LiveOptions<'a> {
     pub addr: &'a str,
     /// `--inspect-token`.
     pub token: Option<&'a str>,
+    /// `--inspect-origin`: origins allowed besides the server's own (a reverse proxy's).
+    pub origins: &'a [String],
     /// `--inspect-paused`: start paused.
     pub paused: bool,
     /// Ticks per second.
@@ -32,11 +35,13 @@ pub struct LiveOptions<'a> {
     pub run_for: Option<Duration>,
     /// `--trace-json`, written as the robot runs.
     pub trace: Option<&'a Path>,
+    /// `--trace-why`: the trace also records what changed in the robot on each tick.
+    pub trace_why: bool,
     /// Set (by a Ctrl-C handler) to end the run after the tick in progress.
     pub stop: Option<&'a AtomicBool>,
 }
 
-fn config(addr: &str, token: Option<&str>) -> Result<Config, String> {
+fn config(addr: &str, token: Option<&str>, origins: &[String]) -> Result<Config, String> {
     let addr = if addr.trim().is_empty() {
         super::DEFAULT_ADDR
     } else {
@@ -45,15 +50,27 @@ fn config(addr: &str, token: Option<&str>) -> Result<Config, String> {
     Ok(Config {
         addr,
         token: token.map(str::to_owned),
+        origins: origins.to_vec(),
         limits: Limits::default(),
     })
+}
+
+/// What the announce line says to open: the address with its token when standard error is a
+/// terminal (a person reads it), else the address and where the token goes — the token never
+/// reaches a log file or a journal.
+fn announced_url(server: &Server, terminal: bool) -> String {
+    if terminal || !server.has_token() {
+        server.url_with_token()
+    } else {
+        format!("{}#token=<--inspect-token>", server.url())
+    }
 }
 
 fn announce(server: &Server, what: &str) {
     let _ = writeln!(
         anstream::stderr(),
         "inspect: open {} in a browser ({what}; Ctrl-C stops)",
-        server.url()
+        announced_url(server, std::io::stderr().is_terminal())
     );
 }
 
@@ -65,15 +82,20 @@ pub fn live(
     options: &LiveOptions<'_>,
     inputs: impl FnMut(&mut Robot, u64, Duration) -> usize,
 ) -> Result<Summary, String> {
-    let config = config(options.addr, options.token)?;
+    let config = config(options.addr, options.token, options.origins)?;
     let tps = options.ticks_per_second.max(1);
     let mut inspector = Inspector::new(&robot, tps, config.limits);
     let mut trace = match options.trace {
         Some(path) => {
             let file = fs::File::create(path)
                 .map_err(|e| format!("cannot create {}: {e}", path.display()))?;
+            let header = if options.trace_why {
+                trace::header_with(&robot, tps, "state_keys", state_keys_json(robot.runner()))
+            } else {
+                trace::header(&robot, tps)
+            };
             Some(
-                TraceWriter::new(&trace::header(&robot, tps), std::io::BufWriter::new(file))
+                TraceWriter::new(&header, std::io::BufWriter::new(file))
                     .map_err(|e| format!("cannot write {}: {e}", path.display()))?,
             )
         }
@@ -96,22 +118,26 @@ pub fn live(
             ticks_per_second: tps,
             run_for: options.run_for,
             start_paused: options.paused,
+            why: options.trace_why && options.trace.is_some(),
         },
         options.stop,
         &mut inspector,
         inputs,
-        |entries: &[Entry]| {
-            if entries.is_empty() {
-                return;
+        |entries: &[Entry], why: Option<&Changes>| {
+            if !entries.is_empty() {
+                let _ = write!(
+                    stdout,
+                    "{}",
+                    timeline::render_rows(entries, true, &mut last_tick)
+                );
+                let _ = stdout.flush();
             }
-            let _ = write!(
-                stdout,
-                "{}",
-                timeline::render_rows(entries, true, &mut last_tick)
-            );
-            let _ = stdout.flush();
             if let Some(t) = &mut trace {
-                if let Err(e) = t.append(entries) {
+                let mut r = t.append(entries);
+                if let (Some(w), Ok(())) = (why, &r) {
+                    r = t.append_line(&why_line(w));
+                }
+                if let Err(e) = r {
                     trace_error.get_or_insert(e);
                 }
             }
@@ -125,6 +151,22 @@ pub fn live(
     Ok(summary)
 }
 
+/// A `--trace-why` line: what changed in the robot on a tick (the inspector's state
+/// changes, as `event: "why"`).
+fn why_line(changes: &Changes) -> String {
+    #[derive(serde::Serialize)]
+    struct Why<'a> {
+        event: &'static str,
+        #[serde(flatten)]
+        changes: &'a Changes,
+    }
+    serde_json::to_string(&Why {
+        event: "why",
+        changes,
+    })
+    .unwrap_or_default()
+}
+
 /// The options of `inspect TRACE`.
 #[derive(Clone, Debug)]
 pub struct ReplayOptions<'a> {
@@ -134,6 +176,8 @@ pub struct ReplayOptions<'a> {
     pub addr: &'a str,
     /// `--token`.
     pub token: Option<&'a str>,
+    /// `--origin`.
+    pub origins: &'a [String],
     /// Stop after this long.
     pub run_for: Option<Duration>,
     /// Set (by a Ctrl-C handler) to stop serving.
@@ -172,7 +216,7 @@ pub fn replay(
     if trace.entries.is_empty() {
         return Err(format!("{}: no events to replay", path.display()));
     }
-    let config = config(options.addr, options.token)?;
+    let config = config(options.addr, options.token, options.origins)?;
     let fallback = serde_json::to_value(TreeJson::of(robot.runner())).unwrap_or_default();
     let name = path
         .file_name()
@@ -195,4 +239,31 @@ pub fn replay(
     }
     server.shutdown();
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_token_is_printed_to_a_terminal_only() {
+        let hub = Hub::replay(serde_json::Map::new(), Vec::new(), Limits::default());
+        let config = Config {
+            addr: "127.0.0.1:0".parse().unwrap(),
+            token: Some("0123456789abcdef-secret".into()),
+            origins: Vec::new(),
+            limits: Limits::default(),
+        };
+        let server = Server::start(&config, hub).unwrap();
+        let logged = announced_url(&server, false);
+        assert!(!logged.contains("secret"), "{logged}");
+        assert!(logged.ends_with("/#token=<--inspect-token>"), "{logged}");
+        let shown = announced_url(&server, true);
+        assert!(
+            shown.ends_with("/#token=0123456789abcdef-secret"),
+            "{shown}"
+        );
+        assert!(!format!("{server:?} {config:?}").contains("secret"));
+        server.shutdown();
+    }
 }

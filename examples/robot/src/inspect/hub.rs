@@ -1,8 +1,9 @@
 //! What the tick thread and the server share ([`Hub`]), and the broadcaster thread.
 //!
 //! The tick thread only ever takes the `pending` lock, for as long as it takes to append
-//! its entries or swap in a snapshot; the broadcaster takes it for as long as it takes to
-//! swap the pending batch out. No browser I/O happens under it. Pages get their updates
+//! its entries or merge in what changed in the robot; the broadcaster takes it for as long as
+//! it takes to swap the pending batch out. The broadcaster keeps the robot's whole state (every
+//! change sent, merged) for the `hello` of pages that connect later. No browser I/O happens under it. Pages get their updates
 //! through their own bounded queue ([`Limits::client_queue`]); a page whose queue is full
 //! is disconnected ("kicked"), never waited for.
 
@@ -16,8 +17,8 @@ use serde::Serialize;
 use serde_json::{Map, Value};
 use tungstenite::Utf8Bytes;
 
+use super::observe::Changes;
 use super::protocol::{self, Command};
-use super::snapshot::State;
 use super::{Limits, FRAME};
 use crate::timeline::Entry;
 
@@ -97,16 +98,8 @@ pub enum Mode {
 struct Pending {
     entries: Vec<Entry>,
     dropped: u64,
-    state: Option<Box<State>>,
-    /// The clock, when the state did not change but for it (sent only without a state).
-    clock: Option<Clock>,
-}
-
-/// Where the robot's clock stands: the last tick run and its time.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
-pub(crate) struct Clock {
-    pub(crate) tick: u64,
-    pub(crate) t_ms: u64,
+    /// What changed in the robot since the last frame (merged when it changed twice).
+    state: Option<Changes>,
 }
 
 struct Client {
@@ -115,11 +108,11 @@ struct Client {
     kicked: Arc<AtomicBool>,
 }
 
-#[derive(Default)]
 struct Board {
     history: VecDeque<Value>,
     history_dropped: u64,
-    last_state: Option<Value>,
+    /// The robot as a page that connects now sees it: every change sent so far, merged.
+    state: Changes,
     clients: Vec<Client>,
 }
 
@@ -198,7 +191,12 @@ impl Hub {
                 pending: Mutex::default(),
                 board: Mutex::new(Board {
                     history: history.into(),
-                    ..Board::default()
+                    history_dropped: 0,
+                    state: Changes {
+                        full: true,
+                        ..Changes::default()
+                    },
+                    clients: Vec::new(),
                 }),
                 watchers: AtomicUsize::new(0),
                 next_id: AtomicU64::new(1),
@@ -239,15 +237,13 @@ impl Hub {
         }
     }
 
-    /// Hands over a snapshot (replacing one not sent yet).
-    pub(crate) fn set_state(&self, state: State) {
-        lock(&self.inner.pending).state = Some(Box::new(state));
-    }
-
-    /// Hands over the clock alone: the last state sent still holds but for it (the page
-    /// brings that state up to the clock itself).
-    pub(crate) fn set_clock(&self, clock: Clock) {
-        lock(&self.inner.pending).clock = Some(clock);
+    /// Hands over what changed in the robot (merged with what was not sent yet).
+    pub fn push_changes(&self, changes: Changes) {
+        let mut p = lock(&self.inner.pending);
+        match &mut p.state {
+            Some(s) => s.merge(changes),
+            None => p.state = Some(changes),
+        }
     }
 
     // ----- connections ----------------------------------------------------------------------
@@ -269,13 +265,14 @@ impl Hub {
             fixed: &'a Map<String, Value>,
             history: &'a VecDeque<Value>,
             history_dropped: u64,
-            state: &'a Option<Value>,
+            #[serde(skip_serializing_if = "Option::is_none")]
+            state: Option<&'a Changes>,
         }
         let hello = serde_json::to_string(&Hello {
             fixed: &self.inner.hello,
             history: &board.history,
             history_dropped: board.history_dropped,
-            state: &board.last_state,
+            state: (self.inner.mode == Mode::Live).then_some(&board.state),
         })
         .unwrap_or_default();
         board.clients.push(Client {
@@ -353,11 +350,7 @@ impl Hub {
     /// to.
     pub fn flush(&self) -> usize {
         let batch = std::mem::take(&mut *lock(&self.inner.pending));
-        if batch.entries.is_empty()
-            && batch.dropped == 0
-            && batch.state.is_none()
-            && batch.clock.is_none()
-        {
+        if batch.entries.is_empty() && batch.dropped == 0 && batch.state.is_none() {
             return 0;
         }
         let entries: Vec<Value> = batch
@@ -365,7 +358,6 @@ impl Hub {
             .iter()
             .filter_map(|e| serde_json::to_value(e).ok())
             .collect();
-        let state = batch.state.and_then(|s| serde_json::to_value(&*s).ok());
         #[derive(Serialize)]
         struct Update<'a> {
             #[serde(rename = "type")]
@@ -373,17 +365,13 @@ impl Hub {
             entries: &'a [Value],
             dropped: u64,
             #[serde(skip_serializing_if = "Option::is_none")]
-            state: &'a Option<Value>,
-            #[serde(skip_serializing_if = "Option::is_none")]
-            clock: Option<Clock>,
+            state: Option<&'a Changes>,
         }
         let text = serde_json::to_string(&Update {
             kind: "update",
             entries: &entries,
             dropped: batch.dropped,
-            state: &state,
-            // A state carries its own clock.
-            clock: batch.clock.filter(|_| state.is_none()),
+            state: batch.state.as_ref(),
         })
         .unwrap_or_default();
         let msg = Utf8Bytes::from(text);
@@ -395,8 +383,8 @@ impl Hub {
             board.history.drain(..over);
             board.history_dropped += over as u64;
         }
-        if state.is_some() {
-            board.last_state = state;
+        if let Some(changes) = batch.state {
+            board.state.merge(changes);
         }
         board
             .clients
@@ -483,7 +471,7 @@ mod tests {
         let page = hub.attach().unwrap();
         let request = || Request {
             page: page.id,
-            command: protocol::parse(r#"{"cmd":"pause"}"#, None).unwrap(),
+            command: protocol::parse(r#"{"cmd":"pause"}"#).unwrap(),
             reply: page.replier.clone(),
         };
         for _ in 0..COMMANDS {

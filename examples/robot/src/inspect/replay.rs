@@ -2,9 +2,13 @@
 //! The page rebuilds, for any tick the slider picks, the stack, which behaviors were in
 //! scope, the intents, the resources and the timeline up to it.
 //!
+//! A trace recorded with `--trace-why` also carries, on each tick where something changed,
+//! a `why` event (each behavior's state, the conditions' values, the robot state, as the
+//! live page's state changes): the page rebuilds from them why at any tick.
+//!
 //! A trace is user input: a line that is not a JSON object with `event`, `tick` and `t_ms`,
 //! or whose tick goes back, is reported with its line number and skipped; the rest
-//! replays. A trace without the header line (written before it existed, or by hand) is
+//! replays. The page reads every value defensively (a hostile `why` event cannot break it). A trace without the header line (written before it existed, or by hand) is
 //! replayed over the tree the robot loads (`--tree`, default the shipped one), and the page
 //! says so.
 
@@ -149,6 +153,12 @@ pub fn hello(
         ),
     };
     m.insert("tree".into(), tree);
+    // A --trace-why trace's robot-state keys (its `why` events name them by index).
+    if let Some(keys) = trace.header.as_ref().and_then(|h| h.get("state_keys")) {
+        if keys.is_array() {
+            m.insert("state_keys".into(), keys.clone());
+        }
+    }
     m.insert("ticks_per_second".into(), tps.into());
     m.insert("trace".into(), name.into());
     let mut problems: Vec<Value> = trace.problems.iter().map(|p| p.as_str().into()).collect();

@@ -1,6 +1,7 @@
 //! The robot ticking in real time with the inspector: scenario events when due, live
 //! inputs (Zenoh, ROS 2: any source, through the `inputs` callback), the pages' commands
-//! (inputs for the next tick, user intents, forcing, pause / step / resume).
+//! (inputs for the next tick, user intents, forcing, pause / step / resume, breakpoints),
+//! and, for a trace recorded with `--trace-why`, what changed in the robot on each tick.
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
@@ -10,7 +11,9 @@ use robot_runtime::intent::shed::{hri_importance, Pushed, ShedQueue};
 use robot_runtime::intent::{Importance, Request as IntentRequest};
 use robot_runtime::wire::WireView;
 
+use super::breakpoints::Breakpoints;
 use super::hub::Request;
+use super::observe::{Changes, Detail, Hit, Observer};
 use super::protocol::{self, Action};
 use super::session::{Inspector, Progress};
 use crate::clad::cloud_mic::MessageView;
@@ -32,6 +35,9 @@ pub struct RunOptions {
     pub run_for: Option<Duration>,
     /// Start paused (a page resumes or steps it).
     pub start_paused: bool,
+    /// Hand `out` what changed in the robot on each tick (`--trace-why`): each behavior's
+    /// state, every condition's value, the robot-state keys.
+    pub why: bool,
 }
 
 /// What a run did.
@@ -98,6 +104,13 @@ struct Forcing {
 struct Loop<'a> {
     robot: Robot,
     inspector: &'a mut Inspector,
+    breakpoints: Breakpoints,
+    /// The breakpoint the robot paused on, until it runs again.
+    hit: Option<Hit>,
+    /// For `--trace-why`, and `ticks_run` at its last look.
+    why: Option<Observer>,
+    why_at: u64,
+    tps: u32,
     paused: bool,
     steps: u32,
     queued: ShedQueue<Queued>,
@@ -111,9 +124,11 @@ struct Loop<'a> {
 /// forever). Each tick: the scenario events due (scenario time runs with the ticks, so it
 /// stops while paused), then the inputs pages sent since the last tick, then `inputs`
 /// (live sources deliver what arrived into the tick: `|robot, tick, cpu| n delivered`);
-/// the robot's tick; `out` gets the tick's timeline entries (print them, trace them), and
-/// so does the inspector. Commands are taken between ticks, also while paused. Once `stop`
-/// is set (by a Ctrl-C handler, another thread) the run ends after the tick in progress.
+/// the robot's tick; the breakpoints (a hit pauses the robot after this tick); `out` gets
+/// the tick's timeline entries (print them, trace them) and, with `options.why`, what changed
+/// in the robot on it; the inspector gets the entries. Commands are taken between ticks,
+/// also while paused. Once `stop` is set (by a Ctrl-C handler, another thread) the run ends
+/// after the tick in progress.
 pub fn run(
     robot: Robot,
     scenario: &Scenario,
@@ -121,14 +136,20 @@ pub fn run(
     stop: Option<&AtomicBool>,
     inspector: &mut Inspector,
     mut inputs: impl FnMut(&mut Robot, u64, Duration) -> usize,
-    mut out: impl FnMut(&[Entry]),
+    mut out: impl FnMut(&[Entry], Option<&Changes>),
 ) -> Summary {
     let tps = options.ticks_per_second.max(1);
     let period = Duration::from_secs(1) / tps;
     let started = Instant::now();
+    let why = options.why.then(|| Observer::new(&robot, Detail::Trace));
     let mut l = Loop {
         robot,
         inspector,
+        breakpoints: Breakpoints::default(),
+        hit: None,
+        why,
+        why_at: u64::MAX,
+        tps,
         paused: options.start_paused,
         steps: 0,
         queued: ShedQueue::new(QUEUED_INPUTS),
@@ -179,6 +200,7 @@ pub fn run(
         l.robot.end_tick(began.elapsed());
         l.ticks_run = tick + 1;
         l.force_again();
+        l.check_breakpoints();
         l.publish(&mut out);
         summary.ticks = tick + 1;
         tick += 1;
@@ -200,16 +222,39 @@ pub fn run(
 }
 
 impl Loop<'_> {
-    fn publish(&mut self, out: &mut impl FnMut(&[Entry])) {
+    fn publish(&mut self, out: &mut impl FnMut(&[Entry], Option<&Changes>)) {
         let progress = Progress {
             ticks_run: self.ticks_run,
             paused: self.paused,
             forced: self.forcing.as_ref().map(|f| (f.name.as_str(), f.left)),
+            breakpoints: self.breakpoints.info(),
+            hit: self.hit.as_ref(),
         };
-        out(self.robot.entries());
+        // On each tick, and when something happened between ticks (a forced behavior).
+        let look = self.why_at != self.ticks_run || !self.robot.entries().is_empty();
+        let why = self.why.as_mut().filter(|_| look).and_then(|o| {
+            o.note_tick(&self.robot);
+            let c = o.look(&self.robot, &[], self.ticks_run, self.tps);
+            (!c.only_clock()).then_some(c)
+        });
+        self.why_at = self.ticks_run;
+        out(self.robot.entries(), why.as_ref());
         self.inspector
             .publish(&self.robot, self.robot.entries(), &progress);
         self.robot.clear_entries();
+    }
+
+    /// After a tick: a breakpoint hit pauses the robot here (stepping stops too).
+    fn check_breakpoints(&mut self) {
+        if self.breakpoints.is_empty() {
+            return;
+        }
+        if let Some(hit) = self.breakpoints.check(&self.robot, self.robot.entries()) {
+            self.paused = true;
+            self.steps = 0;
+            self.hit = Some(hit);
+            self.inspector.mark_dirty();
+        }
     }
 
     fn input(&mut self, kind: &'static str, detail: String) {
@@ -239,7 +284,7 @@ impl Loop<'_> {
         }
     }
 
-    fn handle(&mut self, request: Request, out: &mut impl FnMut(&[Entry])) {
+    fn handle(&mut self, request: Request, out: &mut impl FnMut(&[Entry], Option<&Changes>)) {
         self.commands += 1;
         let Request {
             page,
@@ -266,11 +311,14 @@ impl Loop<'_> {
                 let was = std::mem::replace(&mut self.paused, false);
                 self.steps = 0;
                 self.resumed = was;
+                self.hit = None;
                 self.inspector.mark_dirty();
                 Ok(if was { "resumed" } else { "already running" }.to_owned())
             }
             Action::Step(n) => {
                 self.paused = true;
+                self.hit = None;
+                self.inspector.mark_dirty();
                 self.steps = self.steps.saturating_add(n);
                 Ok(format!(
                     "stepping {n} tick{}",
@@ -296,6 +344,19 @@ impl Loop<'_> {
                 self.publish(out);
                 r
             }
+            Action::Break(spec) => match self.breakpoints.add(spec, &self.robot) {
+                Ok(n) => {
+                    self.inspector.mark_dirty();
+                    Ok(format!("breakpoint {n} set"))
+                }
+                Err(e) => Err(e),
+            },
+            Action::Unbreak(id) => {
+                let r = self.breakpoints.remove(id);
+                self.inspector.mark_dirty();
+                r
+            }
+            Action::Auth => Ok("already authenticated".to_owned()),
         };
         match answer {
             Ok(message) => reply.send(protocol::reply(id, &message)),

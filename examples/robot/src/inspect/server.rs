@@ -1,22 +1,25 @@
-//! The inspector's HTTP server: one accept thread, one thread per connection (bounded),
-//! `GET /` the page, `GET /ws` the WebSocket. See the [module docs](super) for the rules
-//! (token, origin, bounds).
+//! The inspector's HTTP server: one accept thread, the [doorman](super::door) (every
+//! connection until it is authenticated, on one thread), and one thread per authenticated
+//! page socket (bounded). `GET /` is the page (public: it holds no data and no secret), `GET
+//! /ws` the WebSocket. See the [module docs](super) for the rules (token, origin, bounds).
 
-use std::io::{self, Read, Write};
+use std::borrow::Cow;
+use std::io;
 use std::net::{SocketAddr, TcpListener, TcpStream};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::mpsc::TryRecvError;
 use std::sync::{Arc, OnceLock};
 use std::thread::JoinHandle;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use tungstenite::protocol::frame::coding::CloseCode;
-use tungstenite::protocol::{CloseFrame, Role, WebSocketConfig};
+use tungstenite::protocol::CloseFrame;
 use tungstenite::{Message, WebSocket};
 
+use super::door::{self, Answer, Door, Head, Status};
 use super::hub::{self, Hub, Request};
 use super::protocol;
-use super::{check_token, Config, Limits, StartError};
+use super::{check_origin, check_token, Config, Limits, StartError};
 
 const PAGE_HTML: &str = include_str!("assets/index.html");
 const PAGE_CSS: &str = include_str!("assets/inspector.css");
@@ -38,39 +41,54 @@ const POLL: Duration = Duration::from_millis(50);
 struct Shared {
     hub: Hub,
     token: Option<String>,
+    /// Origins allowed besides the server's own (`--inspect-origin`: a reverse proxy's).
+    origins: Vec<String>,
     limits: Limits,
     /// Bound to a loopback address.
     loopback: bool,
-    connections: AtomicUsize,
+    /// Authenticated page sockets open now.
+    pages: Arc<AtomicUsize>,
     stop: AtomicBool,
 }
 
 /// A running server. Dropping it leaves it running (until the process ends); call
 /// [`shutdown`](Self::shutdown) to stop accepting.
-#[derive(Debug)]
 pub struct Server {
     addr: SocketAddr,
     token: Option<String>,
     shared: Arc<Shared>,
+    door: Door,
     accept: Option<JoinHandle<()>>,
 }
 
-impl std::fmt::Debug for Shared {
+impl std::fmt::Debug for Server {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Shared")
-            .field("connections", &self.connections.load(Ordering::Relaxed))
+        // Never the token.
+        f.debug_struct("Server")
+            .field("addr", &self.addr)
+            .field("pages", &self.shared.pages.load(Ordering::Relaxed))
+            .field("waiting", &self.door.waiting())
             .finish_non_exhaustive()
     }
 }
 
 impl Server {
-    /// Binds `config.addr` and serves `hub`. Off loopback a token is required.
+    /// Binds `config.addr` and serves `hub`. Off loopback, or with allowed origins (a
+    /// reverse proxy serves the page to other machines), a token is required.
     pub fn start(config: &Config, hub: Hub) -> Result<Server, StartError> {
         if let Some(t) = &config.token {
             check_token(t)?;
         }
-        if !config.addr.ip().is_loopback() && config.token.is_none() {
-            return Err(StartError::TokenRequired(config.addr));
+        for o in &config.origins {
+            check_origin(o)?;
+        }
+        if config.token.is_none() {
+            if !config.addr.ip().is_loopback() {
+                return Err(StartError::TokenRequired(config.addr));
+            }
+            if !config.origins.is_empty() {
+                return Err(StartError::OriginNeedsToken);
+            }
         }
         let listener = TcpListener::bind(config.addr).map_err(|source| StartError::Bind {
             addr: config.addr,
@@ -83,20 +101,27 @@ impl Server {
         let shared = Arc::new(Shared {
             hub,
             token: config.token.clone(),
+            origins: config
+                .origins
+                .iter()
+                .map(|o| o.trim_end_matches('/').to_ascii_lowercase())
+                .collect(),
             limits: config.limits,
             loopback: addr.ip().is_loopback(),
-            connections: AtomicUsize::new(0),
+            pages: Arc::new(AtomicUsize::new(0)),
             stop: AtomicBool::new(false),
         });
-        let s = shared.clone();
+        let door = Door::start(config.limits, shared.clone()).map_err(StartError::Thread)?;
+        let (s, d) = (shared.clone(), door.clone());
         let accept = std::thread::Builder::new()
             .name("inspect-accept".into())
-            .spawn(move || accept_loop(listener, s))
+            .spawn(move || accept_loop(listener, &s, &d))
             .map_err(StartError::Thread)?;
         Ok(Server {
             addr,
             token: config.token.clone(),
             shared,
+            door,
             accept: Some(accept),
         })
     }
@@ -106,7 +131,7 @@ impl Server {
         self.addr
     }
 
-    /// The page's address, with the token when there is one.
+    /// The page's address, without its token (safe to print anywhere).
     pub fn url(&self) -> String {
         let host = if self.addr.ip().is_unspecified() {
             // Bound to every interface: loopback reaches it from this machine.
@@ -117,20 +142,45 @@ impl Server {
         } else {
             self.addr.to_string()
         };
+        format!("http://{host}/")
+    }
+
+    /// The page's address with its token after `#` (the fragment: a browser never sends it
+    /// to a server, so it reaches no request line, no access log, no proxy; the page reads
+    /// it, takes it out of the address bar and sends it on its socket). Print it only where
+    /// no log keeps it.
+    pub fn url_with_token(&self) -> String {
         match &self.token {
-            Some(t) => format!("http://{host}/?token={t}"),
-            None => format!("http://{host}/"),
+            Some(t) => format!("{}#token={t}", self.url()),
+            None => self.url(),
         }
     }
 
-    /// Connections open now.
-    pub fn connections(&self) -> usize {
-        self.shared.connections.load(Ordering::Relaxed)
+    /// Whether the server has a token.
+    pub fn has_token(&self) -> bool {
+        self.token.is_some()
     }
 
-    /// Stops accepting connections (open ones end on their own).
+    /// Connections open now: waiting at the door (not authenticated) and pages.
+    pub fn connections(&self) -> usize {
+        self.door.waiting() + self.shared.pages.load(Ordering::Relaxed)
+    }
+
+    /// Connections waiting at the door (not authenticated yet) now.
+    pub fn waiting(&self) -> usize {
+        self.door.waiting()
+    }
+
+    /// Unauthenticated connections dropped so far to make room for new ones, and new ones
+    /// closed because every place was taken by a connection that was sending.
+    pub fn door_dropped(&self) -> (usize, usize) {
+        self.door.dropped()
+    }
+
+    /// Stops accepting connections (open pages end on their own).
     pub fn shutdown(mut self) {
         self.shared.stop.store(true, Ordering::Relaxed);
+        self.door.stop();
         // Wake the accept loop.
         let _ = TcpStream::connect_timeout(&wake_addr(self.addr), Duration::from_secs(1));
         if let Some(h) = self.accept.take() {
@@ -150,16 +200,7 @@ fn wake_addr(addr: SocketAddr) -> SocketAddr {
     }
 }
 
-/// Decrements the connection count when a connection thread ends, however it ends.
-struct Slot(Arc<Shared>);
-
-impl Drop for Slot {
-    fn drop(&mut self) {
-        self.0.connections.fetch_sub(1, Ordering::Relaxed);
-    }
-}
-
-fn accept_loop(listener: TcpListener, shared: Arc<Shared>) {
+fn accept_loop(listener: TcpListener, shared: &Shared, door: &Door) {
     for stream in listener.incoming() {
         if shared.stop.load(Ordering::Relaxed) {
             return;
@@ -173,238 +214,149 @@ fn accept_loop(listener: TcpListener, shared: Arc<Shared>) {
                 continue;
             }
         };
-        let open = shared.connections.fetch_add(1, Ordering::Relaxed);
-        let slot = Slot(shared.clone());
-        if open >= shared.limits.max_connections {
-            // Over the limit: close at once, no thread.
-            tracing::warn!(open, "inspector: too many connections, one closed");
-            drop(stream);
-            drop(slot);
-            continue;
-        }
-        let s = shared.clone();
-        let spawned = std::thread::Builder::new()
-            .name("inspect-conn".into())
-            .spawn(move || {
-                let _slot = slot;
-                if let Err(e) = connection(stream, &s) {
-                    tracing::debug!(error = %e, "inspector: connection ended");
-                }
-            });
-        if let Err(e) = spawned {
-            tracing::warn!(error = %e, "inspector: cannot start a connection thread");
+        match stream.peer_addr() {
+            Ok(peer) => door.take(stream, peer),
+            Err(_) => drop(stream),
         }
     }
-}
-
-/// A request head, parsed.
-struct Head {
-    method: String,
-    path: String,
-    query: String,
-    headers: Vec<(String, String)>,
-}
-
-impl Head {
-    fn header(&self, name: &str) -> Option<&str> {
-        self.headers
-            .iter()
-            .find(|(n, _)| n.eq_ignore_ascii_case(name))
-            .map(|(_, v)| v.as_str())
-    }
-    fn has_token(&self, name: &str, token: &str) -> bool {
-        self.header(name)
-            .is_some_and(|v| v.split(',').any(|t| t.trim().eq_ignore_ascii_case(token)))
-    }
-    fn query_param(&self, key: &str) -> Option<&str> {
-        self.query.split('&').find_map(|kv| {
-            let (k, v) = kv.split_once('=').unwrap_or((kv, ""));
-            (k == key).then_some(v)
-        })
-    }
-}
-
-/// Reads a request head: at most `limits.max_head` bytes within `limits.io_timeout`.
-/// Returns the head and the bytes read after it.
-fn read_head(stream: &mut TcpStream, limits: &Limits) -> Result<(Head, Vec<u8>), Status> {
-    let deadline = Instant::now() + limits.io_timeout;
-    let mut buf = vec![0u8; limits.max_head];
-    let mut len = 0;
-    loop {
-        if Instant::now() >= deadline {
-            return Err(Status::Timeout);
-        }
-        let n = match stream.read(&mut buf[len..]) {
-            Ok(0) => return Err(Status::Gone),
-            Ok(n) => n,
-            Err(e)
-                if matches!(
-                    e.kind(),
-                    io::ErrorKind::WouldBlock | io::ErrorKind::TimedOut
-                ) =>
-            {
-                return Err(Status::Timeout)
-            }
-            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
-            Err(_) => return Err(Status::Gone),
-        };
-        len += n;
-        let mut headers = [httparse::EMPTY_HEADER; 48];
-        let mut req = httparse::Request::new(&mut headers);
-        match req.parse(&buf[..len]) {
-            Ok(httparse::Status::Complete(used)) => {
-                let target = req.path.unwrap_or("/");
-                let (path, query) = target.split_once('?').unwrap_or((target, ""));
-                let head = Head {
-                    method: req.method.unwrap_or("").to_owned(),
-                    path: path.to_owned(),
-                    query: query.to_owned(),
-                    headers: req
-                        .headers
-                        .iter()
-                        .map(|h| {
-                            (
-                                h.name.to_owned(),
-                                String::from_utf8_lossy(h.value).trim().to_owned(),
-                            )
-                        })
-                        .collect(),
-                };
-                return Ok((head, buf[used..len].to_vec()));
-            }
-            Ok(httparse::Status::Partial) if len == buf.len() => return Err(Status::TooLarge),
-            Ok(httparse::Status::Partial) => {}
-            Err(httparse::Error::TooManyHeaders) => return Err(Status::TooLarge),
-            Err(_) => return Err(Status::BadRequest),
-        }
-    }
-}
-
-/// The answers other than the page and the socket.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Status {
-    BadRequest,
-    Unauthorized,
-    Forbidden,
-    NotFound,
-    MethodNotAllowed,
-    Timeout,
-    TooLarge,
-    Busy,
-    /// The peer went away: nothing to answer.
-    Gone,
-}
-
-impl Status {
-    fn line(self) -> (&'static str, &'static str) {
-        match self {
-            Self::BadRequest => ("400 Bad Request", "malformed request\n"),
-            Self::Unauthorized => (
-                "401 Unauthorized",
-                "this inspector needs its token: open the address it printed, with ?token=...\n",
-            ),
-            Self::Forbidden => (
-                "403 Forbidden",
-                "refused: the Host or Origin is not this inspector's own\n",
-            ),
-            Self::NotFound => ("404 Not Found", "not found: the page is at /\n"),
-            Self::MethodNotAllowed => ("405 Method Not Allowed", "only GET is served\n"),
-            Self::Timeout => ("408 Request Timeout", "the request took too long\n"),
-            Self::TooLarge => (
-                "431 Request Header Fields Too Large",
-                "the request head is too large\n",
-            ),
-            Self::Busy => (
-                "503 Service Unavailable",
-                "too many pages are connected to this inspector\n",
-            ),
-            Self::Gone => ("", ""),
-        }
-    }
-}
-
-fn respond(stream: &mut TcpStream, status: Status) -> io::Result<()> {
-    let (line, body) = status.line();
-    if line.is_empty() {
-        return Ok(());
-    }
-    let extra = if status == Status::MethodNotAllowed {
-        "Allow: GET\r\n"
-    } else {
-        ""
-    };
-    write!(
-        stream,
-        "HTTP/1.1 {line}\r\nContent-Type: text/plain; charset=utf-8\r\nContent-Length: {}\r\n\
-         {extra}Cache-Control: no-store\r\nConnection: close\r\n\r\n{body}",
-        body.len()
-    )?;
-    stream.flush()
 }
 
 /// Security headers of the page: everything it needs is inline; it connects only to its
-/// own origin; it is never framed; the token in its URL is not sent on as a referrer.
+/// own origin; it is never framed; its address is not sent on as a referrer.
 const PAGE_HEADERS: &str = "Content-Type: text/html; charset=utf-8\r\n\
     Content-Security-Policy: default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; \
-    connect-src 'self'; img-src data:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'\r\n\
+    connect-src 'self'; img-src data: blob:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'\r\n\
     X-Content-Type-Options: nosniff\r\nX-Frame-Options: DENY\r\nReferrer-Policy: no-referrer\r\n\
     Cache-Control: no-store\r\nConnection: close\r\n";
 
-fn connection(mut stream: TcpStream, shared: &Shared) -> io::Result<()> {
-    let limits = &shared.limits;
-    stream.set_read_timeout(Some(limits.io_timeout))?;
-    stream.set_write_timeout(Some(limits.io_timeout))?;
-    let _ = stream.set_nodelay(true);
-    let (head, rest) = match read_head(&mut stream, limits) {
-        Ok(h) => h,
-        Err(status) => return respond(&mut stream, status),
-    };
-    if head.method != "GET" {
-        return respond(&mut stream, Status::MethodNotAllowed);
-    }
-    if let Err(status) = admit(&head, shared) {
-        return respond(&mut stream, status);
-    }
-    match head.path.as_str() {
-        "/" | "/index.html" => {
-            let body = page();
-            write!(
-                stream,
-                "HTTP/1.1 200 OK\r\n{PAGE_HEADERS}Content-Length: {}\r\n\r\n",
-                body.len()
-            )?;
-            stream.write_all(body.as_bytes())?;
-            stream.flush()
+impl door::Host for Shared {
+    fn answer(&self, head: &Head) -> Answer {
+        let close = |s: Status| Answer::Close(Cow::Owned(door::status_bytes(s)), b"");
+        if head.method != "GET" {
+            return close(Status::MethodNotAllowed);
         }
-        "/ws" => websocket(stream, &head, rest, shared),
-        "/favicon.ico" => {
-            write!(
-                stream,
-                "HTTP/1.1 204 No Content\r\nCache-Control: max-age=86400\r\nConnection: close\r\n\r\n"
-            )?;
-            stream.flush()
+        // On loopback without a token, the Host: a page of another site that got a name
+        // resolving to 127.0.0.1 must not reach the robot (DNS rebinding).
+        if self.loopback
+            && self.token.is_none()
+            && !head.header("host").is_some_and(is_loopback_host)
+        {
+            return close(Status::Forbidden);
         }
-        _ => respond(&mut stream, Status::NotFound),
+        match head.path.as_str() {
+            "/" | "/index.html" => {
+                let body = page();
+                let h = format!(
+                    "HTTP/1.1 200 OK\r\n{PAGE_HEADERS}Content-Length: {}\r\n\r\n",
+                    body.len()
+                );
+                Answer::Close(Cow::Owned(h.into_bytes()), body.as_bytes())
+            }
+            "/favicon.ico" => Answer::Close(
+                Cow::Borrowed(
+                    b"HTTP/1.1 204 No Content\r\nCache-Control: max-age=86400\r\nConnection: close\r\n\r\n",
+                ),
+                b"",
+            ),
+            "/ws" => self.upgrade(head).unwrap_or_else(close),
+            _ => close(Status::NotFound),
+        }
+    }
+
+    fn token(&self) -> Option<&str> {
+        self.token.as_deref()
+    }
+
+    fn admit(&self, ws: WebSocket<TcpStream>) {
+        let hub = self.hub.clone();
+        let limits = self.limits;
+        let pages = Counted::new(self.pages.clone());
+        let spawned = std::thread::Builder::new()
+            .name("inspect-page".into())
+            .spawn(move || {
+                let _counted = pages;
+                if let Err(e) = page_thread(ws, &hub, &limits) {
+                    tracing::debug!(error = %e, "inspector: a page's connection ended");
+                }
+            });
+        if let Err(e) = spawned {
+            tracing::warn!(error = %e, "inspector: cannot start a page thread");
+        }
     }
 }
 
-/// The token (when there is one) and, on loopback without one, the `Host` (a page of
-/// another site that got a name resolving to 127.0.0.1 must not reach the robot).
-fn admit(head: &Head, shared: &Shared) -> Result<(), Status> {
-    if let Some(token) = &shared.token {
-        let given = head.query_param("token").or_else(|| {
-            head.header("authorization")
-                .and_then(|v| v.strip_prefix("Bearer ").map(str::trim))
-        });
-        return match given {
-            Some(t) if protocol::token_eq(t, token) => Ok(()),
-            _ => Err(Status::Unauthorized),
+/// Counts a page thread while it lives.
+struct Counted(Arc<AtomicUsize>);
+
+impl Counted {
+    fn new(c: Arc<AtomicUsize>) -> Self {
+        c.fetch_add(1, Ordering::Relaxed);
+        Self(c)
+    }
+}
+
+impl Drop for Counted {
+    fn drop(&mut self) {
+        self.0.fetch_sub(1, Ordering::Relaxed);
+    }
+}
+
+impl Shared {
+    /// The WebSocket handshake's answer: checked upgrade, an allowed `Origin`, room for one
+    /// more page; authenticated when an `Authorization: Bearer` header carries the token
+    /// (tools), else the page sends it first on the socket.
+    fn upgrade(&self, head: &Head) -> Result<Answer, Status> {
+        let upgrade = head.has_token("connection", "upgrade")
+            && head.has_token("upgrade", "websocket")
+            && head.header("sec-websocket-version") == Some("13");
+        let key = head
+            .header("sec-websocket-key")
+            .filter(|_| upgrade)
+            .ok_or(Status::BadRequest)?;
+        if !self.origin_allowed(head) {
+            return Err(Status::Forbidden);
+        }
+        let bearer = head
+            .header("authorization")
+            .and_then(|v| v.strip_prefix("Bearer "))
+            .map(str::trim);
+        let authenticated = match (&self.token, bearer) {
+            (None, _) => true,
+            (Some(t), Some(given)) if protocol::token_eq(given, t) => true,
+            (Some(_), Some(_)) => return Err(Status::Unauthorized),
+            (Some(_), None) => false,
         };
+        if self.hub.watchers() >= self.limits.max_clients {
+            return Err(Status::Busy);
+        }
+        let accept = tungstenite::handshake::derive_accept_key(key.as_bytes());
+        Ok(Answer::Upgrade {
+            response: format!(
+                "HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n\
+                 Sec-WebSocket-Accept: {accept}\r\n\r\n"
+            )
+            .into_bytes(),
+            authenticated,
+        })
     }
-    if shared.loopback && !head.header("host").is_some_and(is_loopback_host) {
-        return Err(Status::Forbidden);
+
+    /// The `Origin` of a browser's handshake must be this server's (the one the `Host`
+    /// names, over http) or one allowed by configuration (a TLS reverse proxy's
+    /// `https://...`): a page of another site must not open a socket to the robot. Tools
+    /// send none.
+    fn origin_allowed(&self, head: &Head) -> bool {
+        let Some(origin) = head.header("origin") else {
+            return true;
+        };
+        let origin = origin.trim_end_matches('/');
+        if self.origins.iter().any(|o| o.eq_ignore_ascii_case(origin)) {
+            return true;
+        }
+        let (Some(host), Some(rest)) = (head.header("host"), origin.strip_prefix("http://")) else {
+            return false;
+        };
+        rest.eq_ignore_ascii_case(host)
     }
-    Ok(())
 }
 
 /// `127.x.x.x`, `localhost` or `[::1]`, with or without a port.
@@ -419,50 +371,23 @@ fn is_loopback_host(host: &str) -> bool {
             .is_ok_and(|ip| ip.is_loopback())
 }
 
-/// The `Origin` of a browser's handshake must be this server's (the one the `Host` names):
-/// a page of another site must not open a socket to the robot. Tools send none.
-fn same_origin(head: &Head) -> bool {
-    let Some(origin) = head.header("origin") else {
-        return true;
+/// An authenticated socket's thread: attached to the hub (or refused when the pages are
+/// all taken), then [`page_session`] until it ends.
+fn page_thread(mut ws: WebSocket<TcpStream>, hub: &Hub, limits: &Limits) -> io::Result<()> {
+    let stream = ws.get_mut();
+    stream.set_nonblocking(false)?;
+    stream.set_read_timeout(Some(POLL))?;
+    stream.set_write_timeout(Some(limits.io_timeout))?;
+    let Some(attached) = hub.attach() else {
+        let _ = ws.send(Message::text(protocol::error(
+            None,
+            "too many pages are connected to this inspector",
+        )));
+        close(&mut ws, CloseCode::Again, "too many pages");
+        return Ok(());
     };
-    let Some(host) = head.header("host") else {
-        return false;
-    };
-    let Some(rest) = origin.strip_prefix("http://") else {
-        return false;
-    };
-    rest.trim_end_matches('/').eq_ignore_ascii_case(host)
-}
-
-fn websocket(mut stream: TcpStream, head: &Head, rest: Vec<u8>, shared: &Shared) -> io::Result<()> {
-    let key = head.header("sec-websocket-key");
-    let upgrade = head.has_token("connection", "upgrade")
-        && head.has_token("upgrade", "websocket")
-        && head.header("sec-websocket-version") == Some("13");
-    let Some(key) = key.filter(|_| upgrade) else {
-        return respond(&mut stream, Status::BadRequest);
-    };
-    if !same_origin(head) {
-        return respond(&mut stream, Status::Forbidden);
-    }
-    let Some(attached) = shared.hub.attach() else {
-        return respond(&mut stream, Status::Busy);
-    };
-    let accept = tungstenite::handshake::derive_accept_key(key.as_bytes());
-    let result = (|| {
-        write!(
-            stream,
-            "HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n\
-             Sec-WebSocket-Accept: {accept}\r\n\r\n"
-        )?;
-        stream.flush()?;
-        let config = WebSocketConfig::default()
-            .max_message_size(Some(shared.limits.max_message))
-            .max_frame_size(Some(shared.limits.max_message));
-        let ws = WebSocket::from_partially_read(stream, rest, Role::Server, Some(config));
-        page_session(ws, &attached, shared)
-    })();
-    shared.hub.detach(attached.id);
+    let result = page_session(ws, &attached, hub, limits);
+    hub.detach(attached.id);
     result
 }
 
@@ -471,12 +396,11 @@ fn websocket(mut stream: TcpStream, head: &Head, rest: Vec<u8>, shared: &Shared)
 fn page_session(
     mut ws: WebSocket<TcpStream>,
     attached: &hub::Attached,
-    shared: &Shared,
+    hub: &Hub,
+    limits: &Limits,
 ) -> io::Result<()> {
     let io = |e: tungstenite::Error| io::Error::other(e.to_string());
     ws.send(Message::text(attached.hello.clone())).map_err(io)?;
-    ws.get_mut().set_read_timeout(Some(POLL))?;
-    let token = shared.token.as_deref();
     loop {
         if attached.kicked.load(Ordering::Relaxed) {
             tracing::info!("inspector: a page fell behind and was disconnected");
@@ -487,12 +411,12 @@ fn page_session(
             );
             return Ok(());
         }
-        if shared.hub.stopped() {
+        if hub.stopped() {
             close(&mut ws, CloseCode::Away, "the robot stopped");
             return Ok(());
         }
         match ws.read() {
-            Ok(Message::Text(text)) => match protocol::parse(text.as_str(), token) {
+            Ok(Message::Text(text)) => match protocol::parse(text.as_str()) {
                 Ok(command) => {
                     let id = command.id.clone();
                     let request = Request {
@@ -500,7 +424,7 @@ fn page_session(
                         command,
                         reply: attached.replier.clone(),
                     };
-                    if let Err(e) = shared.hub.submit(request) {
+                    if let Err(e) = hub.submit(request) {
                         attached.replier.send(protocol::error(id.as_ref(), &e));
                     }
                 }
@@ -525,7 +449,7 @@ fn page_session(
                     None,
                     &format!(
                         "message too large ({e}); the limit is {} bytes: closing",
-                        shared.limits.max_message
+                        limits.max_message
                     ),
                 );
                 let _ = ws.send(Message::text(msg));

@@ -11,16 +11,17 @@ use robot_runtime::hri::IntentKind;
 use robot_runtime::union::CladUnion;
 
 use super::hub::{Hub, Request};
-use super::snapshot;
+use super::observe::{state_keys_json, BreakpointInfo, Detail, Forced, Hit, Observer};
 use super::{Limits, FRAME, HEARTBEAT};
 use crate::intents::{UserIntent, USER_INTENT_MAP};
 use crate::robot::Robot;
 use crate::timeline::Entry;
 use crate::trace::TreeJson;
 
-/// The static parts of the `hello` message for `robot`: its tree, its tick rate, and the
-/// catalog the page's forms offer (every user intent with its default payload, the cloud
-/// and app intents of the map, the standard HRI intents).
+/// The static parts of the `hello` message for `robot`: its tree (with every condition's
+/// text), the robot-state keys, its tick rate, and the catalog the page's forms offer (every
+/// user intent with its default payload, the cloud and app intents of the map, the standard
+/// HRI intents).
 pub fn hello(robot: &Robot, ticks_per_second: u32) -> Map<String, Value> {
     let user_intents: Vec<Value> = UserIntent::TAGS
         .iter()
@@ -37,6 +38,7 @@ pub fn hello(robot: &Robot, ticks_per_second: u32) -> Map<String, Value> {
         "tree".into(),
         serde_json::to_value(TreeJson::of(robot.runner())).unwrap_or(Value::Null),
     );
+    m.insert("state_keys".into(), state_keys_json(robot.runner()));
     m.insert("ticks_per_second".into(), ticks_per_second.into());
     m.insert(
         "catalog".into(),
@@ -50,8 +52,8 @@ pub fn hello(robot: &Robot, ticks_per_second: u32) -> Map<String, Value> {
     m
 }
 
-/// Where the run loop stands, for the snapshot.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Where the run loop stands, for the state.
+#[derive(Clone, Copy, Debug, Default)]
 pub struct Progress<'a> {
     /// Ticks run so far (0: none yet).
     pub ticks_run: u64,
@@ -59,31 +61,50 @@ pub struct Progress<'a> {
     pub paused: bool,
     /// A behavior forced to run again: its name and the runs left.
     pub forced: Option<(&'a str, u32)>,
+    /// The breakpoints.
+    pub breakpoints: &'a [BreakpointInfo],
+    /// The breakpoint the robot paused on (until it runs again).
+    pub hit: Option<&'a Hit>,
 }
 
 /// The tick thread's handle.
-#[derive(Debug)]
 pub struct Inspector {
     hub: Hub,
     commands: Receiver<Request>,
     ticks_per_second: u32,
-    /// Ticks in a frame: a snapshot follows something that happened at most this late.
+    /// Ticks in a frame: a state follows something that happened at most this late.
     frame_ticks: u64,
-    /// Ticks in a heartbeat: a snapshot at least this often while a page is open.
+    /// Ticks in a heartbeat: a state at least this often while a page is open.
     heartbeat_ticks: u64,
-    /// `ticks_run` at the last snapshot.
-    last_snapshot: Option<u64>,
-    /// Entries were handed over since the last snapshot.
-    changed: bool,
-    /// The [fingerprint](snapshot::fingerprint) at the last heartbeat, when the state sent
-    /// then (or the clock) still stands: `None` after any other snapshot.
-    fingerprint: Option<Vec<u8>>,
-    /// The buffer the next fingerprint is written to (kept: no allocation once warm).
-    scratch: Vec<u8>,
+    /// `ticks_run` at the last look.
+    last_look: Option<u64>,
+    /// `ticks_run` when entries were first handed over since the last look.
+    changed_at: Option<u64>,
+    /// Ticks a look waits after the first entries.
+    settle_ticks: u64,
+    /// The `ticks_run` at which the next look is due (see `next_due`).
+    due_at: u64,
+    /// What the pages were last told (compared on each look: only changes go out).
+    observer: Observer,
+    forced: Option<Forced>,
+    breakpoints: Vec<BreakpointInfo>,
+    hit: Option<Hit>,
     seen_watchers: usize,
     dirty: bool,
+    /// The next look is a whole state (nobody was told anything since the last page left).
+    full: bool,
     /// What each page's "why" panel looks at.
     watches: Vec<(u64, BehaviorId)>,
+    watched: Vec<BehaviorId>,
+}
+
+impl std::fmt::Debug for Inspector {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Inspector")
+            .field("hub", &self.hub)
+            .field("ticks_per_second", &self.ticks_per_second)
+            .finish_non_exhaustive()
+    }
 }
 
 impl Inspector {
@@ -97,13 +118,19 @@ impl Inspector {
             ticks_per_second,
             frame_ticks: ticks_in(ticks_per_second, FRAME),
             heartbeat_ticks: ticks_in(ticks_per_second, HEARTBEAT),
-            last_snapshot: None,
-            changed: false,
-            fingerprint: None,
-            scratch: Vec::new(),
+            last_look: None,
+            changed_at: None,
+            settle_ticks: (ticks_in(ticks_per_second, FRAME) / 2).max(1),
+            due_at: 0,
+            observer: Observer::new(robot, Detail::Live),
+            forced: None,
+            breakpoints: Vec::new(),
+            hit: None,
             seen_watchers: 0,
             dirty: true,
+            full: true,
             watches: Vec::new(),
+            watched: Vec::new(),
         }
     }
 
@@ -128,27 +155,36 @@ impl Inspector {
     }
 
     /// The state changed outside a tick (a forced behavior, a pause): the next
-    /// [`publish`](Self::publish) sends a snapshot even within the frame.
+    /// [`publish`](Self::publish) sends it even within the frame.
     pub fn mark_dirty(&mut self) {
         self.dirty = true;
     }
 
     /// After a tick (or a command while paused): hands over `entries` and, while a page is
-    /// open, a snapshot of `robot` when one is due: within a [`FRAME`] of something
-    /// happening (the tick had entries), at least every [`HEARTBEAT`] (durations, timers),
-    /// at once when the state is [dirty](Self::mark_dirty) or a page just connected; while
-    /// paused only when dirty. Frames are counted in ticks: a tick reads no clock here.
-    ///
-    /// A heartbeat on which nothing but the clock moved (the [fingerprint](snapshot::fingerprint)
-    /// is the last heartbeat's) hands over the clock instead of a snapshot: a robot waiting
-    /// with a page open costs a fingerprint a second (a few thousand instructions), not a
-    /// snapshot.
+    /// open, what changed in the robot when a look is due: within a [`FRAME`] of something
+    /// happening (the tick had entries; the look waits half a frame for what follows in the
+    /// next ticks, so that a burst comes in one look), at least every [`HEARTBEAT`] (a look
+    /// at a runner that stayed quiet since the last one compares only the conditions: see
+    /// [`Observer::look`]), at once when the state is [dirty](Self::mark_dirty) or a page just
+    /// connected (then the whole state); while paused only when dirty. Frames are counted in ticks: a tick reads no clock here.
+    /// Every tick notes the runner's revision (one compare), so that a robot-state key's
+    /// change can be given its tick.
     pub fn publish(&mut self, robot: &Robot, entries: &[Entry], progress: &Progress<'_>) {
+        self.observer.note_tick(robot);
         if !entries.is_empty() {
             self.hub.push_entries(entries);
-            self.changed = true;
+            if self.changed_at.is_none() {
+                self.changed_at = Some(progress.ticks_run);
+                self.due_at = self.next_due();
+            }
         }
         let watchers = self.hub.watchers();
+        if watchers > self.seen_watchers && self.seen_watchers == 0 {
+            // The first page since none: what the pages were told is stale (nobody was
+            // told anything); start again from the whole state.
+            self.observer.reset();
+            self.full = true;
+        }
         if watchers > self.seen_watchers {
             self.dirty = true;
         }
@@ -156,60 +192,72 @@ impl Inspector {
         if watchers == 0 {
             return;
         }
-        let due = !progress.paused
-            && self.last_snapshot.is_none_or(|t| {
-                let ticks = progress.ticks_run.saturating_sub(t);
-                (self.changed && ticks >= self.frame_ticks) || ticks >= self.heartbeat_ticks
-            });
-        if !(due || self.dirty) {
+        if !self.dirty && (progress.paused || progress.ticks_run < self.due_at) {
             return;
         }
         let hub = &self.hub;
         self.watches.retain(|(page, _)| hub.is_attached(*page));
-        let watched: Vec<BehaviorId> = self.watches.iter().map(|(_, b)| *b).collect();
-        let heartbeat = !self.dirty && !self.changed;
-        if heartbeat {
-            snapshot::fingerprint(robot, progress, &watched, &mut self.scratch);
-            if self.fingerprint.as_ref() == Some(&self.scratch) {
-                self.hub.set_clock(snapshot::clock(
-                    progress.ticks_run.saturating_sub(1),
-                    self.ticks_per_second,
-                ));
-                self.last_snapshot = Some(progress.ticks_run);
-                return;
-            }
-            // Keep this one; the old buffer becomes the next scratch.
-            let old = self.fingerprint.replace(std::mem::take(&mut self.scratch));
-            self.scratch = old.unwrap_or_default();
-        } else if let Some(old) = self.fingerprint.take() {
-            self.scratch = old;
-        }
-        self.hub.set_state(snapshot::build(
+        self.watched.clear();
+        self.watched.extend(self.watches.iter().map(|(_, b)| *b));
+        let mut changes = self.observer.look(
             robot,
+            &self.watched,
+            progress.ticks_run,
             self.ticks_per_second,
-            progress,
-            &watched,
-        ));
-        self.last_snapshot = Some(progress.ticks_run);
-        self.changed = false;
+        );
+        changes.paused = progress.paused;
+        let full = std::mem::take(&mut self.full);
+        let forced = progress.forced.map(|(behavior, runs_left)| Forced {
+            behavior: behavior.to_owned(),
+            runs_left,
+        });
+        if full || forced != self.forced {
+            changes.forced = Some(forced.clone());
+            self.forced = forced;
+        }
+        if full || progress.breakpoints != self.breakpoints.as_slice() {
+            self.breakpoints = progress.breakpoints.to_vec();
+            changes.breakpoints = Some(self.breakpoints.clone());
+        }
+        if full || progress.hit != self.hit.as_ref() {
+            self.hit = progress.hit.cloned();
+            changes.hit = Some(self.hit.clone());
+        }
+        if full {
+            changes.full = true;
+            changes.explained = Some(self.observer.explained().to_vec());
+            changes.dispatcher.get_or_insert(None);
+        }
+        self.hub.push_changes(changes);
+        self.last_look = Some(progress.ticks_run);
+        self.changed_at = None;
         self.dirty = false;
+        self.due_at = self.next_due();
+    }
+
+    /// The `ticks_run` at which the next look is due: within a frame of the last one when
+    /// entries came (half a frame after the first, so that what happens over a few ticks —
+    /// a claim, the stack, an action — comes in one look), else a heartbeat after it.
+    fn next_due(&self) -> u64 {
+        let Some(last) = self.last_look else {
+            return 0;
+        };
+        let heartbeat = last + self.heartbeat_ticks;
+        match self.changed_at {
+            Some(first) => heartbeat.min((first + self.settle_ticks).max(last + self.frame_ticks)),
+            None => heartbeat,
+        }
     }
 }
 
-/// The snapshot a page would get of `robot` now, as the JSON it reads, with the "why" of
+/// The whole state a page would get of `robot` now, as the JSON it reads, with the "why" of
 /// `watched` (for tests and benches: its size and cost on a big tree).
 pub fn snapshot_json(robot: &Robot, ticks_per_second: u32, watched: &[BehaviorId]) -> String {
-    let progress = Progress {
-        ticks_run: robot.tick() + 1,
-        ..Progress::default()
-    };
-    serde_json::to_string(&snapshot::build(
-        robot,
-        ticks_per_second,
-        &progress,
-        watched,
-    ))
-    .unwrap_or_default()
+    let mut observer = Observer::new(robot, Detail::Live);
+    let mut changes = observer.look(robot, watched, robot.tick() + 1, ticks_per_second);
+    changes.full = true;
+    changes.explained = Some(observer.explained().to_vec());
+    serde_json::to_string(&changes).unwrap_or_default()
 }
 
 /// Whole ticks in `d` at `ticks_per_second` (at least 1).

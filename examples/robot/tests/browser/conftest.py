@@ -22,9 +22,14 @@ from selenium.webdriver.chrome.service import Service
 
 ROOT = pathlib.Path(__file__).resolve().parents[4]
 BIN = pathlib.Path(os.environ.get("ROBOT_EXAMPLE_BIN", ROOT / "target" / "debug" / "robot-example"))
+# Writes a behavior tree shaped like the original robot's (430-odd behaviors) to a directory:
+# `cargo build -p robot-runtime-tests --bin shaped-tree`.
+SHAPED_TREE = pathlib.Path(os.environ.get("SHAPED_TREE_BIN", ROOT / "target" / "debug" / "shaped-tree"))
 ARTIFACTS = pathlib.Path(os.environ.get("INSPECTOR_ARTIFACTS", ROOT / "target" / "browser-artifacts"))
 CHROMIUM = "/usr/bin/chromium"
 CHROMEDRIVER = "/usr/bin/chromedriver"
+NGINX = "/usr/sbin/nginx"
+OPENSSL = "/usr/bin/openssl"
 
 # Selenium must never fetch a driver or a browser of its own.
 os.environ["SE_OFFLINE"] = "true"
@@ -66,13 +71,19 @@ class Robot:
         return (pathlib.Path(self.out.name)).read_text()
 
     def wait_url(self, timeout=60):
+        """The page's address the robot printed. Standard error is not a terminal here, so
+        the robot printed its address without the token (`#token=<--inspect-token>`):
+        `url` is the bare address; `page_url(token)` puts a token in its fragment."""
         def found():
-            m = re.search(r"inspect: open (http://\S+) in a browser", self.stderr())
+            m = re.search(r"inspect: open (http://[^\s#]+)(#token=\S+)? in a browser", self.stderr())
             if not m and self.proc.poll() is not None:
                 raise AssertionError(f"the robot exited ({self.proc.returncode}): {self.stderr()}")
             return m and m.group(1)
         self.url = wait_for("the inspector's address on stderr", found, timeout)
         return self.url
+
+    def page_url(self, token=None):
+        return self.url + (f"#token={token}" if token else "")
 
     def stop(self):
         if self.proc.poll() is None:
@@ -111,7 +122,16 @@ def robots(binary, tmp_path):
 
 
 @pytest.fixture(scope="session")
-def browser():
+def shaped_tree_bin():
+    if not SHAPED_TREE.exists():
+        pytest.fail(f"{SHAPED_TREE} is missing: build it with "
+                    "`cargo build -p robot-runtime-tests --bin shaped-tree`")
+    return SHAPED_TREE
+
+
+def chromium(extra=(), downloads=None):
+    """Debian's headless Chromium through its chromedriver (a profile of its own; `extra`
+    arguments; downloads into `downloads`)."""
     for path in (CHROMIUM, CHROMEDRIVER):
         if not os.access(path, os.X_OK):
             pytest.fail(f"{path} is missing: install Debian's chromium and chromium-driver "
@@ -122,24 +142,42 @@ def browser():
     for a in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-quic",
               "--no-first-run", "--disable-background-networking",
               "--disable-component-update", "--disable-sync", "--disable-dev-shm-usage",
-              "--window-size=1600,1000", f"--user-data-dir={profile}"):
+              "--window-size=1600,1000", f"--user-data-dir={profile}", *extra):
         opts.add_argument(a)
+    if downloads:
+        opts.add_experimental_option("prefs", {"download.default_directory": str(downloads),
+                                               "download.prompt_for_download": False})
     opts.set_capability("goog:loggingPrefs", {"browser": "ALL"})
     driver = webdriver.Chrome(service=Service(CHROMEDRIVER), options=opts)
     driver.set_page_load_timeout(30)
-    yield driver
+    if downloads:
+        driver.execute_cdp_cmd("Page.setDownloadBehavior", {"behavior": "allow", "downloadPath": str(downloads)})
+    driver._profile_dir = profile
+    return driver
+
+
+def close_chromium(driver):
     driver.quit()
-    shutil.rmtree(profile, ignore_errors=True)
+    shutil.rmtree(driver._profile_dir, ignore_errors=True)
+
+
+@pytest.fixture(scope="session")
+def browser():
+    driver = chromium()
+    yield driver
+    close_chromium(driver)
 
 
 @pytest.fixture
 def page(browser):
     """The browser, checked after each test for script errors in the page."""
     yield browser
-    # Refused loads (the token test's 401s) are the server's answers, not the page's errors.
+    # Refused loads (the token test's 401s) are the server's answers, and a page reconnecting
+    # to a robot a test already stopped is refused by nobody: neither is the page's error.
     errors = [l for l in browser.get_log("browser") if l.get("level") == "SEVERE"
               and "Failed to load resource" not in l.get("message", "")
-              and "Error during WebSocket handshake" not in l.get("message", "")]
+              and "Error during WebSocket handshake" not in l.get("message", "")
+              and "ERR_CONNECTION_REFUSED" not in l.get("message", "")]
     assert not errors, f"the page logged errors: {errors}"
 
 

@@ -1,7 +1,12 @@
 // The robot inspector's page. No build step, no library: the socket's messages (see
-// src/inspect/protocol.rs) become DOM and one canvas. Live: the server's snapshots give each
-// behavior's state, its gates and the intents; the timeline entries give the rest. Replay:
-// everything is rebuilt from the trace's entries up to the slider's tick.
+// src/inspect/protocol.rs) become DOM and canvases. Live: the robot sends its state whole
+// once, then only what changed (behaviors' states, the conditions' values of what the page
+// explains, the intents, the robot-state keys); the static text (names, classes, condition
+// texts) is the tree's, sent once in `hello`. Replay: everything is rebuilt from the trace's
+// entries up to the slider's tick (and, for a trace recorded with --trace-why, from its
+// `why` events: each behavior's state, the conditions' values, the robot state).
+// Outside text (names, intents, anything a peer sent) only ever reaches the page through
+// textContent or a canvas: never as HTML.
 "use strict";
 
 const $ = (id) => document.getElementById(id);
@@ -12,19 +17,26 @@ const el = (tag, cls, text) => {
   return e;
 };
 
+/// A cooldown's end at or beyond this (2^53 ms) never comes.
+const FOREVER_MS = 2 ** 53;
+
 const S = {
-  mode: null, tree: null, tps: 20, commands: false, catalog: null,
-  // state: what the page shows; sent: the last state the robot sent (state is it, brought
-  // up to the clock when only the clock came since).
-  entries: [], historyDropped: 0, state: null, sent: null, selected: null,
-  replayTick: null, maxTick: 0, playing: null,
+  mode: null, tree: null, tps: 20, commands: false, catalog: null, stateKeys: [],
+  // live: the robot's state as the changes built it (see applyState).
+  live: null,
+  entries: [], whyEvents: [], historyDropped: 0, selected: null,
+  replayTick: null, maxTick: 0, playing: null, replayCache: null,
   follow: true, view: null, collapsed: new Set(), nameIndex: new Map(),
-  roles: null, nextId: 0, token: null, ws: null, dirty: false, rendered: 0,
+  roles: null, nextId: 0, token: null, ws: null, rendered: 0, renderedUpto: -1,
   lanes: new Map(), laneOrder: [], markers: [], lastStack: [], nowMs: 0,
-  // What the page costs (read by the browser tests on big trees): the largest update
-  // received, in characters, and render times in ms.
-  // clocks: updates that brought only the clock (the robot waited).
-  perf: { maxUpdate: 0, updates: 0, clocks: 0, lastRenderMs: 0, maxRenderMs: 0, renders: 0 },
+  // Plots: per numeric robot-state key, its values over time ([t_ms, value]); the keys shown.
+  series: new Map(), plotted: new Set(),
+  search: "", matches: [], matchPos: -1, graphMode: false, graph: null,
+  // What the page costs (read by the browser tests): the largest update received, in
+  // characters; render times in ms; updates that brought only the clock; the last click on the
+  // graph, from the event to the rendered frame, in ms.
+  perf: { maxUpdate: 0, updates: 0, clocks: 0, lastRenderMs: 0, maxRenderMs: 0, renders: 0,
+          clickMs: null, clicks: 0 },
 };
 
 // ----- formatting (mirrors src/timeline.rs) --------------------------------------------------
@@ -44,6 +56,7 @@ function fmtMs(ms) {
   return `${s}.${r} s`;
 }
 const plural = (n, w) => `${n} ${w}${n === 1 ? "" : "s"}`;
+const tickMs = (t) => Math.round(t * 1000 / S.tps);
 
 function text(e) {
   switch (e.event) {
@@ -94,13 +107,32 @@ const stateOf = (s) => { const m = /\((.*)\)$/.exec(s); return m ? m[1] : null; 
 
 // ----- the socket ------------------------------------------------------------------------------
 
+/// The token: from the address's fragment (`#token=...`, which the browser never sends to a
+/// server, so it reaches no log or proxy), or an old `?token=` link; taken out of the address
+/// bar at once (kept for this tab only, for reconnecting).
+function readToken() {
+  const hash = new URLSearchParams(location.hash.replace(/^#/, ""));
+  const query = new URLSearchParams(location.search);
+  const t = hash.get("token") || query.get("token");
+  if (t) {
+    try { sessionStorage.setItem("inspector-token", t); } catch (e) { /* private mode */ }
+    if (history.replaceState) history.replaceState(null, "", location.pathname);
+    return t;
+  }
+  try { return sessionStorage.getItem("inspector-token"); } catch (e) { return null; }
+}
+
 function connect() {
-  const params = new URLSearchParams(location.search);
-  S.token = params.get("token");
-  const url = `ws://${location.host}/ws${S.token ? "?token=" + encodeURIComponent(S.token) : ""}`;
-  const ws = new WebSocket(url);
+  if (S.token === null) S.token = readToken();
+  // Behind a TLS reverse proxy the page came over https: its socket goes the same way.
+  const scheme = location.protocol === "https:" ? "wss" : "ws";
+  const ws = new WebSocket(`${scheme}://${location.host}/ws`);
   S.ws = ws;
-  ws.onopen = () => setConn("connected", "ok");
+  ws.onopen = () => {
+    setConn("connected", "ok");
+    // The socket's first message: the token (the server sends nothing before it).
+    if (S.token) ws.send(JSON.stringify({ cmd: "auth", token: S.token }));
+  };
   ws.onmessage = (m) => {
     let msg;
     try { msg = JSON.parse(m.data); } catch (e) { return; }
@@ -111,8 +143,15 @@ function connect() {
     onMessage(msg);
   };
   ws.onclose = () => {
-    setConn(S.mode === "replay" ? "disconnected" : "disconnected: reconnecting…", "bad");
     S.ws = null;
+    if (S.refused) {
+      // The server refused the socket (no token, a wrong one): say why, try again later.
+      setConn(`refused: ${S.refused}`, "bad");
+      S.refused = null;
+      setTimeout(connect, 10000);
+      return;
+    }
+    setConn(S.mode === "replay" ? "disconnected" : "disconnected: reconnecting…", "bad");
     setTimeout(connect, 2000);
   };
 }
@@ -124,7 +163,6 @@ function send(cmd, quiet) {
   if (!S.ws || S.ws.readyState !== 1) { if (!quiet) showReply("not connected", false); return; }
   const msg = Object.assign({ id: ++S.nextId }, cmd);
   if (quiet) silent.add(msg.id);
-  if (S.token) msg.token = S.token;
   S.ws.send(JSON.stringify(msg));
 }
 
@@ -142,32 +180,39 @@ function onMessage(msg) {
     case "update":
       addEntries(msg.entries || []);
       if (msg.dropped) S.historyDropped += msg.dropped;
-      if (msg.state) setState(msg.state);
-      else if (msg.clock) advance(msg.clock);
+      if (msg.state) applyState(msg.state);
       schedule();
       break;
     case "reply": if (!silent.delete(msg.id)) showReply(msg.message, true); break;
-    case "error": if (!silent.delete(msg.id)) showReply(msg.error, false); break;
+    case "error":
+      if (!silent.delete(msg.id)) showReply(msg.error, false);
+      // Before the hello, an error is the server refusing the socket.
+      if (!S.tree || msg.id === null && /token/.test(msg.error || "")) S.refused = msg.error;
+      break;
   }
 }
 
 function hello(msg) {
   S.mode = msg.mode; S.tree = msg.tree; S.tps = msg.ticks_per_second || 20;
   S.commands = !!msg.commands; S.catalog = msg.catalog || null;
-  S.entries = []; S.lanes = new Map(); S.laneOrder = []; S.markers = []; S.lastStack = [];
-  S.rendered = 0; S.nowMs = 0; S.maxTick = 0; S.historyDropped = msg.history_dropped || 0; S.state = null;
+  S.stateKeys = msg.state_keys || [];
+  S.entries = []; S.whyEvents = []; S.lanes = new Map(); S.laneOrder = []; S.markers = []; S.lastStack = [];
+  S.rendered = 0; S.renderedUpto = -1; S.nowMs = 0; S.maxTick = 0; S.historyDropped = msg.history_dropped || 0;
+  S.live = null; S.series = new Map(); S.replayCache = null;
   $("timeline").textContent = "";
   S.nameIndex = new Map(S.tree.nodes.map((n) => [n.name, n.index]));
   S.roles = stateRoles();
-  treeKey = null; whyKey = null;
+  S.flat = S.tree.nodes.map((n) => flatConditions(n.conditions || []));
+  S.graph = null;
+  treeKey = null; whyKey = null; stateKey = null; breakKey = null;
   const badge = $("mode");
   badge.textContent = S.mode; badge.className = "badge " + S.mode;
   document.body.classList.toggle("replay", S.mode === "replay");
   $("controls").hidden = S.mode !== "live";
   $("replaybar").hidden = S.mode !== "replay";
   $("readonly").hidden = S.commands;
-  for (const e of document.querySelectorAll("#sendcard .tabs, #sendcard .pane")) e.hidden = !S.commands;
-  for (const b of document.querySelectorAll("#sendcard button")) {
+  for (const e of document.querySelectorAll("#sendcard .tabs, #sendcard .pane, #breakform")) e.hidden = !S.commands;
+  for (const b of document.querySelectorAll("#sendcard button, #breakcard button")) {
     if (!b.classList.contains("tab")) b.disabled = !S.commands;
   }
   const problems = msg.problems || [];
@@ -176,7 +221,7 @@ function hello(msg) {
   if (msg.trace) document.title = `Replay: ${msg.trace}`;
   fillForms();
   addEntries(msg.history || []);
-  if (msg.state) setState(msg.state);
+  if (msg.state) applyState(msg.state);
   if (S.mode === "replay") {
     const slider = $("slider");
     slider.max = String(S.maxTick);
@@ -185,52 +230,117 @@ function hello(msg) {
   }
   S.view = null; S.follow = true; $("follow").classList.add("on");
   if (S.selected !== null && S.selected >= S.tree.nodes.length) S.selected = null;
+  runSearch();
   watch();
   schedule();
 }
 
-function setState(st) {
-  S.sent = st;
-  S.state = st;
-  S.nowMs = Math.max(S.nowMs, st.t_ms);
+// ----- the robot's state: whole, then changes -------------------------------------------------
+
+function emptyState() {
+  return { tick: null, t_ms: 0, paused: false, nodes: new Map(), why: new Map(), explained: [],
+           dispatcher: null, intents: null, robot: new Map(), forced: null, breakpoints: [], hit: null };
 }
 
-/// A cooldown at least this long (2^53 ms; the robot writes one that never ends as the largest
-/// number) does not count down.
-const FOREVER_MS = 2 ** 53;
-
-/// The clock alone: nothing but time moved since the last state sent (the robot checks),
-/// so that state is brought up to the clock here: durations grow, cooldowns shrink, ages
-/// and the ticks that were the current one move on.
-function advance(clock) {
-  const sent = S.sent;
-  if (!sent || sent.tick === null || sent.tick === undefined) return;
-  const dt = Math.max(0, clock.t_ms - sent.t_ms);
-  const dticks = Math.max(0, clock.tick - sent.tick);
-  const st = structuredClone(sent);
-  st.tick = clock.tick;
-  st.t_ms = clock.t_ms;
-  for (const f of st.stack) if (typeof f.active_ms === "number") f.active_ms += dt;
-  for (const n of st.nodes) {
-    if (typeof n.active_ms === "number") n.active_ms += dt;
-    if (n.cooldown_ms && n.cooldown_ms < FOREVER_MS) n.cooldown_ms = Math.max(0, n.cooldown_ms - dt);
-    if (n.wants && n.wanted_tick === sent.tick) n.wanted_tick = clock.tick;
+/// Applies a state (whole, `full`) or changes to `st` (a state as emptyState makes it): absent
+/// keys did not change; listed behaviors, why records and keys replace what there was; a
+/// behavior back to out of scope with nothing to show is dropped.
+function mergeState(st, ch) {
+  if (ch.full) Object.assign(st, emptyState());
+  if (ch.tick !== undefined) st.tick = ch.tick;
+  if (ch.t_ms !== undefined) st.t_ms = ch.t_ms;
+  if (ch.paused !== undefined) st.paused = ch.paused;
+  for (const n of ch.nodes || []) {
+    if (n.state === "out_of_scope" && n.debug_state === undefined && n.cooling_until_ms === undefined) st.nodes.delete(n.index);
+    else st.nodes.set(n.index, n);
   }
-  const now = (c) => {
-    if (c.tick === sent.tick) c.tick = clock.tick;
-    for (const k of c.children || []) now(k);
+  if (ch.explained) {
+    st.explained = ch.explained;
+    const keep = new Set(ch.explained);
+    for (const i of [...st.why.keys()]) if (!keep.has(i)) st.why.delete(i);
+  }
+  for (const w of ch.why || []) st.why.set(w.index, w);
+  for (const r of ch.robot || []) st.robot.set(r[0], { value: r[1], tick: r[2] });
+  for (const k of ["dispatcher", "intents", "forced", "breakpoints", "hit"]) if (ch[k] !== undefined) st[k] = ch[k];
+  return st;
+}
+
+function applyState(ch) {
+  if (!S.live) S.live = emptyState();
+  const onlyClock = !ch.full && Object.keys(ch).every((k) => k === "tick" || k === "t_ms" || k === "paused");
+  if (onlyClock) S.perf.clocks++;
+  mergeState(S.live, ch);
+  S.nowMs = Math.max(S.nowMs, S.live.t_ms);
+  for (const r of ch.robot || []) addPoint(r[0], r[1], r[2], S.live.tick);
+}
+
+/// A numeric key's value, for its plot: at the tick it changed (or the state's).
+function addPoint(key, value, changed, stateTick) {
+  const k = S.stateKeys[key];
+  if (!k || !k.numeric) return;
+  if (!S.series.has(key)) S.series.set(key, []);
+  const pts = S.series.get(key);
+  const t = tickMs(changed === null || changed === undefined ? (stateTick || 0) : changed);
+  const v = typeof value === "number" ? value : null;
+  if (pts.length && pts[pts.length - 1][0] === t) pts[pts.length - 1][1] = v;
+  else if (!pts.length || pts[pts.length - 1][1] !== v || pts[pts.length - 1][0] > t) pts.push([t, v]);
+  if (pts.length > 1 && pts[pts.length - 2][0] > t) pts.sort((a, b) => a[0] - b[0]);
+}
+
+/// A behavior's condition nodes, depth first (each node, then its children), as `why`
+/// records list their values: `[{label, type, detail, depth, top}]`.
+function flatConditions(list) {
+  const out = [];
+  const walk = (c, depth, top) => {
+    out.push({ label: c.label || "", type: c.type, detail: c.detail || "", depth, top });
+    for (const k of c.children || []) walk(k, depth + 1, top);
   };
-  for (const w of st.why) for (const c of w.conditions) now(c);
-  for (const i of [st.intents.pending, st.intents.active]) if (i) i.age_ticks += dticks;
-  S.state = st;
-  S.nowMs = Math.max(S.nowMs, st.t_ms);
-  S.perf.clocks++;
+  list.forEach((c, k) => walk(c, 0, k));
+  return out;
+}
+
+/// A trace's `why` event with only what is well formed: behaviors and keys that exist,
+/// values of the expected kinds.
+function cleanWhy(e) {
+  const n = S.tree.nodes.length;
+  const idx = (i) => Number.isInteger(i) && i >= 0 && i < n;
+  const list = (v) => (Array.isArray(v) ? v : []);
+  const opt = (v) => (v === null || v === undefined || typeof v === "number" ? v : undefined);
+  const STATES = ["out_of_scope", "in_scope", "active"];
+  const out = { tick: e.tick, t_ms: e.t_ms, event: "why" };
+  if (e.full === true) out.full = true;
+  out.nodes = list(e.nodes).filter((r) => r && idx(r.index) && STATES.includes(r.state)).map((r) => ({
+    index: r.index, state: r.state, stack_position: opt(r.stack_position), wants: r.wants === true,
+    remembered: typeof r.remembered === "boolean" ? r.remembered : undefined, wanted_tick: opt(r.wanted_tick),
+    cooling_until_ms: opt(r.cooling_until_ms), active_since_ms: opt(r.active_since_ms),
+    action: typeof r.action === "string" ? r.action : undefined,
+    debug_state: typeof r.debug_state === "string" ? r.debug_state : undefined,
+  }));
+  if (Array.isArray(e.explained)) out.explained = e.explained.filter(idx);
+  out.why = list(e.why).filter((w) => w && idx(w.index)).map((w) => ({
+    index: w.index,
+    closed: list(w.closed).filter((g) => typeof g === "string"),
+    intent_pending: typeof w.intent_pending === "boolean" ? w.intent_pending : undefined,
+    values: list(w.values).map((v) => (Array.isArray(v) && typeof v[0] === "boolean"
+      ? (v.length > 1 && Number.isInteger(v[1]) ? [v[0], v[1]] : [v[0]]) : null)),
+  }));
+  out.robot = list(e.robot).filter((r) => Array.isArray(r) && Number.isInteger(r[0]) && r[0] >= 0 && r[0] < S.stateKeys.length)
+    .map((r) => [r[0], ["boolean", "number", "string"].includes(typeof r[1]) ? r[1] : null, Number.isInteger(r[2]) ? r[2] : null]);
+  if (e.dispatcher === null || idx(e.dispatcher)) out.dispatcher = e.dispatcher;
+  return out;
 }
 
 // ----- entries: chart lanes, markers ----------------------------------------------------------
 
 function addEntries(list) {
   for (const e of list) {
+    if (e.event === "why") {
+      // A --trace-why trace's record of what changed in the robot on this tick (a trace is
+      // a file anyone may have written: only well-formed parts are kept).
+      S.whyEvents.push(cleanWhy(e));
+      S.maxTick = Math.max(S.maxTick, e.tick);
+      continue;
+    }
     S.entries.push(e);
     S.maxTick = Math.max(S.maxTick, e.tick);
     S.nowMs = Math.max(S.nowMs, e.t_ms);
@@ -258,15 +368,789 @@ function onStack(e) {
   S.lastStack = e.stack;
 }
 
-// ----- derived state (replay: up to the slider; live: everything) -----------------------------
+// ----- derived state (replay: up to the slider; live: up to the state's tick) ------------------
 
-function upto() { return S.mode === "replay" ? S.replayTick : Infinity; }
+/// The last tick the page shows: the slider's (replay), or the robot state's (live: the
+/// timeline shows no entry of a tick the header and the stack do not show yet).
+function upto() {
+  if (S.mode === "replay") return S.replayTick;
+  return S.live && S.live.tick !== null && S.live.tick !== undefined ? S.live.tick : -1;
+}
 
 function stackAt(tick) {
   let st = [];
   for (const e of S.entries) { if (e.tick > tick) break; if (e.event === "stack") st = e.stack; }
   return st;
 }
+
+/// A trace's `why` events merged up to `tick` (kept between calls: moving forward applies
+/// what is new).
+function replayState(tick) {
+  if (!S.whyEvents.length) return null;
+  let c = S.replayCache;
+  if (!c || c.tick > tick) {
+    c = { tick: -1, k: 0, st: emptyState(), series: new Map() };
+  }
+  while (c.k < S.whyEvents.length && S.whyEvents[c.k].tick <= tick) {
+    const e = S.whyEvents[c.k++];
+    mergeState(c.st, e);
+  }
+  c.tick = tick;
+  c.st.tick = tick;
+  c.st.t_ms = tickMs(tick);
+  S.replayCache = c;
+  return c.st;
+}
+
+/// The state the page shows: live, or rebuilt from a --trace-why trace at the slider's tick
+/// (null for a trace without `why` events).
+function shownState() {
+  if (S.mode === "live") return S.live;
+  return replayState(S.replayTick);
+}
+
+/// One behavior's status for the tree, the graph and the why panel.
+function statusOf(rec, tMs) {
+  const st = { index: rec.index, state: rec.state, stack_position: rec.stack_position,
+    wants: !!rec.wants, remembered: rec.remembered, wanted_tick: rec.wanted_tick,
+    action: rec.action, debug_state: rec.debug_state };
+  st.wants_to_run = rec.state === "active" || (rec.state === "in_scope" && (!!rec.wants || rec.remembered === true));
+  if (rec.cooling_until_ms !== undefined && rec.cooling_until_ms !== null) {
+    st.cooldown_ms = rec.cooling_until_ms >= FOREVER_MS ? FOREVER_MS : Math.max(0, rec.cooling_until_ms - tMs);
+    if (st.cooldown_ms === 0) delete st.cooldown_ms;
+  }
+  if (rec.active_since_ms !== undefined && rec.active_since_ms !== null) st.active_ms = Math.max(0, tMs - rec.active_since_ms);
+  return st;
+}
+
+/// Each behavior's status: from the robot's state (live, or a --trace-why trace), or, for a
+/// trace without it, rebuilt from its stack.
+function nodeStatus() {
+  const n = S.tree.nodes.length;
+  const out = [];
+  for (let i = 0; i < n; i++) out.push({ index: i, state: "out_of_scope", wants_to_run: false });
+  const shown = shownState();
+  if (shown) {
+    for (const [i, rec] of shown.nodes) if (i >= 0 && i < n) out[i] = statusOf(rec, shown.t_ms);
+    return out;
+  }
+  const stack = S.mode === "replay" ? stackAt(S.replayTick) : S.lastStack;
+  const todo = [];
+  const scope = (i) => {
+    if (i === undefined || i >= n || out[i].state !== "out_of_scope") return;
+    out[i].state = "in_scope";
+    todo.push(i);
+  };
+  stack.forEach((s, pos) => {
+    const i = S.nameIndex.get(baseName(s));
+    if (i === undefined) return;
+    out[i].state = "active"; out[i].stack_position = pos; out[i].debug_state = stateOf(s);
+    out[i].wants_to_run = true;
+    todo.push(i);
+  });
+  scope(S.tree.base);
+  stack.forEach((s) => {
+    const i = S.nameIndex.get(baseName(s));
+    if (i !== undefined) for (const d of S.tree.nodes[i].delegates) scope(d);
+  });
+  // Linked scope is in scope whenever its owner is.
+  while (todo.length) for (const l of S.tree.nodes[todo.pop()].linked || []) scope(l);
+  return out;
+}
+
+
+// ----- rendering ------------------------------------------------------------------------------
+
+let scheduled = false;
+function schedule() {
+  if (scheduled) return;
+  scheduled = true;
+  requestAnimationFrame(() => { scheduled = false; render(); });
+}
+
+function render() {
+  if (!S.tree) return;
+  const t0 = performance.now();
+  renderAll();
+  const ms = performance.now() - t0;
+  S.perf.lastRenderMs = ms;
+  S.perf.maxRenderMs = Math.max(S.perf.maxRenderMs, ms);
+  S.perf.renders++;
+}
+
+function renderAll() {
+  const tick = upto();
+  renderClock(tick);
+  const status = nodeStatus();
+  renderStack(status);
+  if (S.graphMode) drawGraph(status); else renderTree(status);
+  renderWhy(status);
+  renderRobotState();
+  drawChart(); // first: its height decides the timeline's
+  drawPlot();
+  renderTimeline(tick);
+  renderIntents(tick);
+  renderResources(tick);
+  renderBreakpoints();
+}
+
+function renderClock(tick) {
+  const c = $("clock");
+  const hit = $("hit");
+  if (S.mode === "replay") {
+    const ms = tickMs(tick);
+    c.textContent = `tick ${tick} · ${fmtMs(ms)} of ${fmtMs(tickMs(S.maxTick))}`;
+    $("slidertime").textContent = fmtMs(ms);
+    hit.hidden = true;
+  } else if (S.live) {
+    c.textContent = S.live.tick === null || S.live.tick === undefined
+      ? "no tick yet" : `tick ${S.live.tick} · ${fmtMs(S.live.t_ms)}`;
+    const b = $("mode");
+    b.textContent = S.live.paused ? "paused" : "live";
+    b.className = "badge " + (S.live.paused ? "paused" : "live");
+    $("pause").disabled = S.live.paused || !S.commands;
+    $("resume").disabled = !S.live.paused || !S.commands;
+    $("step").disabled = !S.commands;
+    const h = S.live.hit;
+    hit.hidden = !h;
+    if (h) {
+      hit.textContent = `paused on breakpoint ${h.breakpoint} at tick ${h.tick}: ${h.what}`;
+      hit.dataset.tick = h.tick;
+      hit.dataset.breakpoint = h.breakpoint;
+    }
+  }
+}
+
+function renderStack(status) {
+  const box = $("stack");
+  const frames = status.filter((s) => s.state === "active")
+    .sort((a, b) => a.stack_position - b.stack_position);
+  const names = frames.map((f) => S.tree.nodes[f.index].name);
+  box.dataset.stack = names.join(" > ");
+  box.textContent = "";
+  if (!names.length) { box.append(el("span", "empty", "empty stack")); return; }
+  frames.forEach((f, k) => {
+    if (k) box.append(el("span", "sep", "›"));
+    const label = f.debug_state ? `${names[k]} (${f.debug_state})` : names[k];
+    const fr = el("span", "frame", label);
+    fr.dataset.name = names[k];
+    fr.title = "show it in the tree";
+    fr.onclick = () => { S.treeFollow = true; S.revealed = null; reveal(f.index); };
+    box.append(fr);
+  });
+}
+
+/// Scrolls the tree (only the tree) so that the row of behavior `i` is in view; in the graph,
+/// centres it.
+function reveal(i) {
+  if (S.graphMode) { centreGraphOn(i); return; }
+  const name = S.tree.nodes[i].name;
+  const box = $("tree");
+  const row = box.querySelector(`.node.active[data-name="${CSS.escape(name)}"]`) ||
+    box.querySelector(`.node[data-name="${CSS.escape(name)}"]`);
+  if (!row) return;
+  const top = row.offsetTop, bottom = top + row.offsetHeight;
+  if (top < box.scrollTop || bottom > box.scrollTop + box.clientHeight) {
+    box.scrollTop = Math.max(0, top - box.clientHeight / 3);
+  }
+}
+
+let treeKey = null, whyKey = null, stateKey = null, breakKey = null;
+const MAX_ROWS = 1500;
+
+/// The state each behavior runs for, per state machine child: index -> ["Observing", ...].
+function stateRoles() {
+  const roles = new Map();
+  for (const n of S.tree.nodes) {
+    for (const st of n.states || []) {
+      if (st.behavior === undefined || st.behavior === null) continue;
+      if (!roles.has(st.behavior)) roles.set(st.behavior, []);
+      roles.get(st.behavior).push(st.name);
+    }
+  }
+  return roles;
+}
+
+// ----- search ---------------------------------------------------------------------------------
+
+/// Every text a person may look for in a behavior: its name, class, intents, conditions.
+function searchText(n, i) {
+  const parts = [n.name, n.class, (n.responds_to || []).join(" "), n.wants_condition || "",
+    n.cancel_condition || "", (n.states || []).map((s) => s.name).join(" ")];
+  for (const c of S.flat[i] || []) parts.push(c.label, c.type, c.detail);
+  return parts.join("\n").toLowerCase();
+}
+
+function runSearch() {
+  const q = S.search.trim().toLowerCase();
+  S.matches = [];
+  if (q && S.tree) {
+    S.tree.nodes.forEach((n, i) => { if (searchText(n, i).includes(q)) S.matches.push(i); });
+  }
+  S.matchSet = new Set(S.matches);
+  if (S.matchPos >= S.matches.length) S.matchPos = -1;
+  const count = $("searchcount");
+  count.textContent = q ? `${S.matches.length} match${S.matches.length === 1 ? "" : "es"}` : "";
+  count.dataset.count = String(S.matches.length);
+  treeKey = null;
+  S.graphDirty = true;
+}
+
+/// The path of behaviors from the base to `i` (through the first parent met, depth first, in
+/// declared order).
+function pathTo(i) {
+  const parent = new Map();
+  const seen = new Set([S.tree.base]);
+  const todo = [S.tree.base];
+  while (todo.length) {
+    const p = todo.shift();
+    if (p === i) break;
+    for (const d of S.tree.nodes[p].delegates) if (!seen.has(d)) { seen.add(d); parent.set(d, p); todo.push(d); }
+  }
+  if (!seen.has(i)) return null;
+  const path = [i];
+  let x = i;
+  while (parent.has(x)) { x = parent.get(x); path.unshift(x); }
+  return path;
+}
+
+/// The next match: opened in the tree (each branch on its path), selected, shown.
+function nextMatch(back) {
+  if (!S.matches.length) return;
+  const n = S.matches.length;
+  S.matchPos = back ? (S.matchPos - 1 + n) % n : (S.matchPos + 1) % n;
+  const i = S.matches[S.matchPos];
+  const path = pathTo(i);
+  if (path) {
+    let key = "";
+    for (const p of path.slice(0, -1)) { key += "/" + p; S.collapsed.delete(key); S.collapsed.add("+" + key); }
+  }
+  S.selected = i;
+  S.treeFollow = false;
+  treeKey = null;
+  watch();
+  render();
+  reveal(i);
+}
+
+// ----- the tree as a list -----------------------------------------------------------------------
+
+function renderTree(status) {
+  const key = JSON.stringify([status, S.selected, [...S.collapsed], S.commands, S.matches, S.matchPos]);
+  if (key === treeKey) return;
+  treeKey = key;
+  const box = $("tree");
+  const scroll = box.scrollTop;
+  box.textContent = "";
+  const big = S.tree.nodes.length > 80;
+  box.classList.toggle("big", big);
+  if (!S.roles) S.roles = stateRoles();
+  const current = S.matchPos >= 0 ? S.matches[S.matchPos] : null;
+  // A behavior with several parents shows its children once: on the stack's path when it is
+  // on the stack, else where it is met first; elsewhere it is a "shared" row (click ▸ to
+  // open it there too). The tree never renders more than MAX_ROWS rows.
+  const stackPath = new Set();
+  const onStack = new Set();
+  {
+    let k = "";
+    for (const f of status.filter((s) => s.state === "active").sort((a, b) => a.stack_position - b.stack_position)) {
+      k += "/" + f.index; stackPath.add(k); onStack.add(f.index);
+    }
+  }
+  const opened = new Set();
+  let rows = 0, cut = 0;
+  const walk = (i, path, depth, parent) => {
+    if (rows >= MAX_ROWS) { cut++; return; }
+    rows++;
+    const node = S.tree.nodes[i];
+    const st = status[i] || { state: "out_of_scope" };
+    const key = path + "/" + i;
+    const row = el("div", "node " + st.state);
+    if (st.cooldown_ms) row.classList.add("cooling");
+    if (node.stand_in) row.classList.add("standin");
+    if (S.selected === i) row.classList.add("sel");
+    if (S.matchSet && S.matchSet.has(i)) row.classList.add("match");
+    if (current === i) row.classList.add("current-match");
+    row.dataset.name = node.name;
+    row.dataset.state = st.state;
+    row.dataset.wants = st.wants_to_run ? "1" : "0";
+    row.dataset.index = String(i);
+    const hasKids = node.delegates.length > 0;
+    const elsewhere = opened.has(i) || (onStack.has(i) && !stackPath.has(key));
+    const shared = hasKids && elsewhere && !S.collapsed.has("+" + key);
+    const collapsed = shared || S.collapsed.has(key) ||
+      (big && !S.collapsed.has("+" + key) && st.state === "out_of_scope" && depth > 0);
+    const caret = el("span", "caret", hasKids ? (collapsed ? "▸" : "▾") : "");
+    caret.onclick = (ev) => {
+      ev.stopPropagation();
+      if (collapsed) { S.collapsed.delete(key); S.collapsed.add("+" + key); }
+      else { S.collapsed.add(key); S.collapsed.delete("+" + key); }
+      schedule();
+    };
+    row.append(caret);
+    if (st.wants_to_run && st.state !== "active") row.append(el("span", "dot"));
+    row.append(el("span", "name", node.name));
+    row.append(el("span", "class", node.class));
+    for (const role of S.roles.get(i) || []) row.append(el("span", "pill role", `state ${role}`));
+    if (st.stack_position !== undefined && st.stack_position !== null) row.append(el("span", "pill pos", `#${st.stack_position}`));
+    if (st.debug_state) row.append(el("span", "pill st", st.state === "active" ? st.debug_state : `${st.debug_state} (held)`));
+    if (st.action) row.append(el("span", "pill act", `▶ ${st.action}`));
+    if (st.cooldown_ms) row.append(el("span", "pill cool", st.cooldown_ms >= FOREVER_MS ? "cooldown ∞" : `cooldown ${(st.cooldown_ms / 1000).toFixed(1)} s`));
+    if (st.active_ms !== undefined && st.active_ms !== null) {
+      const bar = el("span", "bar");
+      bar.style.width = Math.min(60, 4 + st.active_ms / 200) + "px";
+      bar.title = `active for ${(st.active_ms / 1000).toFixed(2)} s`;
+      row.append(bar);
+    }
+    if (node.stand_in) row.append(el("span", "pill standin", "stand-in"));
+    if (shared) row.append(el("span", "pill", "shared: children shown elsewhere"));
+    row.title = nodeTitle(node, st);
+    if (S.commands && i !== S.tree.base) {
+      const f = el("button", "force", "force");
+      f.type = "button";
+      f.title = `Force ${node.name} to run now`;
+      f.onclick = (ev) => { ev.stopPropagation(); send({ cmd: "force", behavior: node.name, runs: 1 }); };
+      row.append(f);
+    }
+    row.onclick = () => select(S.selected === i ? null : i);
+    parent.append(row);
+    if (hasKids && !collapsed && depth < 64 && !path.split("/").includes(String(i))) {
+      opened.add(i);
+      const kids = el("div", "children");
+      kids.dataset.parent = node.name;
+      for (const d of node.delegates) walk(d, key, depth + 1, kids);
+      parent.append(kids);
+    }
+  };
+  walk(S.tree.base, "", 0, box);
+  if (cut) box.append(el("div", "empty", `${cut} more rows not shown: collapse a branch`));
+  box.dataset.rows = String(rows);
+  box.scrollTop = scroll;
+  // The tree follows the top of the stack (when it changes) until the person scrolls it;
+  // clicking a frame of the stack above shows that one and follows again.
+  const top = status.filter((s) => s.state === "active").sort((a, b) => b.stack_position - a.stack_position)[0];
+  if (S.treeFollow !== false && top && top.index !== S.revealed) {
+    S.revealed = top.index;
+    reveal(top.index);
+  }
+}
+
+/// Selects behavior `i` (null: none): the why panel explains it and its children.
+function select(i) {
+  S.selected = i;
+  watch();
+  schedule();
+}
+
+/// A behavior's row tooltip: its class, what it answered last, what the runner keeps.
+function nodeTitle(node, st) {
+  const lines = [`${node.name} (${node.class}${node.stand_in ? ", stand-in: simulated" : ""})`];
+  lines.push(st.state.replace(/_/g, " "));
+  if (st.wants) lines.push("said it wants to run on the last tick");
+  else if (st.wanted_tick !== undefined && st.wanted_tick !== null) lines.push(`last said it wants to run at tick ${st.wanted_tick}`);
+  if (st.remembered !== undefined && st.remembered !== null) lines.push(`kept answer (reused until an input changes): ${st.remembered ? "wants to run" : "does not"}`);
+  if (node.responds_to && node.responds_to.length) lines.push(`respondToUserIntents [${node.responds_to.join(", ")}]`);
+  if (node.wants_condition) lines.push(`wantsToBeActivatedCondition ${node.wants_condition}`);
+  if (node.cancel_condition) lines.push(`wantsToCancelSelfCondition ${node.cancel_condition}`);
+  if (node.states && node.states.length) lines.push(`states: ${node.states.map((x) => x.name).join(", ")}`);
+  return lines.join("\n");
+}
+
+// ----- why --------------------------------------------------------------------------------------
+
+function checkList(checks) {
+  const ul = el("ul", "checks");
+  for (const c of checks) {
+    const li = el("li", c.holds === true ? "ok" : c.holds === false ? "ko" : "unk");
+    li.append(document.createTextNode(c.label));
+    if (c.value) { li.append(document.createTextNode(" — ")); li.append(el("span", "val", c.value)); }
+    if (c.children && c.children.length) li.append(checkList(c.children));
+    ul.append(li);
+  }
+  return ul;
+}
+
+/// A value of a condition: never evaluated, on this tick, or kept since (live) / since a tick
+/// (a trace records a change of value with its tick).
+function valueText(v) {
+  if (v === null || v === undefined) return ["never evaluated", null];
+  if (v.length === 1) return [`${v[0]} on this tick`, v[0]];
+  return [S.mode === "replay" ? `${v[0]} since tick ${v[1]}` : `${v[0]} at tick ${v[1]}, kept since`, v[0]];
+}
+
+/// The conditions of behavior `i` with the values of its why record, as checks (nested as the
+/// conditions are). Values the record does not have (a class's own conditions of a behavior
+/// the page does not look at) say so.
+function conditionChecks(i, w) {
+  const flat = S.flat[i] || [];
+  const values = (w && w.values) || [];
+  const top = [];
+  const stack = [];
+  flat.forEach((c, k) => {
+    const name = [c.label, c.type + (c.detail ? " " + c.detail : "")].filter(Boolean).join(": ");
+    let value, holds;
+    if (k < values.length) [value, holds] = valueText(values[k]);
+    else { value = "select it to see this one's value"; holds = null; }
+    const check = { label: name, value, holds, children: [], top: c.top, depth: c.depth, raw: c };
+    stack.length = c.depth;
+    if (c.depth === 0) top.push(check); else if (stack[c.depth - 1]) stack[c.depth - 1].children.push(check);
+    stack[c.depth] = check;
+  });
+  return top;
+}
+
+function verdict(st, node, w) {
+  if (!st || st.state === "out_of_scope") return ["no", "out of scope"];
+  if (st.state === "active") return ["runs", "running"];
+  // A trace without `why` events does not say whether a behavior in scope wanted to run.
+  if (S.mode === "replay" && !shownState()) return ["wants", "in scope"];
+  if (st.cooldown_ms) return ["cool", "cooling down"];
+  if (st.wants_to_run) return ["wants", "wants to run"];
+  if (node && node.stand_in && !(node.responds_to || []).length && !node.wants_condition) return ["no", "stand-in: does not want to run"];
+  return ["no", "does not want to run"];
+}
+
+/// What one behavior's why record says, as checks: its gates, its intents, its conditions (a
+/// state machine's transitions out of its current state first).
+function whyChecks(i, w, node, st) {
+  const checks = [];
+  for (const g of (w && w.closed) || []) checks.push({ label: `gate ${g}`, value: "closed in the current robot state", holds: false });
+  if (w && w.intent_pending !== undefined && w.intent_pending !== null) {
+    checks.push({ label: `respondToUserIntents [${(node.responds_to || []).join(", ")}]`,
+      value: w.intent_pending ? "a listed intent is pending" : "none of them is pending", holds: w.intent_pending });
+  }
+  if (st && st.state === "in_scope") {
+    const kept = st.remembered !== undefined && st.remembered !== null;
+    const last = st.wanted_tick !== undefined && st.wanted_tick !== null ? `last yes at tick ${st.wanted_tick}` : "never yes";
+    const value = st.wants ? "yes, on the last tick"
+      : kept ? `${st.remembered ? "yes" : "no"}, kept until an input it reads changes (${last})`
+      : `not asked on the last tick (${last})`;
+    checks.push({ label: "wants to run", holds: st.wants_to_run, value });
+  }
+  if (st && st.cooldown_ms) checks.push({ label: "not cooling down",
+    value: st.cooldown_ms >= FOREVER_MS ? "cooling down for good" : `${(st.cooldown_ms / 1000).toFixed(1)} s left`, holds: false });
+  const conds = conditionChecks(i, w);
+  const cur = st && st.debug_state;
+  if (cur) {
+    const mine = (c) => c.raw.label.startsWith(cur + " -> ");
+    const now = conds.filter(mine), rest = conds.filter((c) => !mine(c) && / -> /.test(c.raw.label));
+    const plain = conds.filter((c) => !mine(c) && !/ -> /.test(c.raw.label));
+    for (const c of plain) checks.push(c);
+    for (const c of now) checks.push(c);
+    if (rest.length) checks.push({ label: `transitions of the other ${plural(node.states ? node.states.length - 1 : 0, "state")}`,
+      value: `${rest.length} (not evaluated in this state)`, holds: null, children: [] });
+  } else {
+    for (const c of conds) checks.push(c);
+  }
+  if (!checks.length) checks.push({ label: "no gate closed, no condition", value: "its class decides", holds: null });
+  return checks;
+}
+
+function activeDispatcher(status) {
+  const frames = status.filter((s) => s.state === "active").sort((a, b) => b.stack_position - a.stack_position);
+  for (const f of frames) if (S.tree.nodes[f.index].delegates.length) return f.index;
+  return null;
+}
+
+function renderWhy(status) {
+  const shown = shownState();
+  const key = JSON.stringify([status, S.selected, shown ? [[...shown.why.values()], shown.dispatcher, shown.tick] : null]);
+  if (key === whyKey) return;
+  whyKey = key;
+  const box = $("why");
+  box.textContent = "";
+  const dispatcher = shown && shown.dispatcher !== undefined && shown.dispatcher !== null ? shown.dispatcher : activeDispatcher(status);
+  const target = S.selected !== null ? S.selected : dispatcher;
+  if (target === undefined || target === null) { box.append(el("div", "empty", "nothing is running")); $("whytitle").textContent = ""; return; }
+  const node = S.tree.nodes[target];
+  const why = shown ? shown.why : new Map();
+  $("whytitle").textContent = node.delegates.length
+    ? `children of ${node.name} (${node.class})${S.selected === null ? ", the active dispatcher" : ""}`
+    : `${node.name} (${node.class})`;
+  box.dataset.target = node.name;
+  if (!shown) {
+    box.append(el("div", "empty", "This trace records what happened, not why: record it with --trace-why for each behavior's state and the conditions' values at any tick. Scope and stack below are rebuilt from its stack."));
+  }
+  const own = why.get(target);
+  if (own && node.delegates.length && ((S.flat[target] || []).length || (node.states || []).length)) {
+    const c = el("div", "child own");
+    c.dataset.name = node.name;
+    const st = status[target];
+    const head = el("div", "head", `${node.name}: its own conditions`);
+    if (node.states && node.states.length && st && st.debug_state) head.append(el("span", "pill st", `state ${st.debug_state}`));
+    c.append(head);
+    c.append(checkList(whyChecks(target, own, node, st)));
+    box.append(c);
+  }
+  const list = node.delegates.length ? node.delegates : [target];
+  for (const i of list) {
+    const n = S.tree.nodes[i];
+    const st = status[i];
+    const w = why.get(i);
+    const [cls, word] = verdict(st, n, w);
+    const c = el("div", "child");
+    c.dataset.name = n.name;
+    c.dataset.verdict = word;
+    const head = el("div", "head");
+    head.append(el("span", "", n.name));
+    head.append(el("span", "class hint", n.class));
+    if (n.stand_in) head.append(el("span", "pill standin", "stand-in"));
+    for (const role of (S.roles && S.roles.get(i)) || []) head.append(el("span", "pill role", `state ${role}`));
+    head.append(el("span", "verdict " + cls, word));
+    c.append(head);
+    if (w) {
+      c.append(checkList(whyChecks(i, w, n, st)));
+    } else if (shown) {
+      const rest = [];
+      if (n.responds_to && n.responds_to.length) rest.push(`respondToUserIntents [${n.responds_to.join(", ")}]`);
+      if (n.wants_condition) rest.push(`wantsToBeActivatedCondition ${n.wants_condition}`);
+      c.append(checkList(rest.map((x) => ({ label: x, holds: null, value: "select its parent to see its last values" }))));
+    }
+    box.append(c);
+  }
+}
+
+// ----- the robot state and its plots -----------------------------------------------------------
+
+const PLOT_COLORS = ["#1c7ed6", "#e67700", "#2f9e44", "#9c36b5", "#d6336c", "#0c8599"];
+
+function keyValueText(v) {
+  if (v === null || v === undefined) return "none";
+  if (typeof v === "number") return Number.isInteger(v) ? String(v) : v.toFixed(3);
+  return String(v);
+}
+
+function renderRobotState() {
+  const box = $("robotstate");
+  const shown = shownState();
+  const key = JSON.stringify([shown ? [...shown.robot.entries()] : null, [...S.plotted], upto()]);
+  if (key === stateKey) return;
+  stateKey = key;
+  box.textContent = "";
+  if (!S.stateKeys.length) { box.append(el("div", "empty", "no robot-state keys (a trace recorded without --trace-why)")); return; }
+  if (!shown) { box.append(el("div", "empty", "this trace does not record the robot state: record it with --trace-why")); return; }
+  const now = upto();
+  // The keys the conditions read first (most read first), then the rest.
+  const order = S.stateKeys.map((k, i) => i).sort((a, b) => (S.stateKeys[b].read_by || 0) - (S.stateKeys[a].read_by || 0) || a - b);
+  for (const k of order) {
+    const meta = S.stateKeys[k];
+    const r = shown.robot.get(k);
+    const line = el("div", "skey");
+    line.dataset.key = meta.name;
+    if (!meta.read_by) line.classList.add("unread");
+    if (meta.numeric) line.classList.add("numeric");
+    if (S.plotted.has(k)) {
+      line.classList.add("plotted");
+      line.style.setProperty("--sc", PLOT_COLORS[[...S.plotted].indexOf(k) % PLOT_COLORS.length]);
+    }
+    const name = el("span", "sk", meta.name);
+    name.title = meta.read_by ? `read by ${plural(meta.read_by, "condition")}` : "no condition of this tree reads it";
+    line.append(name);
+    const v = el("span", "sv", r ? keyValueText(r.value) : "–");
+    line.dataset.value = r ? JSON.stringify(r.value) : "";
+    if (meta.numeric) {
+      v.title = S.plotted.has(k) ? "click: stop plotting it" : "click: plot it";
+      v.onclick = () => { if (S.plotted.has(k)) S.plotted.delete(k); else S.plotted.add(k); schedule(); };
+    }
+    line.append(v);
+    const changed = r && r.tick !== null && r.tick !== undefined ? r.tick : null;
+    line.dataset.changed = changed === null ? "" : String(changed);
+    if (changed !== null && now - changed <= S.tps) line.classList.add("fresh");
+    line.append(el("span", "st", changed === null ? "unchanged" : `changed at tick ${changed}`));
+    box.append(line);
+  }
+}
+
+/// The series a plot draws: live, what the changes brought; replay, the trace's `why` events
+/// up to the slider.
+function plotSeries(k) {
+  if (S.mode === "live") return S.series.get(k) || [];
+  const pts = [];
+  for (const e of S.whyEvents) {
+    if (e.tick > S.replayTick) break;
+    for (const r of e.robot || []) {
+      if (r[0] !== k) continue;
+      const t = tickMs(r[2] === null || r[2] === undefined ? e.tick : r[2]);
+      pts.push([t, typeof r[1] === "number" ? r[1] : null]);
+    }
+  }
+  return pts;
+}
+
+function drawPlot() {
+  const canvas = $("plot");
+  const keys = [...S.plotted];
+  canvas.dataset.series = keys.map((k) => S.stateKeys[k].name).join(",");
+  $("plotkeys").textContent = keys.length ? keys.map((k) => S.stateKeys[k].name).join(" · ") : "click a number in the robot state to plot it";
+  const dpr = window.devicePixelRatio || 1;
+  const W = canvas.clientWidth, H = canvas.clientHeight;
+  if (!W || !H) return;
+  if (canvas.width !== Math.round(W * dpr) || canvas.height !== Math.round(H * dpr)) {
+    canvas.width = Math.round(W * dpr); canvas.height = Math.round(H * dpr);
+  }
+  const g = canvas.getContext("2d");
+  g.setTransform(dpr, 0, 0, dpr, 0, 0);
+  g.clearRect(0, 0, W, H);
+  const { t0, t1 } = viewRange();
+  const x = (t) => GUTTER + (t - t0) / (t1 - t0) * (W - GUTTER - 8);
+  g.font = "11px system-ui, sans-serif";
+  if (!keys.length) {
+    g.fillStyle = "#6b7483";
+    g.fillText("no key plotted", GUTTER, H / 2);
+    return;
+  }
+  const end = S.mode === "replay" ? tickMs(S.replayTick) : S.nowMs;
+  const all = keys.map((k) => [k, plotSeries(k)]);
+  let lo = Infinity, hi = -Infinity;
+  for (const [, pts] of all) for (const [, v] of pts) if (v !== null) { lo = Math.min(lo, v); hi = Math.max(hi, v); }
+  if (lo === Infinity) { lo = 0; hi = 1; }
+  if (hi === lo) { hi += 1; lo -= 1; }
+  const y = (v) => 8 + (1 - (v - lo) / (hi - lo)) * (H - 24);
+  g.strokeStyle = "#e2e5ea"; g.fillStyle = "#6b7483";
+  for (const v of [lo, (lo + hi) / 2, hi]) {
+    g.beginPath(); g.moveTo(GUTTER, y(v)); g.lineTo(W, y(v)); g.stroke();
+    g.fillText(Number.isInteger(v) ? String(v) : v.toFixed(2), GUTTER - 44, y(v) + 4);
+  }
+  all.forEach(([k, pts], j) => {
+    const color = PLOT_COLORS[j % PLOT_COLORS.length];
+    g.fillStyle = color;
+    g.fillText(S.stateKeys[k].name.slice(0, 18), 6, 14 + j * 13);
+    g.strokeStyle = color; g.lineWidth = 2;
+    g.beginPath();
+    let started = false, last = null;
+    for (const [t, v] of pts) {
+      if (v === null) { started = false; last = null; continue; }
+      const px = x(t), py = y(v);
+      if (!started) { g.moveTo(px, py); started = true; } else { g.lineTo(px, y(last)); g.lineTo(px, py); }
+      last = v;
+    }
+    if (started && last !== null) g.lineTo(x(end), y(last));
+    g.stroke(); g.lineWidth = 1;
+  });
+}
+
+// ----- breakpoints ------------------------------------------------------------------------------
+
+function renderBreakpoints() {
+  const shown = S.mode === "live" && S.live ? S.live : null;
+  const list = shown ? shown.breakpoints || [] : [];
+  const hit = shown ? shown.hit : null;
+  const key = JSON.stringify([list, hit, S.commands]);
+  if (key === breakKey) return;
+  breakKey = key;
+  const box = $("breaklist");
+  box.textContent = "";
+  if (S.mode !== "live") { box.append(el("div", "empty", "breakpoints pause a live robot")); return; }
+  if (!list.length) box.append(el("div", "empty", "none: the robot runs on"));
+  for (const b of list) {
+    const line = el("div", "brk");
+    line.dataset.id = String(b.id);
+    if (hit && hit.breakpoint === b.id) line.classList.add("hit");
+    line.append(el("span", "bt", `#${b.id} ${b.on}${b.target ? " " + b.target : " (any)"}`));
+    line.append(el("span", "hint", plural(b.hits, "hit")));
+    const rm = el("button", "", "remove");
+    rm.type = "button";
+    rm.disabled = !S.commands;
+    rm.onclick = () => send({ cmd: "unbreak", breakpoint: b.id });
+    line.append(rm);
+    box.append(line);
+  }
+}
+
+/// The breakpoint form's choices follow its kind: behaviors, intents or resources; for a
+/// condition, the conditions of the behavior named.
+function fillBreakForm() {
+  const on = $("break-on").value;
+  const dl = $("break-targets");
+  dl.textContent = "";
+  const opts = on === "activation" || on === "condition" ? S.tree.nodes.map((n) => n.name)
+    : on === "preemption" ? resourceBoard(Infinity).known
+    : (S.catalog ? S.catalog.user_intents.map((u) => u.type) : []);
+  for (const o of opts) option(dl, o);
+  $("break-target").placeholder = on === "condition" ? "behavior" : "any";
+  const condSel = $("break-condition");
+  condSel.hidden = on !== "condition";
+  condSel.textContent = "";
+  if (on === "condition") {
+    const i = S.nameIndex.get($("break-target").value.trim());
+    const labels = i === undefined ? [] : [...new Set((S.flat[i] || []).filter((c) => c.depth === 0).map((c) => c.label))];
+    for (const l of labels) option(condSel, l);
+    if (!labels.length) option(condSel, "", i === undefined ? "name a behavior first" : "it has no condition");
+  }
+}
+
+function addBreakpoint() {
+  const on = $("break-on").value;
+  const target = $("break-target").value.trim();
+  const cmd = { cmd: "break", on };
+  if (on === "activation" || on === "condition") { if (target) cmd.behavior = target; }
+  else if (on === "pending" || on === "unclaimed") { if (target) cmd.intent = target; }
+  else if (target) cmd.resource = target;
+  if (on === "condition") cmd.condition = $("break-condition").value;
+  send(cmd);
+}
+
+// ----- the timeline -----------------------------------------------------------------------------
+
+const FILTERS = ["input", "intent", "behavior", "action", "resource", "problem", "note"];
+const ROWS = 2000;
+
+function row(e, prevTick) {
+  const cat = category(e);
+  const r = el("div", `row c-${cat} ${cat}`);
+  r.dataset.tick = e.tick;
+  const same = prevTick === e.tick;
+  r.append(el("span", "t", same ? "" : fmtMs(e.t_ms)));
+  r.append(el("span", "k", same ? "" : e.tick));
+  r.append(el("span", "cat " + cat, cat));
+  r.append(el("span", "x", text(e)));
+  return r;
+}
+
+// The text timeline sticks to its end unless the person scrolled up (our own scrolling, and
+// the layout changing under it, do not count).
+let stick = true, ownScroll = false;
+
+function renderTimeline(tick) {
+  const box = $("timeline");
+  if (S.mode === "replay") {
+    // Rows up to the slider's tick (the last ROWS of them).
+    let end = 0;
+    while (end < S.entries.length && S.entries[end].tick <= tick) end++;
+    const start = Math.max(0, end - ROWS);
+    if (S.rendered === end && box.dataset.start === String(start)) return;
+    box.textContent = "";
+    box.dataset.start = String(start);
+    let prev = null;
+    for (let k = start; k < end; k++) { box.append(row(S.entries[k], prev)); prev = S.entries[k].tick; }
+    const last = box.lastElementChild;
+    if (last) { last.classList.add("cur"); last.scrollIntoView({ block: "end" }); }
+    S.rendered = end;
+    return;
+  }
+  // Live: the entries up to the tick the header shows (later ones wait for their state).
+  let prev = S.rendered > 0 ? S.entries[S.rendered - 1].tick : null;
+  let k = S.rendered;
+  for (; k < S.entries.length && S.entries[k].tick <= tick; k++) {
+    box.append(row(S.entries[k], prev));
+    prev = S.entries[k].tick;
+  }
+  S.rendered = k;
+  box.dataset.tick = String(tick);
+  while (box.childElementCount > ROWS) box.firstElementChild.remove();
+  const hit = S.live && S.live.hit;
+  if (hit && box.dataset.hit !== String(hit.tick)) {
+    box.dataset.hit = String(hit.tick);
+    for (const r of box.querySelectorAll(`.row[data-tick="${hit.tick}"]`)) r.classList.add("hit");
+  }
+  if (stick && box.scrollTop !== box.scrollHeight - box.clientHeight) {
+    ownScroll = true;
+    box.scrollTop = box.scrollHeight;
+  }
+}
+
+
+// ----- intents and resources, from the timeline ---------------------------------------------
 
 function intentRecords(tick) {
   const recs = [];
@@ -374,425 +1258,6 @@ function resourceBoard(tick) {
   return { holders: [...holders.values()], known, events };
 }
 
-/// Each behavior's status: from the live snapshot (which leaves out behaviors out of scope with
-/// nothing to say), or rebuilt from the stack of a trace.
-function nodeStatus() {
-  const n = S.tree.nodes.length;
-  const out = [];
-  for (let i = 0; i < n; i++) out.push({ index: i, state: "out_of_scope", wants_to_run: false });
-  if (S.mode === "live" && S.state) {
-    for (const s of S.state.nodes) if (s.index >= 0 && s.index < n) out[s.index] = s;
-    return out;
-  }
-  const stack = S.mode === "replay" ? stackAt(S.replayTick) : S.lastStack;
-  const todo = [];
-  const scope = (i) => {
-    if (i === undefined || i >= n || out[i].state !== "out_of_scope") return;
-    out[i].state = "in_scope";
-    todo.push(i);
-  };
-  stack.forEach((s, pos) => {
-    const i = S.nameIndex.get(baseName(s));
-    if (i === undefined) return;
-    out[i].state = "active"; out[i].stack_position = pos; out[i].debug_state = stateOf(s);
-    out[i].wants_to_run = true;
-    todo.push(i);
-  });
-  scope(S.tree.base);
-  stack.forEach((s) => {
-    const i = S.nameIndex.get(baseName(s));
-    if (i !== undefined) for (const d of S.tree.nodes[i].delegates) scope(d);
-  });
-  // Linked scope is in scope whenever its owner is.
-  while (todo.length) for (const l of S.tree.nodes[todo.pop()].linked || []) scope(l);
-  return out;
-}
-
-// ----- rendering ------------------------------------------------------------------------------
-
-let scheduled = false;
-function schedule() {
-  if (scheduled) return;
-  scheduled = true;
-  requestAnimationFrame(() => { scheduled = false; render(); });
-}
-
-function render() {
-  if (!S.tree) return;
-  const t0 = performance.now();
-  renderAll();
-  const ms = performance.now() - t0;
-  S.perf.lastRenderMs = ms;
-  S.perf.maxRenderMs = Math.max(S.perf.maxRenderMs, ms);
-  S.perf.renders++;
-}
-
-function renderAll() {
-  const tick = upto();
-  renderClock(tick);
-  const status = nodeStatus();
-  renderStack(status);
-  renderTree(status);
-  renderWhy(status);
-  drawChart(); // first: its height decides the timeline's
-  renderTimeline(tick);
-  renderIntents(tick);
-  renderResources(tick);
-}
-
-function renderClock(tick) {
-  const c = $("clock");
-  if (S.mode === "replay") {
-    const ms = Math.round(tick * 1000 / S.tps);
-    c.textContent = `tick ${tick} · ${fmtMs(ms)} of ${fmtMs(Math.round(S.maxTick * 1000 / S.tps))}`;
-    $("slidertime").textContent = fmtMs(ms);
-  } else if (S.state) {
-    c.textContent = S.state.tick === null || S.state.tick === undefined
-      ? "no tick yet" : `tick ${S.state.tick} · ${fmtMs(S.state.t_ms)}`;
-    const b = $("mode");
-    b.textContent = S.state.paused ? "paused" : "live";
-    b.className = "badge " + (S.state.paused ? "paused" : "live");
-    $("pause").disabled = S.state.paused || !S.commands;
-    $("resume").disabled = !S.state.paused || !S.commands;
-    $("step").disabled = !S.commands;
-  }
-}
-
-function renderStack(status) {
-  const box = $("stack");
-  const frames = status.filter((s) => s.state === "active")
-    .sort((a, b) => a.stack_position - b.stack_position);
-  const names = frames.map((f) => S.tree.nodes[f.index].name);
-  box.dataset.stack = names.join(" > ");
-  box.textContent = "";
-  if (!names.length) { box.append(el("span", "empty", "empty stack")); return; }
-  frames.forEach((f, k) => {
-    if (k) box.append(el("span", "sep", "›"));
-    const label = f.debug_state ? `${names[k]} (${f.debug_state})` : names[k];
-    const fr = el("span", "frame", label);
-    fr.dataset.name = names[k];
-    fr.title = "show it in the tree";
-    fr.onclick = () => { S.treeFollow = true; S.revealed = null; revealInTree(names[k]); };
-    box.append(fr);
-  });
-}
-
-/// Scrolls the tree (only the tree) so that the row of `name` on the stack is in view.
-function revealInTree(name) {
-  const box = $("tree");
-  const row = box.querySelector(`.node.active[data-name="${CSS.escape(name)}"]`) ||
-    box.querySelector(`.node[data-name="${CSS.escape(name)}"]`);
-  if (!row) return;
-  const top = row.offsetTop, bottom = top + row.offsetHeight;
-  if (top < box.scrollTop || bottom > box.scrollTop + box.clientHeight) {
-    box.scrollTop = Math.max(0, top - box.clientHeight / 3);
-  }
-}
-
-let treeKey = null, whyKey = null;
-const MAX_ROWS = 1500;
-
-/// The state each behavior runs for, per state machine child: index -> ["Observing", ...].
-function stateRoles() {
-  const roles = new Map();
-  for (const n of S.tree.nodes) {
-    for (const st of n.states || []) {
-      if (st.behavior === undefined || st.behavior === null) continue;
-      if (!roles.has(st.behavior)) roles.set(st.behavior, []);
-      roles.get(st.behavior).push(st.name);
-    }
-  }
-  return roles;
-}
-
-function renderTree(status) {
-  const key = JSON.stringify([status, S.selected, [...S.collapsed], S.commands]);
-  if (key === treeKey) return;
-  treeKey = key;
-  const box = $("tree");
-  const scroll = box.scrollTop;
-  box.textContent = "";
-  const big = S.tree.nodes.length > 80;
-  box.classList.toggle("big", big);
-  if (!S.roles) S.roles = stateRoles();
-  // A behavior with several parents shows its children once: on the stack's path when it is
-  // on the stack, else where it is met first; elsewhere it is a "shared" row (click ▸ to
-  // open it there too). The tree never renders more than MAX_ROWS rows.
-  const stackPath = new Set();
-  const onStack = new Set();
-  {
-    let k = "";
-    for (const f of status.filter((s) => s.state === "active").sort((a, b) => a.stack_position - b.stack_position)) {
-      k += "/" + f.index; stackPath.add(k); onStack.add(f.index);
-    }
-  }
-  const opened = new Set();
-  let rows = 0, cut = 0;
-  const walk = (i, path, depth, parent) => {
-    if (rows >= MAX_ROWS) { cut++; return; }
-    rows++;
-    const node = S.tree.nodes[i];
-    const st = status[i] || { state: "out_of_scope" };
-    const key = path + "/" + i;
-    const row = el("div", "node " + st.state);
-    if (st.cooldown_ms) row.classList.add("cooling");
-    if (node.stand_in) row.classList.add("standin");
-    if (S.selected === i) row.classList.add("sel");
-    row.dataset.name = node.name;
-    row.dataset.state = st.state;
-    row.dataset.wants = st.wants_to_run ? "1" : "0";
-    const hasKids = node.delegates.length > 0;
-    const elsewhere = opened.has(i) || (onStack.has(i) && !stackPath.has(key));
-    const shared = hasKids && elsewhere && !S.collapsed.has("+" + key);
-    const collapsed = shared || S.collapsed.has(key) ||
-      (big && !S.collapsed.has("+" + key) && st.state === "out_of_scope" && depth > 0);
-    const caret = el("span", "caret", hasKids ? (collapsed ? "▸" : "▾") : "");
-    caret.onclick = (ev) => {
-      ev.stopPropagation();
-      if (collapsed) { S.collapsed.delete(key); S.collapsed.add("+" + key); }
-      else { S.collapsed.add(key); S.collapsed.delete("+" + key); }
-      schedule();
-    };
-    row.append(caret);
-    if (st.wants_to_run && st.state !== "active") row.append(el("span", "dot"));
-    row.append(el("span", "name", node.name));
-    row.append(el("span", "class", node.class));
-    for (const role of S.roles.get(i) || []) row.append(el("span", "pill role", `state ${role}`));
-    if (st.stack_position !== undefined && st.stack_position !== null) row.append(el("span", "pill pos", `#${st.stack_position}`));
-    if (st.debug_state) row.append(el("span", "pill st", st.state === "active" ? st.debug_state : `${st.debug_state} (held)`));
-    if (st.action) row.append(el("span", "pill act", `▶ ${st.action}`));
-    if (st.cooldown_ms) row.append(el("span", "pill cool", `cooldown ${(st.cooldown_ms / 1000).toFixed(1)} s`));
-    if (st.active_ms !== undefined && st.active_ms !== null) {
-      const bar = el("span", "bar");
-      bar.style.width = Math.min(60, 4 + st.active_ms / 200) + "px";
-      bar.title = `active for ${(st.active_ms / 1000).toFixed(2)} s`;
-      row.append(bar);
-    }
-    if (node.stand_in) row.append(el("span", "pill standin", "stand-in"));
-    if (shared) row.append(el("span", "pill", "shared: children shown elsewhere"));
-    row.title = nodeTitle(node, st);
-    if (S.commands && i !== S.tree.base) {
-      const f = el("button", "force", "force");
-      f.type = "button";
-      f.title = `Force ${node.name} to run now`;
-      f.onclick = (ev) => { ev.stopPropagation(); send({ cmd: "force", behavior: node.name, runs: 1 }); };
-      row.append(f);
-    }
-    row.onclick = () => { S.selected = S.selected === i ? null : i; watch(); schedule(); };
-    parent.append(row);
-    if (hasKids && !collapsed && depth < 64 && !path.split("/").includes(String(i))) {
-      opened.add(i);
-      const kids = el("div", "children");
-      for (const d of node.delegates) walk(d, key, depth + 1, kids);
-      parent.append(kids);
-    }
-  };
-  walk(S.tree.base, "", 0, box);
-  if (cut) box.append(el("div", "empty", `${cut} more rows not shown: collapse a branch`));
-  box.dataset.rows = String(rows);
-  box.scrollTop = scroll;
-  // The tree follows the top of the stack (when it changes) until the person scrolls it;
-  // clicking a frame of the stack above shows that one and follows again.
-  const top = status.filter((s) => s.state === "active").sort((a, b) => b.stack_position - a.stack_position)[0];
-  const topName = top ? S.tree.nodes[top.index].name : null;
-  if (S.treeFollow !== false && topName && topName !== S.revealed) {
-    S.revealed = topName;
-    revealInTree(topName);
-  }
-}
-
-/// A behavior's row tooltip: its class, what it answered last, what the runner keeps.
-function nodeTitle(node, st) {
-  const lines = [`${node.name} (${node.class}${node.stand_in ? ", stand-in: simulated" : ""})`];
-  lines.push(st.state.replace(/_/g, " "));
-  if (st.wants) lines.push("said it wants to run on the last tick");
-  else if (st.wanted_tick !== undefined && st.wanted_tick !== null) lines.push(`last said it wants to run at tick ${st.wanted_tick}`);
-  if (st.remembered !== undefined && st.remembered !== null) lines.push(`kept answer (reused until an input changes): ${st.remembered ? "wants to run" : "does not"}`);
-  if (node.responds_to && node.responds_to.length) lines.push(`respondToUserIntents [${node.responds_to.join(", ")}]`);
-  if (node.wants_condition) lines.push(`wantsToBeActivatedCondition ${node.wants_condition}`);
-  if (node.cancel_condition) lines.push(`wantsToCancelSelfCondition ${node.cancel_condition}`);
-  if (node.states && node.states.length) lines.push(`states: ${node.states.map((x) => x.name).join(", ")}`);
-  return lines.join("\n");
-}
-
-function checkList(checks) {
-  const ul = el("ul", "checks");
-  for (const c of checks) {
-    const li = el("li", c.holds === true ? "ok" : c.holds === false ? "ko" : "unk");
-    li.append(document.createTextNode(c.label));
-    if (c.value) { li.append(document.createTextNode(" — ")); li.append(el("span", "val", c.value)); }
-    if (c.children && c.children.length) li.append(checkList(c.children));
-    ul.append(li);
-  }
-  return ul;
-}
-
-/// A condition report as a check: its label and type, its parameters, its last value.
-function condCheck(c) {
-  const name = [c.label, c.type + (c.detail ? " " + c.detail : "")].filter(Boolean).join(": ");
-  const value = c.tick === undefined || c.tick === null ? "never evaluated"
-    : `${c.value ? "true" : "false"} at tick ${c.tick}`;
-  return { label: name, value, holds: c.tick === undefined || c.tick === null ? null : c.value,
-    children: (c.children || []).map(condCheck) };
-}
-
-function verdict(st, node) {
-  if (!st || st.state === "out_of_scope") return ["no", "out of scope"];
-  if (st.state === "active") return ["runs", "running"];
-  // A trace does not say whether a behavior in scope wanted to run.
-  if (S.mode === "replay") return ["wants", "in scope"];
-  if (st.cooldown_ms) return ["cool", "cooling down"];
-  if (st.wants_to_run) return ["wants", "wants to run"];
-  if (node && node.stand_in && !(node.responds_to || []).length && !node.wants_condition) return ["no", "stand-in: does not want to run"];
-  return ["no", "does not want to run"];
-}
-
-/// What one behavior's report says, as checks: its gates, its intents, its conditions (a
-/// state machine's transitions out of its current state first).
-function whyChecks(w, node, st) {
-  const checks = [];
-  for (const g of w.gates) if (!g.open) checks.push({ label: `gate ${g.name}`, value: "closed in the current robot state", holds: false });
-  if (w.intent_pending !== undefined && w.intent_pending !== null) {
-    checks.push({ label: `respondToUserIntents [${(node.responds_to || []).join(", ")}]`,
-      value: w.intent_pending ? "a listed intent is pending" : "none of them is pending", holds: w.intent_pending });
-  }
-  if (st && st.state === "in_scope") {
-    const kept = st.remembered !== undefined && st.remembered !== null;
-    const last = st.wanted_tick !== undefined && st.wanted_tick !== null ? `last yes at tick ${st.wanted_tick}` : "never yes";
-    const value = st.wants ? "yes, on the last tick"
-      : kept ? `${st.remembered ? "yes" : "no"}, kept until an input it reads changes (${last})`
-      : `not asked on the last tick (${last})`;
-    checks.push({ label: "wants to run", holds: st.wants_to_run, value });
-  }
-  if (st && st.cooldown_ms) checks.push({ label: "not cooling down", value: `${(st.cooldown_ms / 1000).toFixed(1)} s left`, holds: false });
-  const conds = w.conditions.slice();
-  const cur = st && st.debug_state;
-  if (cur) {
-    const mine = (c) => c.label.startsWith(cur + " -> ");
-    const now = conds.filter(mine), rest = conds.filter((c) => !mine(c) && / -> /.test(c.label));
-    const plain = conds.filter((c) => !mine(c) && !/ -> /.test(c.label));
-    for (const c of plain) checks.push(condCheck(c));
-    for (const c of now) checks.push(condCheck(c));
-    if (rest.length) checks.push({ label: `transitions of the other ${plural(node.states ? node.states.length - 1 : 0, "state")}`,
-      value: `${rest.length} (not evaluated in this state)`, holds: null, children: [] });
-  } else {
-    for (const c of conds) checks.push(condCheck(c));
-  }
-  if (!checks.length) checks.push({ label: "no gate closed, no condition", value: "its class decides", holds: null });
-  return checks;
-}
-
-function renderWhy(status) {
-  const key = JSON.stringify([status, S.selected, S.mode === "live" && S.state ? [S.state.why, S.state.dispatcher] : null]);
-  if (key === whyKey) return;
-  whyKey = key;
-  const box = $("why");
-  box.textContent = "";
-  const live = S.mode === "live" && S.state;
-  const target = S.selected !== null ? S.selected : (live ? S.state.dispatcher : activeDispatcher(status));
-  if (target === undefined || target === null) { box.append(el("div", "empty", "nothing is running")); $("whytitle").textContent = ""; return; }
-  const node = S.tree.nodes[target];
-  const why = new Map(live ? (S.state.why || []).map((w) => [w.index, w]) : []);
-  $("whytitle").textContent = node.delegates.length
-    ? `children of ${node.name} (${node.class})${S.selected === null ? ", the active dispatcher" : ""}`
-    : `${node.name} (${node.class})`;
-  box.dataset.target = node.name;
-  if (!live) {
-    box.append(el("div", "empty", "A trace records what happened, not why: conditions are shown live only. Scope and stack below are rebuilt from the trace."));
-  }
-  const own = why.get(target);
-  if (own && node.delegates.length && (own.conditions.length || (node.states || []).length)) {
-    const c = el("div", "child own");
-    c.dataset.name = node.name;
-    const st = status[target];
-    const head = el("div", "head", `${node.name}: its own conditions`);
-    if (node.states && node.states.length && st && st.debug_state) head.append(el("span", "pill st", `state ${st.debug_state}`));
-    c.append(head);
-    c.append(checkList(whyChecks(own, node, st)));
-    box.append(c);
-  }
-  const list = node.delegates.length ? node.delegates : [target];
-  for (const i of list) {
-    const n = S.tree.nodes[i];
-    const st = status[i];
-    const [cls, word] = verdict(st, n);
-    const c = el("div", "child");
-    c.dataset.name = n.name;
-    c.dataset.verdict = word;
-    const head = el("div", "head");
-    head.append(el("span", "", n.name));
-    head.append(el("span", "class hint", n.class));
-    if (n.stand_in) head.append(el("span", "pill standin", "stand-in"));
-    for (const role of (S.roles && S.roles.get(i)) || []) head.append(el("span", "pill role", `state ${role}`));
-    head.append(el("span", "verdict " + cls, word));
-    c.append(head);
-    const w = why.get(i);
-    if (w) {
-      c.append(checkList(whyChecks(w, n, st)));
-    } else if (live) {
-      const rest = [];
-      if (n.responds_to && n.responds_to.length) rest.push(`respondToUserIntents [${n.responds_to.join(", ")}]`);
-      if (n.wants_condition) rest.push(`wantsToBeActivatedCondition ${n.wants_condition}`);
-      c.append(checkList(rest.map((w) => ({ label: w, holds: null, value: "select its parent to see its last values" }))));
-    }
-    box.append(c);
-  }
-}
-
-function activeDispatcher(status) {
-  const frames = status.filter((s) => s.state === "active").sort((a, b) => b.stack_position - a.stack_position);
-  for (const f of frames) if (S.tree.nodes[f.index].delegates.length) return f.index;
-  return null;
-}
-
-const FILTERS = ["input", "intent", "behavior", "action", "resource", "problem", "note"];
-const ROWS = 2000;
-
-function row(e, prevTick) {
-  const cat = category(e);
-  const r = el("div", `row c-${cat} ${cat}`);
-  r.dataset.tick = e.tick;
-  const same = prevTick === e.tick;
-  r.append(el("span", "t", same ? "" : fmtMs(e.t_ms)));
-  r.append(el("span", "k", same ? "" : e.tick));
-  r.append(el("span", "cat " + cat, cat));
-  r.append(el("span", "x", text(e)));
-  return r;
-}
-
-// The text timeline sticks to its end unless the person scrolled up (our own scrolling, and
-// the layout changing under it, do not count).
-let stick = true, ownScroll = false;
-
-function renderTimeline(tick) {
-  const box = $("timeline");
-  if (S.mode === "replay") {
-    // Rows up to the slider's tick (the last ROWS of them).
-    let end = 0;
-    while (end < S.entries.length && S.entries[end].tick <= tick) end++;
-    const start = Math.max(0, end - ROWS);
-    if (S.rendered === end && box.dataset.start === String(start)) return;
-    box.textContent = "";
-    box.dataset.start = String(start);
-    let prev = null;
-    for (let k = start; k < end; k++) { box.append(row(S.entries[k], prev)); prev = S.entries[k].tick; }
-    const last = box.lastElementChild;
-    if (last) { last.classList.add("cur"); last.scrollIntoView({ block: "end" }); }
-    S.rendered = end;
-    return;
-  }
-  let prev = S.rendered > 0 ? S.entries[S.rendered - 1].tick : null;
-  for (let k = S.rendered; k < S.entries.length; k++) {
-    box.append(row(S.entries[k], prev));
-    prev = S.entries[k].tick;
-  }
-  S.rendered = S.entries.length;
-  while (box.childElementCount > ROWS) box.firstElementChild.remove();
-  if (stick && box.scrollTop !== box.scrollHeight - box.clientHeight) {
-    ownScroll = true;
-    box.scrollTop = box.scrollHeight;
-  }
-}
 
 function kv(parent, k, v) {
   if (v === undefined || v === null || v === "") return;
@@ -835,7 +1300,9 @@ function slot(title, cls, it) {
   if (it.said) kv(s, "said", `\u201c${it.said}\u201d`);
   kv(s, "input", inputText(it));
   if (it.map_entry) kv(s, "map", entryText(it.map_entry));
-  if (it.age_ticks !== undefined) kv(s, "age", plural(it.age_ticks, "tick"));
+  if (it.since_tick !== undefined && S.live && S.live.tick !== null) {
+    kv(s, "age", plural(Math.max(0, S.live.tick - it.since_tick), "tick"));
+  }
   return s;
 }
 
@@ -848,8 +1315,8 @@ function renderIntents(tick) {
     for (let k = recs.length - 1; k >= 0; k--) if (recs[k].intent === intent && (!outcome || recs[k].outcome === outcome)) return recs[k];
     return null;
   };
-  if (S.mode === "live" && S.state) {
-    const i = S.state.intents;
+  if (S.mode === "live" && S.live && S.live.intents) {
+    const i = S.live.intents;
     const withRec = (it, outcome) => {
       if (!it) return it;
       const r = recOf(it.intent, outcome) || {};
@@ -970,7 +1437,7 @@ function drawChart() {
   canvas.dataset.lanes = lanes.join(",");
   const wrap = canvas.parentElement;
   const h = AXIS + (lanes.length + TOP_LANES) * LANE + 8;
-  wrap.style.height = Math.max(140, Math.min(440, h)) + "px";
+  wrap.style.height = Math.max(140, Math.min(S.graphMode ? 260 : 440, h)) + "px";
   const dpr = window.devicePixelRatio || 1;
   const W = canvas.clientWidth, H = canvas.clientHeight;
   if (canvas.width !== Math.round(W * dpr) || canvas.height !== Math.round(H * dpr)) {
@@ -1140,6 +1607,260 @@ function zoom(f, px) {
   schedule();
 }
 
+
+// ----- the tree as a graph ----------------------------------------------------------------------
+
+const GW = 150, GH = 26, GX = 14, GY = 46;
+
+/// Lays the tree out once: depth first from the base in declared order, each behavior placed
+/// where it is met first (a child of several parents gets one box; its other parents get an
+/// edge to it), leaves side by side, a parent centred over its children; what the base does
+/// not reach goes on a last row.
+function layoutGraph() {
+  const n = S.tree.nodes.length;
+  const pos = new Array(n).fill(null);
+  let leaf = 0, maxDepth = 0;
+  const place = (root) => {
+    // Iterative post-order: (node, depth, next child).
+    const stack = [[root, 0, 0]];
+    pos[root] = { x: 0, y: 0, depth: 0, kids: [] };
+    while (stack.length) {
+      const top = stack[stack.length - 1];
+      const [i, depth, k] = top;
+      const kids = S.tree.nodes[i].delegates;
+      if (k < kids.length) {
+        top[2]++;
+        const d = kids[k];
+        if (pos[d] === null && depth < 200) {
+          pos[d] = { x: 0, y: 0, depth: depth + 1, kids: [] };
+          pos[i].kids.push(d);
+          stack.push([d, depth + 1, 0]);
+        }
+        continue;
+      }
+      stack.pop();
+      const p = pos[i];
+      maxDepth = Math.max(maxDepth, depth);
+      p.y = depth * (GH + GY);
+      if (p.kids.length) {
+        const xs = p.kids.map((c) => pos[c].x);
+        p.x = (Math.min(...xs) + Math.max(...xs)) / 2;
+      } else {
+        p.x = leaf * (GW + GX);
+        leaf++;
+      }
+    }
+  };
+  place(S.tree.base);
+  const rest = [];
+  for (let i = 0; i < n; i++) if (pos[i] === null) rest.push(i);
+  rest.forEach((i, k) => {
+    pos[i] = { x: k * (GW + GX), y: (maxDepth + 2) * (GH + GY), depth: maxDepth + 2, kids: [], unreached: true };
+  });
+  // Edges: every declared delegate (the tree's shape), in order.
+  const edges = [];
+  S.tree.nodes.forEach((node, i) => node.delegates.forEach((d, k) => edges.push([i, d, k])));
+  let w = 0, h = 0;
+  for (const p of pos) { w = Math.max(w, p.x + GW); h = Math.max(h, p.y + GH); }
+  return { pos, edges, w, h, scale: 1, tx: 20, ty: 20, fitted: false };
+}
+
+function graphColors(st, i) {
+  if (st.state === "active") return ["#d3f9d8", "#2f9e44", "#1b5e20"];
+  if (st.cooldown_ms) return ["#e3fafc", "#15aabf", "#0b7285"];
+  if (st.state === "in_scope") return [st.wants_to_run ? "#e7f5ff" : "#ffffff", "#4c6ef5", "#1d2430"];
+  return ["#f1f3f5", S.tree.nodes[i].stand_in ? "#ced4da" : "#dee2e6", "#868e96"];
+}
+
+function fitGraph() {
+  const G = S.graph;
+  const c = $("graph");
+  const W = c.clientWidth || 400, H = c.clientHeight || 300;
+  G.scale = Math.min(2, Math.max(0.002, Math.min((W - 20) / G.w, (H - 20) / G.h)));
+  G.tx = (W - G.w * G.scale) / 2;
+  G.ty = 10;
+  G.fitted = true;
+}
+
+function centreGraphOn(i) {
+  const G = S.graph;
+  if (!G) return;
+  const c = $("graph");
+  const p = G.pos[i];
+  G.scale = Math.max(G.scale, 0.8);
+  G.tx = c.clientWidth / 2 - (p.x + GW / 2) * G.scale;
+  G.ty = c.clientHeight / 2 - (p.y + GH / 2) * G.scale;
+  S.graphDirty = true;
+  schedule();
+}
+
+let lastGraph = null;
+
+function drawGraph(status) {
+  const canvas = $("graph");
+  if (!S.graph) S.graph = layoutGraph();
+  const G = S.graph;
+  const dpr = window.devicePixelRatio || 1;
+  const W = canvas.clientWidth, H = canvas.clientHeight;
+  if (!W || !H) return;
+  if (!G.fitted) fitGraph();
+  const key = JSON.stringify([status, S.selected, G.scale, G.tx, G.ty, W, H, S.matchPos, S.graphDirty]);
+  if (key === lastGraph) return;
+  lastGraph = key;
+  S.graphDirty = false;
+  if (canvas.width !== Math.round(W * dpr) || canvas.height !== Math.round(H * dpr)) {
+    canvas.width = Math.round(W * dpr); canvas.height = Math.round(H * dpr);
+  }
+  const g = canvas.getContext("2d");
+  g.setTransform(dpr, 0, 0, dpr, 0, 0);
+  g.clearRect(0, 0, W, H);
+  g.setTransform(dpr * G.scale, 0, 0, dpr * G.scale, dpr * G.tx, dpr * G.ty);
+  // What is on screen, in graph coordinates.
+  const vx0 = -G.tx / G.scale, vy0 = -G.ty / G.scale;
+  const vx1 = vx0 + W / G.scale, vy1 = vy0 + H / G.scale;
+  const visible = (p) => p.x + GW >= vx0 && p.x <= vx1 && p.y + GH >= vy0 && p.y <= vy1;
+  // The running path: the stack's edges, in order.
+  const frames = status.filter((s) => s.state === "active").sort((a, b) => a.stack_position - b.stack_position).map((s) => s.index);
+  const onPath = new Set();
+  for (let k = 1; k < frames.length; k++) onPath.add(frames[k - 1] + ">" + frames[k]);
+  g.lineWidth = 1 / G.scale;
+  for (const [a, b] of G.edges) {
+    const pa = G.pos[a], pb = G.pos[b];
+    const lit = onPath.has(a + ">" + b);
+    if (!lit && !(visible(pa) || visible(pb))) continue;
+    const x1 = pa.x + GW / 2, y1 = pa.y + GH, x2 = pb.x + GW / 2, y2 = pb.y;
+    const tree = G.pos[a].kids.includes(b);
+    g.strokeStyle = lit ? "#2f9e44" : tree ? "#adb5bd" : "#dee2e6";
+    g.lineWidth = (lit ? 4 : 1) / Math.max(G.scale, 0.25);
+    g.setLineDash(tree || lit ? [] : [4, 4]);
+    g.beginPath();
+    g.moveTo(x1, y1);
+    g.bezierCurveTo(x1, (y1 + y2) / 2, x2, (y1 + y2) / 2, x2, y2);
+    g.stroke();
+  }
+  g.setLineDash([]);
+  const labels = G.scale >= 0.35;
+  g.font = "12px system-ui, sans-serif";
+  g.textBaseline = "middle";
+  const current = S.matchPos >= 0 ? S.matches[S.matchPos] : null;
+  let drawn = 0;
+  S.tree.nodes.forEach((node, i) => {
+    const p = G.pos[i];
+    if (!visible(p)) return;
+    drawn++;
+    const st = status[i] || { state: "out_of_scope" };
+    const [fill, stroke, ink] = graphColors(st, i);
+    g.fillStyle = fill;
+    g.strokeStyle = S.selected === i ? "#f08c00" : stroke;
+    g.lineWidth = (S.selected === i || st.state === "active" ? 3 : 1) / Math.max(G.scale, 0.25);
+    g.setLineDash(st.state === "in_scope" ? [3, 2] : []);
+    g.beginPath();
+    g.rect(p.x, p.y, GW, GH);
+    g.fill(); g.stroke();
+    g.setLineDash([]);
+    if (S.matchSet && S.matchSet.has(i)) {
+      g.fillStyle = current === i ? "#f59f00" : "#ffd43b";
+      g.fillRect(p.x, p.y, 6, GH);
+    }
+    if (st.wants_to_run && st.state !== "active") {
+      g.fillStyle = "#1c7ed6";
+      g.beginPath(); g.arc(p.x + GW - 8, p.y + 8, 3.5, 0, Math.PI * 2); g.fill();
+    }
+    if (labels) {
+      g.fillStyle = ink;
+      const name = node.name.length > 20 ? node.name.slice(0, 19) + "…" : node.name;
+      g.fillText(name, p.x + 9, p.y + GH / 2);
+    }
+  });
+  canvas.dataset.view = `${G.scale.toFixed(4)},${Math.round(G.tx)},${Math.round(G.ty)}`;
+  canvas.dataset.nodes = String(S.tree.nodes.length);
+  canvas.dataset.drawn = String(drawn);
+  canvas.dataset.path = frames.map((i) => S.tree.nodes[i].name).join(" > ");
+  canvas.dataset.selected = S.selected === null ? "" : S.tree.nodes[S.selected].name;
+}
+
+/// The behavior under a point of the canvas (CSS pixels), if any.
+function graphHit(px, py) {
+  const G = S.graph;
+  if (!G) return null;
+  const x = (px - G.tx) / G.scale, y = (py - G.ty) / G.scale;
+  for (let i = 0; i < G.pos.length; i++) {
+    const p = G.pos[i];
+    if (x >= p.x && x <= p.x + GW && y >= p.y && y <= p.y + GH) return i;
+  }
+  return null;
+}
+
+function setupGraph() {
+  const canvas = $("graph");
+  let drag = null;
+  canvas.addEventListener("mousedown", (ev) => {
+    drag = { x: ev.clientX, y: ev.clientY, tx: S.graph ? S.graph.tx : 0, ty: S.graph ? S.graph.ty : 0, moved: false };
+  });
+  canvas.addEventListener("mousemove", (ev) => {
+    if (!drag || !S.graph) return;
+    const dx = ev.clientX - drag.x, dy = ev.clientY - drag.y;
+    if (Math.abs(dx) + Math.abs(dy) > 3) drag.moved = true;
+    if (drag.moved) { S.graph.tx = drag.tx + dx; S.graph.ty = drag.ty + dy; schedule(); }
+  });
+  canvas.addEventListener("mouseleave", () => { drag = null; });
+  canvas.addEventListener("mouseup", (ev) => {
+    const d = drag; drag = null;
+    if (!d || d.moved) return;
+    const r = canvas.getBoundingClientRect();
+    const i = graphHit(ev.clientX - r.left, ev.clientY - r.top);
+    // A click to the rendered frame: selected, explained, drawn at once (measured).
+    select(i === null || i === S.selected ? null : i);
+    render();
+    S.perf.clickMs = performance.now() - ev.timeStamp;
+    S.perf.clicks++;
+  });
+  canvas.addEventListener("wheel", (ev) => {
+    ev.preventDefault();
+    if (!S.graph) return;
+    const r = canvas.getBoundingClientRect();
+    zoomGraph(ev.deltaY > 0 ? 0.8 : 1.25, ev.clientX - r.left, ev.clientY - r.top);
+  }, { passive: false });
+  canvas.addEventListener("mousemove", (ev) => {
+    if (drag || !S.graph) return;
+    const r = canvas.getBoundingClientRect();
+    const i = graphHit(ev.clientX - r.left, ev.clientY - r.top);
+    canvas.title = i === null ? "" : nodeTitle(S.tree.nodes[i], nodeStatus()[i]);
+  });
+  const around = (f) => { const c = $("graph"); zoomGraph(f, c.clientWidth / 2, c.clientHeight / 2); };
+  $("graph-in").onclick = () => around(1.5);
+  $("graph-out").onclick = () => around(1 / 1.5);
+  $("graph-fit").onclick = () => { fitGraph(); schedule(); };
+  $("graph-stack").onclick = () => {
+    const top = nodeStatus().filter((s) => s.state === "active").sort((a, b) => b.stack_position - a.stack_position)[0];
+    if (top) centreGraphOn(top.index);
+  };
+  const mode = (graph) => {
+    S.graphMode = graph;
+    $("view-graph").classList.toggle("on", graph);
+    $("view-list").classList.toggle("on", !graph);
+    $("tree").hidden = graph;
+    $("graphwrap").hidden = !graph;
+    // The graph takes more of the page's width.
+    $("grid").classList.toggle("graphmode", graph);
+    if (S.graph) S.graph.fitted = false;
+    treeKey = null; lastGraph = null;
+    schedule();
+  };
+  $("view-graph").onclick = () => mode(true);
+  $("view-list").onclick = () => mode(false);
+  window.addEventListener("resize", () => { lastGraph = null; });
+}
+
+function zoomGraph(f, px, py) {
+  const G = S.graph;
+  const s = Math.min(4, Math.max(0.002, G.scale * f));
+  G.tx = px - (px - G.tx) * (s / G.scale);
+  G.ty = py - (py - G.ty) * (s / G.scale);
+  G.scale = s;
+  schedule();
+}
+
 // ----- replay -----------------------------------------------------------------------------------
 
 function seek(tick) {
@@ -1161,6 +1882,36 @@ function setupReplay() {
   };
 }
 
+// ----- saving the trace -------------------------------------------------------------------------
+
+/// What this page received, as a trace `robot-example inspect FILE` replays: the tree header,
+/// then the timeline (and the `why` events of a replayed --trace-why trace).
+function traceText() {
+  const header = { tick: 0, t_ms: 0, event: "tree", format: 3, ticks_per_second: S.tps, tree: S.tree,
+    saved_from: S.mode === "live" ? "the inspector page (live)" : "the inspector page (replay)" };
+  if (S.stateKeys.length) header.state_keys = S.stateKeys;
+  const lines = [JSON.stringify(header)];
+  const all = S.entries.concat(S.whyEvents).map((e, k) => [e, k]);
+  all.sort((a, b) => a[0].tick - b[0].tick || a[1] - b[1]);
+  for (const [e] of all) lines.push(JSON.stringify(e));
+  return lines.join("\n") + "\n";
+}
+
+function saveTrace() {
+  if (!S.tree) return;
+  const blob = new Blob([traceText()], { type: "application/x-ndjson" });
+  const a = document.createElement("a");
+  a.href = URL.createObjectURL(blob);
+  const stamp = new Date().toISOString().replace(/[:.]/g, "-").slice(0, 19);
+  a.download = `robot-trace-${stamp}.jsonl`;
+  document.body.append(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(a.href), 10000);
+  showReply(`saved ${plural(S.entries.length, "event")} as ${a.download}` +
+    (S.historyDropped ? ` (the ${S.historyDropped} oldest were not kept)` : ""), true);
+}
+
 // ----- forms ------------------------------------------------------------------------------------
 
 function option(sel, value, label) { const o = el("option", "", label || value); o.value = value; sel.append(o); }
@@ -1172,6 +1923,7 @@ function fillForms() {
   for (const n of S.tree.nodes) {
     if (n.index !== S.tree.base) option(forceSel, n.name, `${n.name} (${n.class}${n.stand_in ? ", stand-in" : ""})`);
   }
+  fillBreakForm();
   if (!cat) return;
   for (const u of cat.user_intents) option(userSel, u.type);
   for (const c of cat.cloud_intents) option(dl, c);
@@ -1197,6 +1949,15 @@ function fillForms() {
   $("hri-json").value = '{"intent":"__intent_move_to__","data":{"goal":"kitchen"},"priority":200}';
 }
 
+/// An HRI message as the intake reads it: ROS4HRI's `data` is a string holding a JSON object;
+/// the form lets a person write it as an object, and sends it as that string.
+function hriMessage(v) {
+  if (v && typeof v === "object" && !Array.isArray(v) && v.data && typeof v.data === "object" && !Array.isArray(v.data)) {
+    return Object.assign({}, v, { data: JSON.stringify(v.data) });
+  }
+  return v;
+}
+
 function setupForms() {
   for (const t of document.querySelectorAll(".tab")) {
     t.onclick = () => {
@@ -1210,13 +1971,23 @@ function setupForms() {
   $("send-user").onclick = () => { const v = parse("user-json"); if (v !== undefined) send({ cmd: "user_intent", intent: v }); };
   $("send-cloud").onclick = () => send({ cmd: "cloud", text: $("cloud-text").value });
   $("cloud-text").addEventListener("keydown", (ev) => { if (ev.key === "Enter") $("send-cloud").click(); });
-  $("send-hri").onclick = () => { const v = parse("hri-json"); if (v !== undefined) send({ cmd: "hri", message: v }); };
+  $("send-hri").onclick = () => { const v = parse("hri-json"); if (v !== undefined) send({ cmd: "hri", message: hriMessage(v) }); };
   $("send-force").onclick = () => send({ cmd: "force", behavior: $("force-behavior").value, runs: Number($("force-runs").value) || 1 });
   $("send-trigger").onclick = () => send({ cmd: "trigger_word", will_open_stream: true });
   $("send-done").onclick = () => send({ cmd: "action_done", action: $("done-action").value, result: $("done-result").value });
   $("pause").onclick = () => send({ cmd: "pause" });
   $("resume").onclick = () => send({ cmd: "resume" });
   $("step").onclick = () => send({ cmd: "step", ticks: Math.max(1, Math.min(1000, Number($("stepn").value) || 1)) });
+  $("save").onclick = saveTrace;
+  $("break-on").onchange = fillBreakForm;
+  $("break-target").addEventListener("input", () => { if ($("break-on").value === "condition") fillBreakForm(); });
+  $("break-add").onclick = addBreakpoint;
+  const search = $("search");
+  search.addEventListener("input", () => { S.search = search.value; S.matchPos = -1; runSearch(); schedule(); });
+  search.addEventListener("keydown", (ev) => {
+    if (ev.key === "Enter") { ev.preventDefault(); nextMatch(ev.shiftKey); }
+    if (ev.key === "Escape") { search.value = ""; S.search = ""; runSearch(); schedule(); }
+  });
   // A person scrolling or clicking in the tree stops it following the stack.
   for (const ev of ["wheel", "pointerdown", "keydown", "touchmove"]) {
     $("tree").addEventListener(ev, () => { S.treeFollow = false; }, { passive: true });
@@ -1241,6 +2012,9 @@ window.inspector = {
   seek,
   state: () => S,
   text,
+  traceText,
+  status: () => nodeStatus(),
+  shown: () => shownState(),
   barRect(name) {
     const G = S.chartGeom; if (!G) return null;
     const k = G.lanes.indexOf(name); if (k < 0) return null;
@@ -1249,9 +2023,20 @@ window.inspector = {
     const a = Math.max(GUTTER, G.x(iv.start)), b = Math.min(G.W, G.x(iv.end === null ? chartEnd() : iv.end));
     return { x: (a + b) / 2, y: AXIS + (k + TOP_LANES) * LANE + LANE / 2 };
   },
+  /// Where behavior `name`'s box is drawn in the graph (CSS pixels of the canvas), if shown.
+  graphPoint(name) {
+    const G = S.graph; const i = S.nameIndex.get(name);
+    if (!G || i === undefined) return null;
+    const p = G.pos[i];
+    return { x: G.tx + (p.x + GW / 2) * G.scale, y: G.ty + (p.y + GH / 2) * G.scale };
+  },
+  centre(name) { const i = S.nameIndex.get(name); if (i !== undefined) centreGraphOn(i); },
+  /// The graph's view as drawn last (to wait for a move to be on screen).
+  graphView() { const G = S.graph; return G ? `${G.scale.toFixed(4)},${Math.round(G.tx)},${Math.round(G.ty)}` : null; },
 };
 
 setupChart();
+setupGraph();
 setupReplay();
 setupForms();
 connect();
