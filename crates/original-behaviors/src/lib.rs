@@ -52,6 +52,7 @@ pub mod classes;
 pub mod conditions;
 pub mod inputs;
 pub mod robot_state;
+pub mod specs;
 
 use std::sync::Arc;
 
