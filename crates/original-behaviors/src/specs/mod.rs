@@ -21,7 +21,7 @@ pub mod sensing;
 pub mod types;
 pub mod voice;
 
-use types::ClassData;
+pub use types::{ClassData, Key, KeyType, Mods, Need};
 
 /// The families, in the order of OCP §2 (the OBC generic classes last).
 pub const FAMILIES: &[(&str, &[ClassData])] = &[

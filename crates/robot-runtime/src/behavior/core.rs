@@ -886,6 +886,10 @@ impl<'a, U: IntentUnion, E: 'static> View<'a, U, E> {
     pub fn last_ran(&self, id: BehaviorId) -> Option<Duration> {
         self.s.nodes.get(id.index()).and_then(|n| n.last_ran)
     }
+    /// The behaviors on the stack, bottom to top.
+    pub fn stack(&self) -> impl Iterator<Item = BehaviorId> + 'a {
+        self.s.stack.iter().map(|f| f.id)
+    }
     /// When `id` last entered activatable scope (None while it is out of scope, or for an
     /// unknown ID). With [`last_ran`](Self::last_ran) it says which events a behavior would
     /// have heard while in scope and not active: those since the later of the two.
