@@ -1,14 +1,14 @@
 //! The world inputs of the original robot's state ([`RobotState`](crate::RobotState)): one
-//! [`Inputs`] bit per field, or per group of fields that change together, of the 62 bits
+//! [`Inputs`] bit per field, or per group of fields that change together, of the 61 bits
 //! the runtime leaves to the world ([`Inputs::world`]). Conditions declare what they read
 //! in these terms, and [`RobotState::changed_inputs`](crate::RobotState) reports them, so
 //! the runner's cached answers are recomputed exactly when what they read changed.
 //!
-//! **Room to grow.** 38 bits are used. The classes still to be written read dozens of new
-//! robot-state fields (cliff stops, motor calibration, touch gestures, sound direction, SDK
-//! control requests, volume notifications, face and cube sightings, ...): more fields than
-//! the 24 bits left. Fields then share a bit by group (the sensors of one subsystem, the
-//! notifications of one service): a shared bit only costs an answer that reads one field a
+//! **Room to grow.** 49 bits are used (38 for the conditions' fields, 11 for the class
+//! predicates' [`Signals`](crate::robot_state::Signals), which share bits by group: the
+//! `ALEXA`, `MOTION`, `TOUCH`, `BATTERY` and `ON_CHARGER_PLATFORM` bits also cover the
+//! signals of the same subsystem). Fields share a bit by group (the sensors of one
+//! subsystem, the notifications of one service): a shared bit only costs an answer that reads one field a
 //! recomputation when another of its group changes, never a wrong answer. Keep a group's
 //! fields ones that tend to change together, and say here which fields share a bit.
 
@@ -99,4 +99,27 @@ inputs! {
     TIMERS = 36;
     /// The whiteboard (suggestions, exploring cooldown).
     WHITEBOARD = 37;
+    /// Cliff stops and put-downs onto a cliff ([`Signals`](crate::robot_state::Signals)).
+    CLIFF_EVENTS = 38;
+    /// Head and lift calibration: started/stopped, calibrated, out of bounds, encoders.
+    CALIBRATION = 39;
+    /// The last loud sound (mic direction).
+    SOUND = 40;
+    /// The SDK's control level and behavior lock.
+    SDK = 41;
+    /// Settings: the master volume and its notifications, eye-color updates.
+    SETTINGS = 42;
+    /// The ambient-light belief.
+    ILLUMINATION = 43;
+    /// Face events: renamed faces, gaze, named faces' sightings.
+    FACE_EVENTS = 44;
+    /// The power button and the shutdown-animation message.
+    POWER_BUTTON = 45;
+    /// The user timer.
+    USER_TIMER = 46;
+    /// System facts: wall time known, storage full, power save, an animation playing, the
+    /// user-defined tree, a dev build.
+    SYSTEM = 47;
+    /// Cube taps and a cube in the charger's docking area.
+    CUBE_EVENTS = 48;
 }

@@ -50,8 +50,13 @@ pub mod access;
 pub mod catalog;
 pub mod classes;
 pub mod conditions;
+pub mod does;
 pub mod inputs;
+pub mod keys;
+pub mod logic;
+pub mod predicate;
 pub mod robot_state;
+pub mod specs;
 
 use std::sync::Arc;
 
@@ -143,11 +148,20 @@ pub fn install_with<U: IntentUnion, E: 'static>(registry: &mut Registry<U, E>, o
         if native.contains(class) {
             continue;
         }
-        registry.register_class_with(
-            class,
-            catalog::class_info(class, true),
-            Arc::new(move |cx: &mut BuildCx<'_, U, E>| classes::stand_in::build(cx, unconditioned)),
-        );
+        match (specs::class(class), logic::get(class)) {
+            (Some(data), Some(logic)) => registry.register_class_with(
+                class,
+                catalog::class_info(class, true),
+                Arc::new(move |cx: &mut BuildCx<'_, U, E>| classes::table::build(cx, data, logic)),
+            ),
+            _ => registry.register_class_with(
+                class,
+                catalog::class_info(class, true),
+                Arc::new(move |cx: &mut BuildCx<'_, U, E>| {
+                    classes::stand_in::build(cx, unconditioned)
+                }),
+            ),
+        };
     }
     conditions::register(registry);
     registry

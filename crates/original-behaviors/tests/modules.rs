@@ -16,9 +16,25 @@ const ALLOWED: &[(&str, &[&str])] = &[
         "conditions",
         &["access", "catalog", "inputs", "robot_state"],
     ),
+    ("specs", &[]),
+    ("keys", &["specs"]),
+    ("does", &[]),
+    ("predicate", &["access", "robot_state"]),
+    ("logic", &["does", "inputs", "predicate", "robot_state"]),
     (
         "classes",
-        &["access", "catalog", "conditions", "inputs", "robot_state"],
+        &[
+            "access",
+            "catalog",
+            "conditions",
+            "does",
+            "inputs",
+            "keys",
+            "logic",
+            "predicate",
+            "robot_state",
+            "specs",
+        ],
     ),
 ];
 

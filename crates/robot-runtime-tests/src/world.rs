@@ -97,6 +97,7 @@ pub fn apply(r: &mut Runner<UserIntent>, c: &Change) {
                 s.faces.push(Face {
                     distance_mm: Some(400.0),
                     named: true,
+                    name: None,
                     last_seen: now,
                 });
             }

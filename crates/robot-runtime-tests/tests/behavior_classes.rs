@@ -609,6 +609,7 @@ fn anim_sequence_with_face_and_with_object_need_what_they_turn_to() {
         .push(original_behaviors::robot_state::Face {
             distance_mm: Some(500.0),
             named: false,
+            name: None,
             last_seen: now,
         });
     let seen = stacks(&mut r, 30);

@@ -493,6 +493,7 @@ fn engine_error_and_faces() {
     r.robot_mut().faces.push(Face {
         distance_mm: Some(400.0),
         named: false,
+        name: None,
         last_seen: now,
     });
     assert!(!wants(&r, p));

@@ -42,6 +42,7 @@ pub mod dispatch;
 pub mod motion;
 pub mod stand_in;
 pub mod state_machine;
+pub mod table;
 pub mod voice;
 pub mod wait;
 

@@ -114,6 +114,13 @@ impl<'a, U: IntentUnion, E: 'static> BuildCx<'a, U, E> {
         self.sink().push(path, kind);
     }
 
+    /// Records a note for information at the instance (not an error: the tree loads).
+    pub fn info(&mut self, kind: ProblemKind) {
+        let path = self.keys.at("");
+        self.sink()
+            .push_as(super::problem::Severity::Info, path, kind);
+    }
+
     /// Records a bad value of `key`.
     pub fn bad_value(&mut self, key: &str, reason: impl Into<String>) {
         self.problem(

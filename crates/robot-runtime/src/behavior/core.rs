@@ -435,6 +435,9 @@ pub(crate) struct NodeDetail<U: IntentUnion, E: 'static> {
     pub activated_at: Duration,
     /// When it last stopped running (`None`: never ran).
     pub last_ran: Option<Duration>,
+    /// When it last entered activatable scope (None while out of scope): the events a
+    /// behavior handles while in scope are those since then.
+    pub entered_scope: Option<Duration>,
     /// Activations so far.
     pub starts: u64,
     /// The declared delegates as a sorted set (what the runner walks: scope, checks).
@@ -566,9 +569,20 @@ pub(crate) struct Mutable<U: IntentUnion> {
     pub actions: Box<dyn ActionFactory>,
     /// Change stamps of the inputs (see [`wakeup`](super::wakeup)).
     pub changes: Changes,
+    /// The behaviors a coordinator told not to activate on tick `suppressed_tick`
+    /// ([`Ctx::suppress_this_tick`]); usually empty.
+    pub suppressed: Vec<BehaviorId>,
+    /// The tick of `suppressed`.
+    pub suppressed_tick: u64,
 }
 
 impl<U: IntentUnion> Mutable<U> {
+    /// True when `id` was suppressed for `tick` (spec step 3).
+    #[inline]
+    pub fn is_suppressed(&self, id: BehaviorId, tick: u64) -> bool {
+        !self.suppressed.is_empty() && self.suppressed_tick == tick && self.suppressed.contains(&id)
+    }
+
     /// A uniform draw from [0, 1).
     pub fn random(&mut self) -> f64 {
         let mut x = self.rng;
@@ -743,6 +757,11 @@ pub trait Behavior<U: IntentUnion, E: 'static = ()>: Send + 'static {
     /// For tools: the conditions this class owns (a state machine's transitions, an
     /// animation loop's end condition), each with a label.
     fn owned_conditions<'s>(&'s self, _out: &mut Vec<(String, &'s Condition<U, E>)>) {}
+    /// For tools: the class's own predicate (step 7 of `WantsToBeActivated`) in words, with
+    /// the inputs it reads. Default none (a class that adds nothing, or does not say).
+    fn class_predicate(&self) -> Option<ClassPredicate> {
+        None
+    }
     /// For tools: a state machine's states in their declared order, each with the behavior
     /// it runs (None: a state without one). Default none (not a state machine).
     fn states(&self) -> Vec<(&str, Option<BehaviorId>)> {
@@ -778,6 +797,18 @@ pub trait Behavior<U: IntentUnion, E: 'static = ()>: Send + 'static {
     fn activation_watch(&self, _view: &View<'_, U, E>) -> Option<Watch> {
         None
     }
+}
+
+/// What a class's own predicate decides on, for tools (`--check-tree`, the inspector):
+/// [`Behavior::class_predicate`].
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct ClassPredicate {
+    /// The predicate in words.
+    pub text: String,
+    /// The inputs it reads, by the names the class library gives them.
+    pub inputs: Vec<&'static str>,
+    /// Of those, the ones the robot does not model (that part of the predicate is false).
+    pub unmodelled: Vec<&'static str>,
 }
 
 /// A place where an intent can be claimed (coverage).
@@ -858,6 +889,16 @@ impl<'a, U: IntentUnion, E: 'static> View<'a, U, E> {
     /// When `id` last stopped running (None: never ran).
     pub fn last_ran(&self, id: BehaviorId) -> Option<Duration> {
         self.s.nodes.get(id.index()).and_then(|n| n.last_ran)
+    }
+    /// The behaviors on the stack, bottom to top.
+    pub fn stack(&self) -> impl Iterator<Item = BehaviorId> + 'a {
+        self.s.stack.iter().map(|f| f.id)
+    }
+    /// When `id` last entered activatable scope (None while it is out of scope, or for an
+    /// unknown ID). With [`last_ran`](Self::last_ran) it says which events a behavior would
+    /// have heard while in scope and not active: those since the later of the two.
+    pub fn entered_scope_at(&self, id: BehaviorId) -> Option<Duration> {
+        self.s.nodes.get(id.index()).and_then(|n| n.entered_scope)
     }
     /// How long [`me`](Self::me) has been active.
     pub fn active_for(&self) -> Option<Duration> {
@@ -1035,7 +1076,7 @@ impl<'a, U: IntentUnion, E: 'static> View<'a, U, E> {
         let blocking = self.m.world.blocking();
         let nodes = &self.s.nodes[..];
         let mut v = self;
-        let mut inputs = Inputs::STACK;
+        let mut inputs = Inputs::STACK | Inputs::SUPPRESSION;
         let mut until = u64::MAX;
         let mut result = None;
         for (k, &id) in ids.iter().enumerate() {
@@ -1094,11 +1135,22 @@ impl<'a, U: IntentUnion, E: 'static> View<'a, U, E> {
         }
     }
 
+    /// True when a coordinator told [`me`](Self::me) not to activate on this tick.
+    #[inline]
+    fn suppressed_now(&self) -> bool {
+        self.m.is_suppressed(self.me, self.s.clock.tick())
+    }
+
     /// Steps 2–7 of `WantsToBeActivated` for the in-scope node of [`me`](Self::me): its
     /// cached answer while that holds, else asked (and the answer remembered with its
     /// watch). `blocking`: the world's gate bits, asked only when the answer is.
     #[inline]
     fn wants_node(&self, n: &Node<U, E>, blocking: impl FnOnce() -> u8) -> bool {
+        // Step 1 (a coordinator's suppression) lies over the cached answer: it holds for one
+        // tick and is never kept.
+        if self.suppressed_now() {
+            return false;
+        }
         if !self.s.caching {
             return self.wants_node_now(n, blocking());
         }
@@ -1134,7 +1186,7 @@ impl<'a, U: IntentUnion, E: 'static> View<'a, U, E> {
     /// Steps 2–7 of `WantsToBeActivated`, asked now.
     #[inline]
     fn wants_node_now(&self, n: &Node<U, E>, blocking: u8) -> bool {
-        if n.gate & blocking != 0 {
+        if n.gate & blocking != 0 || self.suppressed_now() {
             return false;
         }
         let Some(b) = self.behaviors.get(self.me) else {
@@ -1353,6 +1405,30 @@ impl<'a, U: IntentUnion, E: 'static> Ctx<'a, U, E> {
     /// A uniform draw from [0, 1) of the runner's seeded generator.
     pub fn random(&mut self) -> f64 {
         self.m.random()
+    }
+    /// Tells behavior `id` not to activate on this tick (the original's
+    /// `SetDontActivateThisTick`, step 1 of `WantsToBeActivated`): until the tick ends its
+    /// [`View::wants_to_activate`] is false. Coordinators call it in their update, which
+    /// runs before their delegates choose (they sit lower on the stack), and again on every
+    /// tick it should hold. Unknown IDs are ignored.
+    pub fn suppress_this_tick(&mut self, id: BehaviorId) {
+        if id.index() >= self.s.nodes.len() {
+            return;
+        }
+        let tick = self.s.clock.tick();
+        if self.m.suppressed_tick != tick {
+            self.m.suppressed.clear();
+            self.m.suppressed_tick = tick;
+        }
+        if !self.m.suppressed.contains(&id) {
+            self.m.suppressed.push(id);
+            self.m.changes.stamp(Inputs::SUPPRESSION);
+        }
+    }
+    /// True when `id` was told not to activate on this tick
+    /// ([`suppress_this_tick`](Self::suppress_this_tick)).
+    pub fn is_suppressed(&self, id: BehaviorId) -> bool {
+        self.m.is_suppressed(id, self.s.clock.tick())
     }
     /// An action for `request` from the runner's action factory (simulated by default).
     pub fn make_action(&mut self, request: &ActionRequest<'_>) -> Box<dyn Action> {

@@ -141,6 +141,8 @@ pub struct NodeShape {
     pub cancel_condition: Option<String>,
     /// A state machine's states, in order, with the behavior each runs.
     pub states: Vec<(String, Option<BehaviorId>)>,
+    /// The class's own predicate and the inputs it reads (`Behavior::class_predicate`).
+    pub predicate: Option<super::core::ClassPredicate>,
 }
 
 /// The structure of the runner's tree (allocates; once per tree, e.g. for a trace header).
@@ -171,6 +173,7 @@ pub fn shape<U: IntentUnion, E: 'static>(runner: &Runner<U, E>) -> TreeShape {
                             .collect()
                     })
                     .unwrap_or_default(),
+                predicate: runner.behavior(id).and_then(|b| b.class_predicate()),
             }
         })
         .collect();

@@ -143,7 +143,13 @@ impl LoadReport {
     }
     /// The warnings.
     pub fn warnings(&self) -> impl Iterator<Item = &Problem> {
-        self.problems.iter().filter(|p| !p.is_error())
+        self.problems
+            .iter()
+            .filter(|p| p.severity == super::problem::Severity::Warning)
+    }
+    /// The notes for information ([`Severity::Info`](super::Severity::Info)).
+    pub fn infos(&self) -> impl Iterator<Item = &Problem> {
+        self.problems.iter().filter(|p| p.is_info())
     }
 }
 

@@ -94,8 +94,8 @@ pub use condition::{
     Condition, ConditionFn, ConditionType, EvalCx, Kind as ConditionKind, MachineTimes, Op,
 };
 pub use core::{
-    AnswerCache, Behavior, BehaviorEnd, BehaviorEvent, ChoiceCache, ClaimSite, Cleanup,
-    Continuation, Ctx, CubeRequirement, DelegationOutcome, Effect, EffectId, EventScope,
+    AnswerCache, Behavior, BehaviorEnd, BehaviorEvent, ChoiceCache, ClaimSite, ClassPredicate,
+    Cleanup, Continuation, Ctx, CubeRequirement, DelegationOutcome, Effect, EffectId, EventScope,
     EventScopes, Invariant, LifecycleState, OperationModifiers, RunnerError, View,
 };
 pub use ids::{BehaviorId, BehaviorName, NameError};

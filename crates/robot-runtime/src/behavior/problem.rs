@@ -124,6 +124,14 @@ pub enum ProblemKind {
         /// Why.
         reason: String,
     },
+    /// The class's own predicate reads an input the robot does not model: that part of the
+    /// predicate is false (never silently true).
+    Unmodelled {
+        /// The class.
+        class: String,
+        /// The input, as the class library names it.
+        input: String,
+    },
 }
 
 impl fmt::Display for ProblemKind {
@@ -164,6 +172,10 @@ impl fmt::Display for ProblemKind {
             Self::BadMatcher { reason } => write!(f, "bad intent matcher: {reason}"),
             Self::BadCondition { reason } => write!(f, "bad condition: {reason}"),
             Self::BadParams { reason } => write!(f, "bad parameters: {reason}"),
+            Self::Unmodelled { class, input } => write!(
+                f,
+                "class `{class}` decides on `{input}`, which this robot does not model: that part of its predicate is false"
+            ),
         }
     }
 }
@@ -177,6 +189,9 @@ pub enum Severity {
     /// Reported; the tree loads (lenient mode's unread keys, keys the original never
     /// checks inside nested objects).
     Warning,
+    /// For information; the tree loads and runs as documented (a class whose predicate
+    /// reads something the robot does not model says which input).
+    Info,
 }
 
 /// One problem: where and what.
@@ -210,6 +225,10 @@ impl Problem {
     pub fn is_error(&self) -> bool {
         self.severity == Severity::Error
     }
+    /// True for [`Severity::Info`].
+    pub fn is_info(&self) -> bool {
+        self.severity == Severity::Info
+    }
 }
 
 impl fmt::Display for Problem {
@@ -218,8 +237,10 @@ impl fmt::Display for Problem {
             Some((l, c)) => write!(f, "{}:{l}:{c}: ", self.file)?,
             None => write!(f, "{}: ", self.file)?,
         }
-        if self.severity == Severity::Warning {
-            f.write_str("warning: ")?;
+        match self.severity {
+            Severity::Error => {}
+            Severity::Warning => f.write_str("warning: ")?,
+            Severity::Info => f.write_str("info: ")?,
         }
         write!(f, "{}: {}", self.path, self.kind)
     }

@@ -163,6 +163,8 @@ impl<U: IntentUnion, E: 'static> Runner<U, E> {
                     intents,
                     changes: Changes::new(&*world),
                     world,
+                    suppressed: Vec::new(),
+                    suppressed_tick: 0,
                     effects: (0..n).map(|_| Vec::new()).collect(),
                     next_effect: 0,
                     cmds: VecDeque::with_capacity(16),
@@ -487,6 +489,11 @@ impl<U: IntentUnion, E: 'static> Runner<U, E> {
         let c = &mut self.core;
         c.s.clock.advance(dt);
         c.m.world.set_clock(c.s.clock.now(), c.s.clock.tick());
+        if !c.m.suppressed.is_empty() {
+            // Last tick's suppressions end: the answers they changed change back.
+            c.m.suppressed.clear();
+            c.m.changes.stamp(Inputs::SUPPRESSION);
+        }
         c.m.errors.errors.clear();
         c.s.ievents.clear();
         // Most ticks have no event: skip draining an empty buffer.
@@ -1286,6 +1293,7 @@ impl<U: IntentUnion, E: 'static> Runner<U, E> {
                 continue;
             }
             c.m.changes.stamp(Inputs::STACK);
+            n.entered_scope = Some(now);
             n.scope_pos = c.in_scope.len() as u32;
             c.in_scope.push(id);
             if n.updates_inactive || !n.event_scopes.is_empty() {
@@ -1323,6 +1331,7 @@ impl<U: IntentUnion, E: 'static> Runner<U, E> {
                 continue;
             }
             c.m.changes.stamp(Inputs::STACK);
+            n.entered_scope = None;
             let pos = n.scope_pos as usize;
             n.scope_pos = u32::MAX;
             if n.state == LifecycleState::Active {

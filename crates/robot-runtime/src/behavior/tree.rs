@@ -346,6 +346,7 @@ impl<U: IntentUnion, E: 'static> TreeBuilder<U, E> {
                     activated_wants_tick: 0,
                     activated_at: Duration::ZERO,
                     last_ran: None,
+                    entered_scope: None,
                     starts: 0,
                     label: spec.label.unwrap_or_else(|| name.to_string()).into(),
                     name,

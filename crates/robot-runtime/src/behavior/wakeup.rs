@@ -102,11 +102,12 @@ impl Wakeup {
     }
 }
 
-/// A set of inputs an answer read: the world's fields (bits 0 to 61, each a field or a group
-/// of fields that a [`World`](super::World) reports changed together), the intent component
-/// and the stack. A bit set.
+/// A set of inputs an answer read: the world's fields (bits 0 to 60, each a field or a group
+/// of fields that a [`World`](super::World) reports changed together), the coordinators'
+/// suppressions, the intent component and the stack. A bit set.
 ///
-/// The runtime owns [`INTENTS`](Self::INTENTS) and [`STACK`](Self::STACK); the 62 world bits
+/// The runtime owns [`SUPPRESSION`](Self::SUPPRESSION), [`INTENTS`](Self::INTENTS) and
+/// [`STACK`](Self::STACK); the 61 world bits
 /// belong to the world ([`Inputs::world`]): a node library names them as constants of its own
 /// (the original engine's are `original_behaviors::inputs`). A world with more fields than
 /// bits groups them, a bit per group of fields that tend to change together: a bit shared by
@@ -118,21 +119,25 @@ pub struct Inputs(u64);
 impl Inputs {
     /// Nothing.
     pub const NONE: Inputs = Inputs(0);
+    /// The behaviors a coordinator told not to activate this tick
+    /// ([`Ctx::suppress_this_tick`](super::Ctx::suppress_this_tick)): stamped when one is
+    /// suppressed and when a tick starts after a tick that had some.
+    pub const SUPPRESSION: Inputs = Inputs(1 << 61);
     /// The intent component (pending intent, trigger word, flags).
     pub const INTENTS: Inputs = Inputs(1 << 62);
     /// The stack and the activatable scope (and with them the activation windows of
     /// conditions).
     pub const STACK: Inputs = Inputs(1 << 63);
-    /// Every world input (bits 0 to 61).
-    pub const WORLD: Inputs = Inputs((1 << 62) - 1);
+    /// Every world input (bits 0 to 60).
+    pub const WORLD: Inputs = Inputs((1 << 61) - 1);
     /// Everything.
     pub const ALL: Inputs = Inputs(u64::MAX);
 
-    /// World input `bit` (0 to 61; the two highest bits are the runtime's, so a larger
+    /// World input `bit` (0 to 60; the three highest bits are the runtime's, so a larger
     /// `bit` does not compile in a constant and panics elsewhere: it is a programming
     /// error, never an input).
     pub const fn world(bit: u32) -> Inputs {
-        assert!(bit < 62, "world inputs are bits 0 to 61");
+        assert!(bit < 61, "world inputs are bits 0 to 60");
         Inputs(1 << bit)
     }
     /// Both sets.

@@ -22,6 +22,13 @@ use robot_runtime::behavior::{Inputs, World};
 use crate::catalog;
 use crate::inputs;
 
+mod signals;
+
+pub use signals::{
+    AlexaSign, Illumination, MicSample, MotionArea, MotorCalibration, NameSighting, Signals,
+    UserTimer, SIGNAL_KEYS,
+};
+
 /// `OffTreadsState`: how the robot rests.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub enum OffTreads {
@@ -233,6 +240,8 @@ pub struct Face {
     pub distance_mm: Option<f32>,
     /// The face has a name.
     pub named: bool,
+    /// Its name, when the scenario gives one (named faces' sightings are kept by name).
+    pub name: Option<Box<str>>,
     /// Engine time it was last seen.
     pub last_seen: Duration,
 }
@@ -318,6 +327,8 @@ pub struct RobotState {
     tick: u64,
     off_treads: OffTreads,
     off_treads_changed: Duration,
+    /// The battery level at the last clock update (to notice Full → Nominal).
+    last_battery: BatteryLevel,
     being_held: bool,
     being_held_changed: Duration,
     held_in_palm: bool,
@@ -401,6 +412,9 @@ pub struct RobotState {
     pub behavior_timers: BehaviorTimers,
     /// Post-behavior suggestions and the exploring cooldown.
     pub whiteboard: Whiteboard,
+    /// What the class predicates read besides the conditions' state (events, service
+    /// requests, system facts): see [`Signals`].
+    pub signals: Signals,
     /// A feature not set in the table is enabled when this is true (the default: a robot
     /// state that lets every feature through).
     pub features_default: bool,
@@ -461,6 +475,8 @@ impl Default for RobotState {
             behavior_timers: BehaviorTimers::default(),
             whiteboard: Whiteboard::default(),
             features_default: true,
+            signals: Signals::default(),
+            last_battery: BatteryLevel::Nominal,
         }
     }
 }
@@ -478,6 +494,26 @@ impl RobotState {
         self.now = now;
         self.tick = tick;
         self.latest_message_ms = u64::try_from(now.as_millis()).unwrap_or(u64::MAX);
+        self.derive_signals();
+    }
+
+    /// The signals the robot state derives from its plain fields (they are set directly,
+    /// so the change is noticed at the next clock update, as the original's battery and
+    /// charger components report it on their next message).
+    fn derive_signals(&mut self) {
+        if self.last_battery != self.battery_level {
+            if self.last_battery == BatteryLevel::Full
+                && self.battery_level == BatteryLevel::Nominal
+            {
+                self.signals.battery_left_full = Some(self.now);
+            }
+            self.last_battery = self.battery_level;
+        }
+        match (self.on_charger_platform, self.signals.on_platform_since) {
+            (true, None) => self.signals.on_platform_since = Some(self.now),
+            (false, Some(_)) => self.signals.on_platform_since = None,
+            _ => {}
+        }
     }
 
     /// The off-treads state and when it last changed.
@@ -489,6 +525,11 @@ impl RobotState {
         if s != self.off_treads {
             self.off_treads = s;
             self.off_treads_changed = self.now;
+            // Put down onto a cliff: back on its treads while a sensor sees one
+            // (ReactToCliff's putDownOnCliff).
+            if s == OffTreads::OnTreads && self.cliffs != 0 {
+                self.signals.put_down_on_cliff = Some(self.now);
+            }
         }
     }
     /// Being held, and when that last changed.
@@ -623,8 +664,15 @@ impl RobotState {
     /// Sets "touched" (the touch sensor).
     pub fn set_touched(&mut self, touched: bool) {
         match (touched, self.touched_since) {
-            (true, None) => self.touched_since = Some(self.now),
-            (false, _) => self.touched_since = None,
+            (true, None) => {
+                self.touched_since = Some(self.now);
+                self.signals.touch_changed = Some(self.now);
+                self.signals.touch_presses = self.signals.touch_presses.saturating_add(1);
+            }
+            (false, Some(_)) => {
+                self.touched_since = None;
+                self.signals.touch_changed = Some(self.now);
+            }
             _ => {}
         }
     }
@@ -882,18 +930,42 @@ impl RobotState {
                                 })? as f32,
                         ),
                     };
+                    let name: Option<Box<str>> = match o.get("name") {
+                        None | Some(Value::Null) => None,
+                        Some(n) => Some(
+                            n.as_str()
+                                .map(str::trim)
+                                .filter(|n| !n.is_empty())
+                                .ok_or_else(|| {
+                                    format!("name must be a non-empty string, found {n}")
+                                })?
+                                .into(),
+                        ),
+                    };
                     let named = match o.get("named") {
-                        None => false,
+                        None => name.is_some(),
                         Some(n) => n
                             .as_bool()
                             .ok_or_else(|| format!("named must be a boolean, found {n}"))?,
                     };
+                    if let Some(k) = o.as_object().and_then(|m| {
+                        m.keys()
+                            .find(|k| !["distance_mm", "named", "name"].contains(&k.as_str()))
+                    }) {
+                        return Err(format!(
+                            "unknown key `{k}` in a face (distance_mm, named, name)"
+                        ));
+                    }
                     faces.push(Face {
                         distance_mm: d,
                         named,
+                        name,
                         last_seen: self.now,
                     });
                 }
+                let now = self.now;
+                self.signals
+                    .sight_names(faces.iter().filter_map(|f| f.name.as_deref()), now);
                 self.faces = faces;
             }
             "eye_contact" => self.eye_contact = b()?,
@@ -941,11 +1013,16 @@ impl RobotState {
                 let tick = self.tick;
                 self.whiteboard.offer(i, tick);
             }
-            _ => {
-                return Err(format!(
-                    "unknown key (expected one of {})",
-                    STATE_KEYS.join(", ")
-                ))
+            other => {
+                let now = self.now;
+                return match self.signals.apply(other, v, now) {
+                    Some(r) => r,
+                    None => Err(format!(
+                        "unknown key (expected one of {}, {})",
+                        STATE_KEYS.join(", "),
+                        SIGNAL_KEYS.join(", ")
+                    )),
+                };
             }
         }
         Ok(())
@@ -1058,7 +1135,7 @@ impl RobotState {
         );
         on(self.behavior_timers != prev.behavior_timers, inputs::TIMERS);
         on(self.whiteboard != prev.whiteboard, inputs::WHITEBOARD);
-        c
+        c | self.signals.changed_from(&prev.signals)
     }
 
     /// The bits of the activation gates this state blocks (spec §0 steps 2–5): 1 off its

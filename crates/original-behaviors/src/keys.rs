@@ -1,0 +1,178 @@
+//! Reading a class's own keys as its table says ([`crate::specs`]): every key the class
+//! reads, with its type and need, so strict mode accepts exactly the keys the original
+//! class reads (a key no class reads stays an error) and a wrong type is an error at the
+//! key's line and column. Native classes and the table-driven class both read their keys
+//! through [`read_class_keys`], so the table is the one truth of what a class accepts.
+
+use robot_runtime::behavior::{BuildCx, IntentUnion, ProblemKind};
+use serde_json::{Map, Value};
+
+use crate::specs::{ClassData, Key, KeyType, Need};
+
+/// What a value of `ty` is, for an error message (None: any value fits).
+fn expected(ty: KeyType) -> Option<&'static str> {
+    Some(match ty {
+        KeyType::Bool => "a boolean",
+        KeyType::Int => "an integer",
+        KeyType::UInt => "a whole number >= 0",
+        KeyType::Float => "a number",
+        KeyType::Str => "a string",
+        KeyType::Trigger => "an animation trigger name",
+        KeyType::AudioEvent => "an audio event name",
+        KeyType::LocaleKey => "a localization key",
+        KeyType::Id => "a behavior name",
+        KeyType::Ids => "an array of behavior names",
+        KeyType::Array => "an array",
+        KeyType::Object | KeyType::Graph => "an object",
+        KeyType::Condition => "a condition object",
+        KeyType::IntentMatchers => "an array of intent matchers",
+        KeyType::Enum(_) => "one of the listed names",
+        KeyType::Any => return None,
+    })
+}
+
+fn fits(ty: KeyType, v: &Value) -> bool {
+    match ty {
+        KeyType::Bool => v.is_boolean(),
+        KeyType::Int => v.is_i64() || v.is_u64(),
+        KeyType::UInt => v.is_u64(),
+        KeyType::Float => v.is_number(),
+        KeyType::Str
+        | KeyType::Trigger
+        | KeyType::AudioEvent
+        | KeyType::LocaleKey
+        | KeyType::Id => v.is_string(),
+        KeyType::Ids => v.as_array().is_some_and(|a| a.iter().all(Value::is_string)),
+        KeyType::Array | KeyType::IntentMatchers => v.is_array(),
+        KeyType::Object | KeyType::Condition => v.is_object(),
+        KeyType::Graph => v
+            .get("nodes")
+            .and_then(Value::as_array)
+            .is_some_and(|nodes| {
+                nodes.iter().all(|n| {
+                    n.get("x").is_some_and(Value::is_number)
+                        && n.get("y").is_some_and(Value::is_number)
+                })
+            }),
+        KeyType::Enum(names) => v.as_str().is_some_and(|s| names.contains(&s)),
+        KeyType::Any => true,
+    }
+}
+
+/// The default of an optional key as a JSON value (None: "not configured").
+fn default_value(key: &Key) -> Option<Value> {
+    match key.need {
+        Need::Required | Need::Optional("none") => None,
+        Need::Optional(text) => {
+            serde_json::from_str::<Value>(text)
+                .ok()
+                .or_else(|| match key.ty {
+                    // A default given as a bare name (an animation trigger, a behavior ID).
+                    KeyType::Str
+                    | KeyType::Trigger
+                    | KeyType::AudioEvent
+                    | KeyType::LocaleKey
+                    | KeyType::Id
+                    | KeyType::Enum(_) => Some(Value::String(text.to_owned())),
+                    _ => None,
+                })
+        }
+    }
+}
+
+/// Reads every key of `data` from the instance being built: a present key of the wrong
+/// type, a missing required key, a bad nested condition or intent matcher list are
+/// problems (at the key). Returns the keys' values, with the defaults of the optional keys
+/// that are absent, for the class to read.
+pub fn read_class_keys<U: IntentUnion, E: 'static>(
+    cx: &mut BuildCx<'_, U, E>,
+    data: &ClassData,
+) -> Map<String, Value> {
+    let mut out = Map::new();
+    for key in data.keys {
+        match cx.get(key.name) {
+            Some(v) => {
+                if !fits(key.ty, v) {
+                    match key.ty {
+                        KeyType::Enum(names) => cx.bad_value(
+                            key.name,
+                            format!("expected one of {}, found {v}", names.join(", ")),
+                        ),
+                        ty => cx.problem(
+                            key.name,
+                            ProblemKind::WrongType {
+                                key: key.name.to_owned(),
+                                expected: expected(ty).unwrap_or("a value"),
+                            },
+                        ),
+                    }
+                    continue;
+                }
+                match key.ty {
+                    KeyType::Condition => {
+                        let _ = cx.condition(v, key.name);
+                    }
+                    KeyType::IntentMatchers => {
+                        let _ = cx.matchers(v, key.name);
+                    }
+                    _ => {}
+                }
+                out.insert(key.name.to_owned(), v.clone());
+            }
+            None => match key.need {
+                Need::Required => cx.problem(
+                    "",
+                    ProblemKind::MissingKey {
+                        key: key.name.to_owned(),
+                    },
+                ),
+                Need::Optional(_) => {
+                    if let Some(d) = default_value(key) {
+                        out.insert(key.name.to_owned(), d);
+                    }
+                }
+            },
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn types_fit_as_the_original_reads_them() {
+        assert!(fits(KeyType::UInt, &json!(3)));
+        assert!(!fits(KeyType::UInt, &json!(-3)));
+        assert!(fits(KeyType::Float, &json!(3)));
+        assert!(!fits(KeyType::Bool, &json!("true")));
+        assert!(fits(KeyType::Ids, &json!(["A", "B"])));
+        assert!(!fits(KeyType::Ids, &json!(["A", 1])));
+        assert!(fits(
+            KeyType::Graph,
+            &json!({"nodes": [{"x": 0, "y": 1}, {"x": 2, "y": 3}]})
+        ));
+        assert!(!fits(KeyType::Graph, &json!([[0, 1]])));
+        assert!(fits(KeyType::Enum(&["A", "B"]), &json!("B")));
+        assert!(!fits(KeyType::Enum(&["A", "B"]), &json!("C")));
+    }
+
+    #[test]
+    fn defaults_read_as_json_or_as_names() {
+        let k = |ty, d| Key {
+            name: "k",
+            ty,
+            need: Need::Optional(d),
+            note: "",
+        };
+        assert_eq!(default_value(&k(KeyType::Bool, "true")), Some(json!(true)));
+        assert_eq!(default_value(&k(KeyType::Float, "60")), Some(json!(60)));
+        assert_eq!(
+            default_value(&k(KeyType::Trigger, "VC_ListeningLoop")),
+            Some(json!("VC_ListeningLoop"))
+        );
+        assert_eq!(default_value(&k(KeyType::Float, "none")), None);
+    }
+}

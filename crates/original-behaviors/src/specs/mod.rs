@@ -1,0 +1,48 @@
+//! The original engine's behavior classes as data: for each of the 175 classes of the
+//! newest community fork, its class-specific JSON keys with type and need, the assignments
+//! of its modifier hook, the user intents it claims or drops in code, the behavior IDs its
+//! code names, and a one-line summary of what it does and how it ends.
+//!
+//! Sources: `original-class-predicates.md` (OCP) §2 and §4, `original-behavior-classes.md`
+//! (OBC) §1–§4 and §6. Where this table goes beyond or decides against the specs, the key's
+//! `note` (or the class's `summary`) says so.
+//!
+//! One module per family, each a `CLASSES` slice; [`all`] walks them all.
+
+pub mod coordinators;
+pub mod cubes;
+pub mod dev;
+pub mod faces;
+pub mod games;
+pub mod generic;
+pub mod navigation;
+pub mod physical;
+pub mod sensing;
+pub mod types;
+pub mod voice;
+
+pub use types::{ClassData, Key, KeyType, Mods, Need};
+
+/// The families, in the order of OCP §2 (the OBC generic classes last).
+pub const FAMILIES: &[(&str, &[ClassData])] = &[
+    ("physical", physical::CLASSES),
+    ("sensing", sensing::CLASSES),
+    ("voice", voice::CLASSES),
+    ("coordinators", coordinators::CLASSES),
+    ("navigation", navigation::CLASSES),
+    ("faces", faces::CLASSES),
+    ("cubes", cubes::CLASSES),
+    ("games", games::CLASSES),
+    ("dev", dev::CLASSES),
+    ("generic", generic::CLASSES),
+];
+
+/// Every class, family by family.
+pub fn all() -> impl Iterator<Item = &'static ClassData> {
+    FAMILIES.iter().flat_map(|(_, classes)| classes.iter())
+}
+
+/// The class named `name`, if the table has it.
+pub fn class(name: &str) -> Option<&'static ClassData> {
+    all().find(|c| c.name == name)
+}
