@@ -103,11 +103,12 @@ inputs! {
     CLIFF_EVENTS = 38;
     /// Head and lift calibration: started/stopped, calibrated, out of bounds, encoders.
     CALIBRATION = 39;
-    /// The last loud sound (mic direction).
+    /// The last loud sound (mic direction), and the direction handed to the mic-direction
+    /// reaction.
     SOUND = 40;
     /// The SDK's control level and behavior lock.
     SDK = 41;
-    /// Settings: the master volume and its notifications, eye-color updates.
+    /// Settings: the master volume and its notifications, the eye color and its updates.
     SETTINGS = 42;
     /// The ambient-light belief.
     ILLUMINATION = 43;
@@ -118,7 +119,7 @@ inputs! {
     /// The user timer.
     USER_TIMER = 46;
     /// System facts: wall time known, storage full, power save, an animation playing, the
-    /// user-defined tree, a dev build.
+    /// user-defined tree, a dev build, a wifi network configured.
     SYSTEM = 47;
     /// Cube taps and a cube in the charger's docking area.
     CUBE_EVENTS = 48;

@@ -106,6 +106,17 @@ pub const BUILTIN_CLASSES: &[&str] = &[
     "PutDownBlock",
     "SimpleVoiceResponse",
     "ReactToUnclaimedIntent",
+    // voice family
+    "ReactToVoiceCommand",
+    "Volume",
+    "EyeColorVoiceCommand",
+    "EyeColor",
+    "AlexaSignInOut",
+    "TakeAPhotoCoordinator",
+    "WallTimeCoordinator",
+    "CoordinateWeather",
+    "DisplayWeather",
+    "TimerUtilityCoordinator",
 ];
 
 /// How stand-ins behave (see [`StandIn`]).

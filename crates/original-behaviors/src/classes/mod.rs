@@ -13,7 +13,13 @@
 //!   `AnimGetInLoop`, `TextToSpeechLoop` and the project's `PlayAnimation`, as timed actions
 //!   through the action layer;
 //! * `motion` — `MoveHeadToAngle`, `Turn`, `PutDownBlock`;
-//! * `voice` — `SimpleVoiceResponse`, `ReactToUnclaimedIntent`;
+//! * `voice` — `SimpleVoiceResponse`, `ReactToUnclaimedIntent`, `Volume`,
+//!   `EyeColorVoiceCommand`, `EyeColor`, `AlexaSignInOut` (and what the voice family's
+//!   natives share: keys and predicate, intent fields, hard-coded IDs);
+//! * `voice_command` — `ReactToVoiceCommand`;
+//! * `voice_features` — `TakeAPhotoCoordinator`, `WallTimeCoordinator`,
+//!   `CoordinateWeather`, `DisplayWeather`, `TimerUtilityCoordinator`;
+//! * `steps` — a native class's outcome as timed steps;
 //! * `stand_in` — what runs for a class of the original engine this crate does not
 //!   implement.
 //!
@@ -42,8 +48,11 @@ pub mod dispatch;
 pub mod motion;
 pub mod stand_in;
 pub mod state_machine;
+pub(crate) mod steps;
 pub mod table;
 pub mod voice;
+pub mod voice_command;
+pub mod voice_features;
 pub mod wait;
 
 use std::sync::Arc;
@@ -59,7 +68,15 @@ pub use dispatch::{
 pub use motion::{MoveHeadToAngle, PutDownBlock, Turn};
 pub use stand_in::StandIn;
 pub use state_machine::StateMachine;
-pub use voice::{ReactToUnclaimedIntent, SimpleVoiceResponse};
+pub use voice::{
+    AlexaSignInOut, EyeColor, EyeColorVoiceCommand, ReactToUnclaimedIntent, SimpleVoiceResponse,
+    Volume,
+};
+pub use voice_command::ReactToVoiceCommand;
+pub use voice_features::{
+    CoordinateWeather, DisplayWeather, TakeAPhotoCoordinator, TimerUtilityCoordinator,
+    WallTimeCoordinator,
+};
 pub use wait::Wait;
 
 type Builder<U, E> = fn(&mut BuildCx<'_, U, E>) -> Option<Box<dyn Behavior<U, E>>>;
@@ -93,6 +110,20 @@ pub(crate) fn builtins<U: IntentUnion, E: 'static>() -> Vec<(&'static str, Class
         ("PutDownBlock", motion::build_put_down_block),
         ("SimpleVoiceResponse", voice::build_simple_voice_response),
         ("ReactToUnclaimedIntent", voice::build_react_to_unclaimed),
+        // voice family
+        ("ReactToVoiceCommand", voice_command::build_react_to_voice_command),
+        ("Volume", voice::build_volume),
+        ("EyeColorVoiceCommand", voice::build_eye_color_voice_command),
+        ("EyeColor", voice::build_eye_color),
+        ("AlexaSignInOut", voice::build_alexa_sign_in_out),
+        ("TakeAPhotoCoordinator", voice_features::build_take_a_photo),
+        ("WallTimeCoordinator", voice_features::build_wall_time),
+        ("CoordinateWeather", voice_features::build_coordinate_weather),
+        ("DisplayWeather", voice_features::build_display_weather),
+        (
+            "TimerUtilityCoordinator",
+            voice_features::build_timer_coordinator,
+        ),
     ];
     list.into_iter()
         .map(|(name, f)| (name, Arc::new(f) as ClassFactory<U, E>))

@@ -293,7 +293,25 @@ pub(crate) fn build<U: IntentUnion, E: 'static>(
     let mut targets = Vec::with_capacity(program.ops.len());
     for op in &program.ops {
         let ids = match op {
-            Op::Delegate(names) => names.iter().filter_map(|n| cx.delegate(n, "")).collect(),
+            // A behavior ID the class's code names that the tree lacks: said as an info and
+            // skipped (a partial tree still loads); a key's name must resolve.
+            Op::Delegate(names) => names
+                .iter()
+                .filter_map(|n| {
+                    if !data.hard_coded.contains(&n.as_str()) {
+                        return cx.delegate(n, "");
+                    }
+                    let found = cx.global_id(n);
+                    match found {
+                        Some(id) => cx.declare_delegate(id),
+                        None => cx.info(ProblemKind::MissingHardCodedId {
+                            id: n.clone(),
+                            class: data.name.to_owned(),
+                        }),
+                    }
+                    found
+                })
+                .collect(),
             _ => Vec::new(),
         };
         targets.push(ids);

@@ -11,28 +11,187 @@
 //!   `ReactToUnclaimedIntentInAir` when off treads, else `ReactToUnclaimedIntent` (the
 //!   project's `animation` key overrides both; `length_s` fixes the length), then ends.
 //!   Every gate open.
+//! * `Volume`, `EyeColorVoiceCommand`, `EyeColor`, `AlexaSignInOut`: their predicates are
+//!   `logic::voice`'s; each claims what the original claims in code (OCP §4.1) and plays
+//!   the original's animations ([`Steps`]).
+//!
+//! [`Decide`] is what every native class of the voice family shares: its keys read as its
+//! table says ([`read_class_keys`]) and its predicate ([`Pred`]) compiled for the robot's
+//! union, evaluated, watched and described as the table-driven class does.
 
 use std::time::Duration;
 
 use robot_runtime::behavior::{
-    ActionRequest, Behavior, BehaviorId, BuildCx, ClaimSite, Continuation, Ctx, Inputs,
-    OperationModifiers, PlayAnimation, View, Wakeup, Watch,
+    ActionRequest, Behavior, BehaviorId, BuildCx, ClaimSite, Continuation, Ctx,
+    DelegationOutcome, Inputs, OperationModifiers, PlayAnimation, View, Wakeup, Watch,
 };
 use robot_runtime::intent::{IntentMatcher, IntentUnion};
 
+use robot_runtime::behavior::{ClassPredicate, ProblemKind};
+use serde_json::{Map, Value};
+
+use super::steps::{Step, Steps};
 use crate::access::{RobotAccess, RobotAccessMut};
-use crate::robot_state::OffTreads;
+use crate::keys::read_class_keys;
+use crate::logic::voice as logic;
+use crate::predicate::{pred_cx, Compiled, Pred};
+use crate::robot_state::{eye_color_index, OffTreads, EYE_COLORS};
+
+/// A native class's keys and predicate (see the [module documentation](self)).
+pub(crate) struct Decide<T> {
+    /// Its keys, with the defaults of the optional ones it did not give.
+    pub keys: Map<String, Value>,
+    pred: Compiled<T>,
+}
+
+impl<T: Copy + PartialEq + std::fmt::Debug> Decide<T> {
+    /// Reads `class`'s keys and compiles `pred`; intents the union lacks and inputs the
+    /// robot does not model are reported as infos.
+    pub fn build<U: IntentUnion<Tag = T>, E: 'static>(
+        cx: &mut BuildCx<'_, U, E>,
+        class: &str,
+        pred: &Pred,
+    ) -> Decide<T> {
+        let keys = crate::specs::class(class)
+            .map(|data| read_class_keys(cx, data))
+            .unwrap_or_default();
+        let (pred, missing) = Compiled::new(pred, &|n| U::tag_from_name(n));
+        for n in missing {
+            missing_intent(cx, class, n);
+        }
+        for input in pred.unmodelled() {
+            cx.info(ProblemKind::Unmodelled {
+                class: class.to_owned(),
+                input: input.to_owned(),
+            });
+        }
+        Decide { keys, pred }
+    }
+    /// The predicate's answer.
+    pub fn wants<U: IntentUnion<Tag = T>, E: 'static>(&self, view: &View<'_, U, E>) -> bool {
+        self.pred.is_true() || self.pred.eval(view, &pred_cx(view, &self.keys))
+    }
+    /// What the answer depends on.
+    pub fn watch<U: IntentUnion<Tag = T>, E: 'static>(&self, view: &View<'_, U, E>) -> Watch {
+        if self.pred.is_true() {
+            Watch::CONSTANT
+        } else {
+            self.pred.watch(view, &pred_cx(view, &self.keys))
+        }
+    }
+    /// The predicate for tools.
+    pub fn describe(&self) -> ClassPredicate {
+        self.pred.describe()
+    }
+}
+
+fn missing_intent<U: IntentUnion, E: 'static>(cx: &mut BuildCx<'_, U, E>, class: &str, n: &str) {
+    cx.info(ProblemKind::BadParams {
+        reason: format!(
+            "class `{class}` names the user intent `{n}`, which the union `{}` does not have: it can never be pending here",
+            U::NAME
+        ),
+    });
+}
+
+/// The union's tag for intent `name` (None, said as an info: the union lacks it).
+pub(crate) fn tag<U: IntentUnion, E: 'static>(
+    cx: &mut BuildCx<'_, U, E>,
+    class: &str,
+    name: &str,
+) -> Option<U::Tag> {
+    let t = U::tag_from_name(name);
+    if t.is_none() {
+        missing_intent(cx, class, name);
+    }
+    t
+}
+
+/// A behavior ID the class's code names, declared as a delegate (None, said as an info:
+/// the tree lacks it, and the class skips that step).
+pub(crate) fn hard_coded<U: IntentUnion, E: 'static>(
+    cx: &mut BuildCx<'_, U, E>,
+    class: &str,
+    id: &str,
+) -> Option<BehaviorId> {
+    match cx.global_id(id) {
+        Some(found) => {
+            cx.declare_delegate(found);
+            Some(found)
+        }
+        None => {
+            cx.info(ProblemKind::MissingHardCodedId {
+                id: id.to_owned(),
+                class: class.to_owned(),
+            });
+            None
+        }
+    }
+}
+
+/// A string field of an intent (its CLAD field name), empty strings as absent.
+pub(crate) fn field<U: IntentUnion>(intent: &U, key: &str) -> Option<String> {
+    let v = serde_json::to_value(intent).ok()?;
+    let found = v.get(key).or_else(|| {
+        v.as_object()
+            .and_then(|o| o.values().find_map(|inner| inner.get(key)))
+    })?;
+    match found {
+        Value::String(s) if !s.is_empty() => Some(s.clone()),
+        Value::Number(n) => Some(n.to_string()),
+        Value::Bool(b) => Some(b.to_string()),
+        _ => None,
+    }
+}
+
+/// A field of the pending intent, if its tag is `tag`.
+pub(crate) fn pending_field<U: IntentUnion, E: 'static>(
+    ctx: &Ctx<'_, U, E>,
+    tag: U::Tag,
+    key: &str,
+) -> Option<String> {
+    ctx.intents()
+        .pending()
+        .filter(|p| p.tag() == tag)
+        .and_then(|p| field(p.intent(), key))
+}
+
+/// Claims the pending intent `tag` (logged when it fails).
+pub(crate) fn claim<U: IntentUnion, E: 'static>(ctx: &mut Ctx<'_, U, E>, class: &str, tag: U::Tag) {
+    if let Err(e) = ctx.activate_intent(&IntentMatcher::Tag(tag)) {
+        tracing::warn!(class, error = %e, "OriginalBehaviors.ClaimFailed");
+    }
+}
+
+fn sites<T: Copy>(tags: &[Option<T>], out: &mut Vec<ClaimSite<T>>) {
+    for tag in tags.iter().flatten() {
+        out.push(ClaimSite {
+            tag: *tag,
+            state: None,
+            owner: None,
+        });
+    }
+}
 
 /// `SimpleVoiceResponse` (see the [module documentation](self)).
 pub struct SimpleVoiceResponse<T> {
     tag: T,
     length: Option<Duration>,
+    predicate: ClassPredicate,
 }
 
 impl<T> SimpleVoiceResponse<T> {
     /// Responds to intents with `tag` (the union's `simple_voice_response`).
     pub fn new(tag: T, length: Option<Duration>) -> Self {
-        Self { tag, length }
+        Self {
+            tag,
+            length,
+            predicate: ClassPredicate {
+                text: "simple_voice_response pending".into(),
+                inputs: vec!["the pending user intent"],
+                unmodelled: Vec::new(),
+            },
+        }
     }
 }
 
@@ -100,11 +259,16 @@ impl<U: IntentUnion, E: 'static> Behavior<U, E> for SimpleVoiceResponse<U::Tag> 
             owner: None,
         });
     }
+    fn class_predicate(&self) -> Option<ClassPredicate> {
+        Some(self.predicate.clone())
+    }
 }
 
 pub(crate) fn build_simple_voice_response<U: IntentUnion, E: 'static>(
     cx: &mut BuildCx<'_, U, E>,
 ) -> Option<Box<dyn Behavior<U, E>>> {
+    // The table's keys (none), then the project's `length_s`.
+    let decide = Decide::build(cx, "SimpleVoiceResponse", &logic::SIMPLE_VOICE_RESPONSE);
     let length = cx.seconds("length_s");
     if cx.has("length_s") && length.is_none() {
         return None;
@@ -119,7 +283,9 @@ pub(crate) fn build_simple_voice_response<U: IntentUnion, E: 'static>(
         );
         return None;
     };
-    Some(Box::new(SimpleVoiceResponse::new(tag, length)))
+    let mut b = SimpleVoiceResponse::new(tag, length);
+    b.predicate = decide.describe();
+    Some(Box::new(b))
 }
 
 /// `ReactToUnclaimedIntent` (see the [module documentation](self)).
@@ -182,4 +348,306 @@ pub(crate) fn build_react_to_unclaimed<U: IntentUnion, E: 'static>(
     let animation = cx.str("animation").map(str::to_owned);
     let length = cx.seconds("length_s");
     Some(Box::new(ReactToUnclaimedIntent { animation, length }))
+}
+
+/// `Volume` (see the [module documentation](self)): claims the first pending volume intent
+/// (level, up, down), sets the master volume, plays `VolumeLevel1..5`; on a notification,
+/// plays the current level.
+pub struct Volume<T> {
+    decide: Decide<T>,
+    /// `imperative_volumelevel`, `imperative_volumeup`, `imperative_volumedown`.
+    tags: [Option<T>; 3],
+    steps: Steps,
+}
+
+/// The level a `volume_level` names (None: not a level; the original then stops).
+pub fn volume_level(name: &str) -> Option<u8> {
+    let n = name.trim().to_ascii_lowercase();
+    Some(match n.as_str() {
+        "minimum" | "min" | "volume_1" => 1,
+        "low" | "volume_2" => 2,
+        "medium" | "volume_3" => 3,
+        "high" | "volume_4" => 4,
+        "maximum" | "max" | "volume_5" => 5,
+        _ => return None,
+    })
+}
+
+impl<U: IntentUnion, E: 'static> Behavior<U, E> for Volume<U::Tag> {
+    fn updates_while_inactive(&self) -> bool {
+        false
+    }
+    fn operation_modifiers(&self, m: &mut OperationModifiers, _: &dyn Fn(BehaviorId) -> OperationModifiers) {
+        m.allow_everywhere();
+        m.always_delegates = false;
+    }
+    fn wants_to_be_activated(&self, view: &View<'_, U, E>) -> bool {
+        self.decide.wants(view)
+    }
+    fn activation_watch(&self, view: &View<'_, U, E>) -> Option<Watch> {
+        Some(self.decide.watch(view))
+    }
+    fn next_wakeup(&self, _view: &View<'_, U, E>) -> Wakeup {
+        Wakeup::Never
+    }
+    fn on_activated(&mut self, ctx: &mut Ctx<'_, U, E>) {
+        let current = ctx.robot().signals.volume;
+        let pending = self
+            .tags
+            .iter()
+            .position(|t| t.is_some_and(|t| ctx.intents().is_pending(t)));
+        let level = match pending {
+            Some(i) => {
+                let tag = self.tags[i].expect("found pending");
+                let asked = pending_field(ctx, tag, "volume_level");
+                claim(ctx, "Volume", tag);
+                let level = match i {
+                    0 => asked.as_deref().and_then(volume_level),
+                    1 => Some((current + 1).clamp(1, 5)),
+                    _ => Some(current.saturating_sub(1).clamp(1, 5)),
+                };
+                let Some(level) = level else {
+                    tracing::info!(level = ?asked, "Volume: not a volume level, no change");
+                    let _ = ctx.cancel_self();
+                    return;
+                };
+                if level != current {
+                    ctx.robot_mut().signals.volume = level;
+                }
+                level
+            }
+            None => current,
+        };
+        let steps = match level {
+            1..=5 => vec![Step::Play(format!("VolumeLevel{level}"))],
+            _ => Vec::new(),
+        };
+        self.steps.start(steps, ctx);
+    }
+    fn on_delegation_done(&mut self, _step: u32, _outcome: DelegationOutcome, ctx: &mut Ctx<'_, U, E>) {
+        self.steps.next(ctx);
+    }
+    fn claim_sites(&self, out: &mut Vec<ClaimSite<U::Tag>>) {
+        sites(&self.tags, out);
+    }
+    fn class_predicate(&self) -> Option<ClassPredicate> {
+        Some(self.decide.describe())
+    }
+}
+
+pub(crate) fn build_volume<U: IntentUnion, E: 'static>(
+    cx: &mut BuildCx<'_, U, E>,
+) -> Option<Box<dyn Behavior<U, E>>> {
+    let decide = Decide::build(cx, "Volume", &logic::VOLUME);
+    let tags = [
+        U::tag_from_name("imperative_volumelevel"),
+        U::tag_from_name("imperative_volumeup"),
+        U::tag_from_name("imperative_volumedown"),
+    ];
+    Some(Box::new(Volume {
+        decide,
+        tags,
+        steps: Steps::default(),
+    }))
+}
+
+const EYE_COLOR_ANIMS: [&str; 3] = ["EyeColorGetIn", "EyeColorSwitch", "EyeColorGetOut"];
+
+fn eye_color_steps() -> Vec<Step> {
+    EYE_COLOR_ANIMS.iter().map(|a| Step::Play((*a).to_owned())).collect()
+}
+
+/// `EyeColorVoiceCommand` (see the [module documentation](self)): claims
+/// `imperative_eyecolor_specific` (its `eye_color`) or `imperative_eyecolor` (the next
+/// color); a new color is written to the setting with an update pending (EyeColor reacts to
+/// it); an unchanged one plays the eye-color animations itself.
+pub struct EyeColorVoiceCommand<T> {
+    decide: Decide<T>,
+    /// `imperative_eyecolor_specific`, `imperative_eyecolor`.
+    tags: [Option<T>; 2],
+    steps: Steps,
+}
+
+impl<U: IntentUnion, E: 'static> Behavior<U, E> for EyeColorVoiceCommand<U::Tag> {
+    fn updates_while_inactive(&self) -> bool {
+        false
+    }
+    fn operation_modifiers(&self, m: &mut OperationModifiers, _: &dyn Fn(BehaviorId) -> OperationModifiers) {
+        m.allow_everywhere();
+        m.always_delegates = false;
+    }
+    fn wants_to_be_activated(&self, view: &View<'_, U, E>) -> bool {
+        self.decide.wants(view)
+    }
+    fn activation_watch(&self, view: &View<'_, U, E>) -> Option<Watch> {
+        Some(self.decide.watch(view))
+    }
+    fn next_wakeup(&self, _view: &View<'_, U, E>) -> Wakeup {
+        Wakeup::Never
+    }
+    fn on_activated(&mut self, ctx: &mut Ctx<'_, U, E>) {
+        let current = ctx.robot().signals.eye_color;
+        let next = (current + 1) % EYE_COLORS.len() as u8;
+        let color = match self.tags {
+            [Some(specific), _] if ctx.intents().is_pending(specific) => {
+                let named = pending_field(ctx, specific, "eye_color");
+                claim(ctx, "EyeColorVoiceCommand", specific);
+                named.as_deref().and_then(eye_color_index).unwrap_or(current)
+            }
+            [_, Some(any)] if ctx.intents().is_pending(any) => {
+                claim(ctx, "EyeColorVoiceCommand", any);
+                next
+            }
+            _ => current,
+        };
+        if color == current {
+            self.steps.start(eye_color_steps(), ctx);
+        } else {
+            let now = ctx.clock().now();
+            let r = ctx.robot_mut();
+            r.signals.eye_color = color;
+            r.signals.eye_color_update = Some(now);
+            let _ = ctx.cancel_self();
+        }
+    }
+    fn on_delegation_done(&mut self, _step: u32, _outcome: DelegationOutcome, ctx: &mut Ctx<'_, U, E>) {
+        self.steps.next(ctx);
+    }
+    fn claim_sites(&self, out: &mut Vec<ClaimSite<U::Tag>>) {
+        sites(&self.tags, out);
+    }
+    fn class_predicate(&self) -> Option<ClassPredicate> {
+        Some(self.decide.describe())
+    }
+}
+
+pub(crate) fn build_eye_color_voice_command<U: IntentUnion, E: 'static>(
+    cx: &mut BuildCx<'_, U, E>,
+) -> Option<Box<dyn Behavior<U, E>>> {
+    let decide = Decide::build(cx, "EyeColorVoiceCommand", &logic::EYE_COLOR_VOICE_COMMAND);
+    let tags = [
+        U::tag_from_name("imperative_eyecolor_specific"),
+        U::tag_from_name("imperative_eyecolor"),
+    ];
+    Some(Box::new(EyeColorVoiceCommand {
+        decide,
+        tags,
+        steps: Steps::default(),
+    }))
+}
+
+/// `EyeColor` (see the [module documentation](self)): takes the pending eye-color update and
+/// plays `EyeColorGetIn`, `EyeColorSwitch`, `EyeColorGetOut`.
+pub struct EyeColor<T> {
+    decide: Decide<T>,
+    steps: Steps,
+}
+
+impl<U: IntentUnion, E: 'static> Behavior<U, E> for EyeColor<U::Tag> {
+    fn updates_while_inactive(&self) -> bool {
+        false
+    }
+    fn operation_modifiers(&self, m: &mut OperationModifiers, _: &dyn Fn(BehaviorId) -> OperationModifiers) {
+        m.allow_everywhere();
+        m.always_delegates = false;
+    }
+    fn wants_to_be_activated(&self, view: &View<'_, U, E>) -> bool {
+        self.decide.wants(view)
+    }
+    fn activation_watch(&self, view: &View<'_, U, E>) -> Option<Watch> {
+        Some(self.decide.watch(view))
+    }
+    fn next_wakeup(&self, _view: &View<'_, U, E>) -> Wakeup {
+        Wakeup::Never
+    }
+    fn on_activated(&mut self, ctx: &mut Ctx<'_, U, E>) {
+        ctx.robot_mut().signals.eye_color_update = None;
+        self.steps.start(eye_color_steps(), ctx);
+    }
+    fn on_delegation_done(&mut self, _step: u32, _outcome: DelegationOutcome, ctx: &mut Ctx<'_, U, E>) {
+        self.steps.next(ctx);
+    }
+    fn class_predicate(&self) -> Option<ClassPredicate> {
+        Some(self.decide.describe())
+    }
+}
+
+pub(crate) fn build_eye_color<U: IntentUnion, E: 'static>(
+    cx: &mut BuildCx<'_, U, E>,
+) -> Option<Box<dyn Behavior<U, E>>> {
+    let decide = Decide::build(cx, "EyeColor", &logic::EYE_COLOR);
+    Some(Box::new(EyeColor {
+        decide,
+        steps: Steps::default(),
+    }))
+}
+
+/// `AlexaSignInOut` (see the [module documentation](self)): takes the pending sign-in/out
+/// request (dropping `amazon_signin` / `amazon_signout`, as the Alexa component does), looks
+/// at a face or up (`LookAtFaceOrUpInternal`), then signs out with `AlexaSignOut` (a sign-in
+/// waits for the app's code screen: nothing more here).
+pub struct AlexaSignInOut<T> {
+    decide: Decide<T>,
+    look: Option<BehaviorId>,
+    drops: [Option<T>; 2],
+    steps: Steps,
+}
+
+impl<U: IntentUnion, E: 'static> Behavior<U, E> for AlexaSignInOut<U::Tag> {
+    fn updates_while_inactive(&self) -> bool {
+        false
+    }
+    fn delegates(&self) -> Vec<BehaviorId> {
+        self.look.into_iter().collect()
+    }
+    fn operation_modifiers(&self, m: &mut OperationModifiers, _: &dyn Fn(BehaviorId) -> OperationModifiers) {
+        m.when_carrying = false;
+        m.when_off_treads = false;
+        m.always_delegates = false;
+    }
+    fn wants_to_be_activated(&self, view: &View<'_, U, E>) -> bool {
+        self.decide.wants(view)
+    }
+    fn activation_watch(&self, view: &View<'_, U, E>) -> Option<Watch> {
+        Some(self.decide.watch(view))
+    }
+    fn next_wakeup(&self, _view: &View<'_, U, E>) -> Wakeup {
+        Wakeup::Never
+    }
+    fn on_activated(&mut self, ctx: &mut Ctx<'_, U, E>) {
+        let sign = ctx.robot_mut().signals.alexa_sign.take();
+        for t in self.drops.iter().flatten() {
+            if ctx.intents().is_pending(*t) {
+                let _ = ctx.intents_mut().drop_pending(*t);
+            }
+        }
+        let mut steps: Vec<Step> = self.look.map(Step::Delegate).into_iter().collect();
+        if sign == Some(crate::robot_state::AlexaSign::Out) {
+            steps.push(Step::Play("AlexaSignOut".into()));
+        }
+        self.steps.start(steps, ctx);
+    }
+    fn on_delegation_done(&mut self, _step: u32, _outcome: DelegationOutcome, ctx: &mut Ctx<'_, U, E>) {
+        self.steps.next(ctx);
+    }
+    fn class_predicate(&self) -> Option<ClassPredicate> {
+        Some(self.decide.describe())
+    }
+}
+
+pub(crate) fn build_alexa_sign_in_out<U: IntentUnion, E: 'static>(
+    cx: &mut BuildCx<'_, U, E>,
+) -> Option<Box<dyn Behavior<U, E>>> {
+    let decide = Decide::build(cx, "AlexaSignInOut", &logic::ALEXA_SIGN_IN_OUT);
+    let look = cx.delegate("LookAtFaceOrUpInternal", "");
+    let drops = [
+        U::tag_from_name("amazon_signin"),
+        U::tag_from_name("amazon_signout"),
+    ];
+    Some(Box::new(AlexaSignInOut {
+        decide,
+        look,
+        drops,
+        steps: Steps::default(),
+    }))
 }

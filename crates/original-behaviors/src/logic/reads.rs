@@ -47,10 +47,10 @@ pub const SDK: Read = Read::new(
     "SDK control and lock (`sdk_control`, `sdk_lock`)",
     inputs::SDK,
 );
-/// Settings: volume and its notifications, eye-color updates (`volume`, `volume_changed`,
-/// `eye_color_update`).
+/// Settings: volume and its notifications, the eye color and its updates (`volume`,
+/// `volume_changed`, `eye_color`, `eye_color_update`).
 pub const SETTINGS: Read = Read::new(
-    "settings: volume, eye color (`volume`, `volume_changed`, `eye_color_update`)",
+    "settings: volume, eye color (`volume`, `volume_changed`, `eye_color`, `eye_color_update`)",
     inputs::SETTINGS,
 );
 /// The ambient light (`illumination`).

@@ -27,6 +27,7 @@ mod signals;
 pub use signals::{
     AlexaSign, Illumination, MicSample, MotionArea, MotorCalibration, NameSighting, Signals,
     UserTimer, SIGNAL_KEYS,
+    EYE_COLORS, eye_color_index,
 };
 
 /// `OffTreadsState`: how the robot rests.

@@ -224,6 +224,41 @@ pub struct Signals {
     pub battery_left_full: Option<Duration>,
     /// On the charger platform since then (set by the robot state; None off it).
     pub on_platform_since: Option<Duration>,
+    // --- voice family (OCP §2.3) ---
+    /// The direction a parent handed the mic-direction reaction (`ReactToMicDirection`:
+    /// ReactToVoiceCommand's `behaviorOnIntent`, ReactToSound): clock direction 0 to 11 and
+    /// when it was set (`mic_reaction`; bit `SOUND`).
+    pub mic_reaction: Option<(u8, Duration)>,
+    /// The eye-color setting, an index into [`EYE_COLORS`] (`eye_color`; bit `SETTINGS`).
+    pub eye_color: u8,
+    /// A wifi network is configured (default true): a failed voice request then counts as a
+    /// cloud error, else as a wifi error (`wifi_configured`; bit `SYSTEM`).
+    pub wifi_configured: bool,
+}
+
+/// The eye-color setting's values (the original's `EyeColor` settings enum, in order), with
+/// the color word a voice request names (`imperative_eyecolor_specific.eye_color` is
+/// `COLOR_<word>`).
+pub const EYE_COLORS: [(&str, &str); 7] = [
+    ("TIP_OVER_TEAL", "TEAL"),
+    ("OVERFIT_ORANGE", "ORANGE"),
+    ("UNCANNY_YELLOW", "YELLOW"),
+    ("NON_LINEAR_LIME", "LIME"),
+    ("SINGULARITY_SAPPHIRE", "SAPPHIRE"),
+    ("FALSE_POSITIVE_PURPLE", "PURPLE"),
+    ("CONFUSION_MATRIX_GREEN", "GREEN"),
+];
+
+/// The index in [`EYE_COLORS`] of a setting name or color word (case-insensitive, with or
+/// without `COLOR_`; `BLUE` is the sapphire).
+pub fn eye_color_index(name: &str) -> Option<u8> {
+    let n = name.trim().to_ascii_uppercase();
+    let word = n.strip_prefix("COLOR_").unwrap_or(&n);
+    let word = if word == "BLUE" { "SAPPHIRE" } else { word };
+    EYE_COLORS
+        .iter()
+        .position(|(setting, w)| *setting == n || *w == word)
+        .map(|i| i as u8)
 }
 
 impl Default for Signals {
@@ -261,6 +296,9 @@ impl Default for Signals {
             cube_in_charger_area: false,
             battery_left_full: None,
             on_platform_since: None,
+            mic_reaction: None,
+            eye_color: 0,
+            wifi_configured: true,
         }
     }
 }
@@ -298,6 +336,10 @@ pub const SIGNAL_KEYS: &[&str] = &[
     "dev_build",
     "cube_tapped",
     "cube_in_charger_area",
+    // voice family
+    "mic_reaction",
+    "eye_color",
+    "wifi_configured",
 ];
 
 fn event(v: &Value) -> Result<bool, String> {
@@ -539,6 +581,30 @@ impl Signals {
                 }
             }
             "cube_in_charger_area" => self.cube_in_charger_area = boolean(v)?,
+            // voice family
+            "mic_reaction" => {
+                self.mic_reaction = match v {
+                    Value::Null => None,
+                    _ => {
+                        let d = v
+                            .get("direction")
+                            .unwrap_or(v)
+                            .as_u64()
+                            .filter(|d| *d < 12)
+                            .ok_or_else(|| {
+                                format!(r#"expected {{"direction": 0..11}}, a direction or null, found {v}"#)
+                            })?;
+                        Some((d as u8, now))
+                    }
+                }
+            }
+            "eye_color" => {
+                let names: Vec<&str> = EYE_COLORS.iter().map(|(s, _)| *s).collect();
+                self.eye_color = v.as_str().and_then(eye_color_index).ok_or_else(|| {
+                    format!("expected one of {} (or a color word), found {v}", names.join(", "))
+                })?;
+            }
+            "wifi_configured" => self.wifi_configured = boolean(v)?,
             other => return Err(format!("unknown key `{other}`")),
         }
         Ok(())
@@ -582,7 +648,10 @@ impl Signals {
             self.touch_changed != prev.touch_changed || self.touch_presses != prev.touch_presses,
             inputs::TOUCH,
         );
-        on(self.sound != prev.sound, inputs::SOUND);
+        on(
+            self.sound != prev.sound || self.mic_reaction != prev.mic_reaction,
+            inputs::SOUND,
+        );
         on(
             self.sdk_control != prev.sdk_control || self.sdk_lock != prev.sdk_lock,
             inputs::SDK,
@@ -590,7 +659,8 @@ impl Signals {
         on(
             self.volume != prev.volume
                 || self.volume_changed != prev.volume_changed
-                || self.eye_color_update != prev.eye_color_update,
+                || self.eye_color_update != prev.eye_color_update
+                || self.eye_color != prev.eye_color,
             inputs::SETTINGS,
         );
         on(self.illumination != prev.illumination, inputs::ILLUMINATION);
@@ -616,7 +686,8 @@ impl Signals {
                 || self.power_save != prev.power_save
                 || self.animation_playing != prev.animation_playing
                 || self.user_defined_tree != prev.user_defined_tree
-                || self.dev_build != prev.dev_build,
+                || self.dev_build != prev.dev_build
+                || self.wifi_configured != prev.wifi_configured,
             inputs::SYSTEM,
         );
         on(

@@ -198,7 +198,7 @@ pub const CLASSES: &[ClassData] = &[
         keys: &[req(
             "responseMap",
             Array,
-            "verified in the original (error log); array of {CladType: weather condition name, BehaviorID: behavior ID, G (global IDs only)}",
+            "verified in the original (error log); array of {CladType: weather condition name, BehaviorID: behavior ID, G (global IDs only)}; `Condition` is accepted for `CladType` (the OCP entry says verify)",
         )],
         mods: Mods::BASE.off_treads(true),
         claims: &["weather_response"],
@@ -238,10 +238,11 @@ pub const CLASSES: &[ClassData] = &[
         keys: &[
             req("minValidTimer_s", UInt, "set_timer below -> I-can't"),
             req("maxValidTimer_s", UInt, "set_timer above -> I-can't"),
-            req(
+            opt(
                 "touchTimeToCancelTimer_ms",
                 UInt,
-                "a touch held longer than this after a release cancels the ringing; the fork copy's two instances omit it (see REPORT.md)",
+                "0",
+                "OCP: req; optional here because the fork copy's two instances omit it (see REPORT.md), and the original in release then reads the null conversion, 0: a touch held longer than this after a release cancels the ringing",
             ),
             opt(
                 "anticConfig",
