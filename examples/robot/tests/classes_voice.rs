@@ -14,7 +14,7 @@ use robot_example::behavior_classes::load_sources;
 use robot_example::intents::{self, UserIntent, USER_INTENT_MAP};
 use robot_example::log::Log;
 use robot_runtime::behavior::{coverage, LoadOptions, ProblemKind, Runner, Severity, Source};
-use robot_runtime::intent::{CloudEvent, IntakeOutcome};
+use robot_runtime::intent::{CloudEvent, IntakeOutcome, IntentEvent};
 use robot_runtime::union::CladUnion;
 
 const DT: Duration = Duration::from_millis(60);
@@ -23,7 +23,9 @@ const DT: Duration = Duration::from_millis(60);
 /// code names, and an idle behavior last. One file per behavior, named after its ID.
 fn files(extra_keys: &str) -> Vec<(String, String)> {
     let anim = |id: &str| {
-        format!(r#"{{"behaviorID": "{id}", "behaviorClass": "PlayAnimation", "animation": "anim_{id}", "length_s": 0.5}}"#)
+        format!(
+            r#"{{"behaviorID": "{id}", "behaviorClass": "PlayAnimation", "animation": "anim_{id}", "length_s": 0.5}}"#
+        )
     };
     let mut f: Vec<(String, String)> = vec![
         (
@@ -123,7 +125,9 @@ fn files(extra_keys: &str) -> Vec<(String, String)> {
     f
 }
 
-fn load(files: &[(String, String)]) -> Result<Runner<UserIntent>, Vec<robot_runtime::behavior::Problem>> {
+fn load(
+    files: &[(String, String)],
+) -> Result<Runner<UserIntent>, Vec<robot_runtime::behavior::Problem>> {
     let names: Vec<String> = files.iter().map(|(id, _)| format!("{id}.json")).collect();
     let sources: Vec<Source<'_>> = files
         .iter()
@@ -193,7 +197,10 @@ fn cloud_name(member: &str) -> &'static str {
     USER_INTENT_MAP
         .cloud
         .iter()
-        .find(|e| UserIntent::tag_name(e.tag) == member && e.feature_gate.is_none_or(intents::stock_features))
+        .find(|e| {
+            UserIntent::tag_name(e.tag) == member
+                && e.feature_gate.is_none_or(intents::stock_features)
+        })
         .unwrap_or_else(|| panic!("no cloud intent maps to {member}"))
         .intent
 }
@@ -202,7 +209,10 @@ fn send(r: &mut Runner<UserIntent>, member: &str, params: &str) {
     let out = r
         .intents_mut()
         .handle_cloud(CloudEvent::result(cloud_name(member), params));
-    assert!(matches!(out, IntakeOutcome::Pending { .. }), "{member}: {out:?}");
+    assert!(
+        matches!(out, IntakeOutcome::Pending { .. }),
+        "{member}: {out:?}"
+    );
 }
 
 #[test]
@@ -231,7 +241,11 @@ fn the_trigger_word_listens_and_leaves_a_heard_intent_pending_for_the_tree() {
     assert!(seen.contains(&"Volume".to_string()), "{seen:?}");
     assert_eq!(r.robot().signals.volume, 4, "one step up from the default");
     idle(&mut r, 200);
-    assert_eq!(r.stack_names(), ["Root", "Idle"], "no new trigger, no new start");
+    assert_eq!(
+        r.stack_names(),
+        ["Root", "Idle"],
+        "no new trigger, no new start"
+    );
 }
 
 #[test]
@@ -244,7 +258,8 @@ fn unmatched_and_silence_are_claimed_by_the_voice_command_and_answered() {
         r.intents_mut().set_trigger_word_pending(true, false);
         r.tick(DT, &[]);
         let tag = UserIntent::tag_from_name(member).unwrap();
-        r.intents_mut().set_pending_tag(tag, robot_runtime::intent::IntentSource::Voice);
+        r.intents_mut()
+            .set_pending_tag(tag, robot_runtime::intent::IntentSource::Voice);
         let seen = until_idle(&mut r);
         assert!(seen.contains(&answer.to_string()), "{member}: {seen:?}");
         assert!(!r.intents().is_pending(tag));
@@ -270,7 +285,10 @@ fn cloud_errors_notify_at_the_configured_count() {
     patch(&mut r, serde_json::json!({"wifi_configured": false}));
     r.intents_mut().set_trigger_word_pending(true, false);
     let seen = until_idle(&mut r);
-    assert!(!seen.contains(&"NoWifi".to_string()), "one wifi error is below no threshold: never notifies");
+    assert!(
+        !seen.contains(&"NoWifi".to_string()),
+        "one wifi error is below no threshold: never notifies"
+    );
 }
 
 #[test]
@@ -288,7 +306,11 @@ fn a_whitelist_drops_other_intents_as_unknown() {
 #[test]
 fn volume_levels_and_notifications() {
     let mut r = runner();
-    send(&mut r, "imperative_volumelevel", r#"{"volume_level": "VOLUME_1"}"#);
+    send(
+        &mut r,
+        "imperative_volumelevel",
+        r#"{"volume_level": "VOLUME_1"}"#,
+    );
     r.tick(DT, &[]);
     let me = r.id("Volume").unwrap();
     assert_eq!(r.action_of(me), Some("VolumeLevel1"));
@@ -306,14 +328,27 @@ fn volume_levels_and_notifications() {
 #[test]
 fn eye_color_commands_write_the_setting_and_eye_color_reacts() {
     let mut r = runner();
-    send(&mut r, "imperative_eyecolor_specific", r#"{"eye_color": "COLOR_PURPLE"}"#);
+    send(
+        &mut r,
+        "imperative_eyecolor_specific",
+        r#"{"eye_color": "COLOR_PURPLE"}"#,
+    );
     let seen = until_idle(&mut r);
-    assert!(seen.contains(&"EyeColorVoiceCommand".to_string()));
+    let command = r.id("EyeColorVoiceCommand").unwrap();
+    assert_eq!(
+        r.starts(command),
+        1,
+        "a new color: it writes it and ends at once"
+    );
     assert!(seen.contains(&"EyeColor".to_string()), "{seen:?}");
     assert_eq!(r.robot().signals.eye_color, 5);
     assert_eq!(r.robot().signals.eye_color_update, None);
     // The same color again: the command plays the animations itself.
-    send(&mut r, "imperative_eyecolor_specific", r#"{"eye_color": "COLOR_PURPLE"}"#);
+    send(
+        &mut r,
+        "imperative_eyecolor_specific",
+        r#"{"eye_color": "COLOR_PURPLE"}"#,
+    );
     r.tick(DT, &[]);
     let me = r.id("EyeColorVoiceCommand").unwrap();
     assert_eq!(r.action_of(me), Some("EyeColorGetIn"));
@@ -327,10 +362,16 @@ fn the_timer_is_set_rings_and_is_checked_and_stopped() {
     let mut r = runner();
     send(&mut r, "check_timer", "{}");
     let seen = until_idle(&mut r);
-    assert!(seen.contains(&"SingletonICantDoThat".to_string()), "{seen:?}");
+    assert!(
+        seen.contains(&"SingletonICantDoThat".to_string()),
+        "{seen:?}"
+    );
     send(&mut r, "set_timer", r#"{"timer_duration": "5"}"#);
     let seen = until_idle(&mut r);
-    assert!(seen.contains(&"SingletonICantDoThat".to_string()), "under 10 s: {seen:?}");
+    assert!(
+        seen.contains(&"SingletonICantDoThat".to_string()),
+        "under 10 s: {seen:?}"
+    );
     assert!(r.robot().signals.timer.is_none());
     send(&mut r, "set_timer", r#"{"timer_duration": "20"}"#);
     let seen = until_idle(&mut r);
@@ -338,7 +379,10 @@ fn the_timer_is_set_rings_and_is_checked_and_stopped() {
     assert!(r.robot().signals.timer.is_some());
     send(&mut r, "set_timer", r#"{"timer_duration": "20"}"#);
     let seen = until_idle(&mut r);
-    assert!(seen.contains(&"SingletonTimerAlreadySet".to_string()), "{seen:?}");
+    assert!(
+        seen.contains(&"SingletonTimerAlreadySet".to_string()),
+        "{seen:?}"
+    );
     // It rings at 0 s left (the timer cleared).
     let mut rang = false;
     for _ in 0..600 {
@@ -353,32 +397,40 @@ fn the_timer_is_set_rings_and_is_checked_and_stopped() {
 #[test]
 fn weather_is_shown_by_the_mapped_display_or_answered_i_cant() {
     let mut r = runner();
-    let sunny = r#"{"condition": "Sunny", "temperature": "21", "temperatureUnit": "C", "isForecast": "false"}"#;
+    let sunny = r#"{"condition": "Sunny", "temperature": "20", "speakable_location_string": "Paris", "is_forecast": "false", "temperature_unit": "C", "local_datetime": "2026-01-01T12:00", "day_or_night": "DAY"}"#;
     // Send through the map's weather entry: its parameters are the report's fields.
     let tag = UserIntent::tag_from_name("weather_response").unwrap();
     let name = cloud_name("weather_response");
-    let out = r.intents_mut().handle_cloud(CloudEvent::result(name, sunny));
+    let out = r
+        .intents_mut()
+        .handle_cloud(CloudEvent::result(name, sunny));
     assert!(matches!(out, IntakeOutcome::Pending { .. }), "{out:?}");
     let seen = until_idle(&mut r);
-    assert!(seen.contains(&"DisplayWeatherSunny".to_string()), "{seen:?}");
+    assert!(
+        seen.contains(&"DisplayWeatherSunny".to_string()),
+        "{seen:?}"
+    );
     assert!(!r.intents().is_pending(tag));
-    let rain = r#"{"condition": "Rain", "temperature": "9", "temperatureUnit": "C", "isForecast": "false"}"#;
+    let rain = r#"{"condition": "Rain", "temperature": "20", "speakable_location_string": "Paris", "is_forecast": "false", "temperature_unit": "C", "local_datetime": "2026-01-01T12:00", "day_or_night": "DAY"}"#;
     let _ = r.intents_mut().handle_cloud(CloudEvent::result(name, rain));
     let seen = until_idle(&mut r);
-    assert!(seen.contains(&"SingletonICantDoThat".to_string()), "unmapped: {seen:?}");
+    assert!(
+        seen.contains(&"SingletonICantDoThat".to_string()),
+        "unmapped: {seen:?}"
+    );
     assert!(!r.intents().is_pending(tag));
 }
 
 #[test]
 fn photos_clocks_and_simple_responses() {
     let mut r = runner();
-    send(&mut r, "take_a_photo", "{}");
+    send(&mut r, "take_a_photo", r#"{"entity_photo_selfie": ""}"#);
     r.tick(DT, &[]);
     let me = r.id("TakeAPhotoCoordinator").unwrap();
     assert!(r.is_on_stack(me));
     until_idle(&mut r);
     patch(&mut r, serde_json::json!({"storage_full": true}));
-    send(&mut r, "take_a_photo", "{}");
+    send(&mut r, "take_a_photo", r#"{"entity_photo_selfie": ""}"#);
     assert!(until_idle(&mut r).contains(&"SingletonICantDoThat".to_string()));
     send(&mut r, "show_clock", "{}");
     assert!(until_idle(&mut r).contains(&"ShowWallTime".to_string()));
@@ -394,15 +446,39 @@ fn photos_clocks_and_simple_responses() {
 #[test]
 fn every_intent_claimed_in_code_is_claimed_by_its_class() {
     let table: &[(&str, &str, &str)] = &[
-        ("imperative_volumelevel", "Volume", r#"{"volume_level": "VOLUME_3"}"#),
+        (
+            "imperative_volumelevel",
+            "Volume",
+            r#"{"volume_level": "VOLUME_3"}"#,
+        ),
         ("imperative_volumeup", "Volume", "{}"),
         ("imperative_volumedown", "Volume", "{}"),
-        ("imperative_eyecolor_specific", "EyeColorVoiceCommand", r#"{"eye_color": "COLOR_GREEN"}"#),
+        (
+            "imperative_eyecolor_specific",
+            "EyeColorVoiceCommand",
+            r#"{"eye_color": "COLOR_GREEN"}"#,
+        ),
         ("imperative_eyecolor", "EyeColorVoiceCommand", "{}"),
-        ("take_a_photo", "TakeAPhotoCoordinator", "{}"),
-        ("weather_response", "DisplayWeatherSunny", r#"{"condition": "Sunny", "temperature": "20"}"#),
-        ("set_timer", "TimerUtilityCoordinator", r#"{"timer_duration": "60"}"#),
-        ("global_stop", "TimerUtilityCoordinator", r#"{"what_to_stop": "timer"}"#),
+        (
+            "take_a_photo",
+            "TakeAPhotoCoordinator",
+            r#"{"entity_photo_selfie": ""}"#,
+        ),
+        (
+            "weather_response",
+            "DisplayWeatherSunny",
+            r#"{"condition": "Sunny", "temperature": "20", "speakable_location_string": "Paris", "is_forecast": "false", "temperature_unit": "C", "local_datetime": "2026-01-01T12:00", "day_or_night": "DAY"}"#,
+        ),
+        (
+            "set_timer",
+            "TimerUtilityCoordinator",
+            r#"{"timer_duration": "60"}"#,
+        ),
+        (
+            "global_stop",
+            "TimerUtilityCoordinator",
+            r#"{"what_to_stop": "timer"}"#,
+        ),
         ("check_timer", "TimerUtilityCoordinator", "{}"),
     ];
     let r0 = runner();
@@ -413,17 +489,25 @@ fn every_intent_claimed_in_code_is_claimed_by_its_class() {
         let out = r
             .intents_mut()
             .handle_cloud(CloudEvent::result(cloud_name(member), *params));
-        assert!(matches!(out, IntakeOutcome::Pending { .. }), "{member}: {out:?}");
+        assert!(
+            matches!(out, IntakeOutcome::Pending { .. }),
+            "{member}: {out:?}"
+        );
         let tag = UserIntent::tag_from_name(member).unwrap();
         let me = r.id(class).unwrap();
         let mut claimed = false;
         for _ in 0..4 {
             r.tick(DT, &[]);
-            if let Some(a) = r.intents().active() {
-                claimed |= a.tag() == tag && a.owner().behavior() == Some(me);
-            }
+            claimed |= r.intent_events().iter().any(|e| {
+                matches!(e, IntentEvent::Activated { tag: t, owner, .. }
+                    if *t == tag && owner.behavior() == Some(me))
+            });
         }
-        assert!(claimed, "{member} not claimed by {class}: {:?}", r.stack_names());
+        assert!(
+            claimed,
+            "{member} not claimed by {class}: {:?}",
+            r.stack_names()
+        );
         if *class != "DisplayWeatherSunny" {
             assert!(
                 cov.claimers(tag).iter().any(|c| c.behavior == me),
@@ -448,7 +532,10 @@ fn keys_are_read_as_the_class_table_says() {
         (r#", "backpackLights": "yes""#, "backpackLights"),
         (r#", "animListeningLoop": 3"#, "animListeningLoop"),
         (r#", "huhAnimation": "anim_huh""#, "huhAnimation"),
-        (r#", "notifyOnCloudErrors": {"recentOccurrence": {"numberOfTimes": -1}}"#, "notifyOnCloudErrors"),
+        (
+            r#", "notifyOnCloudErrors": {"recentOccurrence": {"numberOfTimes": -1}}"#,
+            "notifyOnCloudErrors",
+        ),
     ] {
         let f = files(extra).into_iter().map(|(id, t)| {
             // Replace the default notifyOnCloudErrors when the case sets it.
@@ -460,7 +547,9 @@ fn keys_are_read_as_the_class_table_says() {
         }).collect::<Vec<_>>();
         let problems = load(&f).err().unwrap_or_else(|| panic!("{extra} loaded"));
         assert!(
-            problems.iter().any(|p| p.path.contains(key) || format!("{:?}", p.kind).contains(key)),
+            problems
+                .iter()
+                .any(|p| p.path.contains(key) || format!("{:?}", p.kind).contains(key)),
             "{extra}: {problems:#?}"
         );
     }
@@ -469,28 +558,46 @@ fn keys_are_read_as_the_class_table_says() {
         .into_iter()
         .map(|(id, t)| {
             if id == "TimerUtilityCoordinator" {
-                (id, t.replace(r#""minValidTimer_s": 10, "#, "").replace("3600", "-1"))
+                (
+                    id,
+                    t.replace(r#""minValidTimer_s": 10, "#, "")
+                        .replace("3600", "-1"),
+                )
             } else {
                 (id, t)
             }
         })
         .collect();
-    let problems = load(&f).err().expect("errors");
-    assert!(problems.iter().any(|p| matches!(&p.kind, ProblemKind::MissingKey { key } if key == "minValidTimer_s")));
-    assert!(problems.iter().any(|p| matches!(&p.kind, ProblemKind::WrongType { key, .. } if key == "maxValidTimer_s")));
+    let problems = load(&f).err().unwrap_or_else(|| panic!("loaded: {f:?}"));
+    assert!(problems
+        .iter()
+        .any(|p| matches!(&p.kind, ProblemKind::MissingKey { key } if key == "minValidTimer_s")));
+    assert!(problems.iter().any(
+        |p| matches!(&p.kind, ProblemKind::WrongType { key, .. } if key == "maxValidTimer_s")
+    ));
     // DisplayWeather needs its animation.
     let f: Vec<_> = files("")
         .into_iter()
         .map(|(id, t)| {
             if id == "DisplayWeatherSunny" {
-                (id, t.replace(r#", "animationName": "anim_weather_sunny""#, ""))
+                (
+                    id,
+                    t.replace(
+                        r#""animationName": "anim_weather_sunny""#,
+                        r#""imageLayouts": []"#,
+                    ),
+                )
             } else {
                 (id, t)
             }
         })
         .collect();
-    let problems = load(&f).err().expect("errors");
-    assert!(problems.iter().any(|p| matches!(&p.kind, ProblemKind::MissingKey { key } if key == "animationName")));
+    let Err(problems) = load(&f) else {
+        panic!("loaded without animationName")
+    };
+    assert!(problems
+        .iter()
+        .any(|p| matches!(&p.kind, ProblemKind::MissingKey { key } if key == "animationName")));
 }
 
 #[derive(Clone, Debug)]
@@ -504,12 +611,15 @@ enum Input {
 const INTENTS: &[(&str, &str)] = &[
     ("imperative_volumeup", "{}"),
     ("imperative_eyecolor", "{}"),
-    ("take_a_photo", "{}"),
+    ("take_a_photo", r#"{"entity_photo_selfie": "selfie"}"#),
     ("set_timer", r#"{"timer_duration": "12"}"#),
     ("global_stop", r#"{"what_to_stop": "timer"}"#),
     ("check_timer", "{}"),
     ("show_clock", "{}"),
-    ("weather_response", r#"{"condition": "Sunny", "temperature": "20"}"#),
+    (
+        "weather_response",
+        r#"{"condition": "Sunny", "temperature": "20", "speakable_location_string": "Paris", "is_forecast": "false", "temperature_unit": "C", "local_datetime": "2026-01-01T12:00", "day_or_night": "DAY"}"#,
+    ),
     ("unmatched_intent", "{}"),
 ];
 
@@ -544,7 +654,8 @@ fn apply(r: &mut Runner<UserIntent>, i: &Input) {
             let (member, params) = INTENTS[*k];
             if member == "unmatched_intent" {
                 let t = UserIntent::tag_from_name(member).unwrap();
-                r.intents_mut().set_pending_tag(t, robot_runtime::intent::IntentSource::Voice);
+                r.intents_mut()
+                    .set_pending_tag(t, robot_runtime::intent::IntentSource::Voice);
             } else {
                 let _ = r
                     .intents_mut()

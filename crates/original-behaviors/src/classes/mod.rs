@@ -111,14 +111,20 @@ pub(crate) fn builtins<U: IntentUnion, E: 'static>() -> Vec<(&'static str, Class
         ("SimpleVoiceResponse", voice::build_simple_voice_response),
         ("ReactToUnclaimedIntent", voice::build_react_to_unclaimed),
         // voice family
-        ("ReactToVoiceCommand", voice_command::build_react_to_voice_command),
+        (
+            "ReactToVoiceCommand",
+            voice_command::build_react_to_voice_command,
+        ),
         ("Volume", voice::build_volume),
         ("EyeColorVoiceCommand", voice::build_eye_color_voice_command),
         ("EyeColor", voice::build_eye_color),
         ("AlexaSignInOut", voice::build_alexa_sign_in_out),
         ("TakeAPhotoCoordinator", voice_features::build_take_a_photo),
         ("WallTimeCoordinator", voice_features::build_wall_time),
-        ("CoordinateWeather", voice_features::build_coordinate_weather),
+        (
+            "CoordinateWeather",
+            voice_features::build_coordinate_weather,
+        ),
         ("DisplayWeather", voice_features::build_display_weather),
         (
             "TimerUtilityCoordinator",

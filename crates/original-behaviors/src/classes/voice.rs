@@ -22,8 +22,8 @@
 use std::time::Duration;
 
 use robot_runtime::behavior::{
-    ActionRequest, Behavior, BehaviorId, BuildCx, ClaimSite, Continuation, Ctx,
-    DelegationOutcome, Inputs, OperationModifiers, PlayAnimation, View, Wakeup, Watch,
+    ActionRequest, Behavior, BehaviorId, BuildCx, ClaimSite, Continuation, Ctx, DelegationOutcome,
+    Inputs, OperationModifiers, PlayAnimation, View, Wakeup, Watch,
 };
 use robot_runtime::intent::{IntentMatcher, IntentUnion};
 
@@ -377,7 +377,11 @@ impl<U: IntentUnion, E: 'static> Behavior<U, E> for Volume<U::Tag> {
     fn updates_while_inactive(&self) -> bool {
         false
     }
-    fn operation_modifiers(&self, m: &mut OperationModifiers, _: &dyn Fn(BehaviorId) -> OperationModifiers) {
+    fn operation_modifiers(
+        &self,
+        m: &mut OperationModifiers,
+        _: &dyn Fn(BehaviorId) -> OperationModifiers,
+    ) {
         m.allow_everywhere();
         m.always_delegates = false;
     }
@@ -424,7 +428,12 @@ impl<U: IntentUnion, E: 'static> Behavior<U, E> for Volume<U::Tag> {
         };
         self.steps.start(steps, ctx);
     }
-    fn on_delegation_done(&mut self, _step: u32, _outcome: DelegationOutcome, ctx: &mut Ctx<'_, U, E>) {
+    fn on_delegation_done(
+        &mut self,
+        _step: u32,
+        _outcome: DelegationOutcome,
+        ctx: &mut Ctx<'_, U, E>,
+    ) {
         self.steps.next(ctx);
     }
     fn claim_sites(&self, out: &mut Vec<ClaimSite<U::Tag>>) {
@@ -454,7 +463,10 @@ pub(crate) fn build_volume<U: IntentUnion, E: 'static>(
 const EYE_COLOR_ANIMS: [&str; 3] = ["EyeColorGetIn", "EyeColorSwitch", "EyeColorGetOut"];
 
 fn eye_color_steps() -> Vec<Step> {
-    EYE_COLOR_ANIMS.iter().map(|a| Step::Play((*a).to_owned())).collect()
+    EYE_COLOR_ANIMS
+        .iter()
+        .map(|a| Step::Play((*a).to_owned()))
+        .collect()
 }
 
 /// `EyeColorVoiceCommand` (see the [module documentation](self)): claims
@@ -472,7 +484,11 @@ impl<U: IntentUnion, E: 'static> Behavior<U, E> for EyeColorVoiceCommand<U::Tag>
     fn updates_while_inactive(&self) -> bool {
         false
     }
-    fn operation_modifiers(&self, m: &mut OperationModifiers, _: &dyn Fn(BehaviorId) -> OperationModifiers) {
+    fn operation_modifiers(
+        &self,
+        m: &mut OperationModifiers,
+        _: &dyn Fn(BehaviorId) -> OperationModifiers,
+    ) {
         m.allow_everywhere();
         m.always_delegates = false;
     }
@@ -492,7 +508,10 @@ impl<U: IntentUnion, E: 'static> Behavior<U, E> for EyeColorVoiceCommand<U::Tag>
             [Some(specific), _] if ctx.intents().is_pending(specific) => {
                 let named = pending_field(ctx, specific, "eye_color");
                 claim(ctx, "EyeColorVoiceCommand", specific);
-                named.as_deref().and_then(eye_color_index).unwrap_or(current)
+                named
+                    .as_deref()
+                    .and_then(eye_color_index)
+                    .unwrap_or(current)
             }
             [_, Some(any)] if ctx.intents().is_pending(any) => {
                 claim(ctx, "EyeColorVoiceCommand", any);
@@ -510,7 +529,12 @@ impl<U: IntentUnion, E: 'static> Behavior<U, E> for EyeColorVoiceCommand<U::Tag>
             let _ = ctx.cancel_self();
         }
     }
-    fn on_delegation_done(&mut self, _step: u32, _outcome: DelegationOutcome, ctx: &mut Ctx<'_, U, E>) {
+    fn on_delegation_done(
+        &mut self,
+        _step: u32,
+        _outcome: DelegationOutcome,
+        ctx: &mut Ctx<'_, U, E>,
+    ) {
         self.steps.next(ctx);
     }
     fn claim_sites(&self, out: &mut Vec<ClaimSite<U::Tag>>) {
@@ -547,7 +571,11 @@ impl<U: IntentUnion, E: 'static> Behavior<U, E> for EyeColor<U::Tag> {
     fn updates_while_inactive(&self) -> bool {
         false
     }
-    fn operation_modifiers(&self, m: &mut OperationModifiers, _: &dyn Fn(BehaviorId) -> OperationModifiers) {
+    fn operation_modifiers(
+        &self,
+        m: &mut OperationModifiers,
+        _: &dyn Fn(BehaviorId) -> OperationModifiers,
+    ) {
         m.allow_everywhere();
         m.always_delegates = false;
     }
@@ -564,7 +592,12 @@ impl<U: IntentUnion, E: 'static> Behavior<U, E> for EyeColor<U::Tag> {
         ctx.robot_mut().signals.eye_color_update = None;
         self.steps.start(eye_color_steps(), ctx);
     }
-    fn on_delegation_done(&mut self, _step: u32, _outcome: DelegationOutcome, ctx: &mut Ctx<'_, U, E>) {
+    fn on_delegation_done(
+        &mut self,
+        _step: u32,
+        _outcome: DelegationOutcome,
+        ctx: &mut Ctx<'_, U, E>,
+    ) {
         self.steps.next(ctx);
     }
     fn class_predicate(&self) -> Option<ClassPredicate> {
@@ -600,7 +633,11 @@ impl<U: IntentUnion, E: 'static> Behavior<U, E> for AlexaSignInOut<U::Tag> {
     fn delegates(&self) -> Vec<BehaviorId> {
         self.look.into_iter().collect()
     }
-    fn operation_modifiers(&self, m: &mut OperationModifiers, _: &dyn Fn(BehaviorId) -> OperationModifiers) {
+    fn operation_modifiers(
+        &self,
+        m: &mut OperationModifiers,
+        _: &dyn Fn(BehaviorId) -> OperationModifiers,
+    ) {
         m.when_carrying = false;
         m.when_off_treads = false;
         m.always_delegates = false;
@@ -627,7 +664,12 @@ impl<U: IntentUnion, E: 'static> Behavior<U, E> for AlexaSignInOut<U::Tag> {
         }
         self.steps.start(steps, ctx);
     }
-    fn on_delegation_done(&mut self, _step: u32, _outcome: DelegationOutcome, ctx: &mut Ctx<'_, U, E>) {
+    fn on_delegation_done(
+        &mut self,
+        _step: u32,
+        _outcome: DelegationOutcome,
+        ctx: &mut Ctx<'_, U, E>,
+    ) {
         self.steps.next(ctx);
     }
     fn class_predicate(&self) -> Option<ClassPredicate> {

@@ -21,8 +21,8 @@
 use std::time::Duration;
 
 use robot_runtime::behavior::{
-    Behavior, BehaviorId, BuildCx, ClaimSite, ClassPredicate, Continuation, Ctx,
-    DelegationOutcome, Inputs, IntentUnion, OperationModifiers, View, Wakeup, Watch,
+    Behavior, BehaviorId, BuildCx, ClaimSite, ClassPredicate, Continuation, Ctx, DelegationOutcome,
+    Inputs, IntentUnion, OperationModifiers, View, Wakeup, Watch,
 };
 use serde_json::Value;
 
@@ -46,6 +46,7 @@ fn off_treads(m: &mut OperationModifiers, always_delegates: bool) {
 /// `TakeAPhotoCoordinator` (see the [module documentation](self)).
 pub struct TakeAPhotoCoordinator<T> {
     decide: Decide<T>,
+    delegates: Vec<BehaviorId>,
     tag: Option<T>,
     cant: Option<BehaviorId>,
     frame: Option<BehaviorId>,
@@ -56,6 +57,9 @@ pub struct TakeAPhotoCoordinator<T> {
 impl<U: IntentUnion, E: 'static> Behavior<U, E> for TakeAPhotoCoordinator<U::Tag> {
     fn updates_while_inactive(&self) -> bool {
         false
+    }
+    fn delegates(&self) -> Vec<BehaviorId> {
+        self.delegates.clone()
     }
     fn operation_modifiers(
         &self,
@@ -126,19 +130,23 @@ pub(crate) fn build_take_a_photo<U: IntentUnion, E: 'static>(
 ) -> Option<Box<dyn Behavior<U, E>>> {
     const C: &str = "TakeAPhotoCoordinator";
     let decide = Decide::build(cx, C, &logic::TAKE_A_PHOTO);
-    Some(Box::new(TakeAPhotoCoordinator {
+    let mut b = TakeAPhotoCoordinator {
         decide,
+        delegates: Vec::new(),
         tag: tag(cx, C, "take_a_photo"),
         cant: hard_coded(cx, C, "SingletonICantDoThat"),
         frame: hard_coded(cx, C, "FrameFaces"),
         drive_off: hard_coded(cx, C, "DriveOffChargerFace"),
         steps: Steps::default(),
-    }))
+    };
+    b.delegates = cx.declared_delegates().to_vec();
+    Some(Box::new(b))
 }
 
 /// `WallTimeCoordinator` (see the [module documentation](self)).
 pub struct WallTimeCoordinator<T> {
     decide: Decide<T>,
+    delegates: Vec<BehaviorId>,
     cant: Option<BehaviorId>,
     find_face: Option<BehaviorId>,
     show: Option<BehaviorId>,
@@ -148,6 +156,9 @@ pub struct WallTimeCoordinator<T> {
 impl<U: IntentUnion, E: 'static> Behavior<U, E> for WallTimeCoordinator<U::Tag> {
     fn updates_while_inactive(&self) -> bool {
         false
+    }
+    fn delegates(&self) -> Vec<BehaviorId> {
+        self.delegates.clone()
     }
     fn operation_modifiers(
         &self,
@@ -194,18 +205,22 @@ pub(crate) fn build_wall_time<U: IntentUnion, E: 'static>(
 ) -> Option<Box<dyn Behavior<U, E>>> {
     const C: &str = "WallTimeCoordinator";
     let decide = Decide::build(cx, C, &Pred::True);
-    Some(Box::new(WallTimeCoordinator {
+    let mut b = WallTimeCoordinator {
         decide,
+        delegates: Vec::new(),
         cant: hard_coded(cx, C, "SingletonICantDoThat"),
         find_face: hard_coded(cx, C, "SingletonFindFaceInFrontWallTime"),
         show: hard_coded(cx, C, "ShowWallTime"),
         steps: Steps::default(),
-    }))
+    };
+    b.delegates = cx.declared_delegates().to_vec();
+    Some(Box::new(b))
 }
 
 /// `CoordinateWeather` (see the [module documentation](self)).
 pub struct CoordinateWeather<T> {
     decide: Decide<T>,
+    delegates: Vec<BehaviorId>,
     tag: Option<T>,
     /// `responseMap`: condition name → behavior.
     map: Vec<(String, BehaviorId)>,
@@ -216,6 +231,9 @@ pub struct CoordinateWeather<T> {
 impl<U: IntentUnion, E: 'static> Behavior<U, E> for CoordinateWeather<U::Tag> {
     fn updates_while_inactive(&self) -> bool {
         false
+    }
+    fn delegates(&self) -> Vec<BehaviorId> {
+        self.delegates.clone()
     }
     fn operation_modifiers(
         &self,
@@ -310,7 +328,9 @@ pub(crate) fn build_coordinate_weather<U: IntentUnion, E: 'static>(
         ) else {
             cx.bad_value(
                 "responseMap",
-                format!("entry {i}: expected {{\"CladType\": name, \"BehaviorID\": name}}, found {e}"),
+                format!(
+                    "entry {i}: expected {{\"CladType\": name, \"BehaviorID\": name}}, found {e}"
+                ),
             );
             continue;
         };
@@ -318,18 +338,22 @@ pub(crate) fn build_coordinate_weather<U: IntentUnion, E: 'static>(
             map.push((cond.to_owned(), b));
         }
     }
-    Some(Box::new(CoordinateWeather {
+    let mut b = CoordinateWeather {
         decide,
+        delegates: Vec::new(),
         tag: tag(cx, C, "weather_response"),
         map,
         cant: hard_coded(cx, C, "SingletonICantDoThat"),
         steps: Steps::default(),
-    }))
+    };
+    b.delegates = cx.declared_delegates().to_vec();
+    Some(Box::new(b))
 }
 
 /// `DisplayWeather` (see the [module documentation](self)).
 pub struct DisplayWeather<T> {
     decide: Decide<T>,
+    delegates: Vec<BehaviorId>,
     tag: Option<T>,
     animation: String,
     find_face: Option<BehaviorId>,
@@ -350,6 +374,9 @@ pub fn weather_utterance<U: IntentUnion>(intent: &U) -> Option<String> {
 impl<U: IntentUnion, E: 'static> Behavior<U, E> for DisplayWeather<U::Tag> {
     fn updates_while_inactive(&self) -> bool {
         false
+    }
+    fn delegates(&self) -> Vec<BehaviorId> {
+        self.delegates.clone()
     }
     fn operation_modifiers(
         &self,
@@ -415,13 +442,16 @@ pub(crate) fn build_display_weather<U: IntentUnion, E: 'static>(
         .and_then(Value::as_str)
         .unwrap_or_default()
         .to_owned();
-    Some(Box::new(DisplayWeather {
+    let mut b = DisplayWeather {
         decide,
+        delegates: Vec::new(),
         tag: tag(cx, C, "weather_response"),
         animation,
         find_face: hard_coded(cx, C, "SingletonFindFaceInFrontWallTime"),
         steps: Steps::default(),
-    }))
+    };
+    b.delegates = cx.declared_delegates().to_vec();
+    Some(Box::new(b))
 }
 
 /// One `anticConfig` entry: while the time left is in `[rule_min, rule_max)`, an antic
@@ -498,7 +528,9 @@ impl<T: Copy + PartialEq> TimerUtilityCoordinator<T> {
             .antics
             .iter()
             .find(|a| a.rule_min <= left && left < a.rule_max)?;
-        let since = self.last_antic.map_or(timer.set_at, |t| t.max(timer.set_at));
+        let since = self
+            .last_antic
+            .map_or(timer.set_at, |t| t.max(timer.set_at));
         Some(since.saturating_add(rule.recur_max))
     }
     fn antic_due(&self, r: &RobotState, now: Duration) -> bool {
@@ -560,15 +592,14 @@ impl<U: IntentUnion, E: 'static> Behavior<U, E> for TimerUtilityCoordinator<U::T
             at(t.rings_at);
             for a in &self.antics {
                 at(t.rings_at.saturating_sub(a.rule_min));
-                at(t.rings_at.saturating_sub(a.rule_max).saturating_add(Duration::from_nanos(1)));
+                at(t.rings_at
+                    .saturating_sub(a.rule_max)
+                    .saturating_add(Duration::from_nanos(1)));
                 let since = self.last_antic.map_or(t.set_at, |l| l.max(t.set_at));
                 at(since.saturating_add(a.recur_max));
             }
         }
-        Some(
-            Watch::reads(Inputs::INTENTS | Inputs::STACK | crate::inputs::USER_TIMER)
-                .until(until),
-        )
+        Some(Watch::reads(Inputs::INTENTS | Inputs::STACK | crate::inputs::USER_TIMER).until(until))
     }
     /// Ringing: it watches the touch's length and the trigger word every tick; otherwise it
     /// acts when a delegate ends.
@@ -594,9 +625,7 @@ impl<U: IntentUnion, E: 'static> Behavior<U, E> for TimerUtilityCoordinator<U::T
         let r = ctx.robot();
         let down = on_treads(r);
         let touch_since = r.touched_for().map(|held| now.saturating_sub(held));
-        let long_touch = r
-            .touched_for()
-            .is_some_and(|held| held > self.touch_cancel)
+        let long_touch = r.touched_for().is_some_and(|held| held > self.touch_cancel)
             && touch_since.is_some_and(|t| t >= ring.since);
         let picked_up = ring.was_down && !down;
         ring.was_down |= down;
@@ -708,9 +737,8 @@ pub(crate) fn build_timer_coordinator<U: IntentUnion, E: 'static>(
 ) -> Option<Box<dyn Behavior<U, E>>> {
     const C: &str = "TimerUtilityCoordinator";
     let decide = Decide::build(cx, C, &logic::TIMER_UTILITY_COORDINATOR);
-    let secs = |k: &str| {
-        Duration::from_secs(decide.keys.get(k).and_then(Value::as_u64).unwrap_or(0))
-    };
+    let secs =
+        |k: &str| Duration::from_secs(decide.keys.get(k).and_then(Value::as_u64).unwrap_or(0));
     let min = secs("minValidTimer_s");
     let max = secs("maxValidTimer_s");
     let touch_cancel = Duration::from_millis(

@@ -36,7 +36,10 @@ pub const VOLUME: Pred = Pred::Any(&[
         "imperative_volumeup",
         "imperative_volumedown",
     ]),
-    Pred::All(&[Pred::Test(&VOLUME_NOTIFIED), Pred::Not(&Pred::AnyIntentPending)]),
+    Pred::All(&[
+        Pred::Test(&VOLUME_NOTIFIED),
+        Pred::Not(&Pred::AnyIntentPending),
+    ]),
 ]);
 
 /// EyeColorVoiceCommand: an eye-color intent pending.
@@ -65,12 +68,7 @@ pub const WEATHER: Pred = Pred::IntentPending(&["weather_response"]);
 const TIMER_RINGS: Test = Test {
     text: "the timer has 0 s left",
     reads: &[reads::USER_TIMER],
-    eval: |cx: &PredCx<'_>| {
-        cx.robot
-            .signals
-            .timer
-            .is_some_and(|t| t.rings_at <= cx.now)
-    },
+    eval: |cx: &PredCx<'_>| cx.robot.signals.timer.is_some_and(|t| t.rings_at <= cx.now),
     until: None,
 };
 

@@ -25,9 +25,8 @@ use crate::inputs;
 mod signals;
 
 pub use signals::{
-    AlexaSign, Illumination, MicSample, MotionArea, MotorCalibration, NameSighting, Signals,
-    UserTimer, SIGNAL_KEYS,
-    EYE_COLORS, eye_color_index,
+    eye_color_index, AlexaSign, Illumination, MicSample, MotionArea, MotorCalibration,
+    NameSighting, Signals, UserTimer, EYE_COLORS, SIGNAL_KEYS,
 };
 
 /// `OffTreadsState`: how the robot rests.

@@ -601,7 +601,10 @@ impl Signals {
             "eye_color" => {
                 let names: Vec<&str> = EYE_COLORS.iter().map(|(s, _)| *s).collect();
                 self.eye_color = v.as_str().and_then(eye_color_index).ok_or_else(|| {
-                    format!("expected one of {} (or a color word), found {v}", names.join(", "))
+                    format!(
+                        "expected one of {} (or a color word), found {v}",
+                        names.join(", ")
+                    )
                 })?;
             }
             "wifi_configured" => self.wifi_configured = boolean(v)?,
