@@ -106,6 +106,17 @@ pub const BUILTIN_CLASSES: &[&str] = &[
     "PutDownBlock",
     "SimpleVoiceResponse",
     "ReactToUnclaimedIntent",
+    // coordinators (OCP §2.4)
+    "CoordinateGlobalInterrupts",
+    "CoordinateWhileHeldInPalm",
+    "CoordinateWhileInAir",
+    "CoordinateInHabitat",
+    "QuietModeCoordinator",
+    "SDKInterface",
+    "SDKLock",
+    "StayOnChargerUntilCharged",
+    "ConfirmHabitat",
+    "SleepCycle",
 ];
 
 /// How stand-ins behave (see [`StandIn`]).
