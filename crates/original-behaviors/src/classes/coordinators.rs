@@ -444,7 +444,10 @@ impl<U: IntentUnion, E: 'static> Behavior<U, E> for Coordinator<U::Tag> {
     }
 }
 
-fn resolve_ids<U: IntentUnion, E: 'static>(cx: &BuildCx<'_, U, E>, names: &[&str]) -> Vec<BehaviorId> {
+fn resolve_ids<U: IntentUnion, E: 'static>(
+    cx: &BuildCx<'_, U, E>,
+    names: &[&str],
+) -> Vec<BehaviorId> {
     names.iter().filter_map(|n| cx.global_id(n)).collect()
 }
 
@@ -596,7 +599,9 @@ pub(crate) fn build_in_habitat<U: IntentUnion, E: 'static>(
             cx.problem(
                 "suppressedBehaviors",
                 robot_runtime::behavior::ProblemKind::BadParams {
-                    reason: "CoordinateInHabitat suppresses nothing (`suppressedBehaviors` is empty)".into(),
+                    reason:
+                        "CoordinateInHabitat suppresses nothing (`suppressedBehaviors` is empty)"
+                            .into(),
                 },
             );
         }
@@ -710,7 +715,9 @@ impl<U: IntentUnion, E: 'static> Behavior<U, E> for QuietMode<U::Tag> {
         m.always_delegates = true;
     }
     fn wants_to_be_activated(&self, view: &View<'_, U, E>) -> bool {
-        !self.trigger_word.is_some_and(|t| view.stack().any(|s| s == t))
+        !self
+            .trigger_word
+            .is_some_and(|t| view.stack().any(|s| s == t))
     }
     fn activation_watch(&self, _view: &View<'_, U, E>) -> Option<Watch> {
         Some(Watch::reads(Inputs::STACK))
@@ -780,7 +787,10 @@ impl<U: IntentUnion, E: 'static> Behavior<U, E> for QuietMode<U::Tag> {
         })
     }
     fn class_predicate(&self) -> Option<ClassPredicate> {
-        Some(pred("TriggerWordDetected is not active", &[reads::STACK.name]))
+        Some(pred(
+            "TriggerWordDetected is not active",
+            &[reads::STACK.name],
+        ))
     }
 }
 
@@ -824,7 +834,10 @@ pub(crate) fn build_quiet_mode<U: IntentUnion, E: 'static>(
                 .as_object()
                 .and_then(|o| o.keys().find(|k| *k != "behavior" && *k != "audioAllowed"))
             {
-                cx.bad_value(&at, format!("unknown key `{extra}` (behavior, audioAllowed)"));
+                cx.bad_value(
+                    &at,
+                    format!("unknown key `{extra}` (behavior, audioAllowed)"),
+                );
                 ok = false;
             }
             match cx.delegate_global(name, &format!("{at}.behavior")) {
@@ -1039,7 +1052,11 @@ impl<U: IntentUnion, E: 'static> Behavior<U, E> for StayOnCharger {
     }
     fn next_wakeup(&self, view: &View<'_, U, E>) -> Wakeup {
         match active_since(view) {
-            Some(_) => window_end(view.robot().signals.on_platform_since, STAY_MAX, view.robot().now()),
+            Some(_) => window_end(
+                view.robot().signals.on_platform_since,
+                STAY_MAX,
+                view.robot().now(),
+            ),
             None => Wakeup::Never,
         }
     }
@@ -1056,7 +1073,10 @@ impl<U: IntentUnion, E: 'static> Behavior<U, E> for StayOnCharger {
         }
         let robot = ctx.robot();
         let now = robot.now();
-        let too_long = !within(robot.signals.on_platform_since, STAY_MAX, now);
+        let too_long = robot
+            .signals
+            .on_platform_since
+            .is_some_and(|t| now.saturating_sub(t) > STAY_MAX);
         if too_long {
             self.cooldown_from = Some(now);
         }
@@ -1371,7 +1391,10 @@ impl<U: IntentUnion, E: 'static> SleepCycle<U, E> {
         if ctx.is_control_delegated() {
             let _ = ctx.cancel_delegates(false);
         }
-        ctx.wants_to_activate(id) && ctx.delegate_if_in_control(id, Continuation::Call(step)).is_ok()
+        ctx.wants_to_activate(id)
+            && ctx
+                .delegate_if_in_control(id, Continuation::Call(step))
+                .is_ok()
     }
 
     fn run_awake(&mut self, ctx: &mut Ctx<'_, U, E>) {
