@@ -170,10 +170,8 @@ pub fn drive_to_face_interrupted<U: IntentUnion, E: 'static>(view: &View<'_, U, 
 /// When a suppression rule applies.
 #[derive(Clone, Debug)]
 enum When<T> {
-    /// One of these behaviors is active.
-    Ids(Vec<BehaviorId>),
-    /// A behavior of one of these classes is active.
-    Classes(&'static [&'static str]),
+    /// A behavior of this rule's set is active: the rule's bit in `Kind::Global::by_node`.
+    Stack(u16),
     /// This user intent is active.
     IntentActive(T),
 }
@@ -185,11 +183,21 @@ struct Rule<T> {
     targets: Vec<BehaviorId>,
 }
 
+/// Whom a rule watches on the stack: behaviors by ID, or by class.
+enum Watched {
+    Ids(&'static [&'static str]),
+    Classes(&'static [&'static str]),
+}
+
 /// What a coordinator does besides passing through.
 #[derive(Clone, Debug)]
 enum Kind<T> {
-    /// CoordinateGlobalInterrupts: its rules, each tick.
-    Global(Vec<Rule<T>>),
+    /// CoordinateGlobalInterrupts: its rules, each tick; per behavior (by index), the
+    /// bits of the rules whose stack set it belongs to (one pass over the stack per tick).
+    Global {
+        rules: Vec<Rule<T>>,
+        by_node: Vec<u16>,
+    },
     /// CoordinateInHabitat: while InHabitat, these.
     InHabitat(Vec<BehaviorId>),
     /// CoordinateWhileHeldInPalm.
@@ -218,8 +226,10 @@ pub struct Coordinator<T> {
     class: &'static str,
     pass: PassThroughDispatcher,
     kind: Kind<T>,
-    /// What it suppressed on its last update, for tools.
+    /// What it suppressed on its last update, and that in words for tools.
+    suppressing: Vec<BehaviorId>,
     status: String,
+    scratch: Vec<BehaviorId>,
 }
 
 impl<T> Coordinator<T> {
@@ -243,15 +253,22 @@ impl<T: Copy + PartialEq> Coordinator<T> {
     ) {
         let robot = view.robot();
         match &mut self.kind {
-            Kind::Global(rules) => {
+            Kind::Global { rules, by_node } => {
+                let mut on = 0u16;
+                for s in view.stack() {
+                    on |= by_node.get(s.index()).copied().unwrap_or(0);
+                }
                 for r in rules.iter() {
-                    let on = match &r.when {
-                        When::Ids(ids) => id_on_stack(view, ids),
-                        When::Classes(c) => class_on_stack(view, c),
-                        When::IntentActive(t) => view.intents().is_active(*t),
+                    let holds = match r.when {
+                        When::Stack(bit) => on & bit != 0,
+                        When::IntentActive(t) => view.intents().is_active(t),
                     };
-                    if on {
-                        out.extend(r.targets.iter().copied());
+                    if holds {
+                        for &t in &r.targets {
+                            if !out.contains(&t) {
+                                out.push(t);
+                            }
+                        }
                     }
                 }
             }
@@ -408,33 +425,35 @@ impl<U: IntentUnion, E: 'static> Behavior<U, E> for Coordinator<U::Tag> {
         if !ctx.is_active() {
             return;
         }
-        let mut out = Vec::new();
+        let mut out = std::mem::take(&mut self.scratch);
+        out.clear();
         {
             let view = ctx.view();
             self.targets(&view, &mut out);
         }
-        let mut status = String::new();
-        for id in out {
-            if ctx.is_suppressed(id) {
-                continue;
-            }
+        for &id in &out {
             ctx.suppress_this_tick(id);
-            if let Some(n) = ctx.view().name_of(id) {
-                if !status.is_empty() {
-                    status.push_str(", ");
-                }
-                status.push_str(n.as_str());
-            }
         }
-        self.status = if status.is_empty() {
-            String::new()
-        } else {
-            format!("suppressing {status}")
-        };
+        if out != self.suppressing {
+            self.status.clear();
+            for &id in &out {
+                if let Some(n) = ctx.view().name_of(id) {
+                    self.status.push_str(if self.status.is_empty() {
+                        "suppressing "
+                    } else {
+                        ", "
+                    });
+                    self.status.push_str(n.as_str());
+                }
+            }
+            std::mem::swap(&mut self.suppressing, &mut out);
+        }
+        self.scratch = out;
         self.pass.update(ctx);
     }
     fn on_deactivated(&mut self, _ctx: &mut Ctx<'_, U, E>) {
         self.status.clear();
+        self.suppressing.clear();
     }
     fn debug_state(&self) -> Option<&str> {
         (!self.status.is_empty()).then_some(self.status.as_str())
@@ -483,111 +502,150 @@ fn coordinator<U: IntentUnion, E: 'static>(
         class,
         pass,
         kind,
+        suppressing: Vec::new(),
         status: String::new(),
+        scratch: Vec::new(),
     }))
 }
 
-/// The rules of CoordinateGlobalInterrupts (OCP §2.4), in the spec's order. Names the tree
-/// does not have are left out (nothing to suppress or to watch).
-fn global_rules<U: IntentUnion, E: 'static>(cx: &BuildCx<'_, U, E>) -> Vec<Rule<U::Tag>> {
-    let ids = |names: &[&str]| resolve_ids(cx, names);
-    let mut rules = vec![
-        Rule {
-            when: When::Ids(ids(&["MeetVictor"])),
-            targets: ids(&[
-                "ReactToTouchPetting",
-                "ReactToUnexpectedMovement",
-                "ReactToSoundAwake",
-                "ReactToDarkness",
-            ]),
-        },
-        Rule {
-            when: When::Ids(ids(&["DanceToTheBeat"])),
-            targets: ids(&["ReactToObstacle", "ReactToSoundAwake"]),
-        },
-        Rule {
-            when: When::Ids(ids(&[
-                "PossibleIntentionalPerformance",
-                "PossibleUnintentionalPerformance",
-            ])),
-            targets: ids(&[
-                "DanceToTheBeatCoordinator",
-                "ListenForBeats",
-                "DanceToTheBeat",
-                "ReactToObstacle",
-                "ReactToSoundAwake",
-            ]),
-        },
-        Rule {
-            when: When::Classes(&[
-                "BlackJack",
-                "FistBump",
-                "FindCube",
-                "Keepaway",
-                "InspectCube",
-                "PickUpCube",
-                "PopAWheelie",
-                "PounceWithProx",
-                "RollBlock",
-                "PossiblePerformance",
-            ]),
-            targets: ids(&["ReactToObstacle"]),
-        },
-        Rule {
-            when: When::Classes(&["BumpObject", "ClearChargerArea", "ReactToHand"]),
-            targets: ids(&["ReactToUnexpectedMovement"]),
-        },
-        Rule {
-            when: When::Classes(&[
-                "BlackJack",
-                "DanceToTheBeat",
-                "FetchCube",
-                "FistBump",
-                "Keepaway",
-                "ListenForBeats",
-                "InspectCube",
-                "PickUpCube",
-                "PopAWheelie",
-                "PounceWithProx",
-                "RollBlock",
-                "FindCubeAndThen",
-                "PossiblePerformance",
-            ]),
-            targets: ids(&["ReactToSoundAwake"]),
-        },
-        Rule {
-            when: When::Classes(&["BlackJack", "PossiblePerformance"]),
-            targets: ids(&["ReactToTouchPetting"]),
-        },
-        Rule {
-            when: When::Classes(&["BlackJack", "FetchCube"]),
-            targets: ids(&["ReactToCliff"]),
-        },
-    ];
-    if let Some(t) = U::tag_from_name("system_charger") {
-        rules.insert(
-            4,
-            Rule {
-                when: When::IntentActive(t),
-                targets: ids(&[
-                    "DanceToTheBeatCoordinator",
-                    "ListenForBeats",
-                    "DanceToTheBeat",
-                    "ReactToObstacle",
-                ]),
-            },
-        );
+/// The rules of CoordinateGlobalInterrupts (OCP §2.4), in the spec's order: whom each
+/// watches on the stack (by ID or by class; None: the active `system_charger` intent) and
+/// whom it suppresses.
+const GLOBAL_RULES: &[(Option<Watched>, &[&str])] = &[
+    (
+        Some(Watched::Ids(&["MeetVictor"])),
+        &[
+            "ReactToTouchPetting",
+            "ReactToUnexpectedMovement",
+            "ReactToSoundAwake",
+            "ReactToDarkness",
+        ],
+    ),
+    (
+        Some(Watched::Ids(&["DanceToTheBeat"])),
+        &["ReactToObstacle", "ReactToSoundAwake"],
+    ),
+    (
+        Some(Watched::Ids(&[
+            "PossibleIntentionalPerformance",
+            "PossibleUnintentionalPerformance",
+        ])),
+        &[
+            "DanceToTheBeatCoordinator",
+            "ListenForBeats",
+            "DanceToTheBeat",
+            "ReactToObstacle",
+            "ReactToSoundAwake",
+        ],
+    ),
+    (
+        Some(Watched::Classes(&[
+            "BlackJack",
+            "FistBump",
+            "FindCube",
+            "Keepaway",
+            "InspectCube",
+            "PickUpCube",
+            "PopAWheelie",
+            "PounceWithProx",
+            "RollBlock",
+            "PossiblePerformance",
+        ])),
+        &["ReactToObstacle"],
+    ),
+    (
+        None,
+        &[
+            "DanceToTheBeatCoordinator",
+            "ListenForBeats",
+            "DanceToTheBeat",
+            "ReactToObstacle",
+        ],
+    ),
+    (
+        Some(Watched::Classes(&[
+            "BumpObject",
+            "ClearChargerArea",
+            "ReactToHand",
+        ])),
+        &["ReactToUnexpectedMovement"],
+    ),
+    (
+        Some(Watched::Classes(&[
+            "BlackJack",
+            "DanceToTheBeat",
+            "FetchCube",
+            "FistBump",
+            "Keepaway",
+            "ListenForBeats",
+            "InspectCube",
+            "PickUpCube",
+            "PopAWheelie",
+            "PounceWithProx",
+            "RollBlock",
+            "FindCubeAndThen",
+            "PossiblePerformance",
+        ])),
+        &["ReactToSoundAwake"],
+    ),
+    (
+        Some(Watched::Classes(&["BlackJack", "PossiblePerformance"])),
+        &["ReactToTouchPetting"],
+    ),
+    (
+        Some(Watched::Classes(&["BlackJack", "FetchCube"])),
+        &["ReactToCliff"],
+    ),
+];
+
+/// [`GLOBAL_RULES`] resolved in the tree: names it does not have are left out (nothing to
+/// suppress or to watch).
+fn global_kind<U: IntentUnion, E: 'static>(cx: &BuildCx<'_, U, E>) -> Kind<U::Tag> {
+    let mut nodes = Vec::new();
+    while let Some(c) = cx.class_of(BehaviorId::from_index(nodes.len())) {
+        nodes.push(c);
     }
-    rules.retain(|r| !r.targets.is_empty() && !matches!(&r.when, When::Ids(v) if v.is_empty()));
-    rules
+    let mut by_node = vec![0u16; nodes.len()];
+    let mut rules = Vec::new();
+    for (k, (watched, targets)) in GLOBAL_RULES.iter().enumerate() {
+        let targets = resolve_ids(cx, targets);
+        if targets.is_empty() {
+            continue;
+        }
+        let bit = 1u16 << k;
+        let when = match watched {
+            None => match U::tag_from_name("system_charger") {
+                Some(t) => When::IntentActive(t),
+                None => continue,
+            },
+            Some(Watched::Ids(names)) => {
+                let ids = resolve_ids(cx, names);
+                for id in &ids {
+                    by_node[id.index()] |= bit;
+                }
+                if ids.is_empty() {
+                    continue;
+                }
+                When::Stack(bit)
+            }
+            Some(Watched::Classes(classes)) => {
+                for (i, c) in nodes.iter().enumerate() {
+                    if classes.contains(c) {
+                        by_node[i] |= bit;
+                    }
+                }
+                When::Stack(bit)
+            }
+        };
+        rules.push(Rule { when, targets });
+    }
+    Kind::Global { rules, by_node }
 }
 
 pub(crate) fn build_global_interrupts<U: IntentUnion, E: 'static>(
     cx: &mut BuildCx<'_, U, E>,
 ) -> Option<Box<dyn Behavior<U, E>>> {
-    coordinator(cx, "CoordinateGlobalInterrupts", |cx, _| {
-        Kind::Global(global_rules(cx))
-    })
+    coordinator(cx, "CoordinateGlobalInterrupts", |cx, _| global_kind(cx))
 }
 
 pub(crate) fn build_in_habitat<U: IntentUnion, E: 'static>(
