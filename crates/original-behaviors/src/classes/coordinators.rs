@@ -780,13 +780,30 @@ impl<U: IntentUnion, E: 'static> Behavior<U, E> for QuietMode<U::Tag> {
     fn activation_watch(&self, _view: &View<'_, U, E>) -> Option<Watch> {
         Some(Watch::reads(Inputs::STACK))
     }
-    /// Scans its entries every tick (their wishes) and ends on time: asked every tick.
+    /// Active: its scan may choose differently when an entry's activation watch ends (as
+    /// a dispatcher's), and it acts when its active time ends, when power save is due and
+    /// when the user timer rings.
     fn next_wakeup(&self, view: &View<'_, U, E>) -> Wakeup {
-        if active_since(view).is_some() {
-            Wakeup::EveryTick
-        } else {
-            Wakeup::Never
+        let Some(since) = active_since(view) else {
+            return Wakeup::Never;
+        };
+        let robot = view.robot();
+        let mut w = Wakeup::At(since + self.active_time);
+        if !robot.signals.power_save {
+            w = w.min(Wakeup::At(since + self.power_save_after));
         }
+        if let Some(t) = robot.signals.timer {
+            if t.rings_at > robot.now() {
+                w = w.min(Wakeup::At(t.rings_at));
+            }
+        }
+        for e in &self.entries {
+            if view.stack().any(|s| s == e.behavior) {
+                break;
+            }
+            w = w.min(view.activation_watch(e.behavior).until);
+        }
+        w
     }
     fn on_activated(&mut self, ctx: &mut Ctx<'_, U, E>) {
         self.set_power_save = false;
@@ -1648,12 +1665,36 @@ impl<U: IntentUnion, E: 'static> Behavior<U, E> for SleepCycle<U, E> {
     fn activation_watch(&self, _view: &View<'_, U, E>) -> Option<Watch> {
         Some(Watch::CONSTANT)
     }
-    /// Awake or asleep it checks intents, suggestions and conditions every tick.
+    /// Awake, it acts on inputs (a pending intent, a suggestion, the robot state its
+    /// emergency condition reads) or when that condition's time comes; asleep, when a wake
+    /// reason's condition's time comes, the user timer rings, or Comatose turns deep;
+    /// otherwise it waits for its delegate.
     fn next_wakeup(&self, view: &View<'_, U, E>) -> Wakeup {
-        if active_since(view).is_some() {
-            Wakeup::EveryTick
-        } else {
-            Wakeup::Never
+        if active_since(view).is_none() {
+            return Wakeup::Never;
+        }
+        let cx = view.eval_cx();
+        match self.step {
+            SleepStep::Awake => self
+                .emergency
+                .as_ref()
+                .map_or(Wakeup::Never, |c| c.next_change(&cx)),
+            SleepStep::Asleep => {
+                let mut w = self
+                    .conditions
+                    .iter()
+                    .fold(Wakeup::Never, |w, (_, c)| w.min(c.next_change(&cx)));
+                if self.state == SleepState::Comatose {
+                    w = w.min(Wakeup::At(self.state_since + COMATOSE_TO_DEEP));
+                }
+                if let Some(t) = view.robot().signals.timer {
+                    if t.rings_at > view.robot().now() {
+                        w = w.min(Wakeup::At(t.rings_at));
+                    }
+                }
+                w
+            }
+            SleepStep::ToCharger | SleepStep::GoingToSleep | SleepStep::WakingUp => Wakeup::Never,
         }
     }
     fn on_activated(&mut self, ctx: &mut Ctx<'_, U, E>) {
