@@ -427,6 +427,7 @@ pub const REFERENCE_KEYS: &[(&str, &[ReferenceKey])] = &[
         &[
             required(rk("delegateID", G)),
             reference(rk("suppressingBehaviors[]", G)),
+            reference(rk("sleepingSupressedBehaviors[]", G)),
         ],
     ),
     ("CoordinateWhileInAir", &[required(rk("delegateID", G))]),
@@ -483,12 +484,13 @@ pub const REFERENCE_KEYS: &[(&str, &[ReferenceKey])] = &[
     (
         "SDKInterface",
         &[
-            required(rk("driveOffChargerBehavior", G)),
-            required(rk("findAndGoToHomeBehavior", G)),
-            required(rk("findFacesBehavior", G)),
-            required(rk("lookAroundInPlaceBehavior", G)),
-            required(rk("rollBlockBehavior", G)),
-            required(rk("enrollFaceBehavior", G)),
+            rk("driveOffChargerBehavior", G),
+            rk("findAndGoToHomeBehavior", G),
+            rk("findFacesBehavior", G),
+            rk("lookAroundInPlaceBehavior", G),
+            rk("rollBlockBehavior", G),
+            rk("enrollFaceBehavior", G),
+            rk("goHomeBehavior", G),
         ],
     ),
     (

@@ -117,6 +117,17 @@ pub const BUILTIN_CLASSES: &[&str] = &[
     "CoordinateWeather",
     "DisplayWeather",
     "TimerUtilityCoordinator",
+    // coordinators (OCP §2.4)
+    "CoordinateGlobalInterrupts",
+    "CoordinateWhileHeldInPalm",
+    "CoordinateWhileInAir",
+    "CoordinateInHabitat",
+    "QuietModeCoordinator",
+    "SDKInterface",
+    "SDKLock",
+    "StayOnChargerUntilCharged",
+    "ConfirmHabitat",
+    "SleepCycle",
 ];
 
 /// How stand-ins behave (see [`StandIn`]).

@@ -20,6 +20,10 @@
 //! * `voice_features` — `TakeAPhotoCoordinator`, `WallTimeCoordinator`,
 //!   `CoordinateWeather`, `DisplayWeather`, `TimerUtilityCoordinator`;
 //! * `steps` — a native class's outcome as timed steps;
+//! * `coordinators` — the coordinators (`CoordinateGlobalInterrupts`, `...WhileHeldInPalm`,
+//!   `...WhileInAir`, `CoordinateInHabitat`: pass-throughs that suppress behaviors this
+//!   tick), `QuietModeCoordinator`, `SDKInterface`, `SDKLock`, `StayOnChargerUntilCharged`,
+//!   `ConfirmHabitat`, `SleepCycle`;
 //! * `stand_in` — what runs for a class of the original engine this crate does not
 //!   implement.
 //!
@@ -44,6 +48,7 @@
 //!    `changed_from`, and a key of `apply_json` (`STATE_KEYS`) so scenarios can set it.
 
 pub mod animation;
+pub mod coordinators;
 pub mod dispatch;
 pub mod motion;
 pub mod stand_in;
@@ -130,6 +135,26 @@ pub(crate) fn builtins<U: IntentUnion, E: 'static>() -> Vec<(&'static str, Class
             "TimerUtilityCoordinator",
             voice_features::build_timer_coordinator,
         ),
+        // coordinators (OCP §2.4)
+        (
+            "CoordinateGlobalInterrupts",
+            coordinators::build_global_interrupts,
+        ),
+        (
+            "CoordinateWhileHeldInPalm",
+            coordinators::build_while_held_in_palm,
+        ),
+        ("CoordinateWhileInAir", coordinators::build_while_in_air),
+        ("CoordinateInHabitat", coordinators::build_in_habitat),
+        ("QuietModeCoordinator", coordinators::build_quiet_mode),
+        ("SDKInterface", coordinators::build_sdk_interface),
+        ("SDKLock", coordinators::build_sdk_lock),
+        (
+            "StayOnChargerUntilCharged",
+            coordinators::build_stay_on_charger,
+        ),
+        ("ConfirmHabitat", coordinators::build_confirm_habitat),
+        ("SleepCycle", coordinators::build_sleep_cycle),
     ];
     list.into_iter()
         .map(|(name, f)| (name, Arc::new(f) as ClassFactory<U, E>))

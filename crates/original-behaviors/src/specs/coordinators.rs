@@ -45,6 +45,12 @@ pub const CLASSES: &[ClassData] = &[
                 "[]",
                 "G (global IDs only; references, not delegates); verified in the original; any of them active suppresses HeldInPalmDispatcher",
             ),
+            opt(
+                "sleepingSupressedBehaviors",
+                Ids,
+                "[]",
+                "the fork's key (spelled so in its files; not in OCP); G (global IDs only; references); decided here: suppressed while held in a palm with a `Sleeping` behavior active",
+            ),
         ],
         mods: Mods::BASE,
         claims: &[],
@@ -118,10 +124,11 @@ pub const CLASSES: &[ClassData] = &[
         keys: &[
             req("delegateID", Id, "G (global IDs only); the awake delegate"),
             req("goToChargerBehavior", Id, "G (global IDs only)"),
-            req(
+            opt(
                 "wakeReasonConditions",
                 Array,
-                "array of {reason: WakeReason name, condition: condition object}; need not stated in OCP, required here because every WakeReason except SDK, TimerShouldRing, VoiceCommand, Sound, Jolted, PickedUpFromPalm (added in code) and SawPerson, NotSleepy, Interrupted must be configured (verify)",
+                "[]",
+                "array of {reason: WakeReason name, condition: condition object}; need not stated in OCP: optional here; a reason named in alwaysWakeReasons / wakeFromStates that is neither configured nor added in code (SDK, TimerShouldRing, VoiceCommand, Sound, Jolted, PickedUpFromPalm) is reported at load (info) and never wakes it",
             ),
             opt(
                 "alwaysWakeReasons",
@@ -188,12 +195,18 @@ pub const CLASSES: &[ClassData] = &[
     ClassData {
         name: "ConfirmHabitat",
         keys: &[
-            req(
+            opt(
                 "onTreadsTimeCondition",
                 Condition,
-                "required by assert; part of the class predicate",
+                "none",
+                "part of the class predicate. OCP: required by assert; optional here because the fork's instance has none: absent, that part holds",
             ),
-            req("searchForChargerBehavior", Id, "G (global IDs only)"),
+            opt(
+                "searchForChargerBehavior",
+                Id,
+                "none",
+                "G (global IDs only); run to localize to the charger when none is located. OCP: req; the fork's instance omits it",
+            ),
         ],
         mods: Mods::BASE.always_delegates(false),
         claims: &[],
@@ -208,6 +221,12 @@ pub const CLASSES: &[ClassData] = &[
                 "powerButtonHeldToActivate_ms",
                 UInt,
                 "the button must be held this long (without waitForAnimMsg)",
+            ),
+            opt(
+                "powerButtonHeldToPowerOffEyes_ms",
+                UInt,
+                "none",
+                "the fork's key (not in OCP): how long the button is held before the eyes go off; accepted, no observable effect here",
             ),
             req("powerOnAnimName", Str, "an animation NAME (not a trigger)"),
             req("powerOffAnimName", Str, "an animation NAME (not a trigger)"),
@@ -236,21 +255,29 @@ pub const CLASSES: &[ClassData] = &[
     ClassData {
         name: "SDKInterface",
         keys: &[
-            req(
+            opt(
                 "behaviorControlLevel",
                 Int,
-                "a valid SDK control priority; the predicate compares the SDK's requested level with it",
+                "none",
+                "a valid SDK control priority; the predicate compares the SDK's requested level with it. OCP: req; optional here because the fork's older SDK0 instance has none: then any requested level activates it (the one-level SDK of that version)",
             ),
-            req("disableCliffDetection", Bool, ""),
-            req("driveOffChargerBehavior", Id, "G (global IDs only)"),
-            req("findAndGoToHomeBehavior", Id, "G (global IDs only)"),
-            req("findFacesBehavior", Id, "G (global IDs only)"),
-            req("lookAroundInPlaceBehavior", Id, "G (global IDs only)"),
-            req("rollBlockBehavior", Id, "G (global IDs only)"),
-            req(
+            opt("disableCliffDetection", Bool, "false", "OCP: req; SDK0 omits it"),
+            opt("driveOffChargerBehavior", Id, "none", "G (global IDs only); OCP: req"),
+            opt("findAndGoToHomeBehavior", Id, "none", "G (global IDs only); OCP: req; SDK0 omits it"),
+            opt("findFacesBehavior", Id, "none", "G (global IDs only); OCP: req; SDK0 omits it"),
+            opt("lookAroundInPlaceBehavior", Id, "none", "G (global IDs only); OCP: req; SDK0 omits it"),
+            opt("rollBlockBehavior", Id, "none", "G (global IDs only); OCP: req; SDK0 omits it"),
+            opt(
                 "enrollFaceBehavior",
                 Id,
-                "G (global IDs only); the fork copy's instances omit it (see REPORT.md)",
+                "none",
+                "G (global IDs only); OCP: req; every fork instance omits it (see REPORT.md)",
+            ),
+            opt(
+                "goHomeBehavior",
+                Id,
+                "none",
+                "G (global IDs only); the older SDK0 instance's key (not in OCP), the later findAndGoToHomeBehavior",
             ),
         ],
         mods: ANYWHERE.always_delegates(false),
