@@ -4,8 +4,9 @@
 //! intent condition are the runner's; its own predicate is the table's), claims the intents
 //! the class claims in code (the first pending one of the table's list, on activation) and
 //! drops those it drops (while active), and once active does what the table says: plays
-//! animations and speech as timed actions, delegates, waits, loops, runs while its
-//! predicate holds, or stays until cancelled.
+//! animations and speech as timed actions, runs its procedural work as one timed action
+//! named after the class, delegates, waits, loops, branches on the robot state, runs while
+//! its predicate holds, or stays until cancelled.
 //!
 //! A class whose reference keys name a global `delegateID` (the coordinators built on
 //! `DispatcherPassThrough`, `SleepCycle`) passes through: the delegate is its linked scope,
@@ -223,6 +224,22 @@ impl<T: Copy + PartialEq> TableClass<T> {
                         if ctx.delegate_if_in_control(id, next).is_ok() {
                             return;
                         }
+                    }
+                }
+                Op::Work => {
+                    let work = ActionRequest::StandIn { class: self.class };
+                    if ctx.play(&work, next).is_ok() {
+                        return;
+                    }
+                }
+                Op::Branch(check, otherwise) => {
+                    let holds = {
+                        let view = ctx.view();
+                        (check.0.eval)(&pred_cx(&view, &self.keys))
+                    };
+                    if !holds {
+                        self.pc = *otherwise;
+                        continue;
                     }
                 }
                 Op::Jump(t) => {

@@ -250,7 +250,7 @@ pub const CLASSES: &[ClassData] = &[
         name: "TrackFace",
         keys: &[opt(
             "faceSelectionPenalties",
-            Array,
+            FacePenalties,
             FACE_SELECTION_PENALTIES_DEFAULT,
             FACE_SELECTION_PENALTIES_NOTE,
         )],
@@ -268,7 +268,7 @@ pub const CLASSES: &[ClassData] = &[
             opt("tooManyFacesRecentTime_sec", Float, "none", ""),
             opt(
                 "faceSelectionPenalties",
-                Array,
+                FacePenalties,
                 FACE_SELECTION_PENALTIES_DEFAULT,
                 FACE_SELECTION_PENALTIES_NOTE,
             ),

@@ -21,7 +21,9 @@ pub mod sensing;
 pub mod types;
 pub mod voice;
 
-pub use types::{ClassData, Key, KeyType, Mods, Need};
+pub use types::{
+    ClassData, Key, KeyType, Mods, Need, FACE_SELECTION_FACTORS, FACE_SELECTION_PENALTIES_DEFAULT,
+};
 
 /// The families, in the order of OCP §2 (the OBC generic classes last).
 pub const FAMILIES: &[(&str, &[ClassData])] = &[
