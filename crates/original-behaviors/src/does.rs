@@ -415,10 +415,7 @@ mod tests {
     fn paths_counts_and_key_branches_are_decided_when_compiled() {
         const D: Does = Does::Seq(&[
             Does::Anim(Anim::Key("normal.request")),
-            Does::Repeat(
-                Count::Key("params.n", 1),
-                &Does::Anim(Anim::Trigger("L")),
-            ),
+            Does::Repeat(Count::Key("params.n", 1), &Does::Anim(Anim::Trigger("L"))),
             Does::IfKey("skip", &Does::Nothing, &Does::Anim(Anim::Trigger("React"))),
             Does::Anim(Anim::EachMapped(
                 "cues",
@@ -428,8 +425,10 @@ mod tests {
         ]);
         let p = Program::compile(
             &D,
-            &keys(json!({"normal": {"request": "R", "idle_s": 2}, "params": {"n": 2},
-                "skip": false, "cues": ["left", "face", "straight"]})),
+            &keys(
+                json!({"normal": {"request": "R", "idle_s": 2}, "params": {"n": 2},
+                "skip": false, "cues": ["left", "face", "straight"]}),
+            ),
         );
         assert_eq!(
             p.ops,

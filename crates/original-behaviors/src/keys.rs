@@ -27,7 +27,9 @@ fn expected(ty: KeyType) -> Option<&'static str> {
         KeyType::Condition => "a condition object",
         KeyType::IntentMatchers => "an array of intent matchers",
         KeyType::Enum(_) => "one of the listed names",
-        KeyType::FacePenalties => "an array of {factor, multiplier} (or an object of factor: multiplier)",
+        KeyType::FacePenalties => {
+            "an array of {factor, multiplier} (or an object of factor: multiplier)"
+        }
         KeyType::Any => return None,
     })
 }
@@ -236,10 +238,22 @@ mod tests {
         assert!(fits(KeyType::FacePenalties, &json!({"TrackingOnly": 100})));
         assert!(fits(KeyType::FacePenalties, &json!([])));
         for (bad, says) in [
-            (json!([{"factor": "Nose", "multiplier": 1}]), "unknown factor `Nose`"),
-            (json!([{"factor": 3, "multiplier": 1}]), "`factor` must be a string"),
-            (json!([{"factor": "Distance_m", "multiplier": "x"}]), "`multiplier`"),
-            (json!([{"factor": "Distance_m", "multiplier": 1, "z": 0}]), "unknown key `z`"),
+            (
+                json!([{"factor": "Nose", "multiplier": 1}]),
+                "unknown factor `Nose`",
+            ),
+            (
+                json!([{"factor": 3, "multiplier": 1}]),
+                "`factor` must be a string",
+            ),
+            (
+                json!([{"factor": "Distance_m", "multiplier": "x"}]),
+                "`multiplier`",
+            ),
+            (
+                json!([{"factor": "Distance_m", "multiplier": 1, "z": 0}]),
+                "unknown key `z`",
+            ),
             (json!([1]), "expected {factor, multiplier}"),
             (json!("Distance_m"), "expected an array"),
             (json!({"Distance_m": null}), "`multiplier`"),

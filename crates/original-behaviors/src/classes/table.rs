@@ -269,11 +269,11 @@ pub(crate) fn build<U: IntentUnion, E: 'static>(
 ) -> Option<Box<dyn Behavior<U, E>>> {
     let keys = read_class_keys(cx, data);
     let refs = cx.reference_keys();
-    let pass_through = cx
-        .resolve_reference_keys(refs)
-        .into_iter()
+    let resolved = cx.resolve_reference_keys(refs);
+    let pass_through = resolved
+        .iter()
         .find(|(k, _)| k.key == "delegateID" && k.resolution == Resolution::GlobalOnly)
-        .map(|(_, id)| id);
+        .map(|(_, id)| *id);
     let tag = |n: &str| U::tag_from_name(n);
     let (pred, mut missing) = Compiled::new(&logic.pred, &tag);
     for input in pred.unmodelled() {
@@ -307,10 +307,32 @@ pub(crate) fn build<U: IntentUnion, E: 'static>(
         });
     }
     let program = Program::compile(&logic.does, &keys);
+    // The behaviors it delegates: a name its keys give was resolved (and any problem
+    // reported) with the reference keys; an ID its code names is checked by the catalog's
+    // hard-coded IDs. So a name that resolves nothing is left out quietly here (its step is
+    // then skipped), and a class never delegates to itself (an older file gives the ID its
+    // code names to an instance of the delegating class).
+    let by_key: Vec<(String, BehaviorId)> = resolved
+        .iter()
+        .filter_map(|(rk, id)| Some((cx.get(rk.key)?.as_str()?.to_owned(), *id)))
+        .collect();
+    let me = cx.name().to_owned();
     let mut targets = Vec::with_capacity(program.ops.len());
     for op in &program.ops {
         let ids = match op {
-            Op::Delegate(names) => names.iter().filter_map(|n| cx.delegate(n, "")).collect(),
+            Op::Delegate(names) => names
+                .iter()
+                .filter(|n| **n != me)
+                .filter_map(|n| {
+                    let id = by_key
+                        .iter()
+                        .find(|(k, _)| k == n)
+                        .map(|(_, id)| *id)
+                        .or_else(|| cx.global_id(n))?;
+                    cx.declare_delegate(id);
+                    Some(id)
+                })
+                .collect(),
             _ => Vec::new(),
         };
         targets.push(ids);

@@ -77,7 +77,8 @@ const ANY_FACE_ALREADY: Test = Test {
     text: "`stoppingCondition` AnyFace and a face seen within `maxFaceAgeToLook_ms`",
     reads: &[reads::FACES],
     eval: |cx: &PredCx<'_>| {
-        let age = Duration::from_secs_f64(cx.f64("maxFaceAgeToLook_ms", 0.0).clamp(0.0, 1e12) / 1000.0);
+        let age =
+            Duration::from_secs_f64(cx.f64("maxFaceAgeToLook_ms", 0.0).clamp(0.0, 1e12) / 1000.0);
         cx.str("stoppingCondition") == Some("AnyFace") && cx.within(latest_face(cx, false), age)
     },
     until: None,
@@ -87,7 +88,9 @@ const ANY_FACE_ALREADY: Test = Test {
 const LEAVE_CHARGER_FIRST: Test = Test {
     text: "`shouldLeaveChargerFirst` and on the charger platform",
     reads: &[reads::ON_PLATFORM],
-    eval: |cx: &PredCx<'_>| cx.bool("shouldLeaveChargerFirst", false) && cx.robot.on_charger_platform,
+    eval: |cx: &PredCx<'_>| {
+        cx.bool("shouldLeaveChargerFirst", false) && cx.robot.on_charger_platform
+    },
     until: None,
 };
 
@@ -160,7 +163,10 @@ pub const LOGIC: &[ClassLogic] = &[
         pred: Pred::Test(&FACE_KNOWN),
         does: Does::Seq(&[
             Does::Anim(Anim::Key("animGetIn")),
-            Does::Repeat(Count::Key("numLoops", 1), &Does::Anim(Anim::Key("animLoop"))),
+            Does::Repeat(
+                Count::Key("numLoops", 1),
+                &Does::Anim(Anim::Key("animLoop")),
+            ),
             Does::Anim(Anim::Key("animGetOut")),
         ]),
     },
@@ -173,7 +179,10 @@ pub const LOGIC: &[ClassLogic] = &[
             &Does::Anim(Anim::KeyOr("knowNameAnimation", "MeetVictorSayNameAgain")),
             &Does::Seq(&[
                 Does::Wait(Dur::KeySecs("waitForRecognitionMaxTime_sec", 0.0)),
-                Does::Anim(Anim::KeyOr("dontKnowNameAnimation", "MeetVictorSawWrongFace")),
+                Does::Anim(Anim::KeyOr(
+                    "dontKnowNameAnimation",
+                    "MeetVictorSawWrongFace",
+                )),
             ]),
         ),
     },
@@ -182,7 +191,10 @@ pub const LOGIC: &[ClassLogic] = &[
         pred: Pred::True,
         does: Does::Repeat(
             Count::Key("howManySearches", 1),
-            &Does::Seq(&[Does::Wait(Dur::KeySecs("waitBeforeTurning_s", 0.0)), Does::Work]),
+            &Does::Seq(&[
+                Does::Wait(Dur::KeySecs("waitBeforeTurning_s", 0.0)),
+                Does::Work,
+            ]),
         ),
     },
     ClassLogic {
@@ -220,10 +232,7 @@ pub const LOGIC: &[ClassLogic] = &[
         // (A resume or a rescan set by a parent is not modelled: see the report.)
         pred: Pred::IntentPending(&["meet_victor"]),
         // Claims meet_victor; scans the face, says the name.
-        does: Does::Seq(&[
-            Does::Work,
-            Does::Anim(Anim::Trigger("MeetVictorSayName")),
-        ]),
+        does: Does::Seq(&[Does::Work, Does::Anim(Anim::Trigger("MeetVictorSayName"))]),
     },
     ClassLogic {
         name: "FistBump",

@@ -85,7 +85,10 @@ const PROX_IN_BUMP_RANGE: Test = Test {
     text: "the prox sensor sees an object within [`minDist_mm`, `maxDist_mm`]",
     reads: &[reads::PROX],
     eval: |cx: &PredCx<'_>| {
-        let (min, max) = (cx.f64("minDist_mm", 0.0), cx.f64("maxDist_mm", f64::INFINITY));
+        let (min, max) = (
+            cx.f64("minDist_mm", 0.0),
+            cx.f64("maxDist_mm", f64::INFINITY),
+        );
         cx.robot
             .prox_mm
             .is_some_and(|d| (min..=max).contains(&f64::from(d)))
@@ -211,7 +214,10 @@ pub const LOGIC: &[ClassLogic] = &[
     },
     ClassLogic {
         name: "GoHome",
-        pred: Pred::All(&[Pred::Not(&Pred::Test(&ON_CONTACTS)), Pred::Test(&CHARGER_KNOWN)]),
+        pred: Pred::All(&[
+            Pred::Not(&Pred::Test(&ON_CONTACTS)),
+            Pred::Test(&CHARGER_KNOWN),
+        ]),
         // Faces and observes the charger, clears the docking area, drives and docks, nuzzles.
         does: Does::Seq(&[
             Does::Delegate(&[Ref::Id("RobustChargerObservation")]),

@@ -39,6 +39,15 @@ pub const FAMILIES: &[(&str, &[ClassData])] = &[
     ("generic", generic::CLASSES),
 ];
 
+/// Older names of classes, as older versions of the fork's files give them, and the class
+/// each is now: `install` registers the older name as the newer class (same keys, predicate
+/// and outcome). ObservingOnCharger is ObservingWithoutTurn before it took a
+/// `behaviorTimer` (so that key is optional).
+pub const OLDER_NAMES: &[(&str, &str)] = &[
+    ("ExploreLookAroundInPlace", "LookAroundInPlace"),
+    ("ObservingOnCharger", "ObservingWithoutTurn"),
+];
+
 /// Every class, family by family.
 pub fn all() -> impl Iterator<Item = &'static ClassData> {
     FAMILIES.iter().flat_map(|(_, classes)| classes.iter())
