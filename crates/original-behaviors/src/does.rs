@@ -3,10 +3,18 @@
 //! actions, delegation to named behaviors, waits, loops, running while the class predicate
 //! holds, or forever. [`Program`] is the compiled form a table-driven class runs: a flat list
 //! of [`Op`]s stepped on activation and after each delegation ends.
+//!
+//! **Keys by path.** Wherever a variant names a class key, the name may be a dotted path
+//! into nested objects (`"normal.requestAnimTrigger"`, `"params.s2_WaitAnimTrigger"`).
+//! [`Does::Repeat`] and [`Does::IfKey`] are decided when the program is compiled (from the
+//! instance's keys); [`Does::If`] is decided when the step is reached (from the robot
+//! state), so a class can take the branch its original takes at that point.
 
 use std::time::Duration;
 
 use serde_json::{Map, Value};
+
+use crate::predicate::Test;
 
 /// An animation a class plays.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -19,7 +27,22 @@ pub enum Anim {
     EachOf(&'static str),
     /// The trigger the key names, else this one.
     KeyOr(&'static str, &'static str),
+    /// For each string of the array the key holds, in order, the trigger this table maps
+    /// it to (strings the table does not list are skipped; absent key: nothing).
+    EachMapped(&'static str, &'static [(&'static str, &'static str)]),
 }
+
+/// How many times a [`Does::Repeat`] runs its part.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Count {
+    /// This many.
+    Fixed(u32),
+    /// The class key's whole number (absent or not a number >= 0: the fallback).
+    Key(&'static str, u32),
+}
+
+/// The most passes a [`Does::Repeat`] unrolls (a larger key value is clamped).
+pub const MAX_REPEAT: u32 = 32;
 
 /// A behavior a class delegates to.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -67,6 +90,19 @@ pub enum Does {
     /// Stays active, doing nothing more, until cancelled by its parent or its
     /// `wantsToCancelSelfCondition`.
     Forever,
+    /// The class's procedural work that the robot does not model step by step (driving to
+    /// a pose, turning to a face, searching, docking): one timed action named after the
+    /// class (`ActionRequest::StandIn`; its length from the robot's duration table).
+    Work,
+    /// Its part this many times, one after the other (unrolled when compiled, at most
+    /// [`MAX_REPEAT`]).
+    Repeat(Count, &'static Does),
+    /// The first part when the class key is set and "true" (true, a non-zero number, a
+    /// non-empty string, array or object), else the second; decided when compiled.
+    IfKey(&'static str, &'static Does, &'static Does),
+    /// The first part when the test holds at the moment the step is reached, else the
+    /// second.
+    If(Check, &'static Does, &'static Does),
 }
 
 /// One step of a [`Program`].
@@ -89,8 +125,22 @@ pub enum Op {
     GuardOff,
     /// Stay active doing nothing.
     Idle,
+    /// Run the class's procedural work as one timed action, continue when it ends.
+    Work,
+    /// Continue at the next step when the test holds now, else at this step.
+    Branch(Check, usize),
     /// End (cancel self).
     End,
+}
+
+/// A test a [`Does::If`] / [`Op::Branch`] asks (compared by identity).
+#[derive(Clone, Copy, Debug)]
+pub struct Check(pub &'static Test);
+
+impl PartialEq for Check {
+    fn eq(&self, other: &Self) -> bool {
+        std::ptr::eq(self.0, other.0)
+    }
 }
 
 /// A compiled [`Does`]: steps with the keys' values filled in.
@@ -100,10 +150,48 @@ pub struct Program {
     pub ops: Vec<Op>,
 }
 
+/// The value at `path` (a key, or a dotted path into nested objects) of the class keys.
+pub fn lookup<'a>(keys: &'a Map<String, Value>, path: &str) -> Option<&'a Value> {
+    let mut parts = path.split('.');
+    let mut v = keys.get(parts.next()?)?;
+    for p in parts {
+        v = v.as_object()?.get(p)?;
+    }
+    Some(v)
+}
+
 fn key_str<'a>(keys: &'a Map<String, Value>, key: &str) -> Option<&'a str> {
-    keys.get(key)
+    lookup(keys, key)
         .and_then(Value::as_str)
         .filter(|s| !s.trim().is_empty())
+}
+
+/// True when the value at `path` is set and "true": true, a non-zero number, a non-empty
+/// string, array or object.
+pub fn key_truthy(keys: &Map<String, Value>, path: &str) -> bool {
+    match lookup(keys, path) {
+        Some(Value::Bool(b)) => *b,
+        Some(Value::Number(n)) => n.as_f64().is_some_and(|x| x != 0.0),
+        Some(Value::String(s)) => !s.trim().is_empty(),
+        Some(Value::Array(a)) => !a.is_empty(),
+        Some(Value::Object(o)) => !o.is_empty(),
+        Some(Value::Null) | None => false,
+    }
+}
+
+impl Count {
+    /// The count with the class keys' values.
+    pub fn resolve(self, keys: &Map<String, Value>) -> u32 {
+        let n = match self {
+            Count::Fixed(n) => n,
+            Count::Key(k, d) => lookup(keys, k)
+                .and_then(Value::as_f64)
+                .filter(|x| x.is_finite() && *x >= 0.0)
+                .map(|x| x.min(f64::from(u32::MAX)) as u32)
+                .unwrap_or(d),
+        };
+        n.min(MAX_REPEAT)
+    }
 }
 
 impl Dur {
@@ -111,9 +199,8 @@ impl Dur {
     pub fn resolve(self, keys: &Map<String, Value>) -> Duration {
         let secs = match self {
             Dur::Secs(s) => s,
-            Dur::KeySecs(k, d) => keys.get(k).and_then(Value::as_f64).unwrap_or(d),
-            Dur::KeyMs(k, d) => keys
-                .get(k)
+            Dur::KeySecs(k, d) => lookup(keys, k).and_then(Value::as_f64).unwrap_or(d),
+            Dur::KeyMs(k, d) => lookup(keys, k)
                 .and_then(Value::as_f64)
                 .map(|ms| ms / 1000.0)
                 .unwrap_or(d),
@@ -149,8 +236,17 @@ impl Program {
                     self.ops
                         .push(Op::Play(key_str(keys, k).unwrap_or(d).to_owned()));
                 }
+                Anim::EachMapped(k, map) => {
+                    if let Some(Value::Array(a)) = lookup(keys, k) {
+                        for v in a.iter().filter_map(Value::as_str) {
+                            if let Some((_, t)) = map.iter().find(|(from, _)| *from == v) {
+                                self.ops.push(Op::Play((*t).to_owned()));
+                            }
+                        }
+                    }
+                }
                 Anim::EachOf(k) => {
-                    if let Some(Value::Array(a)) = keys.get(k) {
+                    if let Some(Value::Array(a)) = lookup(keys, k) {
                         for t in a.iter().filter_map(Value::as_str) {
                             if !t.trim().is_empty() {
                                 self.ops.push(Op::Play(t.to_owned()));
@@ -196,6 +292,31 @@ impl Program {
                 self.ops.push(Op::GuardOff);
             }
             Does::Forever => self.ops.push(Op::Idle),
+            Does::Work => self.ops.push(Op::Work),
+            Does::Repeat(n, body) => {
+                for _ in 0..n.resolve(keys) {
+                    self.push(body, keys);
+                }
+            }
+            Does::IfKey(k, then, otherwise) => {
+                if key_truthy(keys, k) {
+                    self.push(then, keys);
+                } else {
+                    self.push(otherwise, keys);
+                }
+            }
+            Does::If(test, then, otherwise) => {
+                let branch = self.ops.len();
+                self.ops.push(Op::Branch(test, 0));
+                self.push(then, keys);
+                let jump = self.ops.len();
+                self.ops.push(Op::Jump(0));
+                let else_at = self.ops.len();
+                self.push(otherwise, keys);
+                let end = self.ops.len();
+                self.ops[branch] = Op::Branch(test, else_at);
+                self.ops[jump] = Op::Jump(end);
+            }
         }
     }
 
@@ -216,7 +337,7 @@ impl Op {
     pub fn waits(&self) -> bool {
         matches!(
             self,
-            Op::Play(_) | Op::Say(_) | Op::Delegate(_) | Op::Wait(_) | Op::Idle
+            Op::Play(_) | Op::Say(_) | Op::Delegate(_) | Op::Wait(_) | Op::Idle | Op::Work
         )
     }
 }
@@ -229,6 +350,7 @@ pub fn text(does: &Does) -> String {
         Does::Anim(Anim::Key(k)) => format!("plays `{k}`"),
         Does::Anim(Anim::KeyOr(k, d)) => format!("plays `{k}` (default {d})"),
         Does::Anim(Anim::EachOf(k)) => format!("plays each of `{k}`"),
+        Does::Anim(Anim::EachMapped(k, _)) => format!("plays the animation of each of `{k}`"),
         Does::Say(t) => format!("says \"{t}\""),
         Does::Delegate(refs) => format!(
             "delegates {}",
@@ -246,6 +368,11 @@ pub fn text(does: &Does) -> String {
         Does::Loop(body) => format!("repeats ({})", text(body)),
         Does::WhileHolds(body) => format!("while its predicate holds: {}", text(body)),
         Does::Forever => "stays until cancelled".into(),
+        Does::Work => "does its work (a timed action)".into(),
+        Does::Repeat(Count::Fixed(n), body) => format!("{n} times ({})", text(body)),
+        Does::Repeat(Count::Key(k, _), body) => format!("`{k}` times ({})", text(body)),
+        Does::IfKey(k, a, b) => format!("if `{k}`: {}; else: {}", text(a), text(b)),
+        Does::If(t, a, b) => format!("if {}: {}; else: {}", t.0.text, text(a), text(b)),
     }
 }
 
@@ -279,6 +406,69 @@ mod tests {
                 Op::Play("C".into()),
                 Op::Delegate(vec!["StuckOnEdge".into()]),
                 Op::Wait(Duration::from_millis(500)),
+                Op::End
+            ]
+        );
+    }
+
+    #[test]
+    fn paths_counts_and_key_branches_are_decided_when_compiled() {
+        const D: Does = Does::Seq(&[
+            Does::Anim(Anim::Key("normal.request")),
+            Does::Repeat(Count::Key("params.n", 1), &Does::Anim(Anim::Trigger("L"))),
+            Does::IfKey("skip", &Does::Nothing, &Does::Anim(Anim::Trigger("React"))),
+            Does::Anim(Anim::EachMapped(
+                "cues",
+                &[("straight", "S"), ("left", "Left")],
+            )),
+            Does::Wait(Dur::KeySecs("normal.idle_s", 0.0)),
+        ]);
+        let p = Program::compile(
+            &D,
+            &keys(
+                json!({"normal": {"request": "R", "idle_s": 2}, "params": {"n": 2},
+                "skip": false, "cues": ["left", "face", "straight"]}),
+            ),
+        );
+        assert_eq!(
+            p.ops,
+            [
+                Op::Play("R".into()),
+                Op::Play("L".into()),
+                Op::Play("L".into()),
+                Op::Play("React".into()),
+                Op::Play("Left".into()),
+                Op::Play("S".into()),
+                Op::Wait(Duration::from_secs(2)),
+                Op::End
+            ]
+        );
+        let p = Program::compile(&D, &keys(json!({"skip": true, "params": {"n": 1e12}})));
+        assert_eq!(p.ops.len(), MAX_REPEAT as usize + 1, "{:?}", p.ops);
+    }
+
+    #[test]
+    fn a_runtime_branch_jumps_over_the_part_not_taken() {
+        use crate::predicate::{PredCx, Test};
+        const T: Test = Test {
+            text: "t",
+            reads: &[],
+            eval: |_: &PredCx<'_>| true,
+            until: None,
+        };
+        const D: Does = Does::Seq(&[
+            Does::If(Check(&T), &Does::Anim(Anim::Trigger("A")), &Does::Work),
+            Does::Anim(Anim::Trigger("B")),
+        ]);
+        let p = Program::compile(&D, &Map::new());
+        assert_eq!(
+            p.ops,
+            [
+                Op::Branch(Check(&T), 3),
+                Op::Play("A".into()),
+                Op::Jump(4),
+                Op::Work,
+                Op::Play("B".into()),
                 Op::End
             ]
         );

@@ -7,7 +7,7 @@
 use robot_runtime::behavior::{BuildCx, IntentUnion, ProblemKind};
 use serde_json::{Map, Value};
 
-use crate::specs::{ClassData, Key, KeyType, Need};
+use crate::specs::{ClassData, Key, KeyType, Need, FACE_SELECTION_FACTORS};
 
 /// What a value of `ty` is, for an error message (None: any value fits).
 fn expected(ty: KeyType) -> Option<&'static str> {
@@ -27,6 +27,9 @@ fn expected(ty: KeyType) -> Option<&'static str> {
         KeyType::Condition => "a condition object",
         KeyType::IntentMatchers => "an array of intent matchers",
         KeyType::Enum(_) => "one of the listed names",
+        KeyType::FacePenalties => {
+            "an array of {factor, multiplier} (or an object of factor: multiplier)"
+        }
         KeyType::Any => return None,
     })
 }
@@ -55,7 +58,59 @@ fn fits(ty: KeyType, v: &Value) -> bool {
                 })
             }),
         KeyType::Enum(names) => v.as_str().is_some_and(|s| names.contains(&s)),
+        KeyType::FacePenalties => face_penalties(v).is_ok(),
         KeyType::Any => true,
+    }
+}
+
+/// `faceSelectionPenalties` read as the original reads it (OCP §2.9): the array of
+/// `{factor, multiplier}`, or this project's object shorthand `{factor: multiplier}`.
+/// One bad entry fails the whole value (the original then keeps its defaults; here it is a
+/// load problem naming the entry).
+pub fn face_penalties(v: &Value) -> Result<Vec<(&'static str, f64)>, String> {
+    let factor = |name: &str| {
+        FACE_SELECTION_FACTORS
+            .iter()
+            .find(|f| **f == name)
+            .copied()
+            .ok_or_else(|| {
+                format!(
+                    "unknown factor `{name}` (one of {})",
+                    FACE_SELECTION_FACTORS.join(", ")
+                )
+            })
+    };
+    let multiplier = |m: Option<&Value>, at: &str| {
+        m.and_then(Value::as_f64)
+            .filter(|x| x.is_finite())
+            .ok_or_else(|| format!("{at}: `multiplier` must be a number"))
+    };
+    match v {
+        Value::Array(entries) => entries
+            .iter()
+            .enumerate()
+            .map(|(i, e)| {
+                let at = format!("[{i}]");
+                let o = e
+                    .as_object()
+                    .ok_or_else(|| format!("{at}: expected {{factor, multiplier}}, found {e}"))?;
+                if let Some(k) = o.keys().find(|k| *k != "factor" && *k != "multiplier") {
+                    return Err(format!("{at}: unknown key `{k}` (factor, multiplier)"));
+                }
+                let f = o
+                    .get("factor")
+                    .and_then(Value::as_str)
+                    .ok_or_else(|| format!("{at}: `factor` must be a string"))?;
+                Ok((factor(f)?, multiplier(o.get("multiplier"), &at)?))
+            })
+            .collect(),
+        Value::Object(o) => o
+            .iter()
+            .map(|(k, m)| Ok((factor(k)?, multiplier(Some(m), k)?)))
+            .collect(),
+        _ => Err(format!(
+            "expected an array of {{factor, multiplier}}, found {v}"
+        )),
     }
 }
 
@@ -88,12 +143,24 @@ pub fn read_class_keys<U: IntentUnion, E: 'static>(
     cx: &mut BuildCx<'_, U, E>,
     data: &ClassData,
 ) -> Map<String, Value> {
+    read_keys(cx, data.keys)
+}
+
+/// [`read_class_keys`] for some keys only (a native class that reads the rest itself).
+pub fn read_keys<U: IntentUnion, E: 'static>(
+    cx: &mut BuildCx<'_, U, E>,
+    keys: &[Key],
+) -> Map<String, Value> {
     let mut out = Map::new();
-    for key in data.keys {
+    for key in keys {
         match cx.get(key.name) {
             Some(v) => {
                 if !fits(key.ty, v) {
                     match key.ty {
+                        KeyType::FacePenalties => {
+                            let why = face_penalties(v).err().unwrap_or_default();
+                            cx.bad_value(key.name, why);
+                        }
                         KeyType::Enum(names) => cx.bad_value(
                             key.name,
                             format!("expected one of {}, found {v}", names.join(", ")),
@@ -157,6 +224,47 @@ mod tests {
         assert!(!fits(KeyType::Graph, &json!([[0, 1]])));
         assert!(fits(KeyType::Enum(&["A", "B"]), &json!("B")));
         assert!(!fits(KeyType::Enum(&["A", "B"]), &json!("C")));
+    }
+
+    #[test]
+    fn face_selection_penalties_are_the_array_the_robot_files_use() {
+        let ok = json!([{"factor": "Distance_m", "multiplier": 4},
+            {"factor": "UnnamedFace", "multiplier": 0.5}]);
+        assert_eq!(
+            face_penalties(&ok).unwrap(),
+            [("Distance_m", 4.0), ("UnnamedFace", 0.5)]
+        );
+        assert!(fits(KeyType::FacePenalties, &ok));
+        assert!(fits(KeyType::FacePenalties, &json!({"TrackingOnly": 100})));
+        assert!(fits(KeyType::FacePenalties, &json!([])));
+        for (bad, says) in [
+            (
+                json!([{"factor": "Nose", "multiplier": 1}]),
+                "unknown factor `Nose`",
+            ),
+            (
+                json!([{"factor": 3, "multiplier": 1}]),
+                "`factor` must be a string",
+            ),
+            (
+                json!([{"factor": "Distance_m", "multiplier": "x"}]),
+                "`multiplier`",
+            ),
+            (
+                json!([{"factor": "Distance_m", "multiplier": 1, "z": 0}]),
+                "unknown key `z`",
+            ),
+            (json!([1]), "expected {factor, multiplier}"),
+            (json!("Distance_m"), "expected an array"),
+            (json!({"Distance_m": null}), "`multiplier`"),
+        ] {
+            let e = face_penalties(&bad).unwrap_err();
+            assert!(e.contains(says), "{bad}: {e}");
+            assert!(!fits(KeyType::FacePenalties, &bad));
+        }
+        let default: Value =
+            serde_json::from_str(crate::specs::FACE_SELECTION_PENALTIES_DEFAULT).unwrap();
+        assert!(fits(KeyType::FacePenalties, &default));
     }
 
     #[test]

@@ -185,6 +185,16 @@ pub fn install_with<U: IntentUnion, E: 'static>(registry: &mut Registry<U, E>, o
             ),
         };
     }
+    // Older class names (specs::OLDER_NAMES) run as the class they became.
+    for &(older, class) in specs::OLDER_NAMES {
+        if let (Some(data), Some(logic)) = (specs::class(class), logic::get(class)) {
+            registry.register_class_with(
+                older,
+                catalog::class_info(class, true),
+                Arc::new(move |cx: &mut BuildCx<'_, U, E>| classes::table::build(cx, data, logic)),
+            );
+        }
+    }
     conditions::register(registry);
     registry
         .set_vocabulary(Vocabulary::Timers, catalog::BEHAVIOR_TIMERS.iter().copied())

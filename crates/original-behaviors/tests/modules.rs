@@ -18,7 +18,7 @@ const ALLOWED: &[(&str, &[&str])] = &[
     ),
     ("specs", &[]),
     ("keys", &["specs"]),
-    ("does", &[]),
+    ("does", &["predicate"]),
     ("predicate", &["access", "robot_state"]),
     ("logic", &["does", "inputs", "predicate", "robot_state"]),
     (

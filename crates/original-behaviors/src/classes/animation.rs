@@ -246,7 +246,13 @@ pub(crate) fn build_with_face<U: IntentUnion, E: 'static>(
     cx: &mut BuildCx<'_, U, E>,
 ) -> Option<Box<dyn Behavior<U, E>>> {
     let s = read_sequence(cx);
-    cx.obj("faceSelectionPenalties");
+    // The array of {factor, multiplier} the robot's files use (or the object shorthand),
+    // checked as the class table says (OCP §2.9).
+    if let Some(key) = crate::specs::class("AnimSequenceWithFace")
+        .and_then(|c| c.keys.iter().find(|k| k.name == "faceSelectionPenalties"))
+    {
+        crate::keys::read_keys(cx, std::slice::from_ref(key));
+    }
     let require = cx.bool("requireFaceForActivation", false);
     cx.bool("requireFaceConfirmation", false);
     let back = cx.bool("returnToOriginalPose", false);

@@ -4,8 +4,9 @@
 //! intent condition are the runner's; its own predicate is the table's), claims the intents
 //! the class claims in code (the first pending one of the table's list, on activation) and
 //! drops those it drops (while active), and once active does what the table says: plays
-//! animations and speech as timed actions, delegates, waits, loops, runs while its
-//! predicate holds, or stays until cancelled.
+//! animations and speech as timed actions, runs its procedural work as one timed action
+//! named after the class, delegates, waits, loops, branches on the robot state, runs while
+//! its predicate holds, or stays until cancelled.
 //!
 //! A class whose reference keys name a global `delegateID` (the coordinators built on
 //! `DispatcherPassThrough`, `SleepCycle`) passes through: the delegate is its linked scope,
@@ -225,6 +226,22 @@ impl<T: Copy + PartialEq> TableClass<T> {
                         }
                     }
                 }
+                Op::Work => {
+                    let work = ActionRequest::StandIn { class: self.class };
+                    if ctx.play(&work, next).is_ok() {
+                        return;
+                    }
+                }
+                Op::Branch(check, otherwise) => {
+                    let holds = {
+                        let view = ctx.view();
+                        (check.0.eval)(&pred_cx(&view, &self.keys))
+                    };
+                    if !holds {
+                        self.pc = *otherwise;
+                        continue;
+                    }
+                }
                 Op::Jump(t) => {
                     self.pc = *t;
                     continue;
@@ -252,11 +269,11 @@ pub(crate) fn build<U: IntentUnion, E: 'static>(
 ) -> Option<Box<dyn Behavior<U, E>>> {
     let keys = read_class_keys(cx, data);
     let refs = cx.reference_keys();
-    let pass_through = cx
-        .resolve_reference_keys(refs)
-        .into_iter()
+    let resolved = cx.resolve_reference_keys(refs);
+    let pass_through = resolved
+        .iter()
         .find(|(k, _)| k.key == "delegateID" && k.resolution == Resolution::GlobalOnly)
-        .map(|(_, id)| id);
+        .map(|(_, id)| *id);
     let tag = |n: &str| U::tag_from_name(n);
     let (pred, mut missing) = Compiled::new(&logic.pred, &tag);
     for input in pred.unmodelled() {
@@ -290,26 +307,30 @@ pub(crate) fn build<U: IntentUnion, E: 'static>(
         });
     }
     let program = Program::compile(&logic.does, &keys);
+    // The behaviors it delegates: a name its keys give was resolved (and any problem
+    // reported) with the reference keys; an ID its code names is checked by the catalog's
+    // hard-coded IDs. So a name that resolves nothing is left out quietly here (its step is
+    // then skipped), and a class never delegates to itself (an older file gives the ID its
+    // code names to an instance of the delegating class).
+    let by_key: Vec<(String, BehaviorId)> = resolved
+        .iter()
+        .filter_map(|(rk, id)| Some((cx.get(rk.key)?.as_str()?.to_owned(), *id)))
+        .collect();
+    let me = cx.name().to_owned();
     let mut targets = Vec::with_capacity(program.ops.len());
     for op in &program.ops {
         let ids = match op {
-            // A behavior ID the class's code names that the tree lacks: said as an info and
-            // skipped (a partial tree still loads); a key's name must resolve.
             Op::Delegate(names) => names
                 .iter()
+                .filter(|n| **n != me)
                 .filter_map(|n| {
-                    if !data.hard_coded.contains(&n.as_str()) {
-                        return cx.delegate(n, "");
-                    }
-                    let found = cx.global_id(n);
-                    match found {
-                        Some(id) => cx.declare_delegate(id),
-                        None => cx.info(ProblemKind::MissingHardCodedId {
-                            id: n.clone(),
-                            class: data.name.to_owned(),
-                        }),
-                    }
-                    found
+                    let id = by_key
+                        .iter()
+                        .find(|(k, _)| k == n)
+                        .map(|(_, id)| *id)
+                        .or_else(|| cx.global_id(n))?;
+                    cx.declare_delegate(id);
+                    Some(id)
                 })
                 .collect(),
             _ => Vec::new(),

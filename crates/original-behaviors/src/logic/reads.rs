@@ -68,6 +68,11 @@ pub const FACE_EVENTS: Read = Read::new(
 pub const EYE_CONTACT: Read = Read::new("eye contact (`eye_contact`)", inputs::EYE_CONTACT);
 /// Located objects: chargers and cubes (`objects`).
 pub const OBJECTS: Read = Read::new("located objects (`objects`)", inputs::OBJECTS);
+/// The cube connection (`cube_connected`).
+pub const CUBE_CONNECTED: Read = Read::new(
+    "the cube connection (`cube_connected`)",
+    inputs::CUBE_CONNECTED,
+);
 /// Cube taps, a cube in the charger area (`cube_tapped`, `cube_in_charger_area`).
 pub const CUBE_EVENTS: Read = Read::new(
     "cube taps and the charger area (`cube_tapped`, `cube_in_charger_area`)",

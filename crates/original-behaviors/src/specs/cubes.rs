@@ -4,6 +4,13 @@
 use super::types::KeyType::*;
 use super::types::{opt, req, ClassData, Mods};
 
+/// A key the newest class requires that older fork files omit.
+const OLDER_FILES_OMIT: &str = "required by the newest class; optional here because older fork files omit it (the original's release build then reads the null value)";
+
+/// A key older fork files carry that the newest class does not read (accepted, not read).
+const OLDER_FILES_CARRY: &str =
+    "not read by the newest class; older versions of the fork's files carry it";
+
 /// Keepaway's 32 required floats, in the order the fork's constructor reads them (OCP §2.7
 /// names them only as "as in the fork's file"; the names here are from the fork's source).
 const KEEPAWAY_FLOAT: &str = "float, required (one of Keepaway's 32 tuning floats)";
@@ -179,14 +186,19 @@ pub const CLASSES: &[ClassData] = &[
     ClassData {
         name: "Keepaway",
         keys: &[
-            req("minPouncesForSoloPlay", Int, "int8"),
-            req("maxPouncesForSoloPlay", Int, "int8"),
+            opt("animDistanceOffset_mm", Any, "none", OLDER_FILES_CARRY),
+            opt("instaPounceDistance_mm", Any, "none", OLDER_FILES_CARRY),
+            opt("naturalGameEndTimeout_s", Any, "none", OLDER_FILES_CARRY),
+            opt("noPointsEarnedTimeout_s", Any, "none", OLDER_FILES_CARRY),
+            opt("pointsToWin", Any, "none", OLDER_FILES_CARRY),
+            opt("minPouncesForSoloPlay", Int, "none", OLDER_FILES_OMIT),
+            opt("maxPouncesForSoloPlay", Int, "none", OLDER_FILES_OMIT),
             req("useProxForDistance", Bool, ""),
             req("targetUnmovedGameEndTimeout_s", Float, KEEPAWAY_FLOAT),
             req("noVisibleTargetGameEndTimeout_s", Float, KEEPAWAY_FLOAT),
-            req("outOfPlayGameEndTimeout_s", Float, KEEPAWAY_FLOAT),
+            opt("outOfPlayGameEndTimeout_s", Float, "none", OLDER_FILES_OMIT),
             req("targetVisibleTimeout_s", Float, KEEPAWAY_FLOAT),
-            req("globalOffsetDist_mm", Float, KEEPAWAY_FLOAT),
+            opt("globalOffsetDist_mm", Float, "none", OLDER_FILES_OMIT),
             req("inPlayDistance_mm", Float, KEEPAWAY_FLOAT),
             req("outOfPlayDistance_mm", Float, KEEPAWAY_FLOAT),
             req("allowablePointingError_deg", Float, KEEPAWAY_FLOAT),
@@ -202,18 +214,18 @@ pub const CLASSES: &[ClassData] = &[
             req("basePounceChance", Float, KEEPAWAY_FLOAT),
             req("pounceChanceIncrement", Float, KEEPAWAY_FLOAT),
             req("nominalPounceDistance_mm", Float, KEEPAWAY_FLOAT),
-            req("mousetrapPounceDistance_mm", Float, KEEPAWAY_FLOAT),
-            req("probBackupInsteadOfMousetrap", Float, KEEPAWAY_FLOAT),
+            opt("mousetrapPounceDistance_mm", Float, "none", OLDER_FILES_OMIT),
+            opt("probBackupInsteadOfMousetrap", Float, "none", OLDER_FILES_OMIT),
             req("pounceSuccessPitchDiff_deg", Float, KEEPAWAY_FLOAT),
-            req("excitementIncPerHit", Float, KEEPAWAY_FLOAT),
-            req("maxProbExitExcited", Float, KEEPAWAY_FLOAT),
-            req("frustrationIncPerMiss", Float, KEEPAWAY_FLOAT),
-            req("maxProbExitFrustrated", Float, KEEPAWAY_FLOAT),
-            req("minProbToExit", Float, KEEPAWAY_FLOAT),
-            req("baseProbReact", Float, KEEPAWAY_FLOAT),
-            req("minProbToReact", Float, KEEPAWAY_FLOAT),
-            req("probReactIncrement", Float, KEEPAWAY_FLOAT),
-            req("probReactMax", Float, KEEPAWAY_FLOAT),
+            opt("excitementIncPerHit", Float, "none", OLDER_FILES_OMIT),
+            opt("maxProbExitExcited", Float, "none", OLDER_FILES_OMIT),
+            opt("frustrationIncPerMiss", Float, "none", OLDER_FILES_OMIT),
+            opt("maxProbExitFrustrated", Float, "none", OLDER_FILES_OMIT),
+            opt("minProbToExit", Float, "none", OLDER_FILES_OMIT),
+            opt("baseProbReact", Float, "none", OLDER_FILES_OMIT),
+            opt("minProbToReact", Float, "none", OLDER_FILES_OMIT),
+            opt("probReactIncrement", Float, "none", OLDER_FILES_OMIT),
+            opt("probReactMax", Float, "none", OLDER_FILES_OMIT),
         ],
         mods: Mods::BASE
             .carry(false)

@@ -1,6 +1,11 @@
 //! Faces (OCP §2.6).
 
 use super::types::KeyType::*;
+
+/// A key older fork files carry that the newest class does not read (accepted, not read).
+const OLDER_FILES_CARRY: &str =
+    "not read by the newest class; older versions of the fork's files carry it";
+
 use super::types::{
     opt, req, ClassData, Mods, FACE_SELECTION_PENALTIES_DEFAULT, FACE_SELECTION_PENALTIES_NOTE,
 };
@@ -85,8 +90,8 @@ pub const CLASSES: &[ClassData] = &[
             opt("maxFaceAgeToLook_ms", Int, "0", ""),
             req(
                 "stoppingCondition",
-                Enum(&["AnyFace", "NewFace", "Timeout"]),
-                "",
+                Enum(&["AnyFace", "NewFace", "Timeout", "None"]),
+                "None: older fork files' value (no stopping condition of its own: the search runs until it ends)",
             ),
             req("searchBehavior", Id, "G (global IDs only)"),
             opt(
@@ -130,10 +135,11 @@ pub const CLASSES: &[ClassData] = &[
             opt("resumeAnimation", Trigger, "none", "must be given with maxNumResumes"),
             opt("maxNumResumes", Int, "0", "must be given with resumeAnimation"),
             opt("maxNumFailures", Int, "2", ""),
-            req(
+            opt(
                 "findFaceBehavior",
                 Id,
-                "A (own anonymous first, then global); must be class FindFaceAndThen",
+                "none",
+                "A (own anonymous first, then global); must be class FindFaceAndThen; required by the newest class (its predicate needs it resolved), optional here because older fork files omit it (their class found the face itself)",
             ),
             opt("motionProfile", Object, "none", "a path motion profile object"),
         ],
@@ -209,6 +215,7 @@ pub const CLASSES: &[ClassData] = &[
     ClassData {
         name: "InteractWithFaces",
         keys: &[
+            opt("chanceSayName", Any, "none", OLDER_FILES_CARRY),
             req("minTimeToTrackFaceLowerBound_s", Float, ""),
             req("minTimeToTrackFaceUpperBound_s", Float, ""),
             req("maxTimeToTrackFaceLowerBound_s", Float, ""),
@@ -250,7 +257,7 @@ pub const CLASSES: &[ClassData] = &[
         name: "TrackFace",
         keys: &[opt(
             "faceSelectionPenalties",
-            Array,
+            FacePenalties,
             FACE_SELECTION_PENALTIES_DEFAULT,
             FACE_SELECTION_PENALTIES_NOTE,
         )],
@@ -268,7 +275,7 @@ pub const CLASSES: &[ClassData] = &[
             opt("tooManyFacesRecentTime_sec", Float, "none", ""),
             opt(
                 "faceSelectionPenalties",
-                Array,
+                FacePenalties,
                 FACE_SELECTION_PENALTIES_DEFAULT,
                 FACE_SELECTION_PENALTIES_NOTE,
             ),
@@ -290,7 +297,7 @@ pub const CLASSES: &[ClassData] = &[
     },
     ClassData {
         name: "RespondToRenameFace",
-        keys: &[],
+        keys: &[opt("animationTrigger", Any, "none", OLDER_FILES_CARRY)],
         mods: Mods::BASE,
         claims: &[],
         drops: &[],

@@ -335,7 +335,7 @@ pub const CLASSES: &[ClassData] = &[
             RENDER_IN_EYE_HUE,
             opt(
                 "faceSelectionPenalties",
-                Array,
+                FacePenalties,
                 FACE_SELECTION_PENALTIES_DEFAULT,
                 FACE_SELECTION_PENALTIES_NOTE,
             ),

@@ -21,7 +21,9 @@ pub mod sensing;
 pub mod types;
 pub mod voice;
 
-pub use types::{ClassData, Key, KeyType, Mods, Need};
+pub use types::{
+    ClassData, Key, KeyType, Mods, Need, FACE_SELECTION_FACTORS, FACE_SELECTION_PENALTIES_DEFAULT,
+};
 
 /// The families, in the order of OCP §2 (the OBC generic classes last).
 pub const FAMILIES: &[(&str, &[ClassData])] = &[
@@ -35,6 +37,15 @@ pub const FAMILIES: &[(&str, &[ClassData])] = &[
     ("games", games::CLASSES),
     ("dev", dev::CLASSES),
     ("generic", generic::CLASSES),
+];
+
+/// Older names of classes, as older versions of the fork's files give them, and the class
+/// each is now: `install` registers the older name as the newer class (same keys, predicate
+/// and outcome). ObservingOnCharger is ObservingWithoutTurn before it took a
+/// `behaviorTimer` (so that key is optional).
+pub const OLDER_NAMES: &[(&str, &str)] = &[
+    ("ExploreLookAroundInPlace", "LookAroundInPlace"),
+    ("ObservingOnCharger", "ObservingWithoutTurn"),
 ];
 
 /// Every class, family by family.

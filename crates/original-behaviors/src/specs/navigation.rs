@@ -3,6 +3,13 @@
 use super::types::KeyType::*;
 use super::types::{opt, req, ClassData, Mods};
 
+/// A key the newest class requires that older fork files omit.
+const OLDER_FILES_OMIT: &str = "required by the newest class; optional here because older fork files omit it (the original's release build then reads the null value)";
+
+/// A key older fork files carry that the newest class does not read (accepted, not read).
+const OLDER_FILES_CARRY: &str =
+    "not read by the newest class; older versions of the fork's files carry it";
+
 /// The `driveDirectionCues` values (OCP §2.5 DriveOffCharger).
 const DRIVE_DIRECTION_CUES_NOTE: &str = "verified non-empty in the original (an error log, not an assert) and omitted by three fork instances, so optional here: absent or empty leaves only the final procedural-straight attempts; array of strings, each one of straight, proceduralStraight, randomly, face, cube, micDirection, left, right; tried in order";
 
@@ -31,6 +38,9 @@ pub const CLASSES: &[ClassData] = &[
     ClassData {
         name: "GoHome",
         keys: &[
+            opt("backupStartAnimTrigger", Any, "none", OLDER_FILES_CARRY),
+            opt("backupEndAnimTrigger", Any, "none", OLDER_FILES_CARRY),
+            opt("backupLoopAnimTrigger", Any, "none", OLDER_FILES_CARRY),
             req("useCliffSensorCorrection", Bool, ""),
             opt("leftTurnAnimTrigger", Trigger, "none", "need not stated in OCP"),
             opt("rightTurnAnimTrigger", Trigger, "none", "need not stated in OCP"),
@@ -57,6 +67,10 @@ pub const CLASSES: &[ClassData] = &[
     ClassData {
         name: "FindHome",
         keys: &[
+            opt("searchTurnEndAnimTrigger", Any, "none", OLDER_FILES_CARRY),
+            opt("searchTurnWaitingForImagesAnimTrigger", Any, "none", OLDER_FILES_CARRY),
+            opt("useExposureCycling", Any, "none", OLDER_FILES_CARRY),
+            opt("numImagesToWaitFor", Any, "none", OLDER_FILES_CARRY),
             opt("searchTurnAnimTrigger", Trigger, "none", "need not stated in OCP"),
             opt("postSearchAnimTrigger", Trigger, "none", "need not stated in OCP"),
             req("minSearchAngleSweep_deg", Float, ""),
@@ -65,7 +79,7 @@ pub const CLASSES: &[ClassData] = &[
             req("maxDrivingDist_mm", Float, ""),
             req("maxSearchTurns", UInt, "uint8"),
             req("maxNumRecentSearches", UInt, "uint8"),
-            req("numSearchesBeforePlayingPostSearchAnim", Int, ""),
+            opt("numSearchesBeforePlayingPostSearchAnim", Int, "0", OLDER_FILES_OMIT),
         ],
         mods: Mods::BASE.charger(false).carry(true),
         claims: &[],
@@ -99,7 +113,7 @@ pub const CLASSES: &[ClassData] = &[
         name: "ClearChargerArea",
         keys: &[
             req("maxNumAttempts", Int, "must be > 0"),
-            req("tryToPickUpCube", Bool, ""),
+            opt("tryToPickUpCube", Bool, "false", OLDER_FILES_OMIT),
         ],
         mods: Mods::BASE.charger(false).carry(true),
         claims: &[],
@@ -210,7 +224,12 @@ pub const CLASSES: &[ClassData] = &[
             opt("small_motion_period_random_factor", Float, "0", ""),
             req("look_up_period_multiplier", Float, ""),
             req("look_straight_period_multiplier", Float, ""),
-            req("behaviorTimer", Str, "a BehaviorTimer name whose elapsed time scales the periods"),
+            opt(
+                "behaviorTimer",
+                Str,
+                "none",
+                "a BehaviorTimer name whose elapsed time scales the periods; required by the newest class, optional here because the older class (ObservingOnCharger) has none and scales by the time on the charger",
+            ),
         ],
         mods: Mods::BASE.charger(true),
         claims: &[],
@@ -221,7 +240,7 @@ pub const CLASSES: &[ClassData] = &[
     ClassData {
         name: "ObservingLookAtFaces",
         keys: &[
-            req("searchBehavior", Id, "A (own anonymous first, then global)"),
+            opt("searchBehavior", Id, "none", "A (own anonymous first, then global); required by the newest class, optional here because older fork files omit it (then no search)"),
             opt("searchTimeout_sec", Float, "-1", "-1 = no timeout"),
             opt("staringTime_sec", Float, "6", ""),
         ],

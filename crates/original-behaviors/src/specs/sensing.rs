@@ -287,7 +287,7 @@ pub const CLASSES: &[ClassData] = &[
             opt("trackingTimeout_sec", Float, "none", "need not stated in OCP"),
             opt(
                 "faceSelectionPenalties",
-                Array,
+                FacePenalties,
                 FACE_SELECTION_PENALTIES_DEFAULT,
                 FACE_SELECTION_PENALTIES_NOTE,
             ),

@@ -74,6 +74,11 @@ pub enum KeyType {
     LocaleKey,
     /// One of these strings.
     Enum(&'static [&'static str]),
+    /// `faceSelectionPenalties` (OCP §2.9): the ARRAY of `{factor, multiplier}` the robot's
+    /// files use, each `factor` one of [`FACE_SELECTION_FACTORS`] and each `multiplier` a
+    /// number. The object form `{"<factor>": <multiplier>, ...}` is also accepted (this
+    /// project's shorthand, same factors and numbers; the original reads only the array).
+    FacePenalties,
     /// Any JSON value (the class reads it in a way the spec does not pin down).
     Any,
 }
@@ -185,6 +190,18 @@ pub const fn opt(
 /// The shape of `faceSelectionPenalties` (OCP §2.9; AnimSequenceWithFace, TrackFace,
 /// EnrollFace, ReactToBody).
 pub const FACE_SELECTION_PENALTIES_NOTE: &str = "an ARRAY of {factor: string, one of RelativeBodyAngleRadians, RelativeHeadAngleRadians, RelativeMicDirectionRadians, UnnamedFace, TrackingOnly, TimeSinceSeen_s, NotMakingEyeContact, Distance_m; multiplier: number}; one entry with a non-string factor or a non-numeric multiplier fails the whole array (the original verifies and keeps the default); best face = lowest sum of score x multiplier (OCP §2.9)";
+
+/// The factor names of `faceSelectionPenalties` (`FaceSelectionPenaltyMultiplier`).
+pub const FACE_SELECTION_FACTORS: &[&str] = &[
+    "RelativeBodyAngleRadians",
+    "RelativeHeadAngleRadians",
+    "RelativeMicDirectionRadians",
+    "UnnamedFace",
+    "TrackingOnly",
+    "TimeSinceSeen_s",
+    "NotMakingEyeContact",
+    "Distance_m",
+];
 
 /// The default of `faceSelectionPenalties`, as JSON text (OCP §2.9).
 pub const FACE_SELECTION_PENALTIES_DEFAULT: &str = r#"[{"factor":"Distance_m","multiplier":4},{"factor":"RelativeBodyAngleRadians","multiplier":3},{"factor":"RelativeHeadAngleRadians","multiplier":0.1},{"factor":"TimeSinceSeen_s","multiplier":10},{"factor":"TrackingOnly","multiplier":100},{"factor":"NotMakingEyeContact","multiplier":1}]"#;
