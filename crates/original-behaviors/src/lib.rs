@@ -106,6 +106,11 @@ pub const BUILTIN_CLASSES: &[&str] = &[
     "PutDownBlock",
     "SimpleVoiceResponse",
     "ReactToUnclaimedIntent",
+    // reactions
+    "ReactToCliff",
+    "ReactToMotorCalibration",
+    "ReactToSound",
+    "ReactToMicDirection",
 ];
 
 /// How stand-ins behave (see [`StandIn`]).

@@ -14,6 +14,9 @@
 //!   through the action layer;
 //! * `motion` — `MoveHeadToAngle`, `Turn`, `PutDownBlock`;
 //! * `voice` — `SimpleVoiceResponse`, `ReactToUnclaimedIntent`;
+//! * `reactions` — `ReactToCliff`, `ReactToMotorCalibration`, `ReactToSound`,
+//!   `ReactToMicDirection` (the reactions an idle robot meets first; the rest of their
+//!   families run from `crate::logic` through `table`);
 //! * `stand_in` — what runs for a class of the original engine this crate does not
 //!   implement.
 //!
@@ -40,6 +43,7 @@
 pub mod animation;
 pub mod dispatch;
 pub mod motion;
+pub mod reactions;
 pub mod stand_in;
 pub mod state_machine;
 pub mod table;
@@ -57,6 +61,7 @@ pub use dispatch::{
     ScoringDispatcher, StrictPriorityDispatcher,
 };
 pub use motion::{MoveHeadToAngle, PutDownBlock, Turn};
+pub use reactions::{ReactToCliff, ReactToMicDirection, ReactToMotorCalibration, ReactToSound};
 pub use stand_in::StandIn;
 pub use state_machine::StateMachine;
 pub use voice::{ReactToUnclaimedIntent, SimpleVoiceResponse};
@@ -93,6 +98,17 @@ pub(crate) fn builtins<U: IntentUnion, E: 'static>() -> Vec<(&'static str, Class
         ("PutDownBlock", motion::build_put_down_block),
         ("SimpleVoiceResponse", voice::build_simple_voice_response),
         ("ReactToUnclaimedIntent", voice::build_react_to_unclaimed),
+        // reactions
+        ("ReactToCliff", reactions::build_react_to_cliff),
+        (
+            "ReactToMotorCalibration",
+            reactions::build_react_to_motor_calibration,
+        ),
+        ("ReactToSound", reactions::build_react_to_sound),
+        (
+            "ReactToMicDirection",
+            reactions::build_react_to_mic_direction,
+        ),
     ];
     list.into_iter()
         .map(|(name, f)| (name, Arc::new(f) as ClassFactory<U, E>))

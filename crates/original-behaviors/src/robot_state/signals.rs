@@ -224,6 +224,12 @@ pub struct Signals {
     pub battery_left_full: Option<Duration>,
     /// On the charger platform since then (set by the robot state; None off it).
     pub on_platform_since: Option<Duration>,
+    // --- reactions (OCP §2.2) ---
+    /// The direction a parent handed the mic-direction reaction (`ReactToMicDirection`'s
+    /// `SetReactDirection`, by ReactToSound or ReactToVoiceCommand): clock direction 0 to 11
+    /// and when it was set; cleared when the reaction or its parent ends (`mic_reaction`;
+    /// bit `SOUND`).
+    pub mic_reaction: Option<(u8, Duration)>,
 }
 
 impl Default for Signals {
@@ -261,6 +267,7 @@ impl Default for Signals {
             cube_in_charger_area: false,
             battery_left_full: None,
             on_platform_since: None,
+            mic_reaction: None,
         }
     }
 }
@@ -298,6 +305,8 @@ pub const SIGNAL_KEYS: &[&str] = &[
     "dev_build",
     "cube_tapped",
     "cube_in_charger_area",
+    // reactions
+    "mic_reaction",
 ];
 
 fn event(v: &Value) -> Result<bool, String> {
@@ -539,6 +548,23 @@ impl Signals {
                 }
             }
             "cube_in_charger_area" => self.cube_in_charger_area = boolean(v)?,
+            // reactions: a direction, {"direction": n}, or null (cleared)
+            "mic_reaction" => {
+                self.mic_reaction = match v {
+                    Value::Null => None,
+                    _ => {
+                        let d = v
+                            .get("direction")
+                            .unwrap_or(v)
+                            .as_u64()
+                            .filter(|d| *d < 12)
+                            .ok_or_else(|| {
+                                format!(r#"expected {{"direction": 0..11}}, a direction or null, found {v}"#)
+                            })?;
+                        Some((d as u8, now))
+                    }
+                }
+            }
             other => return Err(format!("unknown key `{other}`")),
         }
         Ok(())
@@ -582,7 +608,10 @@ impl Signals {
             self.touch_changed != prev.touch_changed || self.touch_presses != prev.touch_presses,
             inputs::TOUCH,
         );
-        on(self.sound != prev.sound, inputs::SOUND);
+        on(
+            self.sound != prev.sound || self.mic_reaction != prev.mic_reaction,
+            inputs::SOUND,
+        );
         on(
             self.sdk_control != prev.sdk_control || self.sdk_lock != prev.sdk_lock,
             inputs::SDK,

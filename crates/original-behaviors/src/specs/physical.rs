@@ -10,10 +10,17 @@ pub const CLASSES: &[ClassData] = &[
         keys: &[
             req("cliffBackupDistance_mm", Float, "verify > 0"),
             req("cliffBackupSpeed_mmps", Float, "verify > 0"),
-            req(
+            opt(
                 "eventFlagTimeout_ms",
                 UInt,
-                "a cliff-stop / put-down-on-cliff flag clears once its event is older than this while no cliff is detected",
+                "none",
+                "a cliff-stop / put-down-on-cliff flag clears once its event is older than this while no cliff is detected. OCP: required; the fork's files give it in seconds as eventFlagTimeout_sec (an earlier version of the class read that key): exactly one of the two is required (both, or neither, is an error at load)",
+            ),
+            opt(
+                "eventFlagTimeout_sec",
+                Float,
+                "none",
+                "eventFlagTimeout_ms in seconds, as the fork's reactToCliff.json gives it (not in OCP); exactly one of the two",
             ),
         ],
         mods: Mods::BASE.carry(true),

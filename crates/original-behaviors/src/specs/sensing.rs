@@ -27,6 +27,12 @@ pub const CLASSES: &[ClassData] = &[
                 "a sample at or above this power counts with confidence >= micConfidenceThresholdAtMinPower",
             ),
             req("micConfidenceThresholdAtMinPower", UInt, ""),
+            opt(
+                "FromSleep",
+                Bool,
+                "false",
+                "not in OCP; read by every version of the class (asleep or awake trigger thresholds in older versions; the newest reads it and uses only the JSON thresholds)",
+            ),
         ],
         mods: Mods::BASE.carry(true).charger(true),
         claims: &[],
