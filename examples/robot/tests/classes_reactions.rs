@@ -747,13 +747,24 @@ fn wrong_value(ty: KeyType) -> Option<Value> {
     }
 }
 
-/// An instance of `class` giving every key (for ReactToCliff one of its two timeouts).
+/// The keys of the key sets other than the first, which an instance gives instead of it
+/// (`keys::KEY_SETS`).
+fn other_sets(class: &str) -> Vec<&'static str> {
+    original_behaviors::keys::KEY_SETS
+        .iter()
+        .filter(|(c, _)| *c == class)
+        .flat_map(|(_, sets)| sets[1..].iter().flat_map(|s| s.iter().copied()))
+        .collect()
+}
+
+/// An instance of `class` giving every key (of its key sets, the first).
 fn full_instance(class: &specs::ClassData) -> Map<String, Value> {
     let mut o = Map::new();
     o.insert("behaviorID".into(), json!(format!("Test{}", class.name)));
     o.insert("behaviorClass".into(), json!(class.name));
+    let others = other_sets(class.name);
     for k in class.keys {
-        if k.name == "eventFlagTimeout_sec" {
+        if others.contains(&k.name) {
             continue;
         }
         o.insert(k.name.into(), value_of(class.name, k.name, k.ty));
@@ -836,8 +847,8 @@ fn every_key_of_every_reaction_is_accepted_strict_a_wrong_type_and_an_unknown_ke
                 continue;
             };
             let mut o = full.clone();
-            if k.name == "eventFlagTimeout_sec" {
-                o.remove("eventFlagTimeout_ms");
+            if other_sets(class.name).contains(&k.name) {
+                continue;
             }
             o.insert(k.name.into(), bad);
             let p = problems(&o);
@@ -894,6 +905,41 @@ fn react_to_cliff_takes_its_timeout_in_ms_or_in_seconds_as_the_forks_files_do_bu
     assert!(problems(&zero)
         .iter()
         .any(|(path, _)| path.ends_with("cliffBackupSpeed_mmps")));
+}
+
+#[test]
+fn react_to_robot_shaken_takes_its_levels_or_the_forks_older_thresholds_whole() {
+    let class = specs::class("ReactToRobotShaken").unwrap();
+    let mut old = full_instance(class);
+    old.remove("getInAnimation");
+    old.remove("shakeAnimations");
+    for (k, v) in [
+        ("shakeThresholdStop", 13000),
+        ("shakeThresholdMedium", 19000),
+        ("shakeThresholdHard", 22000),
+    ] {
+        old.insert(k.into(), json!(v));
+    }
+    assert_eq!(problems(&old), []);
+    let mut part = old.clone();
+    part.remove("shakeThresholdHard");
+    assert!(problems(&part)
+        .iter()
+        .any(|(_, k)| matches!(k, ProblemKind::MissingKey { key } if key == "shakeThresholdHard")));
+    let mut both = old.clone();
+    both.insert("getInAnimation".into(), json!("ShakeGetIn"));
+    assert!(!problems(&both).is_empty());
+    let mut neither = old.clone();
+    for k in [
+        "shakeThresholdStop",
+        "shakeThresholdMedium",
+        "shakeThresholdHard",
+    ] {
+        neither.remove(k);
+    }
+    assert!(problems(&neither)
+        .iter()
+        .any(|(_, k)| matches!(k, ProblemKind::MissingKey { key } if key == "getInAnimation")));
 }
 
 #[test]

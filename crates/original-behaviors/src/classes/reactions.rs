@@ -43,8 +43,8 @@ use std::time::Duration;
 
 use robot_runtime::behavior::{
     ActionRequest, Behavior, BehaviorId, BuildCx, ClassPredicate, Continuation, Ctx,
-    DelegationOutcome, DriveToPose, Inputs, IntentUnion, OperationModifiers, Pose2, ProblemKind,
-    View, WaitFor, Wakeup, Watch,
+    DelegationOutcome, DriveToPose, Inputs, IntentUnion, OperationModifiers, Pose2, View, WaitFor,
+    Wakeup, Watch,
 };
 use serde_json::{Map, Value};
 
@@ -478,6 +478,7 @@ pub(crate) fn build_react_to_cliff<U: IntentUnion, E: 'static>(
     let keys = read_class_keys(cx, data);
     let backup_mm = positive(cx, &keys, "cliffBackupDistance_mm");
     let backup_speed = positive(cx, &keys, "cliffBackupSpeed_mmps");
+    // One of the two (keys::KEY_SETS reports both or neither).
     let timeout = match (
         keys.get("eventFlagTimeout_ms").and_then(Value::as_u64),
         keys.get("eventFlagTimeout_sec").and_then(Value::as_f64),
@@ -491,24 +492,7 @@ pub(crate) fn build_react_to_cliff<U: IntentUnion, E: 'static>(
             );
             None
         }
-        (Some(_), Some(_)) => {
-            cx.bad_value(
-                "eventFlagTimeout_sec",
-                "give eventFlagTimeout_ms or eventFlagTimeout_sec, not both",
-            );
-            None
-        }
-        (None, None) => {
-            if !cx.has("eventFlagTimeout_ms") && !cx.has("eventFlagTimeout_sec") {
-                cx.problem(
-                    "",
-                    ProblemKind::MissingKey {
-                        key: "eventFlagTimeout_ms".into(),
-                    },
-                );
-            }
-            None
-        }
+        _ => None,
     };
     let streamline = cx
         .object()

@@ -98,9 +98,16 @@ fn greet_cooldown(hours_alive: f32) -> Duration {
 const GREET_WINDOW: Duration = Duration::from_secs(5);
 
 /// The sightings that set "activate until": a named face seen in scope, whose previous
-/// sighting is at least the cooldown ago.
+/// sighting is at least the cooldown ago (the fork's file's `cooldown_s` when given).
 fn greet_sightings<'a>(cx: &'a PredCx<'_>) -> impl Iterator<Item = Duration> + 'a {
-    let cooldown = greet_cooldown(cx.robot.hours_alive);
+    let cooldown = match cx
+        .keys
+        .get("cooldown_s")
+        .and_then(serde_json::Value::as_f64)
+    {
+        Some(s) if s.is_finite() && s >= 0.0 => Duration::from_secs_f64(s.min(1.0e9)),
+        _ => greet_cooldown(cx.robot.hours_alive),
+    };
     cx.robot
         .signals
         .sightings

@@ -14,7 +14,7 @@ pub const CLASSES: &[ClassData] = &[
                 "eventFlagTimeout_ms",
                 UInt,
                 "none",
-                "a cliff-stop / put-down-on-cliff flag clears once its event is older than this while no cliff is detected. OCP: required; the fork's files give it in seconds as eventFlagTimeout_sec (an earlier version of the class read that key): exactly one of the two is required (both, or neither, is an error at load)",
+                "a cliff-stop / put-down-on-cliff flag clears once its event is older than this while no cliff is detected. OCP: required; the fork's files give it in seconds as eventFlagTimeout_sec (an earlier version of the class read that key): exactly one of the two (keys::KEY_SETS)",
             ),
             opt(
                 "eventFlagTimeout_sec",
@@ -148,6 +148,24 @@ pub const CLASSES: &[ClassData] = &[
                 "required when enableRepeatedActivationChecks is true; type not stated in OCP (a count: uint)",
             ),
             opt("lockTreadsDuringAnim", Bool, "false", "lock the body track while the animation plays"),
+            opt(
+                "repeatedActivationWindow",
+                Float,
+                "none",
+                "not in OCP: the fork's reactToUnexpectedMovement.json's older name of repeatedActivationWindow_sec",
+            ),
+            opt(
+                "retreatDistance",
+                Float,
+                "none",
+                "not in OCP: the fork's file's older name of retreatDistance_mm",
+            ),
+            opt(
+                "retreatSpeed",
+                Float,
+                "none",
+                "not in OCP: the fork's file's older name of retreatSpeed_mmps",
+            ),
         ],
         mods: Mods::BASE.carry(true),
         claims: &[],
@@ -158,13 +176,27 @@ pub const CLASSES: &[ClassData] = &[
     ClassData {
         name: "ReactToRobotShaken",
         keys: &[
-            req("getInAnimation", Trigger, "required by assert"),
+            opt(
+                "getInAnimation",
+                Trigger,
+                "none",
+                "required by assert with shakeAnimations, unless the instance gives the fork's file's older set shakeThresholdStop/Medium/Hard instead (keys::KEY_SETS: one set, whole)",
+            ),
             opt("renderInEyeHue", Bool, "true", ""),
-            req(
+            opt(
                 "shakeAnimations",
                 Array,
-                "non-empty array of {threshold: float (req), looping, waiting, inHand, onGround: animation triggers (all four required by assert)}; sorted by threshold at load",
+                "none",
+                "non-empty array of {threshold: float (req), looping, waiting, inHand, onGround: animation triggers (all four required by assert)}; sorted by threshold at load. Required with getInAnimation (keys::KEY_SETS)",
             ),
+            opt(
+                "shakeThresholdStop",
+                Float,
+                "none",
+                "not in OCP: the fork's reactToRobotShaken.json gives the older class's three levels (filtered head-accel magnitude) instead of getInAnimation/shakeAnimations; with shakeThresholdMedium and shakeThresholdHard (keys::KEY_SETS)",
+            ),
+            opt("shakeThresholdMedium", Float, "none", "see shakeThresholdStop"),
+            opt("shakeThresholdHard", Float, "none", "see shakeThresholdStop"),
         ],
         mods: Mods::BASE
             .carry(true)

@@ -799,8 +799,8 @@ pub trait Behavior<U: IntentUnion, E: 'static = ()>: Send + 'static {
     }
     /// The behavior as [`Any`](std::any::Any), so a class can ask another behavior of a
     /// class it knows a class-specific question through [`View::behavior`] (the original's
-    /// find-by-ID-and-downcast: ReactToSound asks its mic-direction behavior's class
-    /// predicate). Pure. Default none.
+    /// find-by-ID-and-downcast: a reaction asks the behavior it delegates to for that
+    /// behavior's own class predicate). Pure. Default none.
     fn as_any(&self) -> Option<&dyn std::any::Any> {
         None
     }
