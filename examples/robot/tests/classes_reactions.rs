@@ -17,7 +17,9 @@ use robot_example::actions::Completions;
 use robot_example::behavior_classes::load_sources;
 use robot_example::intents::{self, UserIntent};
 use robot_example::log::Log;
-use robot_runtime::behavior::{inspect, BehaviorId, LoadOptions, ProblemKind, Runner, Source};
+use robot_runtime::behavior::{
+    inspect, BehaviorId, LoadOptions, ProblemKind, Runner, Source, Wakeup,
+};
 use robot_runtime::intent::IntentSource;
 use robot_runtime::union::CladUnion;
 use serde_json::{json, Map, Value};
@@ -1056,6 +1058,185 @@ proptest! {
                 prop_assert_eq!(seen(&cached), seen(&asked), "{}", v);
                 prop_assert_eq!(cached.check_invariants(), Ok(()));
             }
+        }
+    }
+}
+
+// --- the wake-up contract -------------------------------------------------------------
+
+/// Nothing in the intent component counts ticks.
+fn may_skip(r: &Runner<UserIntent>) -> bool {
+    let i = r.intents();
+    !i.is_any_pending() && !i.is_trigger_word_pending()
+}
+
+/// Runs `r` up to tick `until`, skipping the ticks its wake-up says nothing happens in;
+/// calls `f` after every tick it runs. Returns the ticks run.
+fn run_skipping(
+    r: &mut Runner<UserIntent>,
+    until: u64,
+    mut f: impl FnMut(&Runner<UserIntent>),
+) -> u64 {
+    let mut ran = 0;
+    while r.clock().tick() < until {
+        if may_skip(r) {
+            let wake = match r.next_wakeup() {
+                Wakeup::EveryTick => 1,
+                Wakeup::At(at) => {
+                    let left = at.saturating_sub(r.clock().now()).as_nanos();
+                    u64::try_from(left.div_ceil(DT.as_nanos())).unwrap_or(u64::MAX)
+                }
+                Wakeup::Never => u64::MAX,
+            };
+            let skip = wake.saturating_sub(1).min(until - r.clock().tick() - 1);
+            if skip > 0 {
+                r.skip_idle_ticks(skip, DT);
+            }
+        }
+        r.tick(DT, &[]);
+        ran += 1;
+        f(r);
+    }
+    ran
+}
+
+#[test]
+fn an_idle_robot_with_every_reaction_in_scope_is_mostly_skipped() {
+    let mut r = runner();
+    let ran = run_skipping(&mut r, 10_000, |r| assert_eq!(r.errors(), []));
+    assert!(ran * 10 < 10_000, "{ran} of 10,000 ticks run");
+    assert_eq!(r.stack_names(), ["Root", "Idle"]);
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(24))]
+
+    /// Skipping what the wake-up allows never changes what the reactions do.
+    #[test]
+    fn skipping_idle_ticks_never_changes_what_the_reactions_do(
+        steps in proptest::collection::vec((trigger(), 1u64..300), 5..30),
+    ) {
+        let mut every = runner();
+        let mut skip = runner();
+        let mut log = Vec::new();
+        let mut tick = 0;
+        for (v, gap) in &steps {
+            apply(&mut every, v);
+            apply(&mut skip, v);
+            tick += gap;
+            while every.clock().tick() < tick {
+                every.tick(DT, &[]);
+                log.push(seen(&every));
+            }
+            let mut diff = None;
+            run_skipping(&mut skip, tick, |r| {
+                let s = seen(r);
+                let want = &log[r.clock().tick() as usize - 1];
+                if diff.is_none() && *want != s {
+                    diff = Some((want.clone(), s));
+                }
+            });
+            prop_assert!(diff.is_none(), "{:?} after {}", diff, v);
+        }
+    }
+}
+
+// --- scenario lines -------------------------------------------------------------------
+
+#[test]
+fn a_bad_mic_reaction_line_is_a_clear_error_and_the_rest_of_the_patch_applies() {
+    let mut s = original_behaviors::RobotState::default();
+    for bad in [
+        json!(12),
+        json!(-1),
+        json!("left"),
+        json!({"direction": 3.5}),
+        json!([3]),
+    ] {
+        let errors = s.apply_json(
+            json!({"mic_reaction": bad, "cliffs": 1})
+                .as_object()
+                .unwrap(),
+        );
+        assert_eq!(errors.len(), 1, "{bad}: {errors:?}");
+        assert_eq!(errors[0].key, "mic_reaction");
+        assert!(errors[0].reason.contains("direction"), "{errors:?}");
+        assert_eq!(s.cliffs(), 1, "the other key applied");
+        assert_eq!(s.signals.mic_reaction, None);
+    }
+    assert!(s
+        .apply_json(
+            json!({"mic_reaction": {"direction": 4}})
+                .as_object()
+                .unwrap()
+        )
+        .is_empty());
+    assert_eq!(s.signals.mic_reaction.map(|(d, _)| d), Some(4));
+    assert!(s
+        .apply_json(json!({"mic_reaction": null}).as_object().unwrap())
+        .is_empty());
+    assert_eq!(s.signals.mic_reaction, None);
+}
+
+fn any_json() -> impl Strategy<Value = Value> {
+    let leaf = prop_oneof![
+        Just(Value::Null),
+        any::<bool>().prop_map(Value::from),
+        any::<i64>().prop_map(Value::from),
+        any::<f64>()
+            .prop_map(|f| serde_json::Number::from_f64(f).map_or(Value::Null, Value::Number)),
+        "[a-zA-Z ]{0,8}".prop_map(Value::from),
+    ];
+    leaf.prop_recursive(2, 8, 4, |inner| {
+        prop_oneof![
+            proptest::collection::vec(inner.clone(), 0..4).prop_map(Value::from),
+            proptest::collection::btree_map(
+                prop_oneof![
+                    Just("direction".to_owned()),
+                    Just("power".to_owned()),
+                    Just("head".to_owned()),
+                    Just("lift".to_owned()),
+                    "[a-z]{1,6}"
+                ],
+                inner,
+                0..4
+            )
+            .prop_map(|m| Value::Object(m.into_iter().collect())),
+        ]
+    })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(64))]
+
+    /// Any value on the family's scenario keys, mid-run: a clear error or applied, never a
+    /// panic, and the reactions keep running.
+    #[test]
+    fn garbage_on_the_reactions_keys_never_panics(
+        lines in proptest::collection::vec(
+            (
+                prop_oneof![
+                    Just("cliff_stop"), Just("cliffs"), Just("sound"), Just("mic_reaction"),
+                    Just("motor_calibration"), Just("off_treads"), Just("illumination"),
+                    Just("motion"), Just("touched"), Just("pitch_deg"),
+                ],
+                any_json(),
+            ),
+            1..12,
+        ),
+    ) {
+        let mut r = runner();
+        for (key, v) in &lines {
+            let mut patch = Map::new();
+            patch.insert((*key).to_owned(), v.clone());
+            for e in r.robot_mut().apply_json(&patch) {
+                prop_assert_eq!(&e.key, key);
+                prop_assert!(!e.reason.is_empty());
+            }
+            for _ in 0..20 {
+                r.tick(DT, &[]);
+            }
+            prop_assert_eq!(r.check_invariants(), Ok(()));
         }
     }
 }
