@@ -703,6 +703,47 @@ fn tools_see_each_reaction_predicate_and_its_inputs() {
     assert!(p.inputs.iter().any(|i| i.contains("cliff_stop")), "{p:?}");
 }
 
+#[test]
+fn a_class_reading_what_the_robot_does_not_model_says_so_at_load_and_never_starts() {
+    let mut files = family_files();
+    files.push((
+        "petDetection.json".into(),
+        r#"{"behaviorID": "PetDetection", "behaviorClass": "PetDetection"}"#.into(),
+    ));
+    let root = root().replace("\"Idle\"]", "\"PetDetection\", \"Idle\"]");
+    files.retain(|(n, _)| n != "root.json");
+    files.push(("root.json".into(), root));
+    let sources: Vec<Source<'_>> = files.iter().map(|(n, t)| Source::new(n, t)).collect();
+    let loaded = load_sources(
+        &sources,
+        "Root",
+        &LoadOptions::with_stand_ins(),
+        &Log::default(),
+        &Completions::default(),
+    )
+    .unwrap();
+    let infos: Vec<_> = loaded
+        .report
+        .problems
+        .iter()
+        .filter_map(|p| match &p.kind {
+            ProblemKind::Unmodelled { class, input } => Some((class.clone(), input.clone())),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(
+        infos,
+        [(
+            "PetDetection".to_owned(),
+            "pet sightings (PetDetection)".to_owned()
+        )]
+    );
+    let mut r = Runner::new(loaded.tree, intents::component());
+    let me = r.id("PetDetection").unwrap();
+    run(&mut r, 500);
+    assert_eq!(r.starts(me), 0);
+}
+
 // --- keys ---------------------------------------------------------------------------
 
 /// The family's classes (the class tables' physical and sensing families).
@@ -710,7 +751,6 @@ fn family() -> Vec<&'static specs::ClassData> {
     specs::physical::CLASSES
         .iter()
         .chain(specs::sensing::CLASSES)
-        .filter(|c| c.name != "PetDetection")
         .collect()
 }
 

@@ -241,6 +241,17 @@ const GAZE: Test = Test {
     until: Some(|cx: &PredCx<'_>| cx.window_end(cx.robot.signals.gaze, GAZE_WINDOW)),
 };
 
+/// PetDetection's pet sightings (counts and image sizes of detected pets): the robot state
+/// has no pets.
+const PETS: Read = Read::unmodelled("pet sightings (PetDetection)");
+
+const PET_SEEN: Test = Test {
+    text: "a pet seen 6 times with an image height over 100 px in scope, off cooldown",
+    reads: &[PETS],
+    eval: |_| false,
+    until: None,
+};
+
 /// The sensing classes' logic.
 pub const LOGIC: &[ClassLogic] = &[
     ClassLogic {
@@ -355,6 +366,15 @@ pub const LOGIC: &[ClassLogic] = &[
         pred: Pred::Test(&GAZE),
         // Looks where the gaze points (the target point is not modelled), then ends.
         does: Does::Anim(Anim::Trigger("GazingLookAtSurfaces")),
+    },
+    ClassLogic {
+        // Not in OCP (the fork's addition, from its source).
+        name: "PetDetection",
+        pred: Pred::Test(&PET_SEEN),
+        does: Does::Seq(&[
+            Does::Delegate(&[Ref::Id("DriveOffChargerFace")]),
+            Does::Anim(Anim::Trigger("PetDetectionDog")),
+        ]),
     },
     ClassLogic {
         name: "ReactToBody",
