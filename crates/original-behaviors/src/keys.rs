@@ -135,6 +135,72 @@ fn default_value(key: &Key) -> Option<Value> {
     }
 }
 
+/// Classes whose instances give exactly one of several key sets, whole: the fork's files
+/// use an older set of keys than the class the spec describes (the keys of both sets are
+/// optional in the class table; this says which combinations are whole). An instance giving
+/// keys of two sets, or part of a set, is an error at load; one giving none misses the
+/// first set's keys.
+pub const KEY_SETS: &[(&str, &[&[&str]])] = &[
+    // reactions
+    (
+        "ReactToCliff",
+        &[&["eventFlagTimeout_ms"], &["eventFlagTimeout_sec"]],
+    ),
+    (
+        "ReactToRobotShaken",
+        &[
+            &["getInAnimation", "shakeAnimations"],
+            &[
+                "shakeThresholdStop",
+                "shakeThresholdMedium",
+                "shakeThresholdHard",
+            ],
+        ],
+    ),
+];
+
+/// Checks [`KEY_SETS`] for `class` against the instance (see there).
+fn check_key_sets<U: IntentUnion, E: 'static>(cx: &mut BuildCx<'_, U, E>, class: &str) {
+    let Some((_, sets)) = KEY_SETS.iter().find(|(c, _)| *c == class) else {
+        return;
+    };
+    let given: Vec<usize> = sets
+        .iter()
+        .enumerate()
+        .filter(|(_, set)| set.iter().any(|k| cx.has(k)))
+        .map(|(i, _)| i)
+        .collect();
+    match given.as_slice() {
+        [] => {
+            for k in sets[0] {
+                cx.problem(
+                    "",
+                    ProblemKind::MissingKey {
+                        key: (*k).to_owned(),
+                    },
+                );
+            }
+        }
+        [one] => {
+            let missing: Vec<&str> = sets[*one].iter().copied().filter(|k| !cx.has(k)).collect();
+            for k in missing {
+                cx.problem("", ProblemKind::MissingKey { key: k.to_owned() });
+            }
+        }
+        [first, second, ..] => {
+            let key = sets[*second].iter().find(|k| cx.has(k)).copied();
+            cx.bad_value(
+                key.unwrap_or(""),
+                format!(
+                    "give the keys {} or {}, not both",
+                    sets[*first].join(", "),
+                    sets[*second].join(", ")
+                ),
+            );
+        }
+    }
+}
+
 /// Reads every key of `data` from the instance being built: a present key of the wrong
 /// type, a missing required key, a bad nested condition or intent matcher list are
 /// problems (at the key). Returns the keys' values, with the defaults of the optional keys
@@ -143,7 +209,9 @@ pub fn read_class_keys<U: IntentUnion, E: 'static>(
     cx: &mut BuildCx<'_, U, E>,
     data: &ClassData,
 ) -> Map<String, Value> {
-    read_keys(cx, data.keys)
+    let out = read_keys(cx, data.keys);
+    check_key_sets(cx, data.name);
+    out
 }
 
 /// [`read_class_keys`] for some keys only (a native class that reads the rest itself).

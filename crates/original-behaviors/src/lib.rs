@@ -128,6 +128,11 @@ pub const BUILTIN_CLASSES: &[&str] = &[
     "StayOnChargerUntilCharged",
     "ConfirmHabitat",
     "SleepCycle",
+    // reactions
+    "ReactToCliff",
+    "ReactToMotorCalibration",
+    "ReactToSound",
+    "ReactToMicDirection",
 ];
 
 /// How stand-ins behave (see [`StandIn`]).

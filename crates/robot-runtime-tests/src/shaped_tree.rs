@@ -79,14 +79,15 @@ pub const TIMED_CONDITIONS: &[&str] = &[
     r#"{"conditionType": "BecameTrueThisTick", "subCondition": {"conditionType": "BeingHeld", "shouldBeHeld": true}}"#,
 ];
 
-/// Classes of the original engine without references that stand-ins run.
+/// Classes of the original engine without references and without required keys, that
+/// stand-ins (or the class tables) run.
 const STAND_IN_CLASSES: &[&str] = &[
     "ReactToRobotOnBack",
-    "ReactToRobotShaken",
-    "ReactToTouchPetting",
+    "ReactToRobotOnFace",
+    "ReactToRobotOnSide",
     "ReactToUnexpectedMovement",
-    "ReactToMotion",
-    "ReactToDarkness",
+    "ReactToHand",
+    "ReactToPlacedOnSlope",
     "ReactToFrustration",
     "AskForHelp",
     "PounceWithProx",

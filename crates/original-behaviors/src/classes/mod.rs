@@ -24,6 +24,9 @@
 //!   `...WhileInAir`, `CoordinateInHabitat`: pass-throughs that suppress behaviors this
 //!   tick), `QuietModeCoordinator`, `SDKInterface`, `SDKLock`, `StayOnChargerUntilCharged`,
 //!   `ConfirmHabitat`, `SleepCycle`;
+//! * `reactions` — `ReactToCliff`, `ReactToMotorCalibration`, `ReactToSound`,
+//!   `ReactToMicDirection` (the reactions an idle robot meets first; the rest of their
+//!   families run from `crate::logic` through `table`);
 //! * `stand_in` — what runs for a class of the original engine this crate does not
 //!   implement.
 //!
@@ -51,6 +54,7 @@ pub mod animation;
 pub mod coordinators;
 pub mod dispatch;
 pub mod motion;
+pub mod reactions;
 pub mod stand_in;
 pub mod state_machine;
 pub(crate) mod steps;
@@ -71,6 +75,7 @@ pub use dispatch::{
     ScoringDispatcher, StrictPriorityDispatcher,
 };
 pub use motion::{MoveHeadToAngle, PutDownBlock, Turn};
+pub use reactions::{ReactToCliff, ReactToMicDirection, ReactToMotorCalibration, ReactToSound};
 pub use stand_in::StandIn;
 pub use state_machine::StateMachine;
 pub use voice::{
@@ -155,6 +160,17 @@ pub(crate) fn builtins<U: IntentUnion, E: 'static>() -> Vec<(&'static str, Class
         ),
         ("ConfirmHabitat", coordinators::build_confirm_habitat),
         ("SleepCycle", coordinators::build_sleep_cycle),
+        // reactions
+        ("ReactToCliff", reactions::build_react_to_cliff),
+        (
+            "ReactToMotorCalibration",
+            reactions::build_react_to_motor_calibration,
+        ),
+        ("ReactToSound", reactions::build_react_to_sound),
+        (
+            "ReactToMicDirection",
+            reactions::build_react_to_mic_direction,
+        ),
     ];
     list.into_iter()
         .map(|(name, f)| (name, Arc::new(f) as ClassFactory<U, E>))

@@ -125,6 +125,11 @@ pub const MOOD: Read = Read::new(
 pub const HOURS_ALIVE: Read = Read::new("robot age (`hours_alive`)", inputs::HOURS_ALIVE);
 /// Night time (`night_time`).
 pub const NIGHT_TIME: Read = Read::new("night time (`night_time`)", inputs::NIGHT_TIME);
+/// Unexpected movement (`unexpected_movement`).
+pub const UNEXPECTED_MOVEMENT: Read = Read::new(
+    "unexpected movement (`unexpected_movement`)",
+    inputs::UNEXPECTED_MOVEMENT,
+);
 /// The stack and scope (what is active).
 pub const STACK: Read = Read::new("the behavior stack", Inputs::STACK);
 /// The intent component.

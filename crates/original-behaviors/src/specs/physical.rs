@@ -10,10 +10,17 @@ pub const CLASSES: &[ClassData] = &[
         keys: &[
             req("cliffBackupDistance_mm", Float, "verify > 0"),
             req("cliffBackupSpeed_mmps", Float, "verify > 0"),
-            req(
+            opt(
                 "eventFlagTimeout_ms",
                 UInt,
-                "a cliff-stop / put-down-on-cliff flag clears once its event is older than this while no cliff is detected",
+                "none",
+                "a cliff-stop / put-down-on-cliff flag clears once its event is older than this while no cliff is detected. OCP: required; the fork's files give it in seconds as eventFlagTimeout_sec (an earlier version of the class read that key): exactly one of the two (keys::KEY_SETS)",
+            ),
+            opt(
+                "eventFlagTimeout_sec",
+                Float,
+                "none",
+                "eventFlagTimeout_ms in seconds, as the fork's reactToCliff.json gives it (not in OCP); exactly one of the two",
             ),
         ],
         mods: Mods::BASE.carry(true),
@@ -141,6 +148,24 @@ pub const CLASSES: &[ClassData] = &[
                 "required when enableRepeatedActivationChecks is true; type not stated in OCP (a count: uint)",
             ),
             opt("lockTreadsDuringAnim", Bool, "false", "lock the body track while the animation plays"),
+            opt(
+                "repeatedActivationWindow",
+                Float,
+                "none",
+                "not in OCP: the fork's reactToUnexpectedMovement.json's older name of repeatedActivationWindow_sec",
+            ),
+            opt(
+                "retreatDistance",
+                Float,
+                "none",
+                "not in OCP: the fork's file's older name of retreatDistance_mm",
+            ),
+            opt(
+                "retreatSpeed",
+                Float,
+                "none",
+                "not in OCP: the fork's file's older name of retreatSpeed_mmps",
+            ),
         ],
         mods: Mods::BASE.carry(true),
         claims: &[],
@@ -151,13 +176,27 @@ pub const CLASSES: &[ClassData] = &[
     ClassData {
         name: "ReactToRobotShaken",
         keys: &[
-            req("getInAnimation", Trigger, "required by assert"),
+            opt(
+                "getInAnimation",
+                Trigger,
+                "none",
+                "required by assert with shakeAnimations, unless the instance gives the fork's file's older set shakeThresholdStop/Medium/Hard instead (keys::KEY_SETS: one set, whole)",
+            ),
             opt("renderInEyeHue", Bool, "true", ""),
-            req(
+            opt(
                 "shakeAnimations",
                 Array,
-                "non-empty array of {threshold: float (req), looping, waiting, inHand, onGround: animation triggers (all four required by assert)}; sorted by threshold at load",
+                "none",
+                "non-empty array of {threshold: float (req), looping, waiting, inHand, onGround: animation triggers (all four required by assert)}; sorted by threshold at load. Required with getInAnimation (keys::KEY_SETS)",
             ),
+            opt(
+                "shakeThresholdStop",
+                Float,
+                "none",
+                "not in OCP: the fork's reactToRobotShaken.json gives the older class's three levels (filtered head-accel magnitude) instead of getInAnimation/shakeAnimations; with shakeThresholdMedium and shakeThresholdHard (keys::KEY_SETS)",
+            ),
+            opt("shakeThresholdMedium", Float, "none", "see shakeThresholdStop"),
+            opt("shakeThresholdHard", Float, "none", "see shakeThresholdStop"),
         ],
         mods: Mods::BASE
             .carry(true)

@@ -27,6 +27,12 @@ pub const CLASSES: &[ClassData] = &[
                 "a sample at or above this power counts with confidence >= micConfidenceThresholdAtMinPower",
             ),
             req("micConfidenceThresholdAtMinPower", UInt, ""),
+            opt(
+                "FromSleep",
+                Bool,
+                "false",
+                "not in OCP; read by every version of the class (asleep or awake trigger thresholds in older versions; the newest reads it and uses only the JSON thresholds)",
+            ),
         ],
         mods: Mods::BASE.carry(true).charger(true),
         claims: &[],
@@ -59,7 +65,12 @@ pub const CLASSES: &[ClassData] = &[
                 Float,
                 "seconds a touch is held before the bliss level advances",
             ),
-            req("animGroupGetin", Trigger, ""),
+            opt(
+                "animGroupGetin",
+                Trigger,
+                "none",
+                "OCP: required; the fork's reactToTouchPetting.json has none (an older version without a get-in): absent, no get-in",
+            ),
             req(
                 "animGroupNames",
                 Array,
@@ -172,7 +183,12 @@ pub const CLASSES: &[ClassData] = &[
     },
     ClassData {
         name: "GreetAfterLongTime",
-        keys: &[],
+        keys: &[opt(
+            "cooldown_s",
+            Float,
+            "none",
+            "not in OCP: the fork's greetAfterLongTime.json gives the older class's fixed cooldown per name in seconds; given, it replaces the cooldown by the robot's age",
+        )],
         mods: Mods::BASE,
         claims: &[],
         drops: &[],

@@ -797,6 +797,13 @@ pub trait Behavior<U: IntentUnion, E: 'static = ()>: Send + 'static {
     fn activation_watch(&self, _view: &View<'_, U, E>) -> Option<Watch> {
         None
     }
+    /// The behavior as [`Any`](std::any::Any), so a class can ask another behavior of a
+    /// class it knows a class-specific question through [`View::behavior`] (the original's
+    /// find-by-ID-and-downcast: a reaction asks the behavior it delegates to for that
+    /// behavior's own class predicate). Pure. Default none.
+    fn as_any(&self) -> Option<&dyn std::any::Any> {
+        None
+    }
 }
 
 /// What a class's own predicate decides on, for tools (`--check-tree`, the inspector):
