@@ -772,7 +772,7 @@ fn value_of(class: &str, key: &str, ty: KeyType) -> Value {
         KeyType::Condition => json!({"conditionType": "TrueCondition"}),
         KeyType::IntentMatchers => json!([]),
         KeyType::Enum(names) => json!(names[0]),
-        KeyType::FacePenalties => json!([{"factor": 1.0, "multiplier": 2.0}]),
+        KeyType::FacePenalties => json!([{"factor": "UnnamedFace", "multiplier": 2.0}]),
     }
 }
 

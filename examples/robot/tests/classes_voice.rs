@@ -47,7 +47,7 @@ fn files(extra_keys: &str) -> Vec<(String, String)> {
         ),
         (
             "TurnToVoice".into(),
-            r#"{"behaviorID": "TurnToVoice", "behaviorClass": "ReactToMicDirection"}"#.into(),
+            r#"{"behaviorID": "TurnToVoice", "behaviorClass": "ReactToMicDirection", "reaction_list": {}}"#.into(),
         ),
         (
             "TimerUtilityCoordinator".into(),
