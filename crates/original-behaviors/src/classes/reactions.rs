@@ -217,7 +217,7 @@ impl ReactToCliff {
     fn until(&self, cx: &PredCx<'_>) -> Wakeup {
         let r = cx.robot;
         let mut w = Wakeup::Never;
-        let settled = changed_plus(r.off_treads().1, CLIFF_SETTLE);
+        let settled = r.off_treads().1.saturating_add(CLIFF_SETTLE);
         if cx.now < settled {
             w = w.min(Wakeup::At(settled));
         }
@@ -353,10 +353,6 @@ impl ReactToCliff {
             }
         }
     }
-}
-
-fn changed_plus(t: Duration, d: Duration) -> Duration {
-    t.saturating_add(d)
 }
 
 impl<U: IntentUnion, E: 'static> Behavior<U, E> for ReactToCliff {
