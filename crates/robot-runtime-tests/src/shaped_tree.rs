@@ -193,7 +193,8 @@ fn tree_with(files: usize, seed: u64, conditions: &[&str]) -> Vec<(String, Strin
         &mut out,
         "modes",
         "QuietMode",
-        r#""behaviorClass": "QuietModeCoordinator", "behaviors": [{"behavior": "LowBatteryMode"}],
+        r#""behaviorClass": "QuietModeCoordinator", "activeTime_s": 30.0, "timeToPowerSave_s": 15.0,
+  "behaviors": [{"behavior": "LowBatteryMode", "audioAllowed": false}],
   "wantsToBeActivatedCondition": {"conditionType": "AlexaInteractionActive"}"#,
     );
     file(

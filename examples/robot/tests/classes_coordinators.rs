@@ -17,7 +17,7 @@ use robot_example::behavior_classes::load_sources;
 use robot_example::intents::{self, UserIntent};
 use robot_example::log::Log;
 use robot_runtime::behavior::{
-    coverage, inspect, BehaviorId, LoadOptions, ProblemKind, Runner, Source,
+    coverage, inspect, BehaviorId, LoadOptions, ProblemKind, Runner, Source, Wakeup,
 };
 use robot_runtime::intent::IntentSource;
 use robot_runtime::union::CladUnion;
@@ -301,6 +301,17 @@ fn a_robot_idle_on_its_treads_starts_no_coordinator_behavior_and_nothing_is_supp
         r.starts(sleep),
         1,
         "SleepCycle stays awake, never restarted"
+    );
+    // Idle, nothing of the family asks to be updated: the ticks may be skipped.
+    let far = r.clock().now() + Duration::from_secs(3600);
+    assert!(
+        match r.next_wakeup() {
+            Wakeup::Never => true,
+            Wakeup::At(t) => t > far,
+            Wakeup::EveryTick => false,
+        },
+        "{:?}",
+        r.next_wakeup()
     );
 }
 
@@ -974,6 +985,47 @@ proptest! {
                 asked.tick(DT, &[]);
                 prop_assert_eq!(seen(&cached), seen(&asked), "{}", v);
                 prop_assert_eq!(cached.check_invariants(), Ok(()));
+            }
+        }
+    }
+
+    /// A runner that skips the ticks its wake-up says nothing happens in does what a runner
+    /// ticking every tick does, on every tick it runs (the family's `next_wakeup`s are
+    /// exact), under the same random patches and intents.
+    #[test]
+    fn skipping_idle_ticks_changes_nothing(
+        steps in proptest::collection::vec((trigger(), 1usize..400), 5..25),
+    ) {
+        let mut ticking = runner();
+        let mut skipping = runner();
+        for (v, gap) in &steps {
+            apply(&mut ticking, v);
+            apply(&mut skipping, v);
+            let mut expected = Vec::with_capacity(*gap);
+            for _ in 0..*gap {
+                ticking.tick(DT, &[]);
+                expected.push(seen(&ticking));
+            }
+            let until = ticking.clock().tick();
+            while skipping.clock().tick() < until {
+                let i = skipping.intents();
+                if !i.is_any_pending() && !i.is_trigger_word_pending() {
+                    let wake = match skipping.next_wakeup() {
+                        Wakeup::EveryTick => 1,
+                        Wakeup::At(at) => {
+                            let left = at.saturating_sub(skipping.clock().now()).as_nanos();
+                            u64::try_from(left.div_ceil(DT.as_nanos())).unwrap_or(u64::MAX)
+                        }
+                        Wakeup::Never => u64::MAX,
+                    };
+                    let skip = wake.saturating_sub(1).min(until - skipping.clock().tick() - 1);
+                    if skip > 0 {
+                        skipping.skip_idle_ticks(skip, DT);
+                    }
+                }
+                skipping.tick(DT, &[]);
+                let k = (skipping.clock().tick() + *gap as u64 - until - 1) as usize;
+                prop_assert_eq!(seen(&skipping), expected[k].clone(), "{}", v);
             }
         }
     }

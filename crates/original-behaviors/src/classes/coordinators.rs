@@ -654,14 +654,11 @@ pub(crate) fn build_in_habitat<U: IntentUnion, E: 'static>(
     coordinator(cx, "CoordinateInHabitat", |cx, others| {
         let list: Vec<BehaviorId> = others.iter().map(|(_, id)| *id).collect();
         if list.is_empty() {
-            cx.problem(
-                "suppressedBehaviors",
-                robot_runtime::behavior::ProblemKind::BadParams {
-                    reason:
-                        "CoordinateInHabitat suppresses nothing (`suppressedBehaviors` is empty)"
-                            .into(),
-                },
-            );
+            // The original logs a warning; the tree loads.
+            cx.info(robot_runtime::behavior::ProblemKind::BadParams {
+                reason: "CoordinateInHabitat suppresses nothing (`suppressedBehaviors` is empty)"
+                    .into(),
+            });
         }
         Kind::InHabitat(list)
     })
