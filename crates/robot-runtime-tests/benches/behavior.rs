@@ -30,7 +30,7 @@ use std::time::Duration;
 
 use bonsai_bt::{Action, Event, Select, Status, UpdateArgs, BT, RUNNING};
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
-use original_behaviors::{StrictPriorityDispatcher, Wait};
+use original_behaviors::{RobotAccessMut, StrictPriorityDispatcher, Wait};
 use robot_runtime::behavior::{
     load_tree, Behavior, LoadOptions, Runner, Source, Spec, TreeBuilder, View, Watch,
 };
@@ -178,6 +178,32 @@ fn original_shaped(c: &mut Criterion) {
     g.bench_function(BenchmarkId::new("robot_runtime", in_scope), |b| {
         b.iter(|| r.tick(black_box(Duration::from_millis(60)), black_box(&[])))
     });
+    assert!(r.is_on_stack(r.id("HighLevelAI").unwrap()));
+    // One input changes every tick: the proximity sensor (as on a robot moving past a
+    // wall; nothing in this tree reads it), or the emotions (several reactions' conditions
+    // read them, and are asked again; the rest is kept).
+    g.bench_function(
+        BenchmarkId::new("robot_runtime_one_input_changes", in_scope),
+        |b| {
+            let mut near = false;
+            b.iter(|| {
+                near = !near;
+                r.robot_mut().prox_mm = Some(if near { 300.0 } else { 301.0 });
+                r.tick(black_box(Duration::from_millis(60)), black_box(&[]))
+            })
+        },
+    );
+    g.bench_function(
+        BenchmarkId::new("robot_runtime_one_read_input_changes", in_scope),
+        |b| {
+            let mut up = false;
+            b.iter(|| {
+                up = !up;
+                r.robot_mut().emotions = [if up { 0.31 } else { 0.3 }; 5];
+                r.tick(black_box(Duration::from_millis(60)), black_box(&[]))
+            })
+        },
+    );
     assert!(r.is_on_stack(r.id("HighLevelAI").unwrap()));
     // bonsai-bt: as many nodes, shaped alike.
     let per_group = in_scope / groups.max(1);

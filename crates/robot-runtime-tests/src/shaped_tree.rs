@@ -96,9 +96,6 @@ const STAND_IN_CLASSES: &[&str] = &[
     "LookAtMe",
     "TurnToFace",
     "FistBump",
-    "Keepaway",
-    "DisplayWeather",
-    "ProceduralClock",
     "DriveOffCharger",
     "ExploringExamineObstacle",
 ];
@@ -419,7 +416,7 @@ fn tree_with(files: usize, seed: u64, conditions: &[&str]) -> Vec<(String, Strin
         &mut out,
         "highLevelAI",
         "SocializingFindFaces",
-        r#""behaviorClass": "FindFaces", "searchBehavior": "ObservingIdle",
+        r#""behaviorClass": "FindFaces", "searchBehavior": "ObservingIdle", "stoppingCondition": "AnyFace",
   "wantsToBeActivatedCondition": {"conditionType": "TrueCondition"}"#,
     );
     file(
