@@ -40,7 +40,6 @@
 use crate::intent_map::emit::{check_ident, TagPaths};
 use crate::intent_map::TagRef;
 use crate::json::{self, Member, Node, Value};
-use crate::suggest::suggest;
 use clad_codegen::extension::{self, Context, Extension, Output};
 use clad_codegen::ir::{Decl, DeclKind, Field, Schema, Type, UnionMember};
 use clad_codegen::rust::code::{str_lit, Code};
@@ -48,6 +47,7 @@ use clad_codegen::rust::{checked_path, Names};
 use clad_codegen::source::{FileId, SourceDb, SourceFile, Span};
 use clad_codegen::{Diagnostic, LoadedSource, SourceLoader};
 use robot_runtime::hri::{IntentKind, Role, RoleSpec, Route};
+use robot_runtime::suggest::closest;
 use std::ops::Range;
 
 const TOP_KEYS: &[&str] = &["hri_intent_map"];
@@ -388,7 +388,7 @@ impl<'s> Checker<'s> {
                 let mut d =
                     Diagnostic::error(self.span(&node.span), format!("unknown feature \"{name}\""))
                         .with_label(format!("not a member of `{fqn}`"));
-                if let Some(s) = suggest(name, names.iter().copied()) {
+                if let Some(s) = closest(name, names.iter().copied()) {
                     d = d.with_note(format!("did you mean \"{s}\"?"));
                 }
                 self.diags.push(d);
@@ -405,7 +405,7 @@ impl<'s> Checker<'s> {
             let mut d =
                 Diagnostic::error(self.span(&node.span), format!("unknown route \"{name}\""))
                     .with_label("not a route");
-            d = match suggest(name, names.iter().copied()) {
+            d = match closest(name, names.iter().copied()) {
                 Some(s) => d.with_note(format!("did you mean \"{s}\"?")),
                 None => d.with_note(format!("routes: {}", names.join(", "))),
             };
@@ -444,7 +444,7 @@ impl<'s> Checker<'s> {
                     format!("unknown key \"{}\" in {context}", m.key),
                 )
                 .with_label("not recognised");
-                d = match suggest(&m.key, allowed.iter().copied()) {
+                d = match closest(&m.key, allowed.iter().copied()) {
                     Some(s) => d.with_note(format!("did you mean \"{s}\"?")),
                     None => d.with_note(format!("allowed keys: {}", allowed.join(", "))),
                 };
@@ -552,7 +552,7 @@ impl<'s> Checker<'s> {
                 format!("unknown ROS4HRI intent \"{raw}\""),
             )
             .with_label("not an intent constant");
-            d = match suggest(raw, names) {
+            d = match closest(raw, names) {
                 Some(s) => d.with_note(format!("did you mean \"{s}\"?")),
                 None => d.with_note(
                     "custom intents must not look like constants (`__intent_…__` or UPPER_CASE)",
@@ -577,7 +577,7 @@ impl<'s> Checker<'s> {
                 format!("unknown user intent \"{name}\""),
             )
             .with_label(format!("not a member of `{}`", self.union));
-            if let Some(s) = suggest(name, members.iter().map(|m| m.name.as_str())) {
+            if let Some(s) = closest(name, members.iter().map(|m| m.name.as_str())) {
                 d = d.with_note(format!("did you mean \"{s}\"?"));
             }
             self.diags.push(d);
@@ -655,7 +655,7 @@ impl<'s> Checker<'s> {
                                 ),
                             )
                             .with_label("not a payload field");
-                            if let Some(s) = suggest(field, payload.iter().map(|f| f.name.as_str()))
+                            if let Some(s) = closest(field, payload.iter().map(|f| f.name.as_str()))
                             {
                                 d = d.with_note(format!("did you mean `{s}`?"));
                             }
@@ -723,7 +723,7 @@ impl<'s> Checker<'s> {
             format!("`{}` is not a thematic role of {}", m.key, info.wire),
         )
         .with_label("unknown role");
-        d = match suggest(&m.key, allowed.iter().copied()) {
+        d = match closest(&m.key, allowed.iter().copied()) {
             Some(s) => d.with_note(format!("did you mean `{s}`?")),
             None => d.with_note(format!("its roles: {}", allowed.join(", "))),
         };

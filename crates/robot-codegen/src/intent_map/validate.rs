@@ -4,12 +4,12 @@ use super::{
     IntentEntry, IntentMapModel, IntentMapOptions, SanitationStep, SimpleVoiceEntry, TagRef,
 };
 use crate::json::{self, Member, Node, Value};
-use crate::suggest::suggest;
 use clad_codegen::ir::{Builtin, Decl, DeclKind, Field, Schema, Type, UnionMember};
 use clad_codegen::source::{FileId, SourceDb, Span};
 use clad_codegen::Diagnostic;
 use robot_runtime::intent::members::{self, SIMPLE_VOICE_RESPONSE as SIMPLE_VOICE_TAG};
 use robot_runtime::intent::SimpleVoiceResponse;
+use robot_runtime::suggest::closest;
 use std::collections::BTreeMap;
 use std::ops::Range;
 
@@ -246,7 +246,7 @@ impl<'s> Validator<'s> {
             .filter(|e| short(e) == short(fqn))
             .map(String::as_str)
             .collect();
-        if let Some(s) = suggest(fqn, enums.iter().map(String::as_str)) {
+        if let Some(s) = closest(fqn, enums.iter().map(String::as_str)) {
             if !close.contains(&s) {
                 close.push(s);
             }
@@ -286,7 +286,7 @@ impl<'s> Validator<'s> {
         if let Some(m) = self.member(name) {
             return Some(m);
         }
-        let suggestion = suggest(name, members.iter().map(|m| m.name.as_str()));
+        let suggestion = closest(name, members.iter().map(|m| m.name.as_str()));
         let label = format!("not a member of `{}`", self.union_name);
         let span = self.span(&node.span);
         let d = self.error(span, format!("unknown user intent \"{name}\""), label);
@@ -388,7 +388,7 @@ impl<'s> Validator<'s> {
                 continue;
             }
             let span = self.span(&m.key_span);
-            let label = match suggest(&m.key, known.iter().copied()) {
+            let label = match closest(&m.key, known.iter().copied()) {
                 Some(s) => format!("did you mean \"{s}\"?"),
                 None => "unknown key".to_owned(),
             };
@@ -415,7 +415,7 @@ impl<'s> Validator<'s> {
         }
         if let Some((fqn, names)) = &self.features {
             if !names.contains(&name) {
-                let suggestion = suggest(name, names.iter().copied());
+                let suggestion = closest(name, names.iter().copied());
                 let label = format!("not a member of `{fqn}`");
                 let span = self.span(&node.span);
                 let d = self.error(span, format!("unknown feature \"{name}\""), label);
@@ -901,7 +901,7 @@ impl<'s> Validator<'s> {
         }
         let span = self.span(at);
         let pname = p.name.clone();
-        let suggestion = suggest(name, p.fields.iter().map(|f| f.name.as_str()));
+        let suggestion = closest(name, p.fields.iter().map(|f| f.name.as_str()));
         let fields: Vec<&str> = p.fields.iter().map(|f| f.name.as_str()).collect();
         let message = if what == "substitution target" {
             format!("substitution target \"{name}\" is not a field of `{pname}`")
@@ -1090,7 +1090,7 @@ impl<'s> Validator<'s> {
         ok &= !missing;
         if let Some((fqn, names)) = &shape.active_features {
             if !names.contains(&out.active_feature.as_str()) {
-                let suggestion = suggest(&out.active_feature, names.iter().copied());
+                let suggestion = closest(&out.active_feature, names.iter().copied());
                 let (span, message) = match active_feature_node {
                     Some(n) => (
                         self.span(&n.span),
@@ -1158,7 +1158,7 @@ impl<'s> Validator<'s> {
 /// such, so a "missing key" error would only repeat it).
 fn misspelled(members: &[Member], known: &[&str], key: &str) -> bool {
     members.iter().any(|m| {
-        !known.contains(&m.key.as_str()) && suggest(&m.key, known.iter().copied()) == Some(key)
+        !known.contains(&m.key.as_str()) && closest(&m.key, known.iter().copied()) == Some(key)
     })
 }
 
