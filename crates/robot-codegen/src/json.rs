@@ -20,6 +20,9 @@
 
 use std::ops::Range;
 
+use robot_runtime::behavior::strip_comments_checked;
+use robot_runtime::json_kind::JsonKind;
+
 /// Deepest nesting accepted (the intent map needs 4).
 pub const MAX_DEPTH: usize = 128;
 
@@ -50,15 +53,21 @@ pub enum Value {
 }
 
 impl Value {
-    /// "a string", "an object", ... for messages.
+    /// "a string", "an object", ... for messages (the names every reader uses,
+    /// [`JsonKind::name`]).
     pub fn kind(&self) -> &'static str {
+        self.json_kind().name()
+    }
+
+    /// Its kind.
+    pub fn json_kind(&self) -> JsonKind {
         match self {
-            Value::Null => "null",
-            Value::Bool(_) => "a boolean",
-            Value::Number(_) => "a number",
-            Value::String(_) => "a string",
-            Value::Array(_) => "an array",
-            Value::Object(_) => "an object",
+            Value::Null => JsonKind::Null,
+            Value::Bool(_) => JsonKind::Bool,
+            Value::Number(_) => JsonKind::Number,
+            Value::String(_) => JsonKind::String,
+            Value::Array(_) => JsonKind::Array,
+            Value::Object(_) => JsonKind::Object,
         }
     }
 }
@@ -89,6 +98,18 @@ pub struct JsonError {
 
 /// Parses `text`. Returns the root value (None after a syntax error) and every problem found.
 pub fn parse(text: &str) -> (Option<Node>, Vec<JsonError>) {
+    // Comments become spaces (every offset kept), by the runtime's one reader of them.
+    let (stripped, unclosed) = strip_comments_checked(text);
+    if let Some(start) = unclosed {
+        let error = JsonError {
+            span: start..start + 2,
+            message: "unterminated comment".to_owned(),
+            label: "this comment has no closing */".to_owned(),
+            secondary: None,
+        };
+        return (None, vec![error]);
+    }
+    let text = stripped.as_ref();
     let mut p = Parser {
         text,
         bytes: text.as_bytes(),
@@ -154,48 +175,19 @@ impl Parser<'_> {
             .map_or(at, |c| at + c.len_utf8())
     }
 
-    /// Skips whitespace and comments.
+    /// Skips whitespace (comments are blanks by then: [`parse`] strips them first, so a
+    /// `/` left here starts no comment).
     fn skip_ws(&mut self) -> Result<()> {
         loop {
             match self.peek() {
                 Some(b' ' | b'\t' | b'\n' | b'\r') => self.pos += 1,
-                Some(b'/') => match self.bytes.get(self.pos + 1) {
-                    Some(b'/') => {
-                        while let Some(b) = self.peek() {
-                            if b == b'\n' {
-                                break;
-                            }
-                            self.pos += 1;
-                        }
-                    }
-                    Some(b'*') => {
-                        let start = self.pos;
-                        self.pos += 2;
-                        loop {
-                            match self.peek() {
-                                None => {
-                                    return Err(self.error(
-                                        start..start + 2,
-                                        "unterminated comment",
-                                        "this comment has no closing */",
-                                    ))
-                                }
-                                Some(b'*') if self.bytes.get(self.pos + 1) == Some(&b'/') => {
-                                    self.pos += 2;
-                                    break;
-                                }
-                                Some(_) => self.pos += 1,
-                            }
-                        }
-                    }
-                    _ => {
-                        return Err(self.error(
-                            self.pos..self.pos + 1,
-                            "unexpected character '/'",
-                            "comments start with // or /*",
-                        ))
-                    }
-                },
+                Some(b'/') => {
+                    return Err(self.error(
+                        self.pos..self.pos + 1,
+                        "unexpected character '/'",
+                        "comments start with // or /*",
+                    ))
+                }
                 _ => return Ok(()),
             }
         }

@@ -50,7 +50,6 @@ mod compilation;
 pub mod hri_map;
 pub mod intent_map;
 mod json;
-mod suggest;
 
 pub use compilation::Compilation;
 pub use hri_map::{HriMap, HriMapOptions};

@@ -14,6 +14,8 @@
 //!   and de-duplication; the build-time HRI → user-intent map table.
 //! * [`mission`]: the resource-aware mission controller: capabilities declare resources, an
 //!   arbiter grants, queues, preempts (halt before start) or rejects, with a typed reason.
+//! * [`suggest`] and [`json_kind`]: what every reader of names and JSON says the same way
+//!   ("did you mean", "found an array").
 //!
 //! Generated code itself depends only on [`clad_runtime`] (the wire format, CLAD-JSON, union
 //! support). It is re-exported here as [`clad`], and its modules under their own names
@@ -24,7 +26,9 @@
 pub mod behavior;
 pub mod hri;
 pub mod intent;
+pub mod json_kind;
 pub mod mission;
+pub mod suggest;
 
 /// The runtime generated code uses (the `clad-runtime` crate).
 pub use clad_runtime as clad;

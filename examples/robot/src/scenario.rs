@@ -53,6 +53,7 @@
 
 use std::fmt;
 
+use robot_runtime::json_kind::kind_of;
 use robot_runtime::wire::Wire;
 use serde::Deserialize;
 use serde_json::{Map, Value};
@@ -547,17 +548,6 @@ impl Lines {
     }
 }
 
-fn json_kind(v: &Value) -> &'static str {
-    match v {
-        Value::Null => "null",
-        Value::Bool(_) => "a boolean",
-        Value::Number(_) => "a number",
-        Value::String(_) => "a string",
-        Value::Array(_) => "an array",
-        Value::Object(_) => "an object",
-    }
-}
-
 /// A time value: a non-negative integer, also written as a float without fraction (`1e3`).
 /// `Err(None)`: not such a number; `Err(Some(text))`: one past `u64` (so past any horizon).
 fn time_value(v: &Value) -> Result<u64, Option<String>> {
@@ -578,7 +568,7 @@ fn parse_line(
 ) -> Result<(When, Option<String>, ScenarioEvent), Problem> {
     let value: Value = serde_json::from_str(text).map_err(|e| Problem::NotJson(e.to_string()))?;
     let Value::Object(mut obj) = value else {
-        return Err(Problem::NotAnObject(json_kind(&value)));
+        return Err(Problem::NotAnObject(kind_of(&value)));
     };
     if let Some(key) = obj
         .keys()
@@ -652,7 +642,7 @@ fn parse_line(
         "cloud_hex" => {
             let hex = body
                 .as_str()
-                .ok_or_else(|| bad(format!("expected a hex string, found {}", json_kind(&body))))?;
+                .ok_or_else(|| bad(format!("expected a hex string, found {}", kind_of(&body))))?;
             ScenarioEvent::Cloud {
                 bytes: captured::<Message>(hex).map_err(|e| e.or_bad(kind))?,
                 captured: true,
@@ -661,7 +651,7 @@ fn parse_line(
         "hri_hex" => {
             let hex = body
                 .as_str()
-                .ok_or_else(|| bad(format!("expected a hex string, found {}", json_kind(&body))))?;
+                .ok_or_else(|| bad(format!("expected a hex string, found {}", kind_of(&body))))?;
             ScenarioEvent::HriPacked(
                 captured::<crate::hri::IntentEnvelope>(hex).map_err(|e| e.or_bad(kind))?,
             )
@@ -698,7 +688,7 @@ fn parse_line(
             other => {
                 return Err(bad(format!(
                     "expected an object, found {}",
-                    json_kind(&other)
+                    kind_of(&other)
                 )))
             }
         },
@@ -745,12 +735,7 @@ fn parse_line(
         }
         "note" => match body {
             Value::String(s) => ScenarioEvent::Note(s),
-            other => {
-                return Err(bad(format!(
-                    "expected a string, found {}",
-                    json_kind(&other)
-                )))
-            }
+            other => return Err(bad(format!("expected a string, found {}", kind_of(&other)))),
         },
         "state" => parse_state(body).map_err(bad)?,
         _ => unreachable!("EVENT_KEYS are all handled"),
@@ -866,7 +851,7 @@ fn parse_state(body: Value) -> Result<ScenarioEvent, String> {
         Value::Object(m) => Ok(ScenarioEvent::State(m)),
         other => Err(format!(
             "expected an object of robot-state keys, found {}",
-            json_kind(&other)
+            kind_of(&other)
         )),
     }
 }

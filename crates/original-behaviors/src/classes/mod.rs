@@ -5,8 +5,8 @@
 //! * `wait` — `Wait`;
 //! * `dispatch` — the dispatchers of spec §2: `DispatcherStrictPriority`,
 //!   `DispatcherStrictPriorityWithCooldown`, `DispatcherRandom`, `DispatcherQueue`,
-//!   `DispatcherScoring` (their common base and cooldown clock), `DispatcherPassThrough`,
-//!   `DispatcherRerun`;
+//!   `DispatcherScoring`, `DispatcherPassThrough`, `DispatcherRerun`: one `Dispatcher`
+//!   carrying the hooks they share, a `DispatchPolicy` per class, the cooldown clock;
 //! * `state_machine` — `HighLevelAI`, `PRDemo` (the original's `InternalStatesBehavior`) and
 //!   the project's `InternalStates` alias;
 //! * `animation` — `AnimSequence`, `AnimSequenceWithFace`, `AnimSequenceWithObject`,

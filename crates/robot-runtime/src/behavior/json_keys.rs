@@ -7,6 +7,8 @@
 use serde_json::{Map, Value};
 
 use super::problem::{ProblemKind, ProblemSink, Severity};
+pub use crate::json_kind::kind_of;
+pub use crate::suggest::did_you_mean;
 
 /// Reads one JSON object key by key, typed, recording a problem for every missing,
 /// mistyped or out-of-range value: each reader records its
@@ -18,18 +20,6 @@ pub struct KeyReader<'o> {
     obj: &'o Map<String, Value>,
     path: String,
     read: Vec<&'o str>,
-}
-
-/// What a JSON value is, for messages.
-pub fn kind_of(v: &Value) -> &'static str {
-    match v {
-        Value::Null => "null",
-        Value::Bool(_) => "a boolean",
-        Value::Number(_) => "a number",
-        Value::String(_) => "a string",
-        Value::Array(_) => "an array",
-        Value::Object(_) => "an object",
-    }
 }
 
 impl<'o> KeyReader<'o> {
@@ -318,25 +308,5 @@ pub fn unknown_name(s: &str, names: &[&str]) -> String {
         format!("unknown name `{s}` (expected one of {})", names.join(", "))
     } else {
         format!("unknown name `{s}`{}", did_you_mean(s, names))
-    }
-}
-
-/// " (did you mean a, b?)" with the names close to `s` (same letters ignoring case, or one
-/// containing the other), or "".
-pub fn did_you_mean(s: &str, names: &[&str]) -> String {
-    let low = s.to_ascii_lowercase();
-    let close: Vec<&str> = names
-        .iter()
-        .copied()
-        .filter(|n| {
-            let n = n.to_ascii_lowercase();
-            !low.is_empty() && (n == low || n.contains(&low) || low.contains(&n))
-        })
-        .take(5)
-        .collect();
-    if close.is_empty() {
-        String::new()
-    } else {
-        format!(" (did you mean {}?)", close.join(", "))
     }
 }

@@ -8,11 +8,20 @@ use std::borrow::Cow;
 /// reader accepted them) by spaces, keeping newlines: byte offsets, lines and columns of
 /// the rest are those of `text`. Returns the text unchanged (borrowed) when it has none.
 pub fn strip_comments(text: &str) -> Cow<'_, str> {
+    strip_comments_checked(text).0
+}
+
+/// [`strip_comments`], and the byte offset of a `/*` that is never closed (the comment then
+/// runs to the end of the text), for a reader that refuses one. The one reader of comments
+/// for every JSON-with-comments file: behavior trees here, and the maps `robot-codegen`
+/// compiles, which strips them so its span-keeping parser reads plain JSON.
+pub fn strip_comments_checked(text: &str) -> (Cow<'_, str>, Option<usize>) {
     if !text.contains('/') {
-        return Cow::Borrowed(text);
+        return (Cow::Borrowed(text), None);
     }
     let b = text.as_bytes();
     let mut out: Option<Vec<u8>> = None;
+    let mut unclosed = None;
     let (mut i, mut in_str) = (0, false);
     while i < b.len() {
         let c = b[i];
@@ -41,10 +50,13 @@ pub fn strip_comments(text: &str) -> Cow<'_, str> {
                 .position(|&x| x == b'\n')
                 .map_or(b.len(), |p| i + p)
         } else {
-            b[i + 2..]
-                .windows(2)
-                .position(|w| w == b"*/")
-                .map_or(b.len(), |p| i + 2 + p + 2)
+            match b[i + 2..].windows(2).position(|w| w == b"*/") {
+                Some(p) => i + 2 + p + 2,
+                None => {
+                    unclosed = Some(i);
+                    b.len()
+                }
+            }
         };
         for x in &mut buf[i..end] {
             if *x != b'\n' {
@@ -53,12 +65,13 @@ pub fn strip_comments(text: &str) -> Cow<'_, str> {
         }
         i = end;
     }
-    match out {
+    let text = match out {
         // Only whole characters were blanked (a comment starts at an ASCII `/` and ends at
         // a newline, `*/` or the end), so the bytes are still UTF-8.
         Some(bytes) => Cow::Owned(String::from_utf8(bytes).unwrap_or_default()),
         None => Cow::Borrowed(text),
-    }
+    };
+    (text, unclosed)
 }
 
 #[cfg(test)]
@@ -79,6 +92,12 @@ mod tests {
             strip_comments("{\"a\": 1}"),
             std::borrow::Cow::Borrowed(_)
         ));
+        assert_eq!(super::strip_comments_checked(t).1, None);
+        assert_eq!(
+            super::strip_comments_checked("1 /* x */ 2 /* y").1,
+            Some(12)
+        );
+        assert_eq!(super::strip_comments_checked("\"/*\" 1").1, None);
         // Unterminated comments and multi-byte characters in comments.
         for t in ["1 /* é", "1 // é\n2"] {
             let s = strip_comments(t);

@@ -100,7 +100,7 @@ pub use core::{
 };
 pub use ids::{BehaviorId, BehaviorName, NameError};
 pub use json_keys::{did_you_mean, kind_of, unknown_name, KeyReader};
-pub use jsonc::{locate, strip_comments, Locator};
+pub use jsonc::{locate, strip_comments, strip_comments_checked, Locator};
 pub use loader::{
     check_tree, load, load_tree, ClassCount, KeyCheck, LoadOptions, LoadReport, Loaded, Source,
 };

@@ -2,8 +2,9 @@
 //! version's spelling and written canonically (2.x constants).
 
 use super::error::HriError;
-use super::roles::{self, json_kind};
+use super::roles;
 use super::vocab::{IntentKind, Modality, Normalization, Role, Source};
+use crate::json_kind::kind_of as json_kind;
 use serde_json::{Map, Value};
 use std::fmt;
 
@@ -394,35 +395,7 @@ impl HriIntent {
 
 /// See [`HriIntent::closest_field`].
 fn closest_field(field: &str) -> Option<&'static str> {
-    let lower = field.to_ascii_lowercase();
-    HriIntent::FIELDS
-        .iter()
-        .map(|f| (edit_distance(&lower, f), *f))
-        .filter(|(d, f)| *d <= if f.len() <= 5 { 1 } else { 2 })
-        .min_by_key(|(d, _)| *d)
-        .map(|(_, f)| f)
-}
-
-/// Levenshtein distance over chars, stopping early for long inputs (a field name longer
-/// than 64 characters is no typo of a known one).
-fn edit_distance(a: &str, b: &str) -> usize {
-    if a.len() > 64 {
-        return usize::MAX;
-    }
-    let b: Vec<char> = b.chars().collect();
-    let mut row: Vec<usize> = (0..=b.len()).collect();
-    for (i, ca) in a.chars().enumerate() {
-        let mut diagonal = row[0];
-        row[0] = i + 1;
-        for (j, cb) in b.iter().enumerate() {
-            let above = row[j + 1];
-            row[j + 1] = (diagonal + usize::from(ca != *cb))
-                .min(row[j] + 1)
-                .min(above + 1);
-            diagonal = above;
-        }
-    }
-    row[b.len()]
+    crate::suggest::closest(field, HriIntent::FIELDS.iter().copied())
 }
 
 impl Reader {

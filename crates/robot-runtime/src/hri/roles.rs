@@ -3,6 +3,7 @@
 
 use super::error::HriError;
 use super::vocab::{GazeMode, IntentKind, Role};
+use crate::json_kind::kind_of as json_kind;
 use serde_json::{Map, Value};
 
 /// The roles of one intent: `agent` and `other_data` are allowed on every intent and are not
@@ -119,18 +120,6 @@ pub(crate) fn check(
             _ if spec.open => {}
             _ => unexpected.push(key.clone()),
         }
-    }
-}
-
-/// The JSON kind of a value, for messages.
-pub(crate) fn json_kind(value: &Value) -> &'static str {
-    match value {
-        Value::Null => "null",
-        Value::Bool(_) => "a boolean",
-        Value::Number(_) => "a number",
-        Value::String(_) => "a string",
-        Value::Array(_) => "an array",
-        Value::Object(_) => "an object",
     }
 }
 

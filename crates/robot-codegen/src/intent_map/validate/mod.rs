@@ -1,17 +1,18 @@
 //! Checks a parsed `user_intent_map.json` against the schema and builds the model.
 
-use super::{
-    IntentEntry, IntentMapModel, IntentMapOptions, SanitationStep, SimpleVoiceEntry, TagRef,
-};
+use super::{IntentEntry, IntentMapModel, IntentMapOptions, SimpleVoiceEntry, TagRef};
 use crate::json::{self, Member, Node, Value};
-use crate::suggest::suggest;
-use clad_codegen::ir::{Builtin, Decl, DeclKind, Field, Schema, Type, UnionMember};
+use clad_codegen::ir::{Decl, DeclKind, Field, Schema, Type, UnionMember};
 use clad_codegen::source::{FileId, SourceDb, Span};
 use clad_codegen::Diagnostic;
 use robot_runtime::intent::members::{self, SIMPLE_VOICE_RESPONSE as SIMPLE_VOICE_TAG};
 use robot_runtime::intent::SimpleVoiceResponse;
+use robot_runtime::suggest::closest;
 use std::collections::BTreeMap;
 use std::ops::Range;
+
+mod sanitation;
+mod simple_voice;
 
 const TOP_KEYS: &[&str] = &[
     "user_intent_map",
@@ -246,7 +247,7 @@ impl<'s> Validator<'s> {
             .filter(|e| short(e) == short(fqn))
             .map(String::as_str)
             .collect();
-        if let Some(s) = suggest(fqn, enums.iter().map(String::as_str)) {
+        if let Some(s) = closest(fqn, enums.iter().map(String::as_str)) {
             if !close.contains(&s) {
                 close.push(s);
             }
@@ -286,7 +287,7 @@ impl<'s> Validator<'s> {
         if let Some(m) = self.member(name) {
             return Some(m);
         }
-        let suggestion = suggest(name, members.iter().map(|m| m.name.as_str()));
+        let suggestion = closest(name, members.iter().map(|m| m.name.as_str()));
         let label = format!("not a member of `{}`", self.union_name);
         let span = self.span(&node.span);
         let d = self.error(span, format!("unknown user intent \"{name}\""), label);
@@ -388,7 +389,7 @@ impl<'s> Validator<'s> {
                 continue;
             }
             let span = self.span(&m.key_span);
-            let label = match suggest(&m.key, known.iter().copied()) {
+            let label = match closest(&m.key, known.iter().copied()) {
                 Some(s) => format!("did you mean \"{s}\"?"),
                 None => "unknown key".to_owned(),
             };
@@ -415,7 +416,7 @@ impl<'s> Validator<'s> {
         }
         if let Some((fqn, names)) = &self.features {
             if !names.contains(&name) {
-                let suggestion = suggest(name, names.iter().copied());
+                let suggestion = closest(name, names.iter().copied());
                 let label = format!("not a member of `{fqn}`");
                 let span = self.span(&node.span);
                 let d = self.error(span, format!("unknown feature \"{name}\""), label);
@@ -704,415 +705,9 @@ impl<'s> Validator<'s> {
             mapped.push(tag_ref(member));
         }
     }
+}
 
-    /// Compiles one side's substitutions and numerics into sanitation steps (sorted by `from`).
-    fn sanitation(
-        &mut self,
-        side: &Side<'_>,
-        has_intent: bool,
-        member: Option<&'s UnionMember>,
-    ) -> Vec<SanitationStep> {
-        let payload = member.map(|m| self.payload(m));
-        let name = side.name;
-        for key in [side.subs, side.numerics].into_iter().flatten() {
-            if !has_intent {
-                let span = self.span(&key.key_span);
-                let k = &key.key;
-                self.error(
-                    span,
-                    format!("\"{k}\" has no effect without \"{name}_intent\""),
-                    format!("this entry has no {name} intent"),
-                );
-            }
-        }
-
-        // Substitutions: (from, from span, to, to span).
-        let mut subs: Vec<(&str, Range<usize>, &str, Range<usize>)> = Vec::new();
-        if let Some(m) = side.subs {
-            let what = format!("\"{}\"", m.key);
-            if let Some(pairs) = self.object(&m.value, &what) {
-                for p in pairs {
-                    if subs.iter().any(|s| s.0 == p.key) {
-                        continue; // a duplicate key, reported by the parser
-                    }
-                    let what = format!("the target of \"{}\" in {what}", p.key);
-                    if let Some(to) = self.string(&p.value, &what) {
-                        subs.push((&p.key, p.key_span.clone(), to, p.value.span.clone()));
-                    }
-                }
-            }
-        }
-        let mut steps: Vec<SanitationStep> = Vec::new();
-        for (i, (from, _, to, to_span)) in subs.iter().enumerate() {
-            let to_s = self.span(to_span);
-            let mut ok = true;
-            if to.is_empty() {
-                self.error(
-                    to_s,
-                    "empty substitution target",
-                    "a field name is required",
-                );
-                ok = false;
-            } else if from == to {
-                self.push(
-                    Diagnostic::warning(to_s, format!("substitution of \"{from}\" to itself"))
-                        .with_label("this rename has no effect")
-                        .with_note("the original logs a \"no-op substitution\" warning for it on every intent"),
-                );
-            } else if let Some((_, _, _, first)) = subs[..i].iter().find(|s| s.2 == *to) {
-                let first = self.span(first);
-                let d = self.error(
-                    to_s,
-                    format!("two parameters are renamed to \"{to}\""),
-                    format!("\"{from}\" renamed to \"{to}\" here"),
-                );
-                d.secondary.push((first, "and here".to_owned()));
-                d.notes.push(
-                    "when both arrive, the second rename finds the target taken and the original \
-                     drops that parameter"
-                        .to_owned(),
-                );
-                ok = false;
-            } else if let Some((_, src_span, _, _)) = subs.iter().find(|s| s.0 == *to) {
-                let src = self.span(src_span);
-                let d = self.error(
-                    to_s,
-                    format!("\"{from}\" is renamed to \"{to}\", which is itself renamed"),
-                    "target is another incoming parameter",
-                );
-                d.secondary.push((src, format!("\"{to}\" is renamed here")));
-                d.notes.push(
-                    "when both arrive, the rename finds the target taken and the original drops \
-                     the parameter"
-                        .to_owned(),
-                );
-                ok = false;
-            }
-            if ok && from != to {
-                if let Some(p) = &payload {
-                    self.check_field(p, to, to_span, "substitution target");
-                }
-            }
-            steps.push(SanitationStep {
-                from: (*from).to_owned(),
-                to: (from != to).then(|| (*to).to_owned()),
-                numeric: false,
-            });
-        }
-
-        if let Some(m) = side.numerics {
-            let what = format!("\"{}\"", m.key);
-            let list = self.array(&m.value, &what).unwrap_or(&[]);
-            let mut seen: Vec<(&str, &Range<usize>)> = Vec::new();
-            for n in list {
-                let Some(name) = self.string(n, &format!("an element of {what}")) else {
-                    continue;
-                };
-                let span = self.span(&n.span);
-                if let Some((_, first)) = seen.iter().find(|(s, _)| *s == name) {
-                    let first = self.span(first);
-                    let d = self.error(
-                        span,
-                        format!("\"{name}\" is listed twice in {what}"),
-                        "listed again here",
-                    );
-                    d.secondary.push((first, "first listed here".to_owned()));
-                    continue;
-                }
-                seen.push((name, &n.span));
-                let target = if let Some(step) = steps.iter_mut().find(|s| s.from == name) {
-                    step.numeric = true;
-                    step.to.clone().unwrap_or_else(|| name.to_owned())
-                } else if let Some((src, ..)) = subs.iter().find(|s| s.2 == name) {
-                    let d = self.error(
-                        span,
-                        format!("\"{name}\" in {what} is a substitution target"),
-                        format!("write the incoming name \"{src}\""),
-                    );
-                    d.notes.push(
-                        "numerics name a parameter as it arrives (before substitution); the \
-                         original looks conversions up by incoming name, so this one would never \
-                         run"
-                        .to_owned(),
-                    );
-                    continue;
-                } else {
-                    steps.push(SanitationStep {
-                        from: name.to_owned(),
-                        to: None,
-                        numeric: true,
-                    });
-                    name.to_owned()
-                };
-                if let Some(p) = &payload {
-                    let before = self.diags.len();
-                    let field = self.check_field(p, &target, &n.span, "numeric conversion of");
-                    if field.is_none() && target == name && self.diags.len() > before {
-                        if let Some(d) = self.diags.last_mut() {
-                            d.notes.push(format!(
-                                "to fill a field from a parameter of another name, rename it: \
-                                 \"{}_substitutions\": {{ \"{name}\": \"<field>\" }}",
-                                side.name
-                            ));
-                        }
-                    }
-                    if let Some(field) = field {
-                        let numeric = matches!(field.ty, Type::Builtin(b) if b != Builtin::Bool);
-                        if !numeric {
-                            let ty = self.type_desc(&field.ty);
-                            let pname = p.name.clone();
-                            let fspan = field.span;
-                            let renamed = if target == name {
-                                String::new()
-                            } else {
-                                format!(" (renamed to `{target}`)")
-                            };
-                            let d = self.error(
-                                span,
-                                format!(
-                                    "\"{name}\"{renamed} is converted to a number, but `{pname}.{target}` is {} {ty}",
-                                    article(&ty)
-                                ),
-                                "numeric conversion of a non-numeric field",
-                            );
-                            d.secondary.push((fspan, format!("declared as {ty} here")));
-                            d.notes.push(format!(
-                                "only integer and float fields take numbers: remove it from {what}"
-                            ));
-                        }
-                    }
-                }
-            }
-        }
-        steps.sort_by(|a, b| a.from.cmp(&b.from));
-        steps
-    }
-
-    /// Reports `name` when it is not a field of the payload; returns the field.
-    fn check_field(
-        &mut self,
-        p: &Payload<'s>,
-        name: &str,
-        at: &Range<usize>,
-        what: &str,
-    ) -> Option<&'s Field> {
-        if let Some(f) = p.fields.iter().find(|f| f.name == name) {
-            return Some(f);
-        }
-        let span = self.span(at);
-        let pname = p.name.clone();
-        let suggestion = suggest(name, p.fields.iter().map(|f| f.name.as_str()));
-        let fields: Vec<&str> = p.fields.iter().map(|f| f.name.as_str()).collect();
-        let message = if what == "substitution target" {
-            format!("substitution target \"{name}\" is not a field of `{pname}`")
-        } else {
-            format!("{what} \"{name}\", which is not a field of `{pname}`")
-        };
-        let label = match suggestion {
-            Some(s) => format!("did you mean \"{s}\"?"),
-            None => "no such field".to_owned(),
-        };
-        let d = self.error(span, message, label);
-        match p.decl {
-            Some(decl) => d
-                .secondary
-                .push((decl.span, format!("`{pname}` declared here"))),
-            None => d.notes.push(format!(
-                "the payload is `{pname}`, not a structure: parameters cannot fill it"
-            )),
-        }
-        if p.decl.is_some() {
-            d.notes.push(if fields.is_empty() {
-                format!("`{pname}` has no fields")
-            } else {
-                format!("fields of `{pname}`: {}", fields.join(", "))
-            });
-        }
-        None
-    }
-
-    // ----- simple voice responses --------------------------------------------------------------
-
-    /// Checks that the union can hold simple voice responses (once, for a non-empty section).
-    fn simple_shape(&mut self, section: &Member) -> Option<SimpleShape<'s>> {
-        self.members?;
-        let Some(tag) = self.member(SIMPLE_VOICE_TAG) else {
-            let span = self.span(&section.key_span);
-            let union = self.union_name.clone();
-            let d = self.error(
-                span,
-                format!("`{union}` has no member \"{SIMPLE_VOICE_TAG}\""),
-                "simple voice responses need it",
-            );
-            d.notes.push(format!(
-                "add a member `{SIMPLE_VOICE_TAG}` whose payload has the fields anim_group, \
-                 emotion_event, active_feature and disable_wakeword_turn"
-            ));
-            return None;
-        };
-        let payload = self.payload(tag);
-        let mut active_features = None;
-        let mut problems = Vec::new();
-        for (field, want) in RESPONSE_FIELDS {
-            let ty = payload
-                .fields
-                .iter()
-                .find(|f| f.name == field)
-                .map(|f| &f.ty);
-            let fits = match ty {
-                None => false,
-                Some(Type::Enum(id)) if field == ACTIVE_FEATURE => {
-                    let decl = self.schema.decl(*id);
-                    if let DeclKind::Enum(e) = &decl.kind {
-                        active_features = Some((
-                            decl.fqn(),
-                            e.members.iter().map(|m| m.name.as_str()).collect(),
-                        ));
-                    }
-                    true
-                }
-                Some(ty) if field == DISABLE_WAKEWORD_TURN => *ty == Type::Builtin(Builtin::Bool),
-                Some(ty) => matches!(ty, Type::String { .. }),
-            };
-            if !fits {
-                problems.push(format!("`{field}` ({want})"));
-            }
-        }
-        if !problems.is_empty() {
-            let name = payload.name.clone();
-            let d = Diagnostic::error(
-                tag.span,
-                format!(
-                    "the payload of \"{SIMPLE_VOICE_TAG}\" cannot hold a simple voice response"
-                ),
-            )
-            .with_label(format!("`{name}` needs {}", problems.join(", ")))
-            .with_secondary(
-                self.span(&section.key_span),
-                "simple voice responses are declared here",
-            );
-            self.push(d);
-            return None;
-        }
-        Some(SimpleShape {
-            payload,
-            active_features,
-        })
-    }
-
-    fn simple_voice(&mut self, node: &Node, shape: &SimpleShape<'s>) -> Option<SimpleVoiceEntry> {
-        let members = self.object(node, "a simple_voice_responses entry")?;
-        self.unknown_keys(members, SIMPLE_KEYS, "a simple_voice_responses entry");
-        let get = |k: &str| members.iter().find(|m| m.key == k);
-        let mut ok = true;
-
-        let cloud_intent = match get("cloud_intent") {
-            None if misspelled(members, SIMPLE_KEYS, "cloud_intent") => None,
-            None => {
-                let span = self.start(node);
-                self.error(
-                    span,
-                    "simple voice response without \"cloud_intent\"",
-                    "this entry needs a \"cloud_intent\"",
-                );
-                None
-            }
-            Some(m) => self
-                .string(&m.value, "\"cloud_intent\"")
-                .filter(|s| self.claim("cloud", s, &m.value)),
-        };
-        let feature_gate = get("feature_gate").and_then(|m| self.feature_gate(&m.value));
-
-        let mut out = SimpleVoiceEntry {
-            cloud_intent: cloud_intent.unwrap_or_default().to_owned(),
-            anim_group: String::new(),
-            emotion_event: String::new(),
-            active_feature: DEFAULT_ACTIVE_FEATURE.to_owned(),
-            disable_wakeword_turn: false,
-            feature_gate: feature_gate.map(str::to_owned),
-        };
-        let Some(response) = get("response") else {
-            if misspelled(members, SIMPLE_KEYS, "response") {
-                return None;
-            }
-            let span = self.start(node);
-            self.error(
-                span,
-                "simple voice response without \"response\"",
-                "this entry needs a \"response\" object",
-            );
-            return None;
-        };
-        let fields = self.object(&response.value, "\"response\"")?;
-        let known: Vec<&str> = RESPONSE_FIELDS.iter().map(|(f, _)| *f).collect();
-        let place = format!("a simple voice response (`{}`)", shape.payload.name);
-        self.unknown_keys(fields, &known, &place);
-        let mut active_feature_node = None;
-        for f in fields {
-            let what = format!("\"{}\"", f.key);
-            match f.key.as_str() {
-                k if k == ANIM_GROUP => match self.string(&f.value, &what) {
-                    Some(s) => out.anim_group = s.to_owned(),
-                    None => ok = false,
-                },
-                k if k == EMOTION_EVENT => match self.string(&f.value, &what) {
-                    Some(s) => out.emotion_event = s.to_owned(),
-                    None => ok = false,
-                },
-                k if k == ACTIVE_FEATURE => match self.string(&f.value, &what) {
-                    Some(s) => {
-                        out.active_feature = s.to_owned();
-                        active_feature_node = Some(&f.value);
-                    }
-                    None => ok = false,
-                },
-                k if k == DISABLE_WAKEWORD_TURN => match self.bool(&f.value, &what) {
-                    Some(b) => out.disable_wakeword_turn = b,
-                    None => ok = false,
-                },
-                _ => {}
-            }
-        }
-        let missing = !fields.iter().any(|f| f.key == ANIM_GROUP);
-        if (missing && !misspelled(fields, &known, ANIM_GROUP))
-            || (ok && !missing && out.anim_group.is_empty())
-        {
-            let span = self.span(&response.value.span);
-            let d = self.error(
-                span,
-                "simple voice response without an animation group",
-                "\"anim_group\" missing or empty",
-            );
-            d.notes
-                .push("the response plays this animation group; it is required".to_owned());
-            ok = false;
-        }
-        ok &= !missing;
-        if let Some((fqn, names)) = &shape.active_features {
-            if !names.contains(&out.active_feature.as_str()) {
-                let suggestion = suggest(&out.active_feature, names.iter().copied());
-                let (span, message) = match active_feature_node {
-                    Some(n) => (
-                        self.span(&n.span),
-                        format!("unknown active feature \"{}\"", out.active_feature),
-                    ),
-                    None => (
-                        self.span(&response.value.span),
-                        format!(
-                            "the default active feature \"{DEFAULT_ACTIVE_FEATURE}\" is not a member of `{fqn}`"
-                        ),
-                    ),
-                };
-                let d = self.error(span, message, format!("not a member of `{fqn}`"));
-                if let Some(s) = suggestion {
-                    d.notes.push(format!("did you mean \"{s}\"?"));
-                }
-                ok = false;
-            }
-        }
-        (ok && cloud_intent.is_some()).then_some(out)
-    }
-
+impl<'s> Validator<'s> {
     // ----- completeness -------------------------------------------------------------------
 
     fn lint_unmapped(&mut self, mapped: &[TagRef], unmatched: Option<&str>) {
@@ -1158,7 +753,7 @@ impl<'s> Validator<'s> {
 /// such, so a "missing key" error would only repeat it).
 fn misspelled(members: &[Member], known: &[&str], key: &str) -> bool {
     members.iter().any(|m| {
-        !known.contains(&m.key.as_str()) && suggest(&m.key, known.iter().copied()) == Some(key)
+        !known.contains(&m.key.as_str()) && closest(&m.key, known.iter().copied()) == Some(key)
     })
 }
 
