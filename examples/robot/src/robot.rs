@@ -23,6 +23,7 @@
 
 use std::time::{Duration, Instant};
 
+use robot_runtime::arbiter::{body, ArbiterEvent, Body, SharedArbiter};
 use robot_runtime::behavior::{export, LoadError, LoadOptions, LoadReport, Runner, Source, Wakeup};
 use robot_runtime::hri::{ConfidenceDecision, HriEvent, Timestamp};
 use robot_runtime::intent::{
@@ -159,6 +160,7 @@ impl Arrival {
 pub struct Robot {
     runner: Runner<UserIntent, Event>,
     hri: Hri,
+    arbiter: SharedArbiter<Body>,
     log: Log,
     completions: Completions,
     config: RunConfig,
@@ -215,19 +217,28 @@ impl Robot {
     ) -> Result<(Self, LoadReport), LoadError> {
         let log = Log::default();
         let completions = Completions::default();
-        let loaded = behavior_classes::load_sources(sources, base, options, &log, &completions)?;
+        // The one arbiter of the body: the behaviors' actions and the mission controller's
+        // capabilities claim through it; what happens between them goes to the timeline.
+        let arbiter = SharedArbiter::<Body>::new();
+        let sink = log.clone();
+        arbiter
+            .lock()
+            .subscribe(move |e| sink.push(Item::What(arbiter_what(e))));
+        let loaded =
+            behavior_classes::load_sources(sources, base, options, &log, &completions, &arbiter)?;
         let (tree, report) = (loaded.tree, loaded.report);
         let mut component = intents::component();
         let sink = log.clone();
         component.subscribe(move |ev| sink.push(Item::Intent(ev.clone())));
         let mut runner = Runner::new(tree, component);
-        runner.set_action_factory(Box::new(RobotActions::new(&log)));
+        runner.set_action_factory(Box::new(RobotActions::new(&log, &arbiter)));
         let tick = Duration::from_micros(1_000_000 / u64::from(config.ticks_per_second.max(1)));
-        let hri = Hri::new(tick, &completions);
+        let hri = Hri::new(tick, &completions, &arbiter);
         Ok((
             Self {
                 runner,
                 hri,
+                arbiter,
                 log,
                 completions,
                 config,
@@ -253,6 +264,11 @@ impl Robot {
     /// forces behaviors between ticks).
     pub fn runner_mut(&mut self) -> &mut Runner<UserIntent, Event> {
         &mut self.runner
+    }
+
+    /// The one arbiter of the body (who holds which part, for tools and tests).
+    pub fn arbiter(&self) -> &SharedArbiter<Body> {
+        &self.arbiter
     }
 
     /// The current tick (the last one begun).
@@ -1081,6 +1097,58 @@ pub fn describe_request(r: &Request<'_, UserIntent>) -> String {
             Some(p) => format!("{} {p}", UserIntent::tag_name(intent.tag())),
             None => UserIntent::tag_name(intent.tag()).to_owned(),
         },
+    }
+}
+
+/// The timeline line of what the arbiter reported (a behavior action involved: the mission
+/// controller reports its own requests).
+fn arbiter_what(e: &ArbiterEvent<Body>) -> What {
+    let (holder, resources, change, reason) = match e {
+        ArbiterEvent::Granted {
+            label, resources, ..
+        } => (label, resources, "granted", None),
+        ArbiterEvent::Preempting {
+            label,
+            resources,
+            victims,
+            ..
+        } => (
+            label,
+            resources,
+            "granted by preemption",
+            Some(format!("starts once {} has stopped", victims.join(", "))),
+        ),
+        ArbiterEvent::Waiting {
+            label,
+            resources,
+            blocked_by,
+            ..
+        } => (
+            label,
+            resources,
+            "waiting",
+            Some(format!("held by {}", blocked_by.join(", "))),
+        ),
+        ArbiterEvent::Refused {
+            label,
+            resources,
+            blocked_by,
+            ..
+        } => (
+            label,
+            resources,
+            "refused",
+            Some(format!("held by {}", blocked_by.join(", "))),
+        ),
+        ArbiterEvent::Released {
+            label, resources, ..
+        } => (label, resources, "released", None),
+    };
+    What::Resource {
+        resource: body::names(*resources),
+        holder: holder.clone(),
+        change,
+        reason,
     }
 }
 
