@@ -65,3 +65,6 @@ pub use body::{needs, Body};
 pub use resource::{Resource, ResourceSet};
 pub use rule::{Claim, Holder, Verdict};
 pub use table::{Arbiter, ArbiterEvent, Entry, HoldState, SharedArbiter};
+
+#[cfg(test)]
+mod proptests;

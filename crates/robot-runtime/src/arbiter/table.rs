@@ -2,9 +2,10 @@
 //! controller and behavior actions ([`SharedArbiter`]), with the policy of the
 //! [module documentation](super) applied by [`rule::decide`](super::rule::decide).
 //!
-//! A claim is in one of three states ([`HoldState`]): holding its resources, halting (still
-//! holding them: asked to stop, by whom), or reserved (granted by preemption: it holds
-//! nothing yet and starts when every claim it waits for is released). Invariant (checked by
+//! A claim is in one of four states ([`HoldState`]): holding its resources, halting (still
+//! holding them: asked to stop, by whom), reserved (granted by preemption: it holds nothing
+//! yet and starts when every claim it waits for is released), or revoked (a reservation
+//! outranked before it came true: its owner gives it up). Invariant (checked by
 //! [`Arbiter::check_exclusive`], property-tested): no two holding or halting claims share a
 //! resource.
 
@@ -29,6 +30,19 @@ pub enum HoldState {
         /// The claims it waits for.
         waiting_for: Vec<Holder>,
     },
+    /// A reservation another claim outranked before it came true: it holds nothing and its
+    /// owner gives it up.
+    Revoked {
+        /// Who outranked it.
+        by: Option<Holder>,
+    },
+}
+
+impl HoldState {
+    /// True when the claim holds its resources (holding or halting).
+    pub fn holds(&self) -> bool {
+        matches!(self, HoldState::Holding | HoldState::Halting { .. })
+    }
 }
 
 /// One claim in the table.
@@ -113,6 +127,7 @@ pub struct Arbiter<R: Resource> {
     listeners: Vec<ArbiterListener<R>>,
     scratch: Vec<Claim<R>>,
     involved: Vec<Holder>,
+    halt_requests: u64,
 }
 
 impl<R: Resource> std::fmt::Debug for Arbiter<R> {
@@ -132,6 +147,7 @@ impl<R: Resource> Default for Arbiter<R> {
             listeners: Vec::new(),
             scratch: Vec::new(),
             involved: Vec::new(),
+            halt_requests: 0,
         }
     }
 }
@@ -185,7 +201,7 @@ impl<R: Resource> Arbiter<R> {
             .iter()
             .find(|e| {
                 e.claim.holder != claim.holder
-                    && !matches!(e.state, HoldState::Reserved { .. })
+                    && e.state.holds()
                     && e.claim.resources.intersects(claim.resources)
             })
             .map(|e| e.label.clone())
@@ -232,13 +248,22 @@ impl<R: Resource> Arbiter<R> {
     /// Asks `victim` to halt (`by`: who preempts it). A holder keeps its resources until its
     /// owner [releases](Self::release) them; an earlier request's `by` is kept.
     pub fn request_halt(&mut self, victim: Holder, by: Option<Holder>) {
+        self.halt_requests += 1;
         if let Some(i) = self.position(victim) {
             let e = &mut self.entries[i];
-            if !matches!(e.state, HoldState::Halting { .. }) {
-                e.state = HoldState::Halting { by };
+            match e.state {
+                HoldState::Holding => e.state = HoldState::Halting { by },
+                HoldState::Reserved { .. } => e.state = HoldState::Revoked { by },
+                HoldState::Halting { .. } | HoldState::Revoked { .. } => {}
             }
             e.claim.halting = true;
         }
+    }
+
+    /// How many halts were requested so far: a client that sees it unchanged knows none of
+    /// its claims was asked to halt meanwhile.
+    pub fn halt_requests(&self) -> u64 {
+        self.halt_requests
     }
 
     /// Who asked `holder` to halt: `Some(by)` once asked (`by` as given to
@@ -248,7 +273,7 @@ impl<R: Resource> Arbiter<R> {
             .iter()
             .find(|e| e.claim.holder == holder)
             .and_then(|e| match e.state {
-                HoldState::Halting { by } => Some(by),
+                HoldState::Halting { by } | HoldState::Revoked { by } => Some(by),
                 _ => None,
             })
     }
@@ -308,7 +333,7 @@ impl<R: Resource> Arbiter<R> {
     pub fn holders(&self) -> impl Iterator<Item = (Holder, &str, ResourceSet<R>)> + '_ {
         self.entries
             .iter()
-            .filter(|e| !matches!(e.state, HoldState::Reserved { .. }))
+            .filter(|e| e.state.holds())
             .map(|e| (e.claim.holder, e.label.as_str(), e.claim.resources))
     }
 
@@ -392,5 +417,66 @@ impl<R: Resource> SharedArbiter<R> {
     /// The table, locked.
     pub fn lock(&self) -> MutexGuard<'_, Arbiter<R>> {
         self.0.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::arbiter::Body;
+    use crate::hri::Priority;
+
+    fn claim(holder: Holder, parts: &[Body], priority: u8) -> Claim<Body> {
+        Claim {
+            holder,
+            group: None,
+            resources: ResourceSet::of(parts),
+            priority: Priority(priority),
+            rank: 0,
+            preemptible: true,
+            halting: false,
+        }
+    }
+
+    /// A client that holds without asking is refused, never a second owner; a reservation
+    /// outranked before it came true holds nothing and is told so.
+    #[test]
+    fn a_second_owner_is_refused_and_a_revoked_reservation_holds_nothing() {
+        let mut arb = Arbiter::new();
+        let a = claim(Holder::Action(1), &[Body::Base], 100);
+        assert!(arb.hold(a, "a", false));
+        assert!(!arb.hold(
+            claim(Holder::Mission(1), &[Body::Base, Body::Head], 255),
+            "m",
+            false
+        ));
+        assert_eq!(arb.holders().count(), 1);
+
+        let b = claim(Holder::Action(2), &[Body::Base], 150);
+        assert_eq!(arb.decide(&b), Verdict::Preempt);
+        assert_eq!(arb.involved(), [Holder::Action(1)]);
+        arb.request_halt(Holder::Action(1), Some(b.holder));
+        arb.reserve(b, "b", vec![Holder::Action(1)]);
+        assert!(!arb.is_ready(b.holder));
+
+        let c = claim(Holder::Action(3), &[Body::Base], 200);
+        assert_eq!(arb.decide(&c), Verdict::Preempt);
+        arb.request_halt(Holder::Action(2), Some(c.holder));
+        assert_eq!(
+            arb.state(b.holder),
+            Some(&HoldState::Revoked { by: Some(c.holder) })
+        );
+        assert_eq!(arb.halt_requested(b.holder), Some(Some(c.holder)));
+        assert!(arb.check_exclusive().is_ok());
+        let held: Vec<_> = arb.holders().map(|(h, _, _)| h).collect();
+        assert_eq!(held, [Holder::Action(1)]);
+
+        arb.release(Holder::Action(1));
+        arb.release(Holder::Action(2));
+        assert!(arb.hold(c, "c", true));
+        assert!(matches!(
+            arb.drain_events().last(),
+            Some(ArbiterEvent::Granted { label, .. }) if label == "c"
+        ));
     }
 }

@@ -27,16 +27,6 @@ impl<R: Resource> MissionController<R> {
         }
     }
 
-    /// The label of a request in the arbiter (`mission/<capability>`).
-    pub(super) fn label_of(&self, e: &Entry) -> String {
-        format!(
-            "mission/{}",
-            self.slots[e.request.capability.0 as usize]
-                .capability
-                .name()
-        )
-    }
-
     /// Removes the active entry at `pos`, releasing its claim.
     pub(super) fn remove_active(&mut self, pos: usize) -> Entry {
         let entry = self.active.remove(pos);
@@ -79,7 +69,6 @@ impl<R: Resource> MissionController<R> {
         let id = entry.request.id;
         let capability = entry.request.capability;
         let priority = entry.request.priority;
-        let label = self.label_of(&entry);
         let report =
             |this: &mut Self,
              make: fn(Holder, String, ResourceSet<R>, Vec<String>) -> ArbiterEvent<R>| {
@@ -88,7 +77,7 @@ impl<R: Resource> MissionController<R> {
                     let labels = arb.labels(&foreign);
                     arb.report(make(
                         candidate.holder,
-                        label.clone(),
+                        this.slots[capability.0 as usize].label.clone(),
                         candidate.resources,
                         labels,
                     ));
@@ -174,7 +163,11 @@ impl<R: Resource> MissionController<R> {
                             Holder::Action(_) => None,
                         })
                         .collect();
-                    self.arbiter.lock().reserve(candidate, &label, wait_for);
+                    self.arbiter.lock().reserve(
+                        candidate,
+                        &self.slots[capability.0 as usize].label,
+                        wait_for,
+                    );
                     entry.phase = Phase::WaitingForHalt(own_wait);
                     self.active.push(entry);
                 }
@@ -270,8 +263,11 @@ impl<R: Resource> MissionController<R> {
     fn start(&mut self, mut entry: Entry) {
         let cap = entry.request.capability;
         let claim = self.claim_of(&entry);
-        let label = self.label_of(&entry);
-        if !self.arbiter.lock().hold(claim, &label, false) {
+        if !self
+            .arbiter
+            .lock()
+            .hold(claim, &self.slots[cap.0 as usize].label, false)
+        {
             // Another client holds part of it (the arbiter logged who): never two owners.
             self.arbiter.lock().release(entry.holder());
             let reason = "its resources are still held by another client".to_owned();
@@ -356,6 +352,12 @@ impl<R: Resource> MissionController<R> {
     /// Halts the running requests another client's claim preempted (a behavior action of
     /// a higher priority), and drops the reservations it took over. True when any.
     fn yield_to_other_clients(&mut self) -> bool {
+        let halts = self.arbiter.lock().halt_requests();
+        if halts == self.halts_seen {
+            // Nobody was asked to halt since the last look.
+            return false;
+        }
+        self.halts_seen = halts;
         let mut changed = false;
         let mut i = 0;
         while i < self.active.len() {

@@ -94,6 +94,8 @@ struct Slot<R: Resource> {
     policy: CapabilityPolicy,
     resources: ResourceSet<R>,
     unresponsive: bool,
+    /// Its requests' label in the arbiter (`mission/<name>`).
+    label: String,
 }
 
 struct Route {
@@ -153,6 +155,9 @@ pub struct MissionController<R: Resource> {
     raw_handler: Option<RawInputHandler>,
     listeners: Vec<MissionListener>,
     arbiter: SharedArbiter<R>,
+    /// The arbiter's halt-request count when this controller last looked for requests
+    /// another client halted.
+    halts_seen: u64,
 }
 
 impl<R: Resource> std::fmt::Debug for MissionController<R> {
@@ -192,6 +197,7 @@ impl<R: Resource> MissionController<R> {
             raw_handler: None,
             listeners: Vec::new(),
             arbiter,
+            halts_seen: 0,
         }
     }
 
@@ -204,6 +210,7 @@ impl<R: Resource> MissionController<R> {
     pub fn register(&mut self, capability: impl Capability<R> + 'static) -> CapabilityId {
         let id = CapabilityId(self.slots.len() as u16);
         self.slots.push(Slot {
+            label: format!("mission/{}", capability.name()),
             policy: capability.policy(),
             resources: capability.resources(),
             capability: Box::new(capability),
