@@ -52,7 +52,9 @@
 //! The original engine locked animation tracks while a behavior was active so that nothing
 //! else moved them. In these terms a track is a [`Body`] part ([`Body::of_track`]:
 //! `BODY_TRACK` is the base, `FACE_TRACK` the screen, ...; `EVENT_TRACK` moves nothing), and
-//! locking is a claim held from activation to deactivation at the behavior's priority.
+//! locking is a claim held from activation to deactivation at the behavior's priority. The
+//! loader checks the key's names; the runner does not take that claim yet (it keeps no
+//! handle on an arbiter): a behavior's parts are claimed by its actions, when they start.
 
 pub mod action;
 pub mod body;
