@@ -24,7 +24,7 @@ use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Duration;
 
 use robot_runtime::arbiter::body::names;
-use robot_runtime::arbiter::{Body, SharedArbiter};
+use robot_runtime::arbiter::{ArbiterEvent, Body, SharedArbiter};
 use robot_runtime::hri::{IntentKind, IntentRecord, Timestamp};
 use robot_runtime::mission::{
     CancelReason, Capability, CapabilityPolicy, ControlIgnoredReason, Decision, HaltProgress,
@@ -522,5 +522,57 @@ impl Hri {
             .map(|r| self.lookup(*r).0)
             .collect::<Vec<_>>()
             .join(", ")
+    }
+}
+
+/// The timeline line of what the arbiter reported (a behavior action involved: the mission
+/// controller reports its own requests).
+pub fn arbiter_what(e: &ArbiterEvent<Body>) -> What {
+    let (holder, resources, change, reason) = match e {
+        ArbiterEvent::Granted {
+            label, resources, ..
+        } => (label, resources, "granted", None),
+        ArbiterEvent::Preempting {
+            label,
+            resources,
+            victims,
+            ..
+        } => (
+            label,
+            resources,
+            "granted by preemption",
+            Some(format!("starts once {} has stopped", victims.join(", "))),
+        ),
+        ArbiterEvent::Waiting {
+            label,
+            resources,
+            blocked_by,
+            ..
+        } => (
+            label,
+            resources,
+            "waiting",
+            Some(format!("held by {}", blocked_by.join(", "))),
+        ),
+        ArbiterEvent::Refused {
+            label,
+            resources,
+            blocked_by,
+            ..
+        } => (
+            label,
+            resources,
+            "refused",
+            Some(format!("held by {}", blocked_by.join(", "))),
+        ),
+        ArbiterEvent::Released {
+            label, resources, ..
+        } => (label, resources, "released", None),
+    };
+    What::Resource {
+        resource: names(*resources),
+        holder: holder.clone(),
+        change,
+        reason,
     }
 }

@@ -23,7 +23,7 @@
 
 use std::time::{Duration, Instant};
 
-use robot_runtime::arbiter::{body, ArbiterEvent, Body, SharedArbiter};
+use robot_runtime::arbiter::{Body, SharedArbiter};
 use robot_runtime::behavior::{export, LoadError, LoadOptions, LoadReport, Runner, Source, Wakeup};
 use robot_runtime::hri::{ConfidenceDecision, HriEvent, Timestamp};
 use robot_runtime::intent::{
@@ -37,7 +37,7 @@ use crate::behavior_classes::{self, Event};
 use crate::hri::HriEnvelopeBytes;
 use crate::intents::{self, CloudDatagram, Tag, UserIntent};
 use crate::log::{Item, Log};
-use crate::mission::Hri;
+use crate::mission::{arbiter_what, Hri};
 use crate::scenario::{Scenario, ScenarioEvent, TimedEvent};
 use crate::timeline::{Entry, IntentInfo, MapEntryInfo, What, LIVE_INPUT};
 
@@ -1097,58 +1097,6 @@ pub fn describe_request(r: &Request<'_, UserIntent>) -> String {
             Some(p) => format!("{} {p}", UserIntent::tag_name(intent.tag())),
             None => UserIntent::tag_name(intent.tag()).to_owned(),
         },
-    }
-}
-
-/// The timeline line of what the arbiter reported (a behavior action involved: the mission
-/// controller reports its own requests).
-fn arbiter_what(e: &ArbiterEvent<Body>) -> What {
-    let (holder, resources, change, reason) = match e {
-        ArbiterEvent::Granted {
-            label, resources, ..
-        } => (label, resources, "granted", None),
-        ArbiterEvent::Preempting {
-            label,
-            resources,
-            victims,
-            ..
-        } => (
-            label,
-            resources,
-            "granted by preemption",
-            Some(format!("starts once {} has stopped", victims.join(", "))),
-        ),
-        ArbiterEvent::Waiting {
-            label,
-            resources,
-            blocked_by,
-            ..
-        } => (
-            label,
-            resources,
-            "waiting",
-            Some(format!("held by {}", blocked_by.join(", "))),
-        ),
-        ArbiterEvent::Refused {
-            label,
-            resources,
-            blocked_by,
-            ..
-        } => (
-            label,
-            resources,
-            "refused",
-            Some(format!("held by {}", blocked_by.join(", "))),
-        ),
-        ArbiterEvent::Released {
-            label, resources, ..
-        } => (label, resources, "released", None),
-    };
-    What::Resource {
-        resource: body::names(*resources),
-        holder: holder.clone(),
-        change,
-        reason,
     }
 }
 
