@@ -9,11 +9,11 @@
 //!   stopped by name (halts at once) — a whole request lifecycle.
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion};
+use robot_runtime::arbiter::rule::{decide, Claim, Holder};
 use robot_runtime::hri::Priority;
-use robot_runtime::mission::arbiter::{decide, Claim};
 use robot_runtime::mission::{
     Capability, CapabilityId, CapabilityPolicy, HaltProgress, MissionConfig, MissionController,
-    Progress, Request, RequestId, Resource, ResourceSet, WhenBusy,
+    Progress, Request, Resource, ResourceSet, WhenBusy,
 };
 use std::hint::black_box;
 
@@ -75,8 +75,8 @@ impl Capability<Res> for Cap {
 fn claims(n: usize) -> Vec<Claim<Res>> {
     (0..n)
         .map(|i| Claim {
-            request: RequestId(i as u64),
-            capability: CapabilityId(i as u16),
+            holder: Holder::Mission(i as u64),
+            group: Some(i as u32),
             resources: if i < Res::ALL.len() {
                 ResourceSet::of(&[Res::ALL[i]])
             } else {
@@ -124,8 +124,8 @@ fn bench(c: &mut Criterion) {
     for n in [10usize, 100] {
         let cl = claims(n);
         let candidate = Claim {
-            request: RequestId(u64::MAX),
-            capability: CapabilityId(u16::MAX),
+            holder: Holder::Mission(u64::MAX),
+            group: Some(u32::MAX),
             resources: ResourceSet::of(&[Res::Base, Res::Head, Res::Speech]),
             priority: Priority(128),
             rank: 0,

@@ -12,7 +12,10 @@
 //! * [`hri`]: ROS4HRI intents (`hri_actions_msgs/Intent`): every version's spelling read
 //!   leniently and written canonically, the thematic-role table, envelope, confidence policy
 //!   and de-duplication; the build-time HRI → user-intent map table.
-//! * [`mission`]: the resource-aware mission controller: capabilities declare resources, an
+//! * [`arbiter`]: the one arbiter of the robot's body: one resource vocabulary, one policy
+//!   (priority, halt before start, grace and force-release), one table that behavior actions
+//!   and mission capabilities both claim through.
+//! * [`mission`]: the resource-aware mission controller: capabilities declare resources, the
 //!   arbiter grants, queues, preempts (halt before start) or rejects, with a typed reason.
 //! * [`suggest`] and [`json_kind`]: what every reader of names and JSON says the same way
 //!   ("did you mean", "found an array").
@@ -23,6 +26,7 @@
 //! dependency.
 #![warn(missing_docs)]
 
+pub mod arbiter;
 pub mod behavior;
 pub mod hri;
 pub mod intent;

@@ -32,8 +32,9 @@
 //! (`IntentComponent::submit`), from what its transport decoded to the pending intent:
 //! `app/set_timer`, `hri_json/{charger,say}` (JSON text), `hri_envelope/charger` (a packed
 //! `Hri::IntentEnvelope`), `ros2_fields/charger` (the fields a ROS 2 sample decodes to),
-//! `dev/charger` (the inspector's member). BENCHMARKS.md compares them with the paths each
-//! source took before (issue 29).
+//! `dev/charger` (the inspector's member), `hri_mission/guide` (an HRI guide routed to the
+//! mission controller and granted by the one arbiter, then stopped). BENCHMARKS.md compares
+//! them with the paths each source took before (issue 29).
 
 use std::hint::black_box;
 use std::time::Duration;
@@ -303,6 +304,64 @@ fn sources(c: &mut Criterion) {
             component.drain_events();
         })
     });
+    // An HRI guide routed to the mission controller and granted by the one arbiter: the
+    // intake, then the controller's decision and start; the request is stopped (its
+    // capability halts at once) so that every iteration is granted.
+    {
+        use robot_runtime::arbiter::{Body, SharedArbiter};
+        use robot_runtime::hri::{IntentKind, Priority};
+        use robot_runtime::mission::{
+            Capability, HaltProgress, Handling, MissionConfig, MissionController, Progress,
+            ResourceSet,
+        };
+        struct Guide;
+        impl Capability<Body> for Guide {
+            fn name(&self) -> &str {
+                "guide"
+            }
+            fn resources(&self) -> ResourceSet<Body> {
+                ResourceSet::of(&[Body::Base, Body::Speech])
+            }
+            fn start(&mut self, _: &robot_runtime::mission::Request) -> Result<(), String> {
+                Ok(())
+            }
+            fn tick(&mut self) -> Progress {
+                Progress::Running
+            }
+            fn halt(&mut self) -> HaltProgress {
+                HaltProgress::Halted
+            }
+        }
+        const GUIDE: &str = r#"{"intent": "__intent_guide__", "data": {"goal": "kitchen", "recipient": "person_1"}, "source": "person_1", "priority": 128}"#;
+        let arbiter = SharedArbiter::<Body>::new();
+        let mut mc = MissionController::with_arbiter(MissionConfig::default(), arbiter.clone());
+        let guide = mc.register(Guide);
+        mc.route(IntentKind::Guide, guide);
+        let mut grant = |now: u64| {
+            let outcome = component.submit(Request::hri_text(
+                IntentSource::Hri,
+                black_box(GUIDE),
+                Timestamp(now),
+            ));
+            let mut granted = false;
+            for record in component.take_mission_requests() {
+                granted |= matches!(mc.handle_intent(record), Handling::Request(_));
+            }
+            mc.stop(Some("guide"), Priority::MAX);
+            black_box((&outcome, mc.drain_events()));
+            component.drain_events();
+            granted
+        };
+        now += 10_000;
+        assert!(grant(now));
+        assert!(arbiter.lock().entries().is_empty());
+        g.bench_function("hri_mission/guide", |b| {
+            b.iter(|| {
+                now += 10_000;
+                grant(now)
+            })
+        });
+    }
     g.bench_function("dev/charger", |b| {
         b.iter(|| {
             let outcome = component.submit(Request::direct(black_box(UserIntent::SystemCharger(

@@ -1,16 +1,21 @@
 //! The robot's actions on `robot_runtime::behavior::Action`: timed (an animation: ends by
 //! itself) or ended from outside (hardware work: ends when the scenario reports
 //! `action_done` for it, through [`Completions`], and fails after its timeout). Each reports
-//! its start and end to the [`Log`].
+//! its start and end to the [`Log`], and claims the parts of the body it moves from the
+//! robot's one arbiter before it starts ([`ActionSpec::needs`], [`arbitrated`]).
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Duration;
 
+use robot_runtime::arbiter::{
+    self, ArbitratedAction, Body, ResourceSet, SharedArbiter, WhenBlocked,
+};
 use robot_runtime::behavior::{
     request_name, Action, ActionEnd, ActionFactory, ActionRequest, ActionStatus,
     AnimationDurations, Timed, VirtualClock, Wakeup,
 };
+use robot_runtime::hri::Priority;
 use serde::Deserialize;
 
 use crate::log::{Item, Log};
@@ -75,6 +80,48 @@ pub struct ActionSpec {
     /// An action ended from outside: its timeout.
     #[serde(default)]
     pub timeout_ms: Option<u64>,
+    /// The parts of the body it moves (`"base"`, `"head"`, ...: `robot_runtime::arbiter::Body`).
+    /// Default: a timed action is an animation (every track: head, lift, base, screen,
+    /// backpack lights, audio); an action ended from outside names its own (none when it
+    /// does not say).
+    #[serde(default)]
+    pub needs: Option<Vec<Body>>,
+}
+
+impl ActionSpec {
+    /// What it claims (see [`needs`](Self::needs)).
+    pub fn resources(&self) -> ResourceSet<Body> {
+        match (&self.needs, self.duration_ms) {
+            (Some(parts), _) => ResourceSet::of(parts),
+            (None, Some(_)) => arbiter::needs(&ActionRequest::Animation { name: "", loops: 1 }),
+            (None, None) => ResourceSet::EMPTY,
+        }
+    }
+
+    /// How long it waits for its parts before it fails: its length, or its timeout.
+    pub fn wait_limit(&self) -> Duration {
+        Duration::from_millis(self.duration_ms.or(self.timeout_ms).unwrap_or(0))
+    }
+}
+
+/// `action`, run once the arbiter grants it `resources` at `priority`, for `behavior`
+/// (the label `behavior/action` in the timeline); refused, it waits or fails as `blocked`
+/// says.
+pub fn arbitrated(
+    action: Box<dyn Action>,
+    arbiter: &SharedArbiter<Body>,
+    resources: ResourceSet<Body>,
+    priority: Priority,
+    behavior: &str,
+    blocked: WhenBlocked,
+) -> Box<dyn Action> {
+    if resources.is_empty() {
+        return action;
+    }
+    let label = format!("{behavior}/{}", action.name());
+    Box::new(
+        ArbitratedAction::new(action, arbiter, resources, priority, label).when_blocked(blocked),
+    )
 }
 
 /// A running robot action: timed, or waiting for its completion. Reports its start and end
@@ -175,29 +222,42 @@ pub fn robot_action(
 /// speech, turns and stand-in work the behavior classes ask for, simulated as timed actions
 /// (lengths from [`durations`](Self::durations), the runtime's documented defaults
 /// otherwise) that report their start and end to the [`Log`], so they show in the timeline.
+/// Each claims what its kind needs ([`arbiter::needs`]) at [`Priority::DEFAULT`] (the
+/// factory is not told which intent its behavior serves) and waits at most its own length.
 pub struct RobotActions {
     /// The lengths of animations (by trigger or name) and stand-in classes.
     pub durations: AnimationDurations,
     log: Log,
+    arbiter: SharedArbiter<Body>,
 }
 
 impl RobotActions {
-    /// The factory, logging to `log`.
-    pub fn new(log: &Log) -> Self {
+    /// The factory, logging to `log`, claiming through `arbiter`.
+    pub fn new(log: &Log, arbiter: &SharedArbiter<Body>) -> Self {
         Self {
             durations: AnimationDurations::default(),
             log: log.clone(),
+            arbiter: arbiter.clone(),
         }
     }
 }
 
 impl ActionFactory for RobotActions {
     fn make(&mut self, behavior: &str, request: &ActionRequest<'_>) -> Box<dyn Action> {
-        Box::new(LoggedAction {
+        let length = self.durations.length(request);
+        let action = Box::new(LoggedAction {
             behavior: behavior.to_owned(),
-            inner: Timed::new(request_name(request), self.durations.length(request)),
+            inner: Timed::new(request_name(request), length),
             log: self.log.clone(),
-        })
+        });
+        arbitrated(
+            action,
+            &self.arbiter,
+            arbiter::needs(request),
+            Priority::DEFAULT,
+            behavior,
+            WhenBlocked::Wait { up_to: length },
+        )
     }
 }
 

@@ -14,53 +14,27 @@
 //! `STOP_ACTIVITY` / `CANCEL_ACTIVITY` / `CONTINUE_ACTIVITY` / `SUSPEND` / `WAKEUP` act on
 //! the controller. Preemption is halt-before-start: a capability takes `halt_ms` to stop
 //! (the base needs 150 ms to brake), and the newcomer starts only when it has.
+//!
+//! The controller claims through the robot's one arbiter ([`robot_runtime::arbiter`]),
+//! which the behaviors' actions claim through too: a voice command's drive and a guide
+//! mission never hold the base together.
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Duration;
 
+use robot_runtime::arbiter::body::names;
+use robot_runtime::arbiter::{ArbiterEvent, Body, SharedArbiter};
 use robot_runtime::hri::{IntentKind, IntentRecord, Timestamp};
 use robot_runtime::mission::{
     CancelReason, Capability, CapabilityPolicy, ControlIgnoredReason, Decision, HaltProgress,
     HaltReason, MissionConfig, MissionController, MissionEvent, Outcome, Progress, Request,
-    RequestId, Resource, ResourceSet,
+    RequestId, ResourceSet,
 };
 
 use crate::actions::Completions;
 use crate::scenario::ActionResult;
 use crate::timeline::What;
-
-/// The robot's resources.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Res {
-    /// The wheels / navigation.
-    Base,
-    /// The head (gaze).
-    Head,
-    /// The speaker.
-    Speech,
-    /// The face screen.
-    Screen,
-}
-
-impl Resource for Res {
-    const ALL: &'static [Res] = &[Res::Base, Res::Head, Res::Speech, Res::Screen];
-    fn index(self) -> u8 {
-        self as u8
-    }
-}
-
-fn names(set: ResourceSet<Res>) -> String {
-    set.iter()
-        .map(|r| match r {
-            Res::Base => "base",
-            Res::Head => "head",
-            Res::Speech => "speech",
-            Res::Screen => "screen",
-        })
-        .collect::<Vec<_>>()
-        .join("+")
-}
 
 /// What the mission side reports, in the order it happened: the controller's events (through
 /// its subscription) and the capabilities' own lines, interleaved as they occur, so that the
@@ -91,7 +65,7 @@ impl MissionLog {
 /// A simulated capability.
 struct SimCapability {
     name: &'static str,
-    resources: ResourceSet<Res>,
+    resources: ResourceSet<Body>,
     /// `Some`: ends by itself after this long; `None`: ends on `action_done` (or fails
     /// after `timeout`).
     length: Option<Duration>,
@@ -115,11 +89,11 @@ impl SimCapability {
     }
 }
 
-impl Capability<Res> for SimCapability {
+impl Capability<Body> for SimCapability {
     fn name(&self) -> &str {
         self.name
     }
-    fn resources(&self) -> ResourceSet<Res> {
+    fn resources(&self) -> ResourceSet<Body> {
         self.resources
     }
     fn policy(&self) -> CapabilityPolicy {
@@ -220,14 +194,14 @@ impl SimCapability {
 
 /// The mission controller and its capabilities.
 pub struct Hri {
-    mission: MissionController<Res>,
+    mission: MissionController<Body>,
     /// A mission ended by itself since the last [`Hri::take_state_changed`].
     state_changed: bool,
     log: MissionLog,
-    requests: HashMap<RequestId, (String, ResourceSet<Res>)>,
+    requests: HashMap<RequestId, (String, ResourceSet<Body>)>,
     holding: HashMap<RequestId, bool>,
     capability_names: Vec<String>,
-    capability_resources: Vec<ResourceSet<Res>>,
+    capability_resources: Vec<ResourceSet<Body>>,
 }
 
 impl std::fmt::Debug for Hri {
@@ -239,17 +213,19 @@ impl std::fmt::Debug for Hri {
 }
 
 impl Hri {
-    /// The robot's capabilities and routes; `tick` is one tick's length.
-    pub fn new(tick: Duration, completions: &Completions) -> Self {
+    /// The robot's capabilities and routes, claiming through `arbiter`; `tick` is one
+    /// tick's length.
+    pub fn new(tick: Duration, completions: &Completions, arbiter: &SharedArbiter<Body>) -> Self {
         let log = MissionLog::default();
-        let mut mission = MissionController::new(MissionConfig::default());
+        let mut mission =
+            MissionController::with_arbiter(MissionConfig::default(), arbiter.clone());
         let events = log.clone();
         mission.subscribe(move |e| events.push(MissionItem::Event(e.clone())));
         let mut names = Vec::new();
         let mut resources = Vec::new();
-        let mut add = |mission: &mut MissionController<Res>,
+        let mut add = |mission: &mut MissionController<Body>,
                        name: &'static str,
-                       res: &[Res],
+                       res: &[Body],
                        length_ms: Option<u64>,
                        timeout_ms: u64,
                        halt_ms: u64| {
@@ -269,11 +245,11 @@ impl Hri {
                 log: log.clone(),
             })
         };
-        let navigate = add(&mut mission, "navigate", &[Res::Base], None, 60_000, 150);
+        let navigate = add(&mut mission, "navigate", &[Body::Base], None, 60_000, 150);
         let guide = add(
             &mut mission,
             "guide",
-            &[Res::Base, Res::Speech],
+            &[Body::Base, Body::Speech],
             None,
             120_000,
             150,
@@ -281,7 +257,7 @@ impl Hri {
         let engage = add(
             &mut mission,
             "engage",
-            &[Res::Head, Res::Speech],
+            &[Body::Head, Body::Speech],
             Some(1500),
             0,
             0,
@@ -289,7 +265,7 @@ impl Hri {
         let present = add(
             &mut mission,
             "present_content",
-            &[Res::Screen, Res::Speech],
+            &[Body::Screen, Body::Speech],
             Some(4000),
             0,
             50,
@@ -297,7 +273,7 @@ impl Hri {
         let activity = add(
             &mut mission,
             "activity",
-            &[Res::Head, Res::Screen, Res::Speech],
+            &[Body::Head, Body::Screen, Body::Speech],
             None,
             300_000,
             100,
@@ -426,6 +402,7 @@ impl Hri {
                                 None => "stop requested".to_owned(),
                             },
                         ),
+                        HaltReason::Claimed { by } => ("preempted", format!("by {by}; halting")),
                         HaltReason::Suspended => ("stopping", "the robot suspends".to_owned()),
                         HaltReason::Shutdown => ("stopping", "shutdown".to_owned()),
                     };
@@ -481,6 +458,7 @@ impl Hri {
                                     format!("stopped by intent #{}", i.0)
                                 }
                                 CancelReason::Stopped { by: None } => "stopped".to_owned(),
+                                CancelReason::Claimed { by } => format!("preempted by {by}"),
                                 other => format!("{other:?}"),
                             };
                             let forced = if *forced { ", force-released" } else { "" };
@@ -532,7 +510,7 @@ impl Hri {
         }
     }
 
-    fn lookup(&self, request: RequestId) -> (String, ResourceSet<Res>) {
+    fn lookup(&self, request: RequestId) -> (String, ResourceSet<Body>) {
         self.requests
             .get(&request)
             .cloned()
@@ -544,5 +522,57 @@ impl Hri {
             .map(|r| self.lookup(*r).0)
             .collect::<Vec<_>>()
             .join(", ")
+    }
+}
+
+/// The timeline line of what the arbiter reported (a behavior action involved: the mission
+/// controller reports its own requests).
+pub fn arbiter_what(e: &ArbiterEvent<Body>) -> What {
+    let (holder, resources, change, reason) = match e {
+        ArbiterEvent::Granted {
+            label, resources, ..
+        } => (label, resources, "granted", None),
+        ArbiterEvent::Preempting {
+            label,
+            resources,
+            victims,
+            ..
+        } => (
+            label,
+            resources,
+            "granted by preemption",
+            Some(format!("starts once {} has stopped", victims.join(", "))),
+        ),
+        ArbiterEvent::Waiting {
+            label,
+            resources,
+            blocked_by,
+            ..
+        } => (
+            label,
+            resources,
+            "waiting",
+            Some(format!("held by {}", blocked_by.join(", "))),
+        ),
+        ArbiterEvent::Refused {
+            label,
+            resources,
+            blocked_by,
+            ..
+        } => (
+            label,
+            resources,
+            "refused",
+            Some(format!("held by {}", blocked_by.join(", "))),
+        ),
+        ArbiterEvent::Released {
+            label, resources, ..
+        } => (label, resources, "released", None),
+    };
+    What::Resource {
+        resource: names(*resources),
+        holder: holder.clone(),
+        change,
+        reason,
     }
 }

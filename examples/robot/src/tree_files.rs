@@ -131,7 +131,11 @@ pub fn default_base(files: &[(String, String)]) -> Option<&'static str> {
 /// Checks the tree of `files` with the robot's registry and `options`.
 pub fn check(files: &[(String, String)], options: &LoadOptions) -> LoadReport {
     let sources: Vec<Source<'_>> = files.iter().map(|(n, t)| Source::new(n, t)).collect();
-    let reg = registry(&Log::default(), &Completions::default());
+    let reg = registry(
+        &Log::default(),
+        &Completions::default(),
+        &Default::default(),
+    );
     check_tree(&reg, &sources, options)
 }
 
@@ -148,6 +152,7 @@ pub fn outline(files: &[(String, String)], base: &str, options: &LoadOptions) ->
         options,
         &Log::default(),
         &Completions::default(),
+        &Default::default(),
     )
     .ok()?;
     Some(render_outline(&loaded.tree))

@@ -22,6 +22,7 @@ fn runner(files: &[(&str, &str)], base: &str) -> Runner<UserIntent> {
         &LoadOptions::with_stand_ins(),
         &Log::default(),
         &Completions::default(),
+        &Default::default(),
     )
     .unwrap_or_else(|e| panic!("{e}"));
     assert_eq!(loaded.report.problems, [], "{:?}", loaded.report.problems);

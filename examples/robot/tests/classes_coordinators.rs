@@ -206,6 +206,7 @@ fn load(files: &[(String, String)], base: &str) -> Runner<UserIntent> {
         &LoadOptions::with_stand_ins(),
         &Log::default(),
         &Completions::default(),
+        &robot_runtime::arbiter::SharedArbiter::new(),
     )
     .unwrap_or_else(|e| panic!("{e}"));
     assert_eq!(loaded.report.problems, [], "{:?}", loaded.report.problems);
@@ -788,6 +789,7 @@ fn problems(instance: &Map<String, Value>) -> Vec<(String, ProblemKind)> {
         &LoadOptions::with_stand_ins(),
         &Log::default(),
         &Completions::default(),
+        &robot_runtime::arbiter::SharedArbiter::new(),
     ) {
         Ok(l) => l
             .report

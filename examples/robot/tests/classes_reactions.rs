@@ -207,6 +207,7 @@ fn load(files: &[(String, String)], base: &str) -> Runner<UserIntent> {
         &LoadOptions::with_stand_ins(),
         &Log::default(),
         &Completions::default(),
+        &robot_runtime::arbiter::SharedArbiter::new(),
     )
     .unwrap_or_else(|e| panic!("{e}"));
     let problems: Vec<_> = loaded
@@ -720,6 +721,7 @@ fn a_class_reading_what_the_robot_does_not_model_says_so_at_load_and_never_start
         &LoadOptions::with_stand_ins(),
         &Log::default(),
         &Completions::default(),
+        &robot_runtime::arbiter::SharedArbiter::new(),
     )
     .unwrap();
     let infos: Vec<_> = loaded
@@ -860,6 +862,7 @@ fn problems(instance: &Map<String, Value>) -> Vec<(String, ProblemKind)> {
         &LoadOptions::with_stand_ins(),
         &Log::default(),
         &Completions::default(),
+        &robot_runtime::arbiter::SharedArbiter::new(),
     ) {
         Ok(l) => l
             .report

@@ -140,6 +140,7 @@ fn load(
         &LoadOptions::with_stand_ins(),
         &Log::default(),
         &Completions::default(),
+        &robot_runtime::arbiter::SharedArbiter::new(),
     ) {
         Ok(l) => {
             let errors: Vec<_> = l

@@ -63,6 +63,7 @@ fn load(files: &[(String, String)]) -> Result<Runner<UserIntent>, LoadError> {
         &LoadOptions::with_stand_ins(),
         &Log::default(),
         &Completions::default(),
+        &robot_runtime::arbiter::SharedArbiter::new(),
     )?;
     Ok(Runner::new(loaded.tree, intents::component()))
 }

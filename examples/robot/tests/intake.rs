@@ -450,3 +450,54 @@ fn a_stop_after_a_flood_of_mission_requests_is_taken() {
         IntentKind::StopActivity
     );
 }
+
+/// The app's door has no queue of its own (an app intent is submitted as it arrives), and
+/// no app intent of the map is a stop: after a flood of 1,000 app intents through the one
+/// intake, a stop from the voice or from a supervisor's HRI message is taken, and the
+/// pending slot holds it.
+#[test]
+fn a_stop_after_a_flood_of_app_intents_is_taken() {
+    use robot_runtime::intent::IntentEvent;
+    for stop in ["voice", "hri"] {
+        let mut c = intents::component();
+        for _ in 0..1000 {
+            let outcome = c.submit(Request::App {
+                intent: "intent_clock_settimer",
+                param: "60",
+            });
+            assert!(
+                matches!(outcome, IntakeOutcome::Pending { .. }),
+                "{outcome:?}"
+            );
+            c.drain_events();
+        }
+        let outcome = match stop {
+            "voice" => c.submit(CloudEvent::result(
+                "intent_global_stop_extend",
+                r#"{"what_to_stop": "everything"}"#,
+            )),
+            _ => c.submit(Request::hri_text(
+                IntentSource::Hri,
+                r#"{"intent": "__intent_stop_activity__", "priority": 255}"#,
+                Timestamp(0),
+            )),
+        };
+        assert!(
+            matches!(
+                outcome,
+                IntakeOutcome::Pending {
+                    tag: Tag::GlobalStop,
+                    ..
+                }
+            ),
+            "{stop}: {outcome:?}"
+        );
+        assert_eq!(c.pending_tag(), Some(Tag::GlobalStop), "{stop}");
+        assert!(
+            !c.events()
+                .iter()
+                .any(|e| matches!(e, IntentEvent::InputsShed { .. })),
+            "{stop}: nothing was queued, nothing shed"
+        );
+    }
+}

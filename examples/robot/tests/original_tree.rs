@@ -38,6 +38,7 @@ fn runner(files: &[(String, String)]) -> Runner<UserIntent> {
         &LoadOptions::with_stand_ins(),
         &Log::default(),
         &Completions::default(),
+        &Default::default(),
     )
     .unwrap();
     let mut r = Runner::new(loaded.tree, intents::component());

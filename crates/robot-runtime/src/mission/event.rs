@@ -62,6 +62,11 @@ pub enum CancelReason {
         /// The stop intent, when it came from one.
         by: Option<IntentId>,
     },
+    /// Another client of the arbiter (a behavior action) outranked it for its resources.
+    Claimed {
+        /// The claim's label in the arbiter.
+        by: String,
+    },
     /// It expired while queued.
     Expired,
     /// `SUSPEND`.
@@ -101,6 +106,11 @@ pub enum HaltReason {
     Preempted(RequestId),
     /// Stopped by an intent (or in code).
     Stopped(Option<IntentId>),
+    /// Another client of the arbiter (a behavior action) outranked it for its resources.
+    Claimed {
+        /// The claim's label in the arbiter.
+        by: String,
+    },
     /// The system is being suspended.
     Suspended,
     /// Shutdown.

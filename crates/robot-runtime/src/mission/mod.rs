@@ -3,13 +3,14 @@
 //! ROS4HRI spec gives the mission controller and no public controller does).
 //!
 //! * [`Resource`] / [`ResourceSet`]: the robot's resources (a robot-defined enum; sets are
-//!   bit masks).
+//!   bit masks), from [`crate::arbiter`].
 //! * [`Capability`]: what runs (start, tick, multi-tick halt), with the resources it needs
 //!   and a [`CapabilityPolicy`] (preemptible, rank, queue or reject when busy, cancel or
 //!   pause when preempted, halt timeout). Its module documentation maps it onto a behavior.
-//! * [`arbiter`]: the decision rule as a pure function (priority, then the capability's
-//!   rank, then arrival order).
-//! * [`MissionController`]: routes intents, arbitrates, preempts with halt-before-start,
+//! * [`arbiter`](crate::arbiter): the one arbiter of the body; its rule decides (priority,
+//!   then the capability's rank, then arrival order) and its table holds the claims of the
+//!   controller and of behavior actions alike ([`MissionController::with_arbiter`]).
+//! * [`MissionController`]: routes intents, asks the arbiter, preempts with halt-before-start,
 //!   handles STOP/CANCEL/CONTINUE/WAKEUP/SUSPEND and RAW_USER_INPUT, and reports every
 //!   decision and outcome as a [`MissionEvent`].
 //!
@@ -17,12 +18,11 @@
 //! resource; every request ends with exactly one [`Outcome`] (completed, failed, rejected or
 //! cancelled, each with its reason).
 
-pub mod arbiter;
 mod capability;
 mod controller;
 mod event;
-mod resource;
 
+pub use crate::arbiter::{Resource, ResourceSet};
 pub use capability::{
     Capability, CapabilityId, CapabilityPolicy, HaltProgress, OnPreempt, Progress, Request,
     WhenBusy,
@@ -34,4 +34,3 @@ pub use event::{
     CancelReason, ControlIgnoredReason, Decision, HaltReason, MissionEvent, Outcome, RejectReason,
     RequestId,
 };
-pub use resource::{Resource, ResourceSet};

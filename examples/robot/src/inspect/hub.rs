@@ -5,7 +5,9 @@
 //! it takes to swap the pending batch out. The broadcaster keeps the robot's whole state (every
 //! change sent, merged) for the `hello` of pages that connect later. No browser I/O happens under it. Pages get their updates
 //! through their own bounded queue ([`Limits::client_queue`]); a page whose queue is full
-//! is disconnected ("kicked"), never waited for.
+//! is disconnected ("kicked"), never waited for. Commands from pages wait for the tick
+//! thread in a queue that sheds by importance like every input queue ([`Commands`]): a
+//! `pause`, a stop and the highest priority are always taken.
 
 use std::collections::VecDeque;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
@@ -18,7 +20,10 @@ use serde_json::{Map, Value};
 use tungstenite::Utf8Bytes;
 
 use super::observe::Changes;
+use robot_runtime::intent::shed::{Pushed, ShedQueue};
+
 use super::protocol::{self, Command};
+use super::run::command_importance;
 use super::{Limits, FRAME};
 use crate::timeline::Entry;
 
@@ -28,8 +33,39 @@ pub const HISTORY: usize = 20_000;
 /// Entries the tick may hand over between two frames before the oldest are dropped.
 pub const PENDING: usize = 8_192;
 
-/// Commands queued for the tick thread.
+/// Commands queued for the tick thread; more shed the least important and oldest
+/// ([`robot_runtime::intent::shed`]), never a `pause` or a stop.
 pub const COMMANDS: usize = 64;
+
+/// The command queue both ends share.
+#[derive(Debug)]
+struct CommandQueue {
+    queue: Mutex<ShedQueue<Request>>,
+    /// False once the tick thread's end ([`Commands`]) is gone.
+    open: AtomicBool,
+}
+
+/// The tick thread's end of the command queue.
+#[derive(Debug)]
+pub struct Commands(Arc<CommandQueue>);
+
+impl Commands {
+    /// The oldest waiting command (never blocks).
+    pub fn try_recv(&self) -> Option<Request> {
+        lock(&self.0.queue).pop()
+    }
+
+    /// Commands shed since the queue was made (the newcomer or an older one).
+    pub fn shed(&self) -> u64 {
+        lock(&self.0.queue).shed()
+    }
+}
+
+impl Drop for Commands {
+    fn drop(&mut self) {
+        self.0.open.store(false, Ordering::Relaxed);
+    }
+}
 
 /// A command from a page, with the way back to it.
 #[derive(Debug)]
@@ -121,7 +157,7 @@ struct Inner {
     /// The parts of `hello` that do not change.
     hello: Map<String, Value>,
     limits: Limits,
-    commands: Option<SyncSender<Request>>,
+    commands: Option<Arc<CommandQueue>>,
     pending: Mutex<Pending>,
     board: Mutex<Board>,
     watchers: AtomicUsize,
@@ -152,11 +188,14 @@ impl Hub {
     /// A hub for a running robot. `hello` holds the static parts of the `hello` message
     /// (tree, ticks per second, catalog); the receiver is the tick thread's end of the
     /// command queue.
-    pub fn live(hello: Map<String, Value>, limits: Limits) -> (Hub, Receiver<Request>) {
-        let (tx, rx) = mpsc::sync_channel(COMMANDS);
+    pub fn live(hello: Map<String, Value>, limits: Limits) -> (Hub, Commands) {
+        let queue = Arc::new(CommandQueue {
+            queue: Mutex::new(ShedQueue::new(COMMANDS)),
+            open: AtomicBool::new(true),
+        });
         (
-            Self::new(Mode::Live, hello, limits, Some(tx), Vec::new()),
-            rx,
+            Self::new(Mode::Live, hello, limits, Some(queue.clone()), Vec::new()),
+            Commands(queue),
         )
     }
 
@@ -169,7 +208,7 @@ impl Hub {
         mode: Mode,
         mut hello: Map<String, Value>,
         limits: Limits,
-        commands: Option<SyncSender<Request>>,
+        commands: Option<Arc<CommandQueue>>,
         history: Vec<Value>,
     ) -> Hub {
         hello.insert("type".into(), "hello".into());
@@ -306,17 +345,34 @@ impl Hub {
             .store(board.clients.len(), Ordering::Relaxed);
     }
 
-    /// Queues a command for the tick thread (never blocks). The error says why not.
+    /// Queues a command for the tick thread (never blocks). When the queue is full the
+    /// least important and oldest command is shed: an older one (its page gets the error) or
+    /// this one (the error says why). A `pause`, a stop and the highest priority are always
+    /// taken.
     pub fn submit(&self, request: Request) -> Result<(), String> {
-        let Some(tx) = &self.inner.commands else {
+        let Some(queue) = &self.inner.commands else {
             return Err("this page replays a trace: there is no robot to command".into());
         };
-        match tx.try_send(request) {
-            Ok(()) => Ok(()),
-            Err(TrySendError::Full(_)) => Err(format!(
-                "the robot is busy: {COMMANDS} commands are waiting already"
+        if !queue.open.load(Ordering::Relaxed) {
+            return Err("the robot has stopped".into());
+        }
+        let importance = command_importance(&request.command.action);
+        let pushed = lock(&queue.queue).push(request, importance);
+        match pushed {
+            Pushed::Queued => Ok(()),
+            Pushed::QueuedShedding(old) => {
+                old.reply.send(protocol::error(
+                    old.command.id.as_ref(),
+                    &format!(
+                        "shed: {COMMANDS} commands were waiting and a more important or newer \
+                         one came"
+                    ),
+                ));
+                Ok(())
+            }
+            Pushed::Shed(_) => Err(format!(
+                "the robot is busy: {COMMANDS} more important commands are waiting already"
             )),
-            Err(TrySendError::Disconnected(_)) => Err("the robot has stopped".into()),
         }
     }
 
@@ -416,7 +472,7 @@ mod tests {
         }
     }
 
-    fn live(limits: Limits) -> (Hub, Receiver<Request>) {
+    fn live(limits: Limits) -> (Hub, Commands) {
         Hub::live(Map::new(), limits)
     }
 
@@ -465,22 +521,65 @@ mod tests {
         assert_eq!(hub.flush(), 0);
     }
 
+    /// The command queue sheds like every input queue: the oldest of equals goes (its page
+    /// is told), a less important newcomer is refused, and a stop or a `pause` after any
+    /// flood is taken; every loss is counted.
     #[test]
-    fn commands_are_bounded() {
-        let (hub, _rx) = live(Limits::default());
+    fn commands_shed_by_importance_and_a_stop_after_a_flood_is_taken() {
+        let (hub, commands) = live(Limits::default());
         let page = hub.attach().unwrap();
-        let request = || Request {
+        let request = |text: &str| Request {
             page: page.id,
-            command: protocol::parse(r#"{"cmd":"pause"}"#).unwrap(),
+            command: protocol::parse(text).unwrap(),
             reply: page.replier.clone(),
         };
+        let low = r#"{"cmd":"hri","message":{"intent":"__intent_greet__","priority":10}}"#;
         for _ in 0..COMMANDS {
-            hub.submit(request()).unwrap();
+            hub.submit(request(r#"{"cmd":"step","id":"flood"}"#))
+                .unwrap();
         }
-        let e = hub.submit(request()).unwrap_err();
+        // A newcomer as important as the least important queued: the oldest goes, its page
+        // is told.
+        hub.submit(request(r#"{"cmd":"step"}"#)).unwrap();
+        let told = page.rx.try_recv().expect("the shed command's page is told");
+        assert!(
+            told.as_str().contains("shed") && told.as_str().contains("flood"),
+            "{told}"
+        );
+        // Less important than everything queued: refused.
+        let e = hub.submit(request(low)).unwrap_err();
         assert!(e.contains("busy"), "{e}");
-        let (replay, _) = (Hub::replay(Map::new(), Vec::new(), Limits::default()), ());
-        assert!(replay.submit(request()).unwrap_err().contains("replays"));
+        // A flood of a thousand, then a stop (HRI, and the stop member as a user intent)
+        // and a pause: all taken, the newest.
+        for _ in 0..1000 {
+            let _ = hub.submit(request(r#"{"cmd":"step"}"#));
+        }
+        let stop = r#"{"cmd":"hri","message":{"intent":"__intent_stop_activity__","priority":10},"id":"stop"}"#;
+        hub.submit(request(stop)).unwrap();
+        hub.submit(request(
+            r#"{"cmd":"user_intent","intent":{"type":"global_stop"},"id":"member"}"#,
+        ))
+        .unwrap();
+        hub.submit(request(r#"{"cmd":"pause","id":"pause"}"#))
+            .unwrap();
+        assert_eq!(commands.shed(), 1 + 1 + 1000 + 3);
+        let taken: Vec<Request> = std::iter::from_fn(|| commands.try_recv()).collect();
+        assert_eq!(taken.len(), COMMANDS);
+        let ids: Vec<_> = taken[COMMANDS - 3..]
+            .iter()
+            .map(|r| r.command.id.clone().unwrap())
+            .collect();
+        assert_eq!(ids, ["stop", "member", "pause"]);
+        drop(commands);
+        assert!(hub
+            .submit(request(r#"{"cmd":"step"}"#))
+            .unwrap_err()
+            .contains("stopped"));
+        let replay = Hub::replay(Map::new(), Vec::new(), Limits::default());
+        assert!(replay
+            .submit(request(r#"{"cmd":"step"}"#))
+            .unwrap_err()
+            .contains("replays"));
         assert!(replay.attach().is_some());
     }
 

@@ -50,6 +50,8 @@ pub struct Summary {
     pub submitted: usize,
     /// Commands taken from pages.
     pub commands: usize,
+    /// Commands the full command queue shed (the hub's [`Commands`](super::hub::Commands)).
+    pub commands_shed: u64,
     /// The run ended because `stop` was set, not because its time was up.
     pub interrupted: bool,
 }
@@ -64,24 +66,7 @@ impl Queued {
     fn importance(&self) -> Importance {
         match self {
             Queued::User(intent) => RANKER.member(intent.tag()),
-            Queued::Event(ScenarioEvent::Cloud { bytes, .. }) => {
-                match MessageView::unpack_view(bytes) {
-                    Ok(MessageView::Result(r)) => RANKER.cloud_result(r.intent),
-                    _ => Importance::NORMAL,
-                }
-            }
-            Queued::Event(ScenarioEvent::Hri(message)) => {
-                let text = |k: &str| message.get(k).and_then(serde_json::Value::as_str);
-                let intent = text("intent")
-                    .or_else(|| text("action"))
-                    .unwrap_or_default();
-                let priority = message
-                    .get("priority")
-                    .and_then(serde_json::Value::as_u64)
-                    .and_then(|p| u8::try_from(p).ok());
-                hri_importance(intent, priority)
-            }
-            Queued::Event(_) => Importance::NORMAL,
+            Queued::Event(e) => event_importance(e),
         }
     }
 
@@ -91,6 +76,43 @@ impl Queued {
             Queued::User(intent) => describe_request(&IntentRequest::direct(intent.clone())),
             Queued::Event(e) => format!("{e:?}").chars().take(120).collect(),
         }
+    }
+}
+
+/// How important a page's input is for a full queue (the rule of
+/// [`robot_runtime::intent::shed`]): a cloud result by its map entry, an HRI message by its
+/// kind and priority; anything else is of the default importance.
+pub(crate) fn event_importance(e: &ScenarioEvent) -> Importance {
+    match e {
+        ScenarioEvent::Cloud { bytes, .. } => match MessageView::unpack_view(bytes) {
+            Ok(MessageView::Result(r)) => RANKER.cloud_result(r.intent),
+            _ => Importance::NORMAL,
+        },
+        ScenarioEvent::Hri(message) => {
+            let text = |k: &str| message.get(k).and_then(serde_json::Value::as_str);
+            let intent = text("intent")
+                .or_else(|| text("action"))
+                .unwrap_or_default();
+            let priority = message
+                .get("priority")
+                .and_then(serde_json::Value::as_u64)
+                .and_then(|p| u8::try_from(p).ok());
+            hri_importance(intent, priority)
+        }
+        _ => Importance::NORMAL,
+    }
+}
+
+/// How important a page's command is for the hub's full command queue: an input as
+/// [`event_importance`] says, a user intent by its member (the stop member is always
+/// admitted), `pause` always admitted (it stops the robot), anything else of the default
+/// importance.
+pub(crate) fn command_importance(action: &protocol::Action) -> Importance {
+    match action {
+        protocol::Action::Pause => Importance::new(robot_runtime::hri::Priority::MAX, true),
+        protocol::Action::Input(e) => event_importance(e),
+        protocol::Action::UserIntent(u) => RANKER.member(u.tag()),
+        _ => Importance::NORMAL,
     }
 }
 
@@ -218,6 +240,7 @@ pub fn run(
         }
     }
     summary.commands = l.commands;
+    summary.commands_shed = l.inspector.commands_shed();
     summary
 }
 

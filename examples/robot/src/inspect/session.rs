@@ -1,7 +1,6 @@
 //! The tick thread's side of the inspector ([`Inspector`]): what it hands over after each
 //! tick, and the commands it takes. Nothing here waits on a page.
 
-use std::sync::mpsc::Receiver;
 use std::time::Duration;
 
 use serde_json::{Map, Value};
@@ -10,7 +9,7 @@ use robot_runtime::behavior::BehaviorId;
 use robot_runtime::hri::IntentKind;
 use robot_runtime::union::CladUnion;
 
-use super::hub::{Hub, Request};
+use super::hub::{Commands, Hub, Request};
 use super::observe::{state_keys_json, BreakpointInfo, Detail, Forced, Hit, Observer};
 use super::{Limits, FRAME, HEARTBEAT};
 use crate::intents::{UserIntent, USER_INTENT_MAP};
@@ -70,7 +69,7 @@ pub struct Progress<'a> {
 /// The tick thread's handle.
 pub struct Inspector {
     hub: Hub,
-    commands: Receiver<Request>,
+    commands: Commands,
     ticks_per_second: u32,
     /// Ticks in a frame: a state follows something that happened at most this late.
     frame_ticks: u64,
@@ -139,9 +138,14 @@ impl Inspector {
         &self.hub
     }
 
+    /// Commands the full command queue shed so far.
+    pub fn commands_shed(&self) -> u64 {
+        self.commands.shed()
+    }
+
     /// The next command from a page, if any (never blocks).
     pub fn next_request(&self) -> Option<Request> {
-        self.commands.try_recv().ok()
+        self.commands.try_recv()
     }
 
     /// Page `page` looks at `behavior` (`None`: at the active dispatcher). At most one

@@ -118,14 +118,15 @@ pub(crate) fn inspect_until(
     let summary = cli::live(robot, scenario, &options, inputs)?;
     let _ = writeln!(
         anstream::stderr(),
-        "inspect: {} after {} ticks; {} commands taken",
+        "inspect: {} after {} ticks; {} commands taken, {} shed",
         if summary.interrupted {
             "interrupted"
         } else {
             "stopped"
         },
         summary.ticks,
-        summary.commands
+        summary.commands,
+        summary.commands_shed
     );
     Ok(ExitCode::SUCCESS)
 }

@@ -23,6 +23,7 @@
 
 use std::time::{Duration, Instant};
 
+use robot_runtime::arbiter::{Body, SharedArbiter};
 use robot_runtime::behavior::{export, LoadError, LoadOptions, LoadReport, Runner, Source, Wakeup};
 use robot_runtime::hri::Timestamp;
 use robot_runtime::intent::{IntakeOutcome, IntentRequest};
@@ -32,7 +33,7 @@ use crate::behavior_classes::{self, Event};
 
 use crate::intents::{self, Tag, UserIntent};
 use crate::log::{Item, Log};
-use crate::mission::Hri;
+use crate::mission::{arbiter_what, Hri};
 use crate::scenario::{Scenario, TimedEvent};
 use crate::timeline::{Entry, What, LIVE_INPUT};
 
@@ -163,6 +164,7 @@ impl Arrival {
 pub struct Robot {
     runner: Runner<UserIntent, Event>,
     hri: Hri,
+    arbiter: SharedArbiter<Body>,
     log: Log,
     completions: Completions,
     config: RunConfig,
@@ -219,19 +221,28 @@ impl Robot {
     ) -> Result<(Self, LoadReport), LoadError> {
         let log = Log::default();
         let completions = Completions::default();
-        let loaded = behavior_classes::load_sources(sources, base, options, &log, &completions)?;
+        // The one arbiter of the body: the behaviors' actions and the mission controller's
+        // capabilities claim through it; what happens between them goes to the timeline.
+        let arbiter = SharedArbiter::<Body>::new();
+        let sink = log.clone();
+        arbiter
+            .lock()
+            .subscribe(move |e| sink.push(Item::What(arbiter_what(e))));
+        let loaded =
+            behavior_classes::load_sources(sources, base, options, &log, &completions, &arbiter)?;
         let (tree, report) = (loaded.tree, loaded.report);
         let mut component = intents::component();
         let sink = log.clone();
         component.subscribe(move |ev| sink.push(Item::Intent(ev.clone())));
         let mut runner = Runner::new(tree, component);
-        runner.set_action_factory(Box::new(RobotActions::new(&log)));
+        runner.set_action_factory(Box::new(RobotActions::new(&log, &arbiter)));
         let tick = Duration::from_micros(1_000_000 / u64::from(config.ticks_per_second.max(1)));
-        let hri = Hri::new(tick, &completions);
+        let hri = Hri::new(tick, &completions, &arbiter);
         Ok((
             Self {
                 runner,
                 hri,
+                arbiter,
                 log,
                 completions,
                 config,
@@ -257,6 +268,11 @@ impl Robot {
     /// forces behaviors between ticks).
     pub fn runner_mut(&mut self) -> &mut Runner<UserIntent, Event> {
         &mut self.runner
+    }
+
+    /// The one arbiter of the body (who holds which part, for tools and tests).
+    pub fn arbiter(&self) -> &SharedArbiter<Body> {
+        &self.arbiter
     }
 
     /// The current tick (the last one begun).

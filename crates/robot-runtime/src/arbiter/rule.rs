@@ -1,8 +1,9 @@
 //! The arbitration rule, as a pure function over the current claims (the benchmarked hot
-//! path: no allocation beyond the caller's reused buffer).
+//! path: no allocation beyond the caller's reused buffer). The [`Arbiter`](super::Arbiter)
+//! applies it to its table; the mission controller and behavior actions both go through it.
 //!
-//! A candidate conflicts with a claim when they share a resource or name the same
-//! capability (one capability runs one request at a time). Against each conflicting claim:
+//! A candidate conflicts with a claim when they share a resource or belong to the same
+//! group (a mission capability runs one request at a time). Against each conflicting claim:
 //!
 //! 1. a claim that is already halting is going away: the candidate waits for it;
 //! 2. a higher priority (the intent's) wins;
@@ -11,20 +12,31 @@
 //! 5. a claim whose capability is not preemptible is never beaten.
 //!
 //! If the candidate beats every conflicting claim it preempts them all (halt before start);
-//! otherwise it queues or is rejected, per its capability's [`super::WhenBusy`].
+//! otherwise it waits or is refused, as its client's policy says (a mission capability's
+//! [`WhenBusy`](crate::mission::WhenBusy), a behavior action's
+//! [`WhenBlocked`](super::WhenBlocked)).
 
-use super::capability::CapabilityId;
-use super::event::RequestId;
 use super::resource::{Resource, ResourceSet};
 use crate::hri::Priority;
+
+/// Who holds (or wants) resources: a mission request (its `RequestId`'s number) or a behavior
+/// action's claim (numbered by the arbiter). Arrival order within a kind is the number's.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Holder {
+    /// A mission controller request.
+    Mission(u64),
+    /// A behavior action.
+    Action(u64),
+}
 
 /// A request that holds or reserves resources, or wants them.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Claim<R: Resource> {
-    /// The request.
-    pub request: RequestId,
-    /// Its capability.
-    pub capability: CapabilityId,
+    /// Who.
+    pub holder: Holder,
+    /// Claims of the same group conflict whatever their resources (a mission capability's
+    /// id: one request per capability at a time). `None`: no group.
+    pub group: Option<u32>,
     /// The resources.
     pub resources: ResourceSet<R>,
     /// Its priority.
@@ -61,13 +73,13 @@ pub fn outranks<R: Resource>(candidate: &Claim<R>, holder: &Claim<R>) -> bool {
 pub fn decide<R: Resource>(
     claims: &[Claim<R>],
     candidate: &Claim<R>,
-    involved: &mut Vec<RequestId>,
+    involved: &mut Vec<Holder>,
 ) -> Verdict {
     involved.clear();
     let mut blocked = false;
     for c in claims {
-        let conflicts = c.request != candidate.request
-            && (c.capability == candidate.capability
+        let conflicts = c.holder != candidate.holder
+            && ((c.group.is_some() && c.group == candidate.group)
                 || c.resources.intersects(candidate.resources));
         if !conflicts {
             continue;
@@ -79,7 +91,7 @@ pub fn decide<R: Resource>(
             involved.clear();
         }
         if beaten != blocked {
-            involved.push(c.request);
+            involved.push(c.holder);
         }
     }
     if blocked {
@@ -108,10 +120,10 @@ mod tests {
         }
     }
 
-    fn claim(id: u64, cap: u16, res: &[Res], prio: u8) -> Claim<Res> {
+    fn claim(id: u64, cap: u32, res: &[Res], prio: u8) -> Claim<Res> {
         Claim {
-            request: RequestId(id),
-            capability: CapabilityId(cap),
+            holder: Holder::Mission(id),
+            group: Some(cap),
             resources: ResourceSet::of(res),
             priority: Priority(prio),
             rank: 0,
@@ -136,7 +148,7 @@ mod tests {
             decide(&holders, &claim(3, 2, &[Res::Base], 255), &mut buf),
             Verdict::Preempt
         );
-        assert_eq!(buf, [RequestId(1)]);
+        assert_eq!(buf, [Holder::Mission(1)]);
         assert_eq!(
             decide(
                 &holders,
@@ -145,7 +157,7 @@ mod tests {
             ),
             Verdict::Blocked
         );
-        assert_eq!(buf, [RequestId(2)]);
+        assert_eq!(buf, [Holder::Mission(2)]);
     }
 
     #[test]

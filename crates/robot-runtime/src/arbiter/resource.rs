@@ -1,4 +1,4 @@
-//! Resources: what capabilities need exclusively (base, arms, head, speech, screen, ...). The
+//! Resources: what behavior actions and mission capabilities need exclusively (base, arms, head, speech, screen, ...). The
 //! robot defines them as an enum implementing [`Resource`]; sets are bit masks.
 
 use std::fmt;
@@ -7,7 +7,7 @@ use std::marker::PhantomData;
 /// A robot resource. Implemented by a robot-defined enum of at most 64 members.
 ///
 /// ```
-/// use robot_runtime::mission::{Resource, ResourceSet};
+/// use robot_runtime::arbiter::{Resource, ResourceSet};
 ///
 /// #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 /// enum Res { Base, Head, Speech }

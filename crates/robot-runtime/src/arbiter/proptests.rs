@@ -1,0 +1,268 @@
+//! Property test: random mixes of behavior actions (granted, waiting, failing when blocked,
+//! cancelled by their behavior), mission requests (queued, rejected, preempting, stopped,
+//! with capabilities that halt over several ticks or never confirm), stops and ticks, all
+//! through one shared arbiter: no resource is ever held by two, the controller's holders
+//! are in the table, and once everything ended the table is empty.
+
+use std::time::Duration;
+
+use proptest::prelude::*;
+
+use super::{ArbitratedAction, Holder, SharedArbiter, WhenBlocked};
+use crate::arbiter::{Resource, ResourceSet};
+use crate::behavior::{Action, ActionEnd, ActionStatus, Timed, VirtualClock};
+use crate::hri::{Priority, Timestamp};
+use crate::mission::{
+    Capability, CapabilityPolicy, HaltProgress, MissionConfig, MissionController, Progress,
+    Request, WhenBusy,
+};
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Res {
+    Base,
+    Head,
+    Lift,
+    Speech,
+}
+
+impl Resource for Res {
+    const ALL: &'static [Res] = &[Res::Base, Res::Head, Res::Lift, Res::Speech];
+    fn index(self) -> u8 {
+        self as u8
+    }
+}
+
+struct Cap {
+    name: String,
+    resources: ResourceSet<Res>,
+    policy: CapabilityPolicy,
+    run: Option<u32>,
+    halt: Option<u32>,
+    elapsed: u32,
+    halting: u32,
+}
+
+impl Capability<Res> for Cap {
+    fn name(&self) -> &str {
+        &self.name
+    }
+    fn resources(&self) -> ResourceSet<Res> {
+        self.resources
+    }
+    fn policy(&self) -> CapabilityPolicy {
+        self.policy
+    }
+    fn start(&mut self, _: &Request) -> Result<(), String> {
+        self.elapsed = 0;
+        self.halting = 0;
+        Ok(())
+    }
+    fn tick(&mut self) -> Progress {
+        self.elapsed += 1;
+        match self.run {
+            Some(t) if self.elapsed >= t => Progress::Succeeded,
+            _ => Progress::Running,
+        }
+    }
+    fn halt(&mut self) -> HaltProgress {
+        self.halting += 1;
+        match self.halt {
+            Some(t) if self.halting > t => HaltProgress::Halted,
+            _ => HaltProgress::Halting,
+        }
+    }
+}
+
+#[derive(Clone, Debug)]
+enum Op {
+    Mission(usize, u8),
+    Stop(Option<usize>, u8),
+    Action {
+        slot: usize,
+        resources: Vec<Res>,
+        priority: u8,
+        length: Option<u8>,
+        fail: bool,
+    },
+    CancelAction(usize),
+    Tick,
+}
+
+fn resources() -> impl Strategy<Value = Vec<Res>> {
+    proptest::sample::subsequence(Res::ALL.to_vec(), 0..=2)
+}
+
+fn op(caps: usize) -> impl Strategy<Value = Op> {
+    prop_oneof![
+        3 => (0..caps, any::<u8>()).prop_map(|(c, p)| Op::Mission(c, p)),
+        1 => (proptest::option::of(0..caps), any::<u8>()).prop_map(|(c, p)| Op::Stop(c, p)),
+        3 => (0..3usize, resources(), any::<u8>(), proptest::option::of(1u8..8), any::<bool>())
+            .prop_map(|(slot, resources, priority, length, fail)| Op::Action {
+                slot,
+                resources,
+                priority,
+                length,
+                fail,
+            }),
+        1 => (0..3usize).prop_map(Op::CancelAction),
+        4 => Just(Op::Tick),
+    ]
+}
+
+type CapSpec = (Vec<Res>, Option<u32>, Option<u32>, bool, bool);
+
+fn scenario() -> impl Strategy<Value = (Vec<CapSpec>, Vec<Op>)> {
+    let cap = (
+        resources(),
+        proptest::option::weighted(0.8, 1u32..6),
+        proptest::option::weighted(0.85, 0u32..4),
+        any::<bool>(),
+        proptest::bool::weighted(0.9),
+    );
+    proptest::collection::vec(cap, 1..5).prop_flat_map(|caps| {
+        let n = caps.len();
+        (Just(caps), proptest::collection::vec(op(n), 0..120))
+    })
+}
+
+struct World {
+    arbiter: SharedArbiter<Res>,
+    mc: MissionController<Res>,
+    clock: VirtualClock,
+    slots: [Option<ArbitratedAction<Res>>; 3],
+    now_ms: u64,
+}
+
+impl World {
+    fn check(&self) -> Result<(), TestCaseError> {
+        let arb = self.arbiter.lock();
+        if let Err((a, b, shared)) = arb.check_exclusive() {
+            return Err(TestCaseError::fail(format!("{a} and {b} share {shared:?}")));
+        }
+        for (request, _, resources) in self.mc.holders() {
+            let held = arb
+                .holders()
+                .any(|(h, _, r)| h == Holder::Mission(request.0) && r == resources);
+            prop_assert!(held, "mission request {request:?} holds outside the table");
+        }
+        // Every claim in the table belongs to a live action or an active mission request.
+        for e in arb.entries() {
+            let live = match e.claim.holder {
+                Holder::Action(_) => self
+                    .slots
+                    .iter()
+                    .flatten()
+                    .any(|a| a.holder() == e.claim.holder),
+                Holder::Mission(n) => self.mc.phase(crate::mission::RequestId(n)).is_some(),
+            };
+            prop_assert!(live, "a claim outlived its owner: {:?}", e);
+        }
+        Ok(())
+    }
+
+    fn end_action(&mut self, slot: usize, end: ActionEnd) {
+        if let Some(mut a) = self.slots[slot].take() {
+            a.on_end(end);
+        }
+    }
+
+    fn tick(&mut self) {
+        self.clock.advance(Duration::from_millis(50));
+        self.now_ms += 50;
+        for slot in 0..self.slots.len() {
+            let status = match self.slots[slot].as_mut() {
+                Some(a) => a.step(&self.clock),
+                None => continue,
+            };
+            match status {
+                ActionStatus::Running => {}
+                ActionStatus::Succeeded => self.end_action(slot, ActionEnd::Succeeded),
+                ActionStatus::Failed => self.end_action(slot, ActionEnd::Failed),
+            }
+        }
+        self.mc.tick(Timestamp(self.now_ms));
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 256, ..ProptestConfig::default() })]
+
+    #[test]
+    fn no_resource_is_ever_held_by_two((caps, ops) in scenario()) {
+        let arbiter = SharedArbiter::new();
+        let mut mc = MissionController::with_arbiter(MissionConfig { queue_capacity: 4 }, arbiter.clone());
+        let mut ids = Vec::new();
+        for (i, (res, run, halt, queue, preemptible)) in caps.iter().enumerate() {
+            ids.push(mc.register(Cap {
+                name: format!("c{i}"),
+                resources: ResourceSet::of(res),
+                policy: CapabilityPolicy {
+                    preemptible: *preemptible,
+                    when_busy: if *queue { WhenBusy::Queue } else { WhenBusy::Reject },
+                    halt_timeout_ticks: 3,
+                    ..CapabilityPolicy::default()
+                },
+                run: *run,
+                halt: *halt,
+                elapsed: 0,
+                halting: 0,
+            }));
+        }
+        let mut w = World {
+            arbiter: arbiter.clone(),
+            mc,
+            clock: VirtualClock::default(),
+            slots: [None, None, None],
+            now_ms: 0,
+        };
+        for op in ops {
+            match op {
+                Op::Mission(c, p) => {
+                    w.mc.submit(ids[c], Priority(p), None);
+                }
+                Op::Stop(c, p) => {
+                    let name = c.map(|c| format!("c{c}"));
+                    w.mc.stop(name.as_deref(), Priority(p));
+                }
+                Op::Action { slot, resources, priority, length, fail } => {
+                    // A behavior starting a new action ends its previous one.
+                    w.end_action(slot, ActionEnd::Interrupted);
+                    let inner = Timed::new(
+                        "act",
+                        length.map(|l| Duration::from_millis(50 * u64::from(l))),
+                    );
+                    let blocked = if fail {
+                        WhenBlocked::Fail
+                    } else {
+                        WhenBlocked::Wait { up_to: Some(Duration::from_millis(300)) }
+                    };
+                    let mut a = ArbitratedAction::new(
+                        Box::new(inner),
+                        &arbiter,
+                        ResourceSet::of(&resources),
+                        Priority(priority),
+                        format!("slot{slot}"),
+                    )
+                    .when_blocked(blocked);
+                    a.start(&w.clock);
+                    w.slots[slot] = Some(a);
+                }
+                Op::CancelAction(slot) => w.end_action(slot, ActionEnd::Cancelled),
+                Op::Tick => w.tick(),
+            }
+            w.check()?;
+        }
+        // Everything ends: the behaviors stop their actions, the controller shuts down.
+        for slot in 0..3 {
+            w.end_action(slot, ActionEnd::Interrupted);
+        }
+        w.mc.shutdown();
+        for _ in 0..20 {
+            w.tick();
+            w.check()?;
+        }
+        prop_assert!(w.mc.is_idle());
+        let arb = arbiter.lock();
+        prop_assert!(arb.entries().is_empty(), "left in the table: {:?}", arb.entries());
+    }
+}

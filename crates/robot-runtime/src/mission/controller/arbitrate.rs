@@ -1,0 +1,539 @@
+//! The controller's side of arbitration: a request decided by the shared arbiter, queued,
+//! started, halted (halt before start, with the capability's grace and force-release), and
+//! the tick that advances all of it.
+
+use std::cmp::Reverse;
+
+use super::{AfterHalt, Entry, MissionController, Phase};
+use crate::arbiter::{ArbiterEvent, Claim, Holder, Verdict};
+use crate::hri::{Priority, Timestamp};
+use crate::mission::capability::{HaltProgress, OnPreempt, Progress, WhenBusy};
+use crate::mission::event::{
+    CancelReason, Decision, HaltReason, MissionEvent, Outcome, RejectReason, RequestId,
+};
+use crate::mission::{CapabilityId, Resource, ResourceSet};
+
+impl<R: Resource> MissionController<R> {
+    fn claim_of(&self, e: &Entry) -> Claim<R> {
+        let slot = &self.slots[e.request.capability.0 as usize];
+        Claim {
+            holder: e.holder(),
+            group: Some(u32::from(e.request.capability.0)),
+            resources: slot.resources,
+            priority: e.request.priority,
+            rank: slot.policy.rank,
+            preemptible: slot.policy.preemptible,
+            halting: e.phase == Phase::Halting,
+        }
+    }
+
+    /// Removes the active entry at `pos`, releasing its claim.
+    pub(super) fn remove_active(&mut self, pos: usize) -> Entry {
+        let entry = self.active.remove(pos);
+        self.arbiter.lock().release(entry.holder());
+        entry
+    }
+
+    /// Decides `entry` against every claim of the arbiter (this controller's active requests
+    /// and other clients' claims). From the queue, a blocked entry goes back to the queue
+    /// without a new event. Returns the entry when it stays queued.
+    pub(super) fn arbitrate(&mut self, mut entry: Entry, from_queue: bool) -> Option<Entry> {
+        let capability = entry.request.capability;
+        if self.slots[capability.0 as usize].unresponsive {
+            // Force-released and not yet confirmed: it takes no request, queued ones
+            // included, until it does (the capability contract).
+            let reason = RejectReason::CapabilityUnresponsive(capability);
+            self.emit(MissionEvent::Decided {
+                request: entry.request.id,
+                capability,
+                priority: entry.request.priority,
+                decision: Decision::Rejected(reason.clone()),
+            });
+            self.finish(entry.request.id, Outcome::Rejected(reason));
+            return None;
+        }
+        let candidate = self.claim_of(&entry);
+        let (verdict, own, foreign) = {
+            let mut arb = self.arbiter.lock();
+            let verdict = arb.decide(&candidate);
+            let mut own = Vec::new();
+            let mut foreign = Vec::new();
+            for h in arb.involved() {
+                match *h {
+                    Holder::Mission(n) => own.push(RequestId(n)),
+                    other => foreign.push(other),
+                }
+            }
+            (verdict, own, foreign)
+        };
+        let id = entry.request.id;
+        let capability = entry.request.capability;
+        let priority = entry.request.priority;
+        let report =
+            |this: &mut Self,
+             make: fn(Holder, String, ResourceSet<R>, Vec<String>) -> ArbiterEvent<R>| {
+                if !foreign.is_empty() {
+                    let mut arb = this.arbiter.lock();
+                    let labels = arb.labels(&foreign);
+                    arb.report(make(
+                        candidate.holder,
+                        this.slots[capability.0 as usize].label.clone(),
+                        candidate.resources,
+                        labels,
+                    ));
+                }
+            };
+        let result = match verdict {
+            Verdict::Grant => {
+                self.emit(MissionEvent::Decided {
+                    request: id,
+                    capability,
+                    priority,
+                    decision: Decision::Granted,
+                });
+                self.start(entry);
+                None
+            }
+            Verdict::Preempt => {
+                self.emit(MissionEvent::Decided {
+                    request: id,
+                    capability,
+                    priority,
+                    decision: Decision::Preempting {
+                        victims: own.clone(),
+                    },
+                });
+                report(self, |holder, label, resources, victims| {
+                    ArbiterEvent::Preempting {
+                        holder,
+                        label,
+                        resources,
+                        victims,
+                    }
+                });
+                let mut wait_for: Vec<Holder> = foreign.clone();
+                {
+                    let mut arb = self.arbiter.lock();
+                    for v in &foreign {
+                        arb.request_halt(*v, Some(candidate.holder));
+                    }
+                }
+                for victim in own.iter().copied() {
+                    let Some(pos) = self.active.iter().position(|e| e.request.id == victim) else {
+                        continue;
+                    };
+                    match self.active[pos].phase {
+                        Phase::Running => {
+                            let cap = self.active[pos].request.capability;
+                            let after = match self.slots[cap.0 as usize].policy.on_preempt {
+                                OnPreempt::Pause => AfterHalt::Pause,
+                                OnPreempt::Cancel => {
+                                    AfterHalt::End(CancelReason::Preempted { by: id })
+                                }
+                            };
+                            wait_for.push(Holder::Mission(victim.0));
+                            self.begin_halt(pos, HaltReason::Preempted(id), after);
+                        }
+                        Phase::Halting => wait_for.push(Holder::Mission(victim.0)),
+                        _ => {
+                            // Reserved but not started: nothing to halt.
+                            self.remove_active(pos);
+                            self.finish(
+                                victim,
+                                Outcome::Cancelled {
+                                    reason: CancelReason::Preempted { by: id },
+                                    forced: false,
+                                },
+                            );
+                        }
+                    }
+                }
+                // Victims that halted at once are gone already.
+                {
+                    let arb = self.arbiter.lock();
+                    wait_for.retain(|v| arb.state(*v).is_some());
+                }
+                if wait_for.is_empty() {
+                    self.start(entry);
+                } else {
+                    let own_wait = wait_for
+                        .iter()
+                        .filter_map(|h| match h {
+                            Holder::Mission(n) => Some(RequestId(*n)),
+                            Holder::Action(_) => None,
+                        })
+                        .collect();
+                    self.arbiter.lock().reserve(
+                        candidate,
+                        &self.slots[capability.0 as usize].label,
+                        wait_for,
+                    );
+                    entry.phase = Phase::WaitingForHalt(own_wait);
+                    self.active.push(entry);
+                }
+                None
+            }
+            Verdict::Blocked if from_queue => Some(entry),
+            Verdict::Blocked => {
+                let when_busy = self.slots[capability.0 as usize].policy.when_busy;
+                match when_busy {
+                    WhenBusy::Reject => {
+                        report(self, |holder, label, resources, blocked_by| {
+                            ArbiterEvent::Refused {
+                                holder,
+                                label,
+                                resources,
+                                blocked_by,
+                            }
+                        });
+                        let reason = RejectReason::Busy {
+                            holders: own.clone(),
+                        };
+                        self.emit(MissionEvent::Decided {
+                            request: id,
+                            capability,
+                            priority,
+                            decision: Decision::Rejected(reason.clone()),
+                        });
+                        self.finish(id, Outcome::Rejected(reason));
+                    }
+                    WhenBusy::Queue => {
+                        report(self, |holder, label, resources, blocked_by| {
+                            ArbiterEvent::Waiting {
+                                holder,
+                                label,
+                                resources,
+                                blocked_by,
+                            }
+                        });
+                        let blocked_by = own.clone();
+                        self.enqueue(entry, blocked_by);
+                    }
+                }
+                None
+            }
+        };
+        result
+    }
+
+    fn queue_key(&self, e: &Entry) -> (Reverse<Priority>, Reverse<u8>, RequestId) {
+        let rank = self.slots[e.request.capability.0 as usize].policy.rank;
+        (Reverse(e.request.priority), Reverse(rank), e.request.id)
+    }
+
+    fn enqueue(&mut self, mut entry: Entry, blocked_by: Vec<RequestId>) {
+        let id = entry.request.id;
+        let capability = entry.request.capability;
+        let priority = entry.request.priority;
+        let key = self.queue_key(&entry);
+        if self.queue.len() >= self.config.queue_capacity.max(1) {
+            let last_key = self.queue.last().map(|l| self.queue_key(l));
+            if last_key.is_some_and(|k| key < k) {
+                if let Some(out) = self.queue.pop() {
+                    self.finish(
+                        out.request.id,
+                        Outcome::Cancelled {
+                            reason: CancelReason::QueueOverflow { by: id },
+                            forced: false,
+                        },
+                    );
+                }
+            } else {
+                self.emit(MissionEvent::Decided {
+                    request: id,
+                    capability,
+                    priority,
+                    decision: Decision::Rejected(RejectReason::QueueFull),
+                });
+                self.finish(id, Outcome::Rejected(RejectReason::QueueFull));
+                return;
+            }
+        }
+        self.emit(MissionEvent::Decided {
+            request: id,
+            capability,
+            priority,
+            decision: Decision::Queued { blocked_by },
+        });
+        entry.phase = Phase::Queued;
+        let pos = self.queue.partition_point(|q| self.queue_key(q) < key);
+        self.queue.insert(pos, entry);
+    }
+
+    fn start(&mut self, mut entry: Entry) {
+        let cap = entry.request.capability;
+        let claim = self.claim_of(&entry);
+        if !self
+            .arbiter
+            .lock()
+            .hold(claim, &self.slots[cap.0 as usize].label, false)
+        {
+            // Another client holds part of it (the arbiter logged who): never two owners.
+            self.arbiter.lock().release(entry.holder());
+            let reason = "its resources are still held by another client".to_owned();
+            tracing::error!(request = entry.request.id.0, %reason, "capability not started");
+            self.finish(entry.request.id, Outcome::Failed(reason));
+            return;
+        }
+        let result = self.slots[cap.0 as usize].capability.start(&entry.request);
+        match result {
+            Ok(()) => {
+                self.emit(MissionEvent::Started {
+                    request: entry.request.id,
+                    capability: cap,
+                    resumed: entry.request.resumed,
+                });
+                entry.phase = Phase::Running;
+                entry.fresh_at = Some(self.now);
+                entry.started_seq = self.next_start;
+                self.next_start += 1;
+                self.active.push(entry);
+            }
+            Err(reason) => {
+                self.arbiter.lock().release(entry.holder());
+                tracing::warn!(request = entry.request.id.0, %reason, "capability failed to start");
+                self.finish(entry.request.id, Outcome::Failed(reason));
+            }
+        }
+    }
+
+    /// Asks the running entry at `pos` to halt; releases it at once if it confirms.
+    pub(super) fn begin_halt(&mut self, pos: usize, reason: HaltReason, after: AfterHalt) {
+        let request = self.active[pos].request.id;
+        let by = match reason {
+            HaltReason::Preempted(by) => Some(Holder::Mission(by.0)),
+            _ => None,
+        };
+        self.arbiter
+            .lock()
+            .request_halt(self.active[pos].holder(), by);
+        self.emit(MissionEvent::HaltRequested {
+            request,
+            reason: reason.clone(),
+        });
+        let cap = self.active[pos].request.capability;
+        let e = &mut self.active[pos];
+        e.halt_reason = Some(reason);
+        e.phase = Phase::Halting;
+        e.halt_ticks = 0;
+        e.after_halt = Some(after);
+        e.fresh_at = Some(self.now);
+        if self.slots[cap.0 as usize].capability.halt() == HaltProgress::Halted {
+            let entry = self.remove_active(pos);
+            self.emit(MissionEvent::Halted { request, ticks: 0 });
+            self.after_halted(entry, false);
+        }
+    }
+
+    pub(super) fn after_halted(&mut self, mut entry: Entry, forced: bool) {
+        let id = entry.request.id;
+        match entry.after_halt.take() {
+            Some(AfterHalt::Pause) if !forced => {
+                entry.phase = Phase::Paused;
+                entry.request.resumed = true;
+                self.emit(MissionEvent::Paused { request: id });
+                self.paused.push(entry);
+            }
+            Some(AfterHalt::End(reason)) => self.finish(id, Outcome::Cancelled { reason, forced }),
+            // A forced pause cannot be resumed (the capability's state is unknown).
+            Some(AfterHalt::Pause) | None => {
+                let reason = match entry.halt_reason.take() {
+                    Some(HaltReason::Preempted(by)) => CancelReason::Preempted { by },
+                    Some(HaltReason::Stopped(by)) => CancelReason::Stopped { by },
+                    Some(HaltReason::Claimed { by }) => CancelReason::Claimed { by },
+                    Some(HaltReason::Suspended) => CancelReason::Suspended,
+                    Some(HaltReason::Shutdown) | None => CancelReason::Shutdown,
+                };
+                self.finish(id, Outcome::Cancelled { reason, forced })
+            }
+        }
+    }
+
+    /// Halts the running requests another client's claim preempted (a behavior action of
+    /// a higher priority), and drops the reservations it took over. True when any.
+    fn yield_to_other_clients(&mut self) -> bool {
+        let halts = self.arbiter.lock().halt_requests();
+        if halts == self.halts_seen {
+            // Nobody was asked to halt since the last look.
+            return false;
+        }
+        self.halts_seen = halts;
+        let mut changed = false;
+        let mut i = 0;
+        while i < self.active.len() {
+            let e = &self.active[i];
+            let by = match e.phase {
+                Phase::Halting => None,
+                _ => self.arbiter.lock().halt_requested(e.holder()),
+            };
+            let Some(by) = by else {
+                i += 1;
+                continue;
+            };
+            changed = true;
+            let by = by.map_or_else(
+                || "another client".to_owned(),
+                |h| self.arbiter.lock().label(h).to_owned(),
+            );
+            if e.phase == Phase::Running {
+                let cap = e.request.capability;
+                let after = match self.slots[cap.0 as usize].policy.on_preempt {
+                    OnPreempt::Pause => AfterHalt::Pause,
+                    OnPreempt::Cancel => AfterHalt::End(CancelReason::Claimed { by: by.clone() }),
+                };
+                let id = e.request.id;
+                self.begin_halt(i, HaltReason::Claimed { by }, after);
+                if self.active.get(i).is_some_and(|e| e.request.id == id) {
+                    i += 1;
+                }
+            } else {
+                let entry = self.remove_active(i);
+                self.finish(
+                    entry.request.id,
+                    Outcome::Cancelled {
+                        reason: CancelReason::Claimed { by },
+                        forced: false,
+                    },
+                );
+            }
+        }
+        changed
+    }
+
+    /// Starts waiting requests whose victims are gone and re-arbitrates the queue in order,
+    /// until nothing changes.
+    pub(super) fn settle(&mut self) {
+        loop {
+            let mut changed = self.yield_to_other_clients();
+            let mut i = 0;
+            while i < self.active.len() {
+                let ready = matches!(self.active[i].phase, Phase::WaitingForHalt(_))
+                    && self.arbiter.lock().is_ready(self.active[i].holder());
+                if ready {
+                    let entry = self.remove_active(i);
+                    let capability = entry.request.capability;
+                    if self.slots[capability.0 as usize].unresponsive {
+                        // Its own capability was force-released (it preempted a request
+                        // of the same capability that never confirmed its halt).
+                        self.finish(
+                            entry.request.id,
+                            Outcome::Rejected(RejectReason::CapabilityUnresponsive(capability)),
+                        );
+                    } else {
+                        self.start(entry);
+                    }
+                    changed = true;
+                } else {
+                    i += 1;
+                }
+            }
+            let queued = std::mem::take(&mut self.queue);
+            for entry in queued {
+                match self.arbitrate(entry, true) {
+                    Some(back) => self.queue.push(back),
+                    None => changed = true,
+                }
+            }
+            if !changed {
+                break;
+            }
+        }
+    }
+
+    /// Advances time: expires queued requests, polls halts (force-releasing after the
+    /// timeout), polls unresponsive capabilities, starts whoever may start, ticks running
+    /// capabilities and releases the finished ones.
+    pub fn tick(&mut self, now: Timestamp) {
+        self.now = now;
+        let mut i = 0;
+        while i < self.queue.len() {
+            if self.queue[i].expires.is_some_and(|e| now > e) {
+                let entry = self.queue.remove(i);
+                self.finish(
+                    entry.request.id,
+                    Outcome::Cancelled {
+                        reason: CancelReason::Expired,
+                        forced: false,
+                    },
+                );
+            } else {
+                i += 1;
+            }
+        }
+        let mut i = 0;
+        while i < self.active.len() {
+            if self.active[i].phase != Phase::Halting {
+                i += 1;
+                continue;
+            }
+            if self.active[i].fresh_at.take().is_some_and(|at| now <= at) {
+                // Asked to halt at this very time: no time has passed for the halt yet.
+                i += 1;
+                continue;
+            }
+            let cap = self.active[i].request.capability;
+            self.active[i].halt_ticks += 1;
+            let ticks = self.active[i].halt_ticks;
+            let request = self.active[i].request.id;
+            let slot = &mut self.slots[cap.0 as usize];
+            if slot.capability.halt() == HaltProgress::Halted {
+                let entry = self.remove_active(i);
+                self.emit(MissionEvent::Halted { request, ticks });
+                self.after_halted(entry, false);
+            } else if ticks >= slot.policy.halt_timeout_ticks {
+                slot.unresponsive = true;
+                let timeout = slot.policy.halt_timeout_ticks;
+                tracing::error!(
+                    request = request.0,
+                    capability = slot.capability.name(),
+                    ticks = timeout,
+                    "capability did not confirm its halt; force-released"
+                );
+                let entry = self.remove_active(i);
+                self.emit(MissionEvent::HaltTimedOut {
+                    request,
+                    capability: cap,
+                    ticks: timeout,
+                });
+                self.after_halted(entry, true);
+            } else {
+                i += 1;
+            }
+        }
+        for c in 0..self.slots.len() {
+            if self.slots[c].unresponsive && self.slots[c].capability.halt() == HaltProgress::Halted
+            {
+                self.slots[c].unresponsive = false;
+                self.emit(MissionEvent::CapabilityRecovered {
+                    capability: CapabilityId(c as u16),
+                });
+            }
+        }
+        self.settle();
+        let mut i = 0;
+        while i < self.active.len() {
+            if self.active[i].phase != Phase::Running {
+                i += 1;
+                continue;
+            }
+            if self.active[i].fresh_at.take().is_some_and(|at| now <= at) {
+                // Started at this very time: its first tick is the next one.
+                i += 1;
+                continue;
+            }
+            let cap = self.active[i].request.capability;
+            match self.slots[cap.0 as usize].capability.tick() {
+                Progress::Running => i += 1,
+                Progress::Succeeded => {
+                    let entry = self.remove_active(i);
+                    self.finish(entry.request.id, Outcome::Completed);
+                }
+                Progress::Failed(reason) => {
+                    let entry = self.remove_active(i);
+                    self.finish(entry.request.id, Outcome::Failed(reason));
+                }
+            }
+        }
+        self.settle();
+    }
+}

@@ -1,0 +1,253 @@
+//! Control of what runs: `STOP_ACTIVITY` / `CANCEL_ACTIVITY`, `CONTINUE_ACTIVITY`,
+//! `SUSPEND` / `WAKEUP`, and shutdown.
+
+use super::{AfterHalt, Entry, MissionController, Phase};
+use crate::hri::{IntentId, Priority};
+use crate::mission::capability::OnPreempt;
+use crate::mission::event::{
+    CancelReason, ControlIgnoredReason, HaltReason, MissionEvent, Outcome, RejectReason, RequestId,
+};
+use crate::mission::Resource;
+
+impl<R: Resource> MissionController<R> {
+    /// Stops the activity named `object` (a capability name or a request's object) or,
+    /// without object (or an empty one), the current main activity, at `priority` (see the
+    /// type's docs).
+    pub fn stop(&mut self, object: Option<&str>, priority: Priority) {
+        self.stop_inner(object, priority, None, IntentId(0));
+    }
+
+    fn matches_object(&self, e: &Entry, object: &str) -> bool {
+        e.request.object.as_deref() == Some(object)
+            || self.slots[e.request.capability.0 as usize]
+                .capability
+                .name()
+                == object
+    }
+
+    pub(super) fn stop_inner(
+        &mut self,
+        object: Option<&str>,
+        priority: Priority,
+        by: Option<IntentId>,
+        intent: IntentId,
+    ) {
+        // An empty object is no object: "the current main activity" (the spec's own
+        // cancel-task example sends `{"object": ""}`).
+        let object = object.map(str::trim).filter(|o| !o.is_empty());
+        let targets: Vec<RequestId> = match object {
+            Some(o) => self
+                .active
+                .iter()
+                .filter(|e| e.phase != Phase::Halting)
+                .chain(&self.queue)
+                .chain(&self.paused)
+                .filter(|e| self.matches_object(e, o))
+                .map(|e| e.request.id)
+                .collect(),
+            None => self
+                .active
+                .iter()
+                .filter(|e| matches!(e.phase, Phase::Running | Phase::WaitingForHalt(_)))
+                .max_by_key(|e| (e.request.priority, e.started_seq, e.request.id))
+                .map(|e| e.request.id)
+                .into_iter()
+                .collect(),
+        };
+        if targets.is_empty() {
+            self.emit(MissionEvent::ControlIgnored {
+                intent,
+                reason: ControlIgnoredReason::NothingMatches,
+            });
+            return;
+        }
+        let mut outranked = Vec::new();
+        let mut stopped = false;
+        let reason = CancelReason::Stopped { by };
+        for t in targets {
+            if let Some(pos) = self.active.iter().position(|e| e.request.id == t) {
+                if self.active[pos].request.priority > priority {
+                    outranked.push(t);
+                    continue;
+                }
+                stopped = true;
+                if self.active[pos].phase == Phase::Running {
+                    self.begin_halt(pos, HaltReason::Stopped(by), AfterHalt::End(reason.clone()));
+                } else {
+                    self.remove_active(pos);
+                    self.finish(
+                        t,
+                        Outcome::Cancelled {
+                            reason: reason.clone(),
+                            forced: false,
+                        },
+                    );
+                }
+                continue;
+            }
+            let in_queue = self.queue.iter().position(|e| e.request.id == t);
+            let in_paused = self.paused.iter().position(|e| e.request.id == t);
+            let list = match (in_queue, in_paused) {
+                (Some(pos), _) => Some((&mut self.queue, pos)),
+                (None, Some(pos)) => Some((&mut self.paused, pos)),
+                (None, None) => None,
+            };
+            if let Some((list, pos)) = list {
+                if list[pos].request.priority > priority {
+                    outranked.push(t);
+                } else {
+                    list.remove(pos);
+                    stopped = true;
+                    self.finish(
+                        t,
+                        Outcome::Cancelled {
+                            reason: reason.clone(),
+                            forced: false,
+                        },
+                    );
+                }
+            }
+        }
+        if !stopped {
+            self.emit(MissionEvent::ControlIgnored {
+                intent,
+                reason: ControlIgnoredReason::Outranked {
+                    requests: outranked,
+                },
+            });
+        }
+        self.settle();
+    }
+
+    /// Resumes the paused request named `object` (capability name or request object) or,
+    /// without object, the most recently paused one; it is arbitrated again at its own
+    /// priority.
+    pub fn resume(&mut self, object: Option<&str>) {
+        self.resume_inner(object, IntentId(0));
+    }
+
+    pub(super) fn resume_inner(&mut self, object: Option<&str>, intent: IntentId) {
+        let object = object.map(str::trim).filter(|o| !o.is_empty());
+        if self.suspended {
+            self.emit(MissionEvent::ControlIgnored {
+                intent,
+                reason: ControlIgnoredReason::AlreadyInState,
+            });
+            return;
+        }
+        let pos = match object {
+            Some(o) => self.paused.iter().rposition(|e| self.matches_object(e, o)),
+            None => self.paused.len().checked_sub(1),
+        };
+        let Some(pos) = pos else {
+            self.emit(MissionEvent::ControlIgnored {
+                intent,
+                reason: ControlIgnoredReason::NothingMatches,
+            });
+            return;
+        };
+        let mut entry = self.paused.remove(pos);
+        entry.phase = Phase::Queued;
+        if self.slots[entry.request.capability.0 as usize].unresponsive {
+            let reason = RejectReason::CapabilityUnresponsive(entry.request.capability);
+            self.finish(entry.request.id, Outcome::Rejected(reason));
+            return;
+        }
+        self.arbitrate(entry, false);
+        self.settle();
+    }
+
+    /// `SUSPEND`: halts every running request (pausing those whose policy pauses), cancels
+    /// waiting and queued ones, and refuses new requests until [`MissionController::wakeup`].
+    pub fn suspend(&mut self) {
+        self.suspended = true;
+        self.emit(MissionEvent::Suspended);
+        let ids: Vec<RequestId> = self.active.iter().map(|e| e.request.id).collect();
+        for id in ids {
+            let Some(pos) = self.active.iter().position(|e| e.request.id == id) else {
+                continue;
+            };
+            match self.active[pos].phase {
+                Phase::Running => {
+                    let cap = self.active[pos].request.capability;
+                    let after = match self.slots[cap.0 as usize].policy.on_preempt {
+                        OnPreempt::Pause => AfterHalt::Pause,
+                        OnPreempt::Cancel => AfterHalt::End(CancelReason::Suspended),
+                    };
+                    self.begin_halt(pos, HaltReason::Suspended, after);
+                }
+                Phase::Halting => {}
+                _ => {
+                    self.remove_active(pos);
+                    self.finish(
+                        id,
+                        Outcome::Cancelled {
+                            reason: CancelReason::Suspended,
+                            forced: false,
+                        },
+                    );
+                }
+            }
+        }
+        for entry in std::mem::take(&mut self.queue) {
+            self.finish(
+                entry.request.id,
+                Outcome::Cancelled {
+                    reason: CancelReason::Suspended,
+                    forced: false,
+                },
+            );
+        }
+    }
+
+    /// `WAKEUP`: accepts requests again (paused requests stay paused until
+    /// `CONTINUE_ACTIVITY`).
+    pub fn wakeup(&mut self) {
+        self.suspended = false;
+        self.emit(MissionEvent::WokenUp);
+    }
+
+    /// Ends everything: halts running requests and cancels the others (reason
+    /// [`CancelReason::Shutdown`]). Tick until [`MissionController::is_idle`] for the halts
+    /// to complete (bounded by the halt timeouts).
+    pub fn shutdown(&mut self) {
+        self.suspended = true;
+        let reason = CancelReason::Shutdown;
+        for entry in std::mem::take(&mut self.queue)
+            .into_iter()
+            .chain(std::mem::take(&mut self.paused))
+        {
+            self.finish(
+                entry.request.id,
+                Outcome::Cancelled {
+                    reason: reason.clone(),
+                    forced: false,
+                },
+            );
+        }
+        let ids: Vec<RequestId> = self.active.iter().map(|e| e.request.id).collect();
+        for id in ids {
+            let Some(pos) = self.active.iter().position(|e| e.request.id == id) else {
+                continue;
+            };
+            match self.active[pos].phase {
+                Phase::Running => {
+                    self.begin_halt(pos, HaltReason::Shutdown, AfterHalt::End(reason.clone()))
+                }
+                Phase::Halting => {
+                    self.active[pos].after_halt = Some(AfterHalt::End(reason.clone()));
+                }
+                _ => {
+                    self.remove_active(pos);
+                    self.finish(
+                        id,
+                        Outcome::Cancelled {
+                            reason: reason.clone(),
+                            forced: false,
+                        },
+                    );
+                }
+            }
+        }
+    }
+}
