@@ -111,12 +111,50 @@ const INTENTS: &[&str] = &[
     "knowledge_response",
 ];
 
-/// One file: its name and text.
+/// One file: its name and text (with the required keys its class table asks for and the
+/// body does not give, [`with_required_keys`]).
 fn file(out: &mut Vec<(String, String)>, dir: &str, id: &str, body: &str) {
+    let body = with_required_keys(body);
     out.push((
         format!("{dir}/{}.json", id.to_lowercase()),
         format!("// {id}.json\n{{\"behaviorID\": \"{id}\", {body}}}\n"),
     ));
+}
+
+/// `body` (the keys of one behavior, without braces) plus a plain value for every key its
+/// class's table (`original_behaviors::specs`) requires and the body does not give:
+/// what a tree written for the original gives, so an instance of any class loads strictly.
+/// Keys naming behaviors are left to the body.
+pub fn with_required_keys(body: &str) -> String {
+    use original_behaviors::specs::{self, KeyType, Need};
+    let class = body
+        .split("\"behaviorClass\": \"")
+        .nth(1)
+        .and_then(|rest| rest.split('"').next());
+    let Some(data) = class.and_then(specs::class) else {
+        return body.to_owned();
+    };
+    let mut out = body.to_owned();
+    for key in data.keys {
+        if key.need != Need::Required || body.contains(&format!("\"{}\"", key.name)) {
+            continue;
+        }
+        let value = match key.ty {
+            KeyType::Bool => "false".to_owned(),
+            KeyType::Int | KeyType::UInt | KeyType::Float => "1".to_owned(),
+            KeyType::Str | KeyType::Trigger | KeyType::AudioEvent | KeyType::LocaleKey => {
+                format!("\"{}Value\"", key.name)
+            }
+            KeyType::Array | KeyType::IntentMatchers | KeyType::FacePenalties => "[]".to_owned(),
+            KeyType::Object => "{}".to_owned(),
+            KeyType::Graph => r#"{"nodes": [{"x": 0, "y": 1}]}"#.to_owned(),
+            KeyType::Condition => r#"{"conditionType": "TrueCondition"}"#.to_owned(),
+            KeyType::Enum(names) => format!("\"{}\"", names.first().copied().unwrap_or("")),
+            KeyType::Id | KeyType::Ids | KeyType::Any => continue,
+        };
+        out.push_str(&format!(", \"{}\": {value}", key.name));
+    }
+    out
 }
 
 fn list(names: &[String]) -> String {
@@ -236,7 +274,7 @@ fn tree_with(files: usize, seed: u64, conditions: &[&str]) -> Vec<(String, Strin
                 // Most of a queue's or random dispatcher's reactions are anonymous: declared
                 // in the group's own file, as the original's often are.
                 let id = format!("{}reaction{k}", name.to_lowercase());
-                let body = leaf_body(&mut rng, &id, Some(cond));
+                let body = with_required_keys(&leaf_body(&mut rng, &id, Some(cond)));
                 anonymous.push(format!("{{\"behaviorName\": \"{id}\", {body}}}"));
                 kids.push(id);
                 continue;

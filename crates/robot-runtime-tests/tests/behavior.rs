@@ -1124,7 +1124,8 @@ const ORIGINAL_PORTED: &str = r#"[
    "respondToUserIntents": [{"type": "greeting_goodmorning"}],
    "wantsToBeActivatedCondition": {"conditionType": "Compound", "not": {"conditionType": "OnCharger"}},
    "behavior": "fistBumpAnim",
-   "searchTimeout_s": 5,
+   "timeUntilCancelFaceLooking_s": 5,
+   "shouldLeaveChargerFirst": false,
    "anonymousBehaviors": [
      {"behaviorName": "fistBumpAnim", "behaviorClass": "PlayAnimation",
       "animation": "anim_fistbump_success_01", "length_s": 0.4}
@@ -1165,11 +1166,10 @@ fn original_format_trees_load_and_classes_not_built_in_run_as_stand_ins_on_reque
         "delegates from the class's reference keys, own anonymous behaviors first"
     );
     let mut r = Runner::new(tree, component());
-    assert_eq!(
-        r.raw_params(fb).unwrap()["searchTimeout_s"],
-        5,
-        "class keys kept"
-    );
+    // FindFaceAndThen runs from its class tables: it reads its keys (none is left raw).
+    assert!(r
+        .raw_params(fb)
+        .is_none_or(|p| p.as_object().is_none_or(|o| o.is_empty())));
     // Coverage sees the stand-in's respondToUserIntents.
     let cov = coverage::coverage(&r);
     assert_eq!(
@@ -1179,8 +1179,15 @@ fn original_format_trees_load_and_classes_not_built_in_run_as_stand_ins_on_reque
     tick(&mut r, 1);
     assert_eq!(r.stack_names(), ["GlobalInterruptions", "HighLevelAI"]);
     assert_eq!(r.active_feature(), None, "NoFeature is no feature");
-    // A stand-in acts: it wants to run when its condition holds and a listed intent is
-    // pending, claims it, runs a simulated action for its class and ends.
+    // FindFaceAndThen (run from its class tables) wants to run when its condition holds
+    // and a listed intent is pending, claims it, and with a face in view runs its
+    // follow-up `behavior`, then ends.
+    let errors = r.robot_mut().apply_json(
+        serde_json::json!({"faces": [{"distance_mm": 500}]})
+            .as_object()
+            .unwrap(),
+    );
+    assert!(errors.is_empty());
     r.intents_mut().set_pending(
         UserIntent::GreetingGoodmorning(Void {}),
         IntentSource::Voice,
@@ -1188,13 +1195,16 @@ fn original_format_trees_load_and_classes_not_built_in_run_as_stand_ins_on_reque
     tick(&mut r, 1);
     assert_eq!(
         r.stack_names(),
-        ["GlobalInterruptions", "FistBumpVoiceCommand"]
+        [
+            "GlobalInterruptions",
+            "FistBumpVoiceCommand",
+            "FistBumpVoiceCommand@fistBumpAnim"
+        ]
     );
     assert_eq!(
         r.owner_name(r.intents().active().unwrap().owner()),
         Some("FistBumpVoiceCommand")
     );
-    assert_eq!(r.action_of(fb), Some("StandIn:FindFaceAndThen"));
     assert_eq!(r.active_feature(), Some("FistBump"));
     let dot = export::to_dot(&r);
     assert!(
@@ -1204,11 +1214,9 @@ fn original_format_trees_load_and_classes_not_built_in_run_as_stand_ins_on_reque
     let mm = export::to_mermaid(&r);
     assert!(mm.contains("==>"), "{mm}");
     assert!(mm.contains("class n"), "{mm}");
-    // The default stand-in length is 2 s: at 60 ms a tick it ends on the 34th.
+    // Its follow-up's animation lasts 0.4 s: at 60 ms a tick it has ended by the 34th.
     tick(&mut r, 34);
-    assert_eq!(r.stack_names(), ["GlobalInterruptions"]);
-    let dot = export::to_dot(&r);
-    assert!(dot.contains("fillcolor=\"#dddddd\""), "stand-ins grey");
+    assert!(!r.stack_names().contains(&"FistBumpVoiceCommand"));
     assert!(!r.intents().is_any_active());
     // On the charger its condition fails: the intent goes unclaimed.
     r.robot_mut().on_charger = true;

@@ -824,7 +824,9 @@ fn stand_ins_resolve_their_references_through_the_class_table() {
       {"behaviorID": "Root", "behaviorClass": "DispatcherStrictPriority", "interruptActiveBehavior": true,
        "behaviors": ["Come", "Sound", "Idle"]},
       {"behaviorID": "Come", "behaviorClass": "DriveToFace", "findFaceBehavior": "find",
-       "anonymousBehaviors": [{"behaviorName": "find", "behaviorClass": "FindFaceAndThen", "behavior": "Idle"}]},
+       "minDriveToFaceDistanceKey_mm": 100,
+       "anonymousBehaviors": [{"behaviorName": "find", "behaviorClass": "FindFaceAndThen", "behavior": "Idle",
+         "timeUntilCancelFaceLooking_s": 5, "shouldLeaveChargerFirst": false}]},
       {"behaviorID": "Sound", "behaviorClass": "ReactToSound", "micDirectionReactionBehavior": "Idle",
        "micAbsolutePowerThreshold": 2.9, "micMinPowerThreshold": 1.5, "micConfidenceThresholdAtMinPower": 5000},
       {"behaviorID": "Idle", "behaviorClass": "Wait"}

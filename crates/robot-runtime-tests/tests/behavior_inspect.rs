@@ -61,7 +61,7 @@ const TREE: &str = r#"[
   {"behaviorID": "WaitA", "behaviorClass": "Wait"},
   {"behaviorID": "WaitB", "behaviorClass": "Wait"},
   {"behaviorID": "Idle", "behaviorClass": "Wait"},
-  {"behaviorID": "Mystery", "behaviorClass": "LookAroundInPlace", "respondToUserIntents": [{"type": "greeting_goodmorning"}]}
+  {"behaviorID": "Mystery", "behaviorClass": "LookAroundInPlace", "params": {}, "respondToUserIntents": [{"type": "greeting_goodmorning"}]}
 ]"#;
 
 fn runner() -> Runner<UserIntent> {

@@ -83,7 +83,7 @@ fn runner(tree: &str, registry: &Registry<UserIntent>) -> Runner<UserIntent> {
 fn stand_ins_without_conditions_want_to_run_only_when_the_options_say_so() {
     let tree = r#"[{"behaviorID": "Root", "behaviorClass": "DispatcherStrictPriority",
         "interruptActiveBehavior": false, "behaviors": ["Look", "Idle"]},
-      {"behaviorID": "Look", "behaviorClass": "LookAroundInPlace"},
+      {"behaviorID": "Look", "behaviorClass": "ConnectToCubeAndThen"},
       {"behaviorID": "Idle", "behaviorClass": "Wait"}]"#;
     let mut r = runner(tree, &original_behaviors::registry());
     r.tick(DT, &[]);
