@@ -270,6 +270,7 @@ fn render_predicates<U: robot_runtime::behavior::IntentUnion, E: 'static>(
         let kind = if *stand_in { "stand-in" } else { "built in" };
         match text {
             Some(text) => {
+                let inputs = if inputs.is_empty() { "nothing" } else { inputs };
                 let _ = write!(out, "  {class} ({kind}, {n}): {text}; reads {inputs}");
                 if !unmodelled.is_empty() {
                     let _ = write!(out, "; not modelled: {unmodelled}");
