@@ -1088,7 +1088,7 @@ fn mutate(v: &mut Value, path: &[usize], op: u8, new: Value) {
         Value::Array(a) if !a.is_empty() => {
             let i = path.first().copied().unwrap_or(0) % a.len();
             if path.len() <= 1 {
-                if op % 2 == 0 {
+                if op.is_multiple_of(2) {
                     a[i] = new;
                 } else {
                     a.remove(i);

@@ -17,7 +17,7 @@ use robot_example::log::Log;
 use robot_example::robot::{Robot, RunConfig, DEFAULT_SCENARIO};
 use robot_example::scenario::Scenario;
 use robot_example::tree_files;
-use robot_runtime::behavior::{BehaviorId, LoadOptions, Runner, Source};
+use robot_runtime::behavior::{BehaviorId, LoadOptions, Runner, Severity, Source};
 use robot_runtime::intent::{IntentEvent, IntentMatcher, IntentSource};
 use robot_runtime::union::CladUnion;
 
@@ -68,9 +68,16 @@ fn runner(files: &[(String, String)]) -> Runner<UserIntent> {
 fn the_original_shaped_tree_loads_with_zero_problems_and_every_reference_resolves() {
     let files = files();
     let report = tree_files::check(&files, &LoadOptions::with_stand_ins());
+    // Infos (a predicate input the robot does not model) are listed, with why, in
+    // `original_life.rs`.
+    let problems: Vec<_> = report
+        .problems
+        .iter()
+        .filter(|p| p.severity != Severity::Info)
+        .collect();
     assert_eq!(
-        report.problems,
-        [],
+        problems,
+        Vec::<&robot_runtime::behavior::Problem>::new(),
         "{}",
         tree_files::render("original", &report)
     );
@@ -130,6 +137,11 @@ fn from_the_base_every_declared_intent_is_claimed_within_the_claim_window_by_a_d
     assert!(intents.len() >= 30, "{}", intents.len());
     let mut failures = Vec::new();
     for (label, intent) in &intents {
+        // `silence` and `unmatched_intent` are claimed by the voice command while it listens
+        // (OCP §4.1): `original_life.rs` sends them after the wake word.
+        if label.starts_with("silence ") || label.starts_with("unmatched_intent ") {
+            continue;
+        }
         let mut r = runner(&files);
         r.intents_mut()
             .set_pending(intent.clone(), IntentSource::Voice);
@@ -151,10 +163,14 @@ fn from_the_base_every_declared_intent_is_claimed_within_the_claim_window_by_a_d
             failures.push(format!("{label}: not claimed; stack {:?}", r.stack_names()));
             continue;
         };
+        // Declared in its JSON, or claimed by its class's code (OCP §4.1: the timer
+        // coordinator claims `set_timer` and `check_timer` before its singletons could).
         let declares = r.respond_matchers(owner).iter().any(|m| m.matches(intent));
-        if !declares {
+        let claims = original_behaviors::specs::class(r.class(owner).unwrap_or(""))
+            .is_some_and(|c| c.claims.contains(&UserIntent::tag_name(intent.tag())));
+        if !declares && !claims {
             failures.push(format!(
-                "{label}: claimed by {} which does not declare it",
+                "{label}: claimed by {} which neither declares nor claims it",
                 r.name(owner).unwrap()
             ));
         }
@@ -201,7 +217,7 @@ fn the_default_scenario_runs_on_the_original_shaped_tree() {
         RunConfig::default(),
     )
     .unwrap();
-    assert_eq!(report.problems, []);
+    assert_eq!(report.errors().count() + report.warnings().count(), 0);
     let run = robot.run(&Scenario::parse(DEFAULT_SCENARIO, 20));
     let claimed: Vec<&str> = run
         .entries
