@@ -101,11 +101,17 @@ pub fn receive_text(text: &str) -> Result<CloudEvent, robot_runtime::intent::Clo
 pub const RANKER: robot_runtime::intent::Ranker<Tag> =
     robot_runtime::intent::Ranker::new(&USER_INTENT_MAP, Some(&crate::hri::HRI_INTENT_MAP));
 
-/// The features a stock robot has enabled: all but messaging and "look over there"
-/// (`features.json` of the original). A robot with a live feature set passes its own
-/// closure to [`IntentComponent::set_feature_gate`].
+/// The features a stock robot has off: messaging and "look over there" (`features.json` of
+/// the original), and the PR demo (the original's `TimerUtilityCoordinator` runs only with
+/// it off, and its `PRDemoStateMachine` takes HighLevelAI's place with it on). The robot
+/// starts with them off in its state ([`Robot`](crate::robot::Robot)), for the behavior
+/// tree's `FeatureGate` conditions too.
+pub const STOCK_FEATURES_OFF: &[&str] = &["Messaging", "GazeDirection", "PRDemo"];
+
+/// The features a stock robot has enabled: all but [`STOCK_FEATURES_OFF`]. A robot with a
+/// live feature set passes its own closure to [`IntentComponent::set_feature_gate`].
 pub fn stock_features(feature: &str) -> bool {
-    !matches!(feature, "Messaging" | "GazeDirection")
+    !STOCK_FEATURES_OFF.contains(&feature)
 }
 
 /// An intent component over our maps (`USER_INTENT_MAP`, and `HRI_INTENT_MAP` for ROS4HRI

@@ -190,7 +190,7 @@ fn run(args: &Args) -> Result<ExitCode, Failure> {
         let report = tree_files::check(&files, &options);
         let mut text = tree_files::render(&dir.display().to_string(), &report);
         // Without errors, the tree from its base (the one `--tree` would run), in declared
-        // order.
+        // order, and what each class decides beyond its JSON conditions.
         let base = args
             .base
             .as_deref()
@@ -199,15 +199,22 @@ fn run(args: &Args) -> Result<ExitCode, Failure> {
             if let Some(outline) = tree_files::outline(&files, base, &options) {
                 text.push_str(&outline);
             }
+            if let Some(predicates) = tree_files::predicates(&files, base, &options) {
+                text.push_str(&predicates);
+            }
         }
         let mut out = Stdout::new();
         out.print(&text);
         out.finish()?;
-        return Ok(if report.problems.is_empty() {
-            ExitCode::SUCCESS
-        } else {
-            ExitCode::FAILURE
-        });
+        // Info-level problems (a class predicate reading an input the robot does not model)
+        // are reported, not failures.
+        return Ok(
+            if report.errors().count() + report.warnings().count() == 0 {
+                ExitCode::SUCCESS
+            } else {
+                ExitCode::FAILURE
+            },
+        );
     }
     let config = RunConfig {
         ticks_per_second: args.ticks_per_second,

@@ -82,6 +82,10 @@ pub struct NodeJson {
     /// `wantsToCancelSelfCondition` as text.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub cancel_condition: Option<String>,
+    /// What its class decides beyond its JSON conditions (`Behavior::class_predicate`), with
+    /// the inputs it reads.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub predicate: Option<PredicateJson>,
     /// A state machine's states, with the index of the behavior each runs.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub states: Vec<StateJson>,
@@ -123,6 +127,19 @@ impl ConditionJson {
     }
 }
 
+/// A class predicate, for tools: in words, with the inputs it reads and, of those, the ones
+/// the robot does not model (that part of the predicate is false).
+#[derive(Clone, Debug, Serialize)]
+pub struct PredicateJson {
+    /// The predicate in words.
+    pub text: String,
+    /// The inputs it reads.
+    pub inputs: Vec<&'static str>,
+    /// The inputs the robot does not model.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub unmodelled: Vec<&'static str>,
+}
+
 /// A state of a state machine.
 #[derive(Clone, Debug, Serialize)]
 pub struct StateJson {
@@ -159,6 +176,11 @@ impl TreeJson {
                     responds_to: n.responds_to,
                     wants_condition: n.wants_condition,
                     cancel_condition: n.cancel_condition,
+                    predicate: n.predicate.map(|p| PredicateJson {
+                        text: p.text,
+                        inputs: p.inputs,
+                        unmodelled: p.unmodelled,
+                    }),
                     states: n
                         .states
                         .into_iter()

@@ -2,15 +2,21 @@
 //! directory, one behavior per file), and the `--check-tree` report: files, behaviors,
 //! classes built in or stand-ins, conditions native or opaque, references resolved, the tree
 //! from its base with each behavior's children in declared order (a strict-priority
-//! dispatcher's priority), every problem with file:line.
+//! dispatcher's priority), the class predicate each stand-in or table-driven class runs with
+//! the inputs it reads, every problem with file:line.
 
 use std::fmt::Write;
 use std::path::{Path, PathBuf};
 
-use robot_runtime::behavior::{check_tree, BehaviorId, LoadOptions, LoadReport, Source, Tree};
+use std::collections::BTreeMap;
+
+use robot_runtime::behavior::{
+    check_tree, BehaviorId, ClassPredicate, LoadOptions, LoadReport, Runner, Source, Tree,
+};
 
 use crate::actions::Completions;
 use crate::behavior_classes::{load_sources, registry};
+use crate::intents;
 use crate::log::Log;
 use crate::robot::ROOT;
 
@@ -210,6 +216,80 @@ fn render_outline<U: robot_runtime::behavior::IntentUnion, E>(tree: &Tree<U, E>)
             unreached.len(),
             unreached.join(", ")
         );
+    }
+    out
+}
+
+/// What each class of the tree of `files` decides beyond its JSON conditions (step 7 of the
+/// original's `WantsToBeActivated`): for every class that has a class predicate, and every
+/// stand-in, the predicate in words with the inputs it reads (and, of those, the ones this
+/// robot does not model), once per distinct predicate with the number of behaviors that run
+/// it. None when the tree does not load (the report says why).
+pub fn predicates(files: &[(String, String)], base: &str, options: &LoadOptions) -> Option<String> {
+    let sources: Vec<Source<'_>> = files.iter().map(|(n, t)| Source::new(n, t)).collect();
+    let loaded = load_sources(
+        &sources,
+        base,
+        options,
+        &Log::default(),
+        &Completions::default(),
+        &robot_runtime::arbiter::SharedArbiter::new(),
+    )
+    .ok()?;
+    let runner = Runner::new(loaded.tree, intents::component());
+    Some(render_predicates(&runner))
+}
+
+fn render_predicates<U: robot_runtime::behavior::IntentUnion, E: 'static>(
+    runner: &Runner<U, E>,
+) -> String {
+    // (class, predicate text, inputs, unmodelled, stand-in) -> behaviors.
+    type Key = (String, Option<String>, String, String, bool);
+    let mut by: BTreeMap<Key, u32> = BTreeMap::new();
+    for i in 0..runner.len() {
+        let id = BehaviorId::from_index(i);
+        let class = runner.class(id).unwrap_or("?").to_owned();
+        let stand_in = runner.is_stand_in(id);
+        let p: Option<ClassPredicate> = runner.behavior(id).and_then(|b| b.class_predicate());
+        if p.is_none() && !stand_in {
+            continue;
+        }
+        let key = match p {
+            Some(p) => (
+                class,
+                Some(p.text),
+                p.inputs.join(", "),
+                p.unmodelled.join(", "),
+                stand_in,
+            ),
+            None => (class, None, String::new(), String::new(), stand_in),
+        };
+        *by.entry(key).or_default() += 1;
+    }
+    let mut out = String::new();
+    let _ = writeln!(
+        out,
+        "class predicates (what a class decides beyond its JSON conditions), {}:",
+        by.len()
+    );
+    for ((class, text, inputs, unmodelled, stand_in), n) in &by {
+        let kind = if *stand_in { "stand-in" } else { "built in" };
+        match text {
+            Some(text) => {
+                let inputs = if inputs.is_empty() { "nothing" } else { inputs };
+                let _ = write!(out, "  {class} ({kind}, {n}): {text}; reads {inputs}");
+                if !unmodelled.is_empty() {
+                    let _ = write!(out, "; not modelled: {unmodelled}");
+                }
+                let _ = writeln!(out);
+            }
+            None => {
+                let _ = writeln!(
+                    out,
+                    "  {class} ({kind}, {n}): no class predicate: its JSON conditions alone decide"
+                );
+            }
+        }
     }
     out
 }

@@ -110,3 +110,32 @@ fn tools_see_a_table_class_predicate_and_its_inputs() {
     );
     assert!(p.unmodelled.is_empty());
 }
+
+/// The inspector's page gets the tree as `TreeJson` (in its `hello`, and a trace in its
+/// header): a table class's node carries its predicate and the inputs it reads; a class that
+/// adds nothing carries none.
+#[test]
+fn the_pages_tree_carries_each_class_predicate() {
+    let r = runner(
+        &[
+            ("root.json", ROOT),
+            ("respondToRenameFace.json", RENAME),
+            ("idle.json", IDLE),
+        ],
+        "Root",
+    );
+    let tree = serde_json::to_value(robot_example::trace::TreeJson::of(&r)).unwrap();
+    let me = r.id("RespondToRenameFace").unwrap();
+    let p = &tree["nodes"][me.index()]["predicate"];
+    assert_eq!(p["text"], "a face was renamed since it last ran", "{tree}");
+    assert!(
+        p["inputs"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|i| i.as_str().unwrap().contains("face_renamed")),
+        "{p}"
+    );
+    let idle = r.id("Idle").unwrap();
+    assert!(tree["nodes"][idle.index()].get("predicate").is_none());
+}

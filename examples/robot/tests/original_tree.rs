@@ -1,7 +1,7 @@
-//! Issue 21's "done when", on `behaviors/original/`: a tree written for the original engine
-//! (one behavior per file; the original's production path from `InitNormalOperation` through
-//! the mode selector, the sleep cycle and the coordinators to `GlobalInterruptions` and a
-//! ten-state `HighLevelAI`) loads whole with zero problems in strict mode, every behavior
+//! Issue 21's "done when", on `behaviors/original/`: a tree written as the original's files
+//! are (one behavior per file, named after its ID; the original's production path from
+//! `InitNormalOperation` through the mode selector, the sleep cycle and the coordinators to
+//! `GlobalInterruptions` and HighLevelAI's sixteen states; `ORIGIN.md`) loads whole with zero problems in strict mode, every behavior
 //! reference in it resolves, and from its base behavior, with a robot state that lets voice
 //! commands through, every intent named in any `respondToUserIntents`, sent as a user intent,
 //! is claimed within the claim window by a behavior that declares it. It also runs the
@@ -17,7 +17,7 @@ use robot_example::log::Log;
 use robot_example::robot::{Robot, RunConfig, DEFAULT_SCENARIO};
 use robot_example::scenario::Scenario;
 use robot_example::tree_files;
-use robot_runtime::behavior::{BehaviorId, LoadOptions, Runner, Source};
+use robot_runtime::behavior::{BehaviorId, LoadOptions, Runner, Severity, Source};
 use robot_runtime::intent::{IntentEvent, IntentMatcher, IntentSource};
 use robot_runtime::union::CladUnion;
 
@@ -42,6 +42,17 @@ fn runner(files: &[(String, String)]) -> Runner<UserIntent> {
     )
     .unwrap();
     let mut r = Runner::new(loaded.tree, intents::component());
+    // A stock robot (`intents::STOCK_FEATURES_OFF`), its habitat known (ConfirmHabitat
+    // checks an Unknown one while the robot observes).
+    let mut state = serde_json::Map::new();
+    let off: serde_json::Map<String, serde_json::Value> = intents::STOCK_FEATURES_OFF
+        .iter()
+        .map(|f| ((*f).to_owned(), false.into()))
+        .collect();
+    state.insert("features".into(), off.into());
+    state.insert("in_habitat".into(), false.into());
+    let errors = original_behaviors::RobotAccessMut::robot_mut(&mut r).apply_json(&state);
+    assert!(errors.is_empty(), "{errors:?}");
     // Wake up (1 s), then the whole production path down to HighLevelAI.
     for _ in 0..40 {
         r.tick(DT, &[]);
@@ -58,9 +69,16 @@ fn runner(files: &[(String, String)]) -> Runner<UserIntent> {
 fn the_original_shaped_tree_loads_with_zero_problems_and_every_reference_resolves() {
     let files = files();
     let report = tree_files::check(&files, &LoadOptions::with_stand_ins());
+    // Infos (a predicate input the robot does not model) are listed, with why, in
+    // `original_life.rs`.
+    let problems: Vec<_> = report
+        .problems
+        .iter()
+        .filter(|p| p.severity != Severity::Info)
+        .collect();
     assert_eq!(
-        report.problems,
-        [],
+        problems,
+        Vec::<&robot_runtime::behavior::Problem>::new(),
         "{}",
         tree_files::render("original", &report)
     );
@@ -117,9 +135,14 @@ fn from_the_base_every_declared_intent_is_claimed_within_the_claim_window_by_a_d
     let files = files();
     let probe = runner(&files);
     let intents = declared_intents(&probe);
-    assert!(intents.len() >= 60, "{}", intents.len());
+    assert!(intents.len() >= 30, "{}", intents.len());
     let mut failures = Vec::new();
     for (label, intent) in &intents {
+        // `silence` and `unmatched_intent` are claimed by the voice command while it listens
+        // (OCP §4.1): `original_life.rs` sends them after the wake word.
+        if label.starts_with("silence ") || label.starts_with("unmatched_intent ") {
+            continue;
+        }
         let mut r = runner(&files);
         r.intents_mut()
             .set_pending(intent.clone(), IntentSource::Voice);
@@ -142,16 +165,19 @@ fn from_the_base_every_declared_intent_is_claimed_within_the_claim_window_by_a_d
             continue;
         };
         // It names the intent in `respondToUserIntents`, or its class claims it in code
-        // (OCP §4.1: SleepCycle claims `system_sleep` and `greeting_goodnight`).
+        // (OCP §4.1: SleepCycle claims `system_sleep` and `greeting_goodnight`, the timer
+        // coordinator `set_timer` and `check_timer`): its claim sites or its class table.
         let declares = r.respond_matchers(owner).iter().any(|m| m.matches(intent));
         let mut sites = Vec::new();
         if let Some(b) = r.behavior(owner) {
             b.claim_sites(&mut sites);
         }
-        let claims_in_code = sites.iter().any(|s| s.tag == intent.tag());
-        if !declares && !claims_in_code {
+        let claims = sites.iter().any(|s| s.tag == intent.tag())
+            || original_behaviors::specs::class(r.class(owner).unwrap_or(""))
+                .is_some_and(|c| c.claims.contains(&UserIntent::tag_name(intent.tag())));
+        if !declares && !claims {
             failures.push(format!(
-                "{label}: claimed by {} which does not declare it",
+                "{label}: claimed by {} which neither declares nor claims it",
                 r.name(owner).unwrap()
             ));
         }
@@ -170,10 +196,7 @@ fn high_level_ai_claims_explore_start_for_its_state_behavior_and_simple_voice_re
     );
     r.tick(DT, &[]);
     let owner = r.intents().active().unwrap().owner().behavior().unwrap();
-    assert_eq!(
-        r.name(owner).unwrap().as_str(),
-        "ExploringVoiceCommandBehavior"
-    );
+    assert_eq!(r.name(owner).unwrap().as_str(), "ExploringVoiceCommand");
     assert_eq!(
         r.debug_state(r.id("HighLevelAI").unwrap()),
         Some("ExploringVoiceCommand")
@@ -201,7 +224,7 @@ fn the_default_scenario_runs_on_the_original_shaped_tree() {
         RunConfig::default(),
     )
     .unwrap();
-    assert_eq!(report.problems, []);
+    assert_eq!(report.errors().count() + report.warnings().count(), 0);
     let run = robot.run(&Scenario::parse(DEFAULT_SCENARIO, 20));
     let claimed: Vec<&str> = run
         .entries

@@ -19,7 +19,12 @@ fn original() -> String {
 fn check_tree_on_the_original_shape_passes() {
     let (code, out, err) = run(&["--check-tree", &original()]);
     assert_eq!(code, Some(0), "{out}\n{err}");
-    assert!(out.contains("problems 0 (0 errors, 0 warnings)"), "{out}");
+    // Infos (a predicate input the robot does not model) are reported, not failures.
+    let problems = out
+        .lines()
+        .find(|l| l.starts_with("problems "))
+        .expect("a problems line");
+    assert!(problems.ends_with("(0 errors, 0 warnings)"), "{out}");
     let refs = out
         .lines()
         .find(|l| l.starts_with("references "))
@@ -27,7 +32,8 @@ fn check_tree_on_the_original_shape_passes() {
     let w: Vec<&str> = refs.split_whitespace().collect();
     assert_eq!(w[1], w[3], "{refs}");
     // The tree from its base, children in the order the files declare them (the loader's
-    // order is by file name: ReactToCliff's file sorts before ReactToRobotOnBack's).
+    // order is by file name: ReactToCliff's file sorts before ReactToRobotOnBack's, and both
+    // before StuckOnEdge's).
     let outline: Vec<&str> = out
         .lines()
         .skip_while(|l| !l.starts_with("tree from InitNormalOperation"))
@@ -47,14 +53,76 @@ fn check_tree_on_the_original_shape_passes() {
             .collect()
     };
     let first = after("MandatoryPhysicalReactions", 2);
-    assert!(first[0].starts_with("1. ReactToRobotOnBack ("), "{first:?}");
-    assert!(first[1].starts_with("2. ReactToRobotOnFace ("), "{first:?}");
+    assert!(first[0].starts_with("1. StuckOnEdge ("), "{first:?}");
+    assert!(first[1].starts_with("2. ReactToRobotOnBack ("), "{first:?}");
     let gi = after("GlobalInterruptions", 3);
     assert!(
         gi[0].starts_with("1. MandatoryPhysicalReactions ("),
         "{gi:?}"
     );
     assert!(gi[1].starts_with("2. SDKDefault ("), "{gi:?}");
+    // Then what each class decides beyond its JSON conditions.
+    assert!(
+        out.contains("class predicates (what a class decides beyond its JSON conditions)"),
+        "{out}"
+    );
+    assert!(
+        out.contains("RespondToRenameFace (")
+            && out.contains("a face was renamed since it last ran; reads"),
+        "{out}"
+    );
+}
+
+/// Issue 28 item 6: `--check-tree` shows, per table-driven class or stand-in, the predicate
+/// it runs and the inputs it reads, once per distinct predicate with how many behaviors run
+/// it; a class that adds nothing to its JSON conditions says so.
+#[test]
+fn check_tree_shows_each_class_predicate_and_the_inputs_it_reads() {
+    let dir = tempfile::tempdir().unwrap();
+    let write = |name: &str, text: &str| std::fs::write(dir.path().join(name), text).unwrap();
+    write(
+        "globalInterruptions.json",
+        r#"{"behaviorID": "GlobalInterruptions", "behaviorClass": "DispatcherStrictPriority",
+            "interruptActiveBehavior": true,
+            "behaviors": ["RespondToRenameFace", "AlsoRename", "Idle"]}"#,
+    );
+    write(
+        "respondToRenameFace.json",
+        r#"{"behaviorID": "RespondToRenameFace", "behaviorClass": "RespondToRenameFace"}"#,
+    );
+    write(
+        "alsoRename.json",
+        r#"{"behaviorID": "AlsoRename", "behaviorClass": "RespondToRenameFace"}"#,
+    );
+    write(
+        "idle.json",
+        r#"{"behaviorID": "Idle", "behaviorClass": "Wait"}"#,
+    );
+    let d = dir.path().display().to_string();
+    // The base: the shipped tree's (`GlobalInterruptions`), as `--check-tree` finds it.
+    let (code, out, err) = run(&["--check-tree", &d]);
+    assert_eq!(code, Some(0), "{out}\n{err}");
+    let section: Vec<&str> = out
+        .lines()
+        .skip_while(|l| !l.starts_with("class predicates"))
+        .collect();
+    assert!(!section.is_empty(), "{out}");
+    let rename: Vec<&&str> = section
+        .iter()
+        .filter(|l| l.trim_start().starts_with("RespondToRenameFace ("))
+        .collect();
+    assert_eq!(rename.len(), 1, "one line for both behaviors: {section:?}");
+    assert!(rename[0].contains(", 2): "), "{rename:?}");
+    assert!(
+        rename[0].contains("a face was renamed since it last ran; reads ")
+            && rename[0].contains("face_renamed"),
+        "{rename:?}"
+    );
+    // Dispatchers and Wait run natively and add nothing: not listed.
+    assert!(
+        !section.iter().any(|l| l.trim_start().starts_with("Wait (")),
+        "{section:?}"
+    );
 }
 
 #[test]

@@ -60,8 +60,9 @@ pub(crate) struct Args {
     /// Check a behavior tree (a directory of the original engine's files, or one file) and
     /// print what it holds: files, behaviors, classes built in or stand-ins, conditions
     /// native or opaque, references resolved, the tree from its base with each behavior's
-    /// children in declared order (a strict-priority dispatcher's priority), every problem
-    /// with file:line. Exits 1 on any problem.
+    /// children in declared order (a strict-priority dispatcher's priority), the class
+    /// predicate each stand-in or table-driven class runs with the inputs it reads, every
+    /// problem with file:line. Exits 1 on any error or warning (infos are reported only).
     #[arg(long, value_name = "DIR", conflicts_with_all = ["tree", "coverage", "zenoh"])]
     pub(crate) check_tree: Option<PathBuf>,
 

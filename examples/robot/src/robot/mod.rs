@@ -236,6 +236,10 @@ impl Robot {
         component.subscribe(move |ev| sink.push(Item::Intent(ev.clone())));
         let mut runner = Runner::new(tree, component);
         runner.set_action_factory(Box::new(RobotActions::new(&log, &arbiter)));
+        // A stock robot: its tree's feature gates see the stock feature set.
+        for feature in intents::STOCK_FEATURES_OFF {
+            original_behaviors::RobotAccessMut::robot_mut(&mut runner).set_feature(feature, false);
+        }
         let tick = Duration::from_micros(1_000_000 / u64::from(config.ticks_per_second.max(1)));
         let hri = Hri::new(tick, &completions, &arbiter);
         Ok((
