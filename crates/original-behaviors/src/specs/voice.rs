@@ -8,7 +8,11 @@ const NOTIFY_ON_ERRORS_NOTE: &str = "{recentOccurrence: {numberOfTimes: int (def
 
 /// The note of `clockLayout`, read by every ProceduralClock-derived class (ProceduralClock,
 /// AdvanceClock, DisplayWallTime).
-const CLOCK_KEYS_NOTE_LAYOUT: &str = "not in OCP: read by the fork's ProceduralClock constructor, which only verifies it (error log) and the fork's SingletonAnticShowClock omits it, so optional: absent, no clock digits are drawn; a composite-image layout object (the face layout the clock is drawn in, with a Clock_Display layer)";
+const CLOCK_KEYS_NOTE_LAYOUT: &str = "not in OCP: read by the fork's ProceduralClock constructor, which only verifies it (error log) and the fork's SingletonAnticShowClock omits it, so optional: absent, no clock digits are drawn; a composite-image layout (the face layout the clock is drawn in, with a Clock_Display layer): the robot's files give it as an array of layers, an object is accepted too";
+
+/// A key the robot's files carry that the newest class does not read (accepted, no effect).
+const FILES_CARRY: &str =
+    "not in OCP: the robot's files carry it and the newest class does not read it; accepted, no effect";
 
 /// Modifiers of the voice-command-style classes: "+carry +offTreads +charger".
 const ANYWHERE: Mods = Mods::BASE.carry(true).off_treads(true).charger(true);
@@ -110,6 +114,10 @@ pub const CLASSES: &[ClassData] = &[
             opt("playListeningGetIn", Bool, "true", ""),
             opt("playListeningGetOut", Bool, "true", ""),
             opt("maxNumberOfReprompts", Int, "0", ""),
+            opt("vocalPromptString", Str, "none", FILES_CARRY),
+            opt("earConAudioEventBegin", AudioEvent, "none", FILES_CARRY),
+            opt("backpackLights", Any, "none", FILES_CARRY),
+            opt("listenAnimOverrideTrigger", Trigger, "none", FILES_CARRY),
         ],
         mods: ANYWHERE.always_delegates(false),
         claims: &[],
@@ -279,7 +287,7 @@ pub const CLASSES: &[ClassData] = &[
             req("displayClockFor_s", UInt, "uint8: seconds the clock is shown"),
             opt("shouldTurnToFace", Bool, "false", ""),
             opt("shouldPlayAudioOnClockUpdates", Bool, "true", ""),
-            opt("clockLayout", Object, "none", CLOCK_KEYS_NOTE_LAYOUT),
+            opt("clockLayout", Any, "none", CLOCK_KEYS_NOTE_LAYOUT),
             opt(
                 "digitImageMap",
                 Array,
@@ -307,7 +315,7 @@ pub const CLASSES: &[ClassData] = &[
             req("displayClockFor_s", UInt, "uint8: seconds the clock is shown"),
             opt("shouldTurnToFace", Bool, "false", ""),
             opt("shouldPlayAudioOnClockUpdates", Bool, "true", ""),
-            opt("clockLayout", Object, "none", CLOCK_KEYS_NOTE_LAYOUT),
+            opt("clockLayout", Any, "none", CLOCK_KEYS_NOTE_LAYOUT),
             opt(
                 "digitImageMap",
                 Array,
@@ -347,7 +355,7 @@ pub const CLASSES: &[ClassData] = &[
             req("displayClockFor_s", UInt, "uint8: seconds the clock is shown"),
             opt("shouldTurnToFace", Bool, "false", ""),
             opt("shouldPlayAudioOnClockUpdates", Bool, "true", ""),
-            opt("clockLayout", Object, "none", CLOCK_KEYS_NOTE_LAYOUT),
+            opt("clockLayout", Any, "none", CLOCK_KEYS_NOTE_LAYOUT),
             opt(
                 "digitImageMap",
                 Array,
@@ -394,6 +402,7 @@ pub const CLASSES: &[ClassData] = &[
                 "none",
                 RECENT_OCCURRENCE_NOTE,
             ),
+            opt("animIfNotRecent", Any, "none", FILES_CARRY),
             opt(
                 "animsIfNotRecent",
                 Array,
