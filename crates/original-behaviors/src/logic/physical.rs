@@ -10,7 +10,11 @@
 //! `WhileHolds` end them when the robot leaves that state, as the original's AD-end does.
 //! `ReactToUnexpectedMovement` is the same: its instances gate it with the
 //! `UnexpectedMovement` condition, one file of the fork does not, and the class only
-//! reacts to a movement.
+//! reacts to a movement. `ReactToRobotShaken` (OCP: true; its instances gate it with
+//! `RobotShaken` >= 16000) is, the same way, "shaken at least at its stop threshold": implied
+//! by every instance's JSON condition, so it starts exactly as the original does, and it
+//! keeps the reaction going while the shake lasts (the original loops its level's animation
+//! until the magnitude drops below the stop threshold) instead of ending and starting again.
 
 use super::reads;
 use super::ClassLogic;
@@ -21,6 +25,30 @@ use crate::robot_state::OffTreads;
 /// The cliff sensors' bits (`RobotState::cliffs`): FL, FR, BL, BR.
 const FRONT_PAIR: u8 = 0b0011;
 const BACK_PAIR: u8 = 0b1100;
+
+/// The stop threshold of a shake reaction: `shakeThresholdStop`, else the lowest
+/// `shakeAnimations` threshold, else the RobotShaken gate's 16000.
+fn shake_stop(cx: &PredCx<'_>) -> f32 {
+    let keys = cx.keys;
+    if let Some(v) = keys.get("shakeThresholdStop").and_then(|v| v.as_f64()) {
+        return v as f32;
+    }
+    keys.get("shakeAnimations")
+        .and_then(|v| v.as_array())
+        .and_then(|a| {
+            a.iter()
+                .filter_map(|e| e.get("threshold").and_then(|t| t.as_f64()))
+                .reduce(f64::min)
+        })
+        .map_or(16_000.0, |t| t as f32)
+}
+
+const SHAKEN: Test = Test {
+    text: "shaken at least at its stop threshold (`shakeThresholdStop` or the lowest `shakeAnimations` threshold)",
+    reads: &[reads::ACCEL],
+    eval: |cx: &PredCx<'_>| cx.robot.accel_magnitude >= shake_stop(cx),
+    until: None,
+};
 
 const ON_BACK: Test = Test {
     text: "the robot lies on its back",
@@ -150,11 +178,21 @@ pub const LOGIC: &[ClassLogic] = &[
     },
     ClassLogic {
         name: "ReactToRobotShaken",
-        // Instances gate it with RobotShaken.
-        pred: Pred::True,
+        // Instances gate it with RobotShaken; see the module docs.
+        pred: Pred::Test(&SHAKEN),
         // The get-in (the shake levels of `shakeAnimations` follow the accelerometer, which
-        // the table does not step through), then ends.
-        does: Does::Anim(Anim::Key("getInAnimation")),
+        // the table does not step through), then ends. An instance with the other key set
+        // (`shakeThresholdStop/Medium/Hard`, no `getInAnimation`) plays the shake reaction
+        // by its trigger, never nothing (an empty reaction would end the tick it starts and
+        // start again while the shake lasts).
+        does: Does::Seq(&[
+            Does::IfKey(
+                "getInAnimation",
+                &Does::Anim(Anim::Key("getInAnimation")),
+                &Does::Anim(Anim::Trigger("ReactToShake")),
+            ),
+            Does::WhileHolds(&Does::Loop(&Does::Anim(Anim::Trigger("ReactToShakeLoop")))),
+        ]),
     },
     ClassLogic {
         name: "ReactToPutDown",
