@@ -236,7 +236,28 @@ fn the_default_scenario_runs_on_the_original_shaped_tree() {
         .collect();
     assert!(claimed.contains(&"set_timer"), "{claimed:?}");
     assert!(claimed.contains(&"weather_response"), "{claimed:?}");
-    assert!(claimed.contains(&"explore_start"), "{claimed:?}");
+    // `explore_start` is HighLevelAI's (the bottom of GlobalInterruptions). The scenario's
+    // HRI stop earlier went unclaimed in this tree (nothing in the original's claims
+    // `global_stop`), and the intent component's unclaimed flag is sticky (IR §2.3): the
+    // first time GlobalInterruptions is free, ReactToUnclaimedIntent (above HighLevelAI)
+    // takes it, as the original's would, and the pending `explore_start` expires meanwhile.
+    // Either it is claimed, or that is what happened.
+    let debug: Vec<String> = run
+        .entries
+        .iter()
+        .map(|e| format!("{:?}", e.what))
+        .collect();
+    let pending = debug
+        .iter()
+        .position(|d| d.contains("explore_start"))
+        .expect("explore_start arrives");
+    let unclaimed_reaction = debug[pending..]
+        .iter()
+        .any(|d| d.contains("ReactToUnclaimedIntent") && d.contains("ctivated"));
+    assert!(
+        claimed.contains(&"explore_start") || unclaimed_reaction,
+        "{claimed:?}"
+    );
 }
 
 /// Each behavior's children as its file declares them, by name: a dispatcher's
