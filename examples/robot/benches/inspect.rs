@@ -15,9 +15,10 @@
 //! * `snapshot`: one look at the robot alone when nothing changed (what a heartbeat pays
 //!   with a page open).
 //! * `snapshot_json/*`: the whole state built and serialized (what a page that connects
-//!   gets), of the shipped tree and of the original robot's (`behaviors/original`, 162
-//!   files, 169 behaviors) in the middle of the default scenario, a page watching
-//!   HighLevelAI; its size is printed.
+//!   gets), of the shipped tree and of the original robot's (`behaviors/original`, 232
+//!   files, 281 behaviors; BENCHMARKS.md's figures were taken on its earlier 162 files)
+//!   in the middle of the default scenario, a page watching HighLevelAI; its size is
+//!   printed.
 //!
 //! `cargo bench -p robot-example --features inspect --bench inspect -- --warm-up-time 1 --measurement-time 3`
 
