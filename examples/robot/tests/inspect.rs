@@ -1199,7 +1199,14 @@ fn the_page_state_built_from_changes_is_the_robots_at_every_update() {
             }
         }
         eprintln!("{name}: {clocks} clocks, {looks} looks");
-        assert!(clocks > looks, "{name}: {clocks} clocks, {looks} looks");
+        // Where the robot mostly waits (the shipped tree), most updates are only the clock.
+        // The original's tree does not wait: an idle robot's Observing looks around without
+        // pause, as the original's LookAroundInPlace does, so its state moves on most ticks.
+        if name == "shipped" {
+            assert!(clocks > looks, "{name}: {clocks} clocks, {looks} looks");
+        } else {
+            assert!(looks > 0, "{name}: {clocks} clocks, {looks} looks");
+        }
     }
 }
 
