@@ -459,7 +459,7 @@ def test_the_original_tree_shows_and_stays_usable(robots, page, tmp_path):
     assert all(s.startswith("InitNormalOperation") for s in stacks), stacks
     wait_for("HighLevelAI on the stack", lambda: "HighLevelAI" in (shown_stack(page) or ""), timeout=40)
     # HighLevelAI: its state, the state each of its behaviors runs for, its transitions.
-    assert "state Observing" in (js_text(page, '#tree .node[data-name="ObservingBehavior"]') or "")
+    assert "state Observing" in (js_text(page, '#tree .node[data-name="Observing"]') or "")
     click(page, '#tree .node[data-name="HighLevelAI"]')
     own = wait_for("HighLevelAI's own conditions",
                    lambda: (lambda t: t if t and " -> " in t else None)(js_text(page, "#why .child.own")))

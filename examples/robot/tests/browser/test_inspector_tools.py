@@ -317,9 +317,12 @@ def test_replay_shows_each_behaviors_status_and_the_conditions_values(robots, pa
     assert sum(1 for _, s, _ in shown if s == "in_scope") > 20
     # Why: HighLevelAI's transitions with their values at that tick ("since tick ...").
     click(page, '#tree .node[data-name="HighLevelAI"]')
+    # (In the original's tree ConfirmHabitat takes over from HighLevelAI right after it
+    # starts, habitat unknown, so its transitions may not have been asked at that tick: the
+    # replay says when each was last asked, from the trace.)
     own = wait_for("HighLevelAI's own conditions with values",
-                   lambda: (lambda t: t if t and "since tick" in t else None)(js_text(page, "#why .child.own")))
-    assert " -> " in own, own
+                   lambda: (lambda t: t if t and " -> " in t and "tick" in t else None)(js_text(page, "#why")))
+    assert "never evaluated" in own or "since tick" in own or "at tick" in own, own
     # The robot state and a plot come from the trace too.
     wait_for("the robot state", lambda: page.execute_script("return document.querySelectorAll('#robotstate .skey').length") >= 30)
     click(page, '#robotstate .skey[data-key="cpu_temp_c"] .sv')
@@ -372,14 +375,15 @@ def test_search_finds_a_behavior_in_the_original_tree(robots, page):
     wait_for("matches", lambda: int(js_attr(page, "#searchcount", "data-count") or 0) >= 1)
     box.send_keys(Keys.ENTER)
     # The match is opened in the tree (its branch was closed: out of scope), selected, shown.
-    row = '#tree .node.current-match[data-name="StuckOnEdgeReaction"]'
-    wait_for("the match's row", lambda: js_attr(page, row, "data-name"))
+    row = '#tree .node.current-match'
+    name = wait_for("the match's row", lambda: js_attr(page, row, "data-name"))
+    assert "StuckOnEdge" in name, name
     visible = page.execute_script(
         "const r = document.querySelector(arguments[0]).getBoundingClientRect();"
         "const t = document.getElementById('tree').getBoundingClientRect();"
         "return r.top >= t.top && r.bottom <= t.bottom;", row)
     assert visible
-    assert js_attr(page, "#why", "data-target") == "StuckOnEdgeReaction"
+    assert js_attr(page, "#why", "data-target") == name
     # A condition's text is searched too.
     box.clear()
     box.send_keys("OffTreadsState")
