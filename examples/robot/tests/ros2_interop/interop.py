@@ -455,7 +455,7 @@ class Interop:
         events = self.wait_for("the good intent after a flood arrives", lambda ev: any(
             marker in d for d in self.ros_inputs(ev)))
         problems = self.problems(events[before:])
-        self.check(any("dropped: the input queue (16) was full" in p for p in problems),
+        self.check(any("shed: the input queue (16) was full" in p for p in problems),
                    "the flood's overflow is reported", str(problems[:5]))
         self.check(self.robot.poll() is None, "the robot is still running")
 
