@@ -399,10 +399,10 @@ impl<U: IntentUnion, E: 'static> Behavior<U, E> for Volume<U::Tag> {
         let pending = self
             .tags
             .iter()
-            .position(|t| t.is_some_and(|t| ctx.intents().is_pending(t)));
+            .enumerate()
+            .find_map(|(i, t)| t.filter(|t| ctx.intents().is_pending(*t)).map(|t| (i, t)));
         let level = match pending {
-            Some(i) => {
-                let tag = self.tags[i].expect("found pending");
+            Some((i, tag)) => {
                 let asked = pending_field(ctx, tag, "volume_level");
                 claim(ctx, "Volume", tag);
                 let level = match i {

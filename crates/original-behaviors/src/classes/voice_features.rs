@@ -666,7 +666,8 @@ impl<T: Copy + PartialEq> TimerUtilityCoordinator<T> {
             return;
         }
         let now = ctx.clock().now();
-        let is = |ctx: &Ctx<'_, U, E>, t: Option<T>| t.is_some_and(|t| ctx.intents().is_pending(t));
+        let pending =
+            |ctx: &Ctx<'_, U, E>, t: Option<T>| t.filter(|t| ctx.intents().is_pending(*t));
         let has_timer = ctx.robot().signals.timer.is_some();
         let next = if should_ring(ctx.robot(), now) {
             ctx.robot_mut().signals.timer = None;
@@ -675,8 +676,7 @@ impl<T: Copy + PartialEq> TimerUtilityCoordinator<T> {
                 was_down: on_treads(ctx.robot()),
             });
             self.ids.ringing
-        } else if is(ctx, self.tags.set) {
-            let set = self.tags.set.expect("pending");
+        } else if let Some(set) = pending(ctx, self.tags.set) {
             let secs = pending_field(ctx, set, "time_s").and_then(|s| s.parse::<u64>().ok());
             claim(ctx, C, set);
             if has_timer {
@@ -709,8 +709,8 @@ impl<T: Copy + PartialEq> TimerUtilityCoordinator<T> {
         } else if !ctx.intents().is_any_pending() && self.antic_due(ctx.robot(), now) {
             self.last_antic = Some(now);
             self.ids.antic
-        } else if is(ctx, self.tags.check) {
-            claim(ctx, C, self.tags.check.expect("pending"));
+        } else if let Some(check) = pending(ctx, self.tags.check) {
+            claim(ctx, C, check);
             if has_timer {
                 self.ids.antic
             } else {
