@@ -568,11 +568,6 @@ impl Schema {
     pub fn type_name(&self, ty: &Type) -> String {
         type_name(&self.decls, ty)
     }
-
-    /// Size metrics of any type.
-    pub fn type_metrics(&self, ty: &Type) -> Metrics {
-        crate::metrics::of_type(self, ty)
-    }
 }
 
 /// The CLAD name of a type as the original spells it: builtins by keyword, declared types by

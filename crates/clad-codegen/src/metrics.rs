@@ -133,6 +133,14 @@ pub(crate) fn of_union(members: &[Metrics]) -> Metrics {
     }
 }
 
+impl Schema {
+    /// Size metrics of any type (defined here, beside the computation, so that the IR does
+    /// not depend on this module).
+    pub fn type_metrics(&self, ty: &Type) -> Metrics {
+        of_type(self, ty)
+    }
+}
+
 /// Metrics of a type in a finished schema.
 pub(crate) fn of_type(schema: &Schema, ty: &Type) -> Metrics {
     compute(ty, &schema.decls, &mut |id| {

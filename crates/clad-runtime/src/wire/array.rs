@@ -2,11 +2,10 @@
 //! fixed-length arrays read without `T: Default`, and arrays of strings (variable or
 //! fixed), with their sizes.
 
+use super::budget::{prealloc, prealloc_count};
 use super::error::{FieldContext, PackError, SeqKind, UnpackError};
-use super::length::{
-    check_count, check_zero_sized_pack, prealloc, prealloc_count, read_bytes_u64, read_len,
-    write_len,
-};
+use super::fixed::read_fixed_with;
+use super::length::{check_count, check_zero_sized_pack, read_bytes_u64, read_len, write_len};
 use super::reader::Reader;
 use super::string::{read_string, read_string_into, write_string};
 use super::traits::{LengthPrefix, Wire};
@@ -140,40 +139,6 @@ pub fn read_byte_vec_into<L: LengthPrefix>(
     bytes.clear();
     bytes.extend_from_slice(input);
     Ok(())
-}
-
-// ---------------------------------------------------------------------------------------
-// Fixed-length arrays
-// ---------------------------------------------------------------------------------------
-
-/// Reads `N` elements with `read_one` into an array, without requiring `T: Default` and
-/// without allocating. Element errors get the element index in their path.
-#[inline]
-pub(super) fn read_fixed_with<'a, T, const N: usize>(
-    r: &mut Reader<'a>,
-    mut read_one: impl FnMut(&mut Reader<'a>) -> Result<T, UnpackError>,
-) -> Result<[T; N], UnpackError> {
-    let mut error = None;
-    let items: [Option<T>; N] = core::array::from_fn(|i| {
-        if error.is_some() {
-            return None;
-        }
-        match read_one(r) {
-            Ok(v) => Some(v),
-            Err(e) => {
-                error = Some(e.in_index(i));
-                None
-            }
-        }
-    });
-    if let Some(e) = error {
-        return Err(e);
-    }
-    // No error was recorded, so every slot was filled.
-    Ok(items.map(|item| match item {
-        Some(v) => v,
-        None => unreachable!("every element was read"),
-    }))
 }
 
 // ---------------------------------------------------------------------------------------

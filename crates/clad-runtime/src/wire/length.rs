@@ -14,24 +14,6 @@ use super::writer::Writer;
 /// also unpacks.
 pub const MAX_ZERO_SIZED_ELEMENTS: u64 = 1 << 16;
 
-/// Up-front reservation budget (in bytes of the in-memory `Vec`) when unpacking a variable
-/// array. The count has already been checked against the remaining input, but an element
-/// can be much larger in memory than its minimum wire size (a union with one large and one
-/// tiny member), so a longer array reserves this much and then grows only as elements are
-/// actually decoded.
-const MAX_PREALLOC_BYTES: usize = 1 << 20;
-
-#[inline]
-pub(super) fn prealloc<T>(count: usize) -> Vec<T> {
-    Vec::with_capacity(prealloc_count::<T>(count))
-}
-
-/// How many of `count` elements to reserve up front (capped at [`MAX_PREALLOC_BYTES`]).
-#[inline]
-pub(super) fn prealloc_count<T>(count: usize) -> usize {
-    count.min(MAX_PREALLOC_BYTES / core::mem::size_of::<T>().max(1))
-}
-
 /// "No declared maximum": pass it as `max` when the schema gives no `:max`; the length
 /// type's own limit still applies. (Passing the length type's maximum is equivalent.)
 pub const NO_MAX: u64 = u64::MAX;

@@ -228,8 +228,10 @@
 //! the INVALID state should return [`PackError::invalid_union`] from `write_to` for it.
 
 mod array;
+mod budget;
 mod enum_value;
 mod error;
+mod fixed;
 mod length;
 mod reader;
 mod size;

@@ -133,7 +133,7 @@ pub trait Wire: Sized {
     /// numbers and `bool` decode in bulk, as in [`Wire::read_slice_into`].
     #[inline]
     fn read_fixed_array<const N: usize>(r: &mut Reader<'_>) -> Result<[Self; N], UnpackError> {
-        super::array::read_fixed_with(r, |r| Self::read_from(r))
+        super::fixed::read_fixed_with(r, |r| Self::read_from(r))
     }
 
     /// Reads `count` consecutive values into `out`, which ends up holding exactly them (the
@@ -154,7 +154,7 @@ pub trait Wire: Sized {
             item.read_into(r).in_index(i)?;
         }
         let reuse = out.len();
-        out.reserve(super::length::prealloc_count::<Self>(count - reuse));
+        out.reserve(super::budget::prealloc_count::<Self>(count - reuse));
         for i in reuse..count {
             out.push(Self::read_from(r).in_index(i)?);
         }

@@ -23,8 +23,9 @@
 //! has `view()`, so `Owned::unpack(b)?.view() == View::unpack_view(b)?` for all input (a
 //! NaN aside, which is not equal to itself).
 
-use super::array::{read_counted, read_fixed_with};
+use super::array::read_counted;
 use super::error::{FieldContext, SeqKind, UnpackError};
+use super::fixed::read_fixed_with;
 use super::length::{check_count, read_bytes_u64, read_len};
 use super::reader::Reader;
 use super::string::read_str;

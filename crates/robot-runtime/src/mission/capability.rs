@@ -22,12 +22,8 @@
 //! confirms: every request for it is rejected meanwhile — new ones, resumed ones, queued
 //! ones when their turn comes, and one that was waiting for that very halt.
 
-use super::event::RequestId;
+use super::ids::{CapabilityId, RequestId};
 use crate::hri::{IntentRecord, Priority};
-
-/// Identifies a registered capability (its index in the controller).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub struct CapabilityId(pub u16);
 
 /// What a request that cannot preempt does.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

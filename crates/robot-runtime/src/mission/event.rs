@@ -1,12 +1,8 @@
 //! What the mission controller reports: arbitration decisions, lifecycle changes and the
 //! final outcome of every request, each with its reason.
 
-use super::capability::CapabilityId;
+use super::ids::{CapabilityId, RequestId};
 use crate::hri::{IntentId, Priority};
-
-/// Identifies a request (assigned in arrival order; also the arbiter's arrival order).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub struct RequestId(pub u64);
 
 /// The arbiter's decision on a request, with its reason.
 #[derive(Clone, Debug, PartialEq, Eq)]

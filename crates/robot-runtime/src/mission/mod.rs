@@ -21,16 +21,16 @@
 mod capability;
 mod controller;
 mod event;
+mod ids;
 
 pub use crate::arbiter::{Resource, ResourceSet};
 pub use capability::{
-    Capability, CapabilityId, CapabilityPolicy, HaltProgress, OnPreempt, Progress, Request,
-    WhenBusy,
+    Capability, CapabilityPolicy, HaltProgress, OnPreempt, Progress, Request, WhenBusy,
 };
 pub use controller::{
     Handling, MissionConfig, MissionController, MissionListener, Phase, RawInputHandler,
 };
 pub use event::{
     CancelReason, ControlIgnoredReason, Decision, HaltReason, MissionEvent, Outcome, RejectReason,
-    RequestId,
 };
+pub use ids::{CapabilityId, RequestId};

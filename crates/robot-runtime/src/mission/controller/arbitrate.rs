@@ -9,9 +9,9 @@ use crate::arbiter::{ArbiterEvent, Claim, Holder, Verdict};
 use crate::hri::{Priority, Timestamp};
 use crate::mission::capability::{HaltProgress, OnPreempt, Progress, WhenBusy};
 use crate::mission::event::{
-    CancelReason, Decision, HaltReason, MissionEvent, Outcome, RejectReason, RequestId,
+    CancelReason, Decision, HaltReason, MissionEvent, Outcome, RejectReason,
 };
-use crate::mission::{CapabilityId, Resource, ResourceSet};
+use crate::mission::{CapabilityId, RequestId, Resource, ResourceSet};
 
 impl<R: Resource> MissionController<R> {
     fn claim_of(&self, e: &Entry) -> Claim<R> {

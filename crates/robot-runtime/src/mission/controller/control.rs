@@ -5,9 +5,9 @@ use super::{AfterHalt, Entry, MissionController, Phase};
 use crate::hri::{IntentId, Priority};
 use crate::mission::capability::OnPreempt;
 use crate::mission::event::{
-    CancelReason, ControlIgnoredReason, HaltReason, MissionEvent, Outcome, RejectReason, RequestId,
+    CancelReason, ControlIgnoredReason, HaltReason, MissionEvent, Outcome, RejectReason,
 };
-use crate::mission::Resource;
+use crate::mission::{RequestId, Resource};
 
 impl<R: Resource> MissionController<R> {
     /// Stops the activity named `object` (a capability name or a request's object) or,

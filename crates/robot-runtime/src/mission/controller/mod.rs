@@ -5,11 +5,11 @@
 mod arbitrate;
 mod control;
 
-use super::capability::{Capability, CapabilityId, CapabilityPolicy, Request};
+use super::capability::{Capability, CapabilityPolicy, Request};
 use super::event::{
     CancelReason, ControlIgnoredReason, Decision, HaltReason, MissionEvent, Outcome, RejectReason,
-    RequestId,
 };
+use super::ids::{CapabilityId, RequestId};
 use crate::arbiter::{Holder, Resource, ResourceSet, SharedArbiter};
 use crate::hri::{IntentKind, IntentRecord, Priority, Role, Timestamp};
 
