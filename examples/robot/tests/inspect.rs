@@ -953,7 +953,7 @@ fn breakpoints_pause_on_the_tick_it_happens() {
     run.handle.join().unwrap();
 }
 
-/// The original robot's tree (162 files, 169 behaviors) with the default scenario:
+/// The original robot's tree (232 files, 281 behaviors) with the default scenario:
 /// every snapshot a page gets stays small (behaviors out of scope with nothing to say are
 /// left out; "why" covers only what the page looks at). Its cost: `benches/inspect.rs`.
 #[test]

@@ -442,7 +442,7 @@ def test_a_waiting_robot_sends_the_clock_and_the_page_keeps_time(robots, page, t
 
 
 def test_the_original_tree_shows_and_stays_usable(robots, page, tmp_path):
-    """--tree DIR with the original robot's 162 files: the page shows the tree and its stack
+    """--tree DIR with the original robot's 232 files: the page shows the tree and its stack
     as the default scenario drives it, and keeps up (small updates, quick renders)."""
     robot = robots("--inspect", "127.0.0.1:0", "--tree", str(ORIGINAL_TREE))
     open_page(page, robot.url)
