@@ -127,8 +127,9 @@ pub(crate) struct Args {
     )]
     pub(crate) run_for: Option<f64>,
 
-    /// Capacity of each live input queue (messages between two ticks); when full, new
-    /// arrivals are dropped and the timeline says how many.
+    /// Capacity of each live input queue (messages between two ticks); when full, the least
+    /// important and oldest are shed first (never a stop, never priority 255) and the
+    /// timeline says how many, per source.
     #[arg(long, value_name = "N", default_value_t = 256, requires = "zenoh",
           value_parser = clap::value_parser!(u32).range(1..=1_000_000), help_heading = "Live (Zenoh)")]
     pub(crate) queue: u32,
