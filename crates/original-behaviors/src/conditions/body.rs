@@ -1,7 +1,7 @@
 //! Kinds over the body's state and how long it has lasted: `OffTreadsState`,
-//! `RobotHeldInPalm`, `BeingHeld`, `CliffDetected` (a state held for a time in a window:
-//! time opens and closes it, [`window`]) and `StuckOnEdge` (a cliff configuration held for
-//! 550 ms, timed from its first evaluation).
+//! `RobotHeldInPalm`, `BeingHeld`, `CliffDetected` (a state held for a time in a
+//! [`Window`]: how long it has lasted, and the window's bounds) and `StuckOnEdge` (a cliff
+//! configuration held for 550 ms, timed from its first evaluation).
 
 use std::cell::Cell;
 use std::time::Duration;
@@ -10,7 +10,7 @@ use robot_runtime::behavior::{ConditionType, EvalCx, Inputs, Wakeup};
 use robot_runtime::intent::IntentUnion;
 
 use super::range;
-use super::time::{window, NS};
+use super::time::{Window, NS};
 use crate::access::RobotAccess;
 use crate::inputs;
 use crate::robot_state::{OffTreads, RobotState};
@@ -32,6 +32,12 @@ impl OffTreadsState {
         let (s, changed) = r.off_treads();
         (s == self.target).then(|| now.saturating_sub(changed))
     }
+    fn window(&self) -> Window {
+        Window {
+            min: self.min,
+            max: self.max.unwrap_or(Duration::MAX),
+        }
+    }
 }
 
 impl<U: IntentUnion, E: 'static> ConditionType<U, E> for OffTreadsState {
@@ -39,17 +45,14 @@ impl<U: IntentUnion, E: 'static> ConditionType<U, E> for OffTreadsState {
         "OffTreadsState"
     }
     fn eval(&self, cx: &EvalCx<'_, U, E>) -> bool {
-        self.lasted(cx.robot(), cx.now())
-            .is_some_and(|d| self.min <= d && self.max.is_none_or(|m| d <= m))
+        self.window().holds(self.lasted(cx.robot(), cx.now()))
     }
     fn inputs(&self) -> Inputs {
         inputs::OFF_TREADS
     }
     fn next_change(&self, cx: &EvalCx<'_, U, E>, _: bool) -> Wakeup {
         let now = cx.now();
-        self.lasted(cx.robot(), now).map_or(Wakeup::Never, |d| {
-            window(d, self.min, self.max.unwrap_or(Duration::MAX), now)
-        })
+        self.window().next_change(self.lasted(cx.robot(), now), now)
     }
     fn detail(&self) -> String {
         format!("{} {}", self.target.name(), range(self.min, self.max))
@@ -79,6 +82,12 @@ impl RobotHeldInPalm {
         let (in_palm, since) = r.palm_durations();
         Some(if self.should { in_palm } else { since })
     }
+    fn window(&self) -> Window {
+        Window {
+            min: self.min,
+            max: self.max,
+        }
+    }
 }
 
 impl<U: IntentUnion, E: 'static> ConditionType<U, E> for RobotHeldInPalm {
@@ -86,15 +95,13 @@ impl<U: IntentUnion, E: 'static> ConditionType<U, E> for RobotHeldInPalm {
         "RobotHeldInPalm"
     }
     fn eval(&self, cx: &EvalCx<'_, U, E>) -> bool {
-        self.lasted(cx.robot())
-            .is_some_and(|d| self.min <= d && d <= self.max)
+        self.window().holds(self.lasted(cx.robot()))
     }
     fn inputs(&self) -> Inputs {
         inputs::PALM
     }
     fn next_change(&self, cx: &EvalCx<'_, U, E>, _: bool) -> Wakeup {
-        self.lasted(cx.robot())
-            .map_or(Wakeup::Never, |d| window(d, self.min, self.max, cx.now()))
+        self.window().next_change(self.lasted(cx.robot()), cx.now())
     }
     fn detail(&self) -> String {
         format!("{} for {}", self.should, range(self.min, Some(self.max)))
@@ -121,6 +128,12 @@ impl BeingHeld {
         let (held, changed) = r.being_held();
         (held == self.should).then(|| now.saturating_sub(changed))
     }
+    fn window(&self) -> Window {
+        Window {
+            min: self.min,
+            max: self.max,
+        }
+    }
 }
 
 impl<U: IntentUnion, E: 'static> ConditionType<U, E> for BeingHeld {
@@ -128,16 +141,14 @@ impl<U: IntentUnion, E: 'static> ConditionType<U, E> for BeingHeld {
         "BeingHeld"
     }
     fn eval(&self, cx: &EvalCx<'_, U, E>) -> bool {
-        self.lasted(cx.robot(), cx.now())
-            .is_some_and(|d| self.min <= d && d <= self.max)
+        self.window().holds(self.lasted(cx.robot(), cx.now()))
     }
     fn inputs(&self) -> Inputs {
         inputs::BEING_HELD
     }
     fn next_change(&self, cx: &EvalCx<'_, U, E>, _: bool) -> Wakeup {
         let now = cx.now();
-        self.lasted(cx.robot(), now)
-            .map_or(Wakeup::Never, |d| window(d, self.min, self.max, now))
+        self.window().next_change(self.lasted(cx.robot(), now), now)
     }
     fn detail(&self) -> String {
         format!("{} for {}", self.should, range(self.min, Some(self.max)))
@@ -178,6 +189,12 @@ impl CliffDetected {
         };
         hit.then(|| r.cliff_level_since(level))
     }
+    fn window(&self) -> Window {
+        Window {
+            min: self.min,
+            max: self.max,
+        }
+    }
 }
 
 impl<U: IntentUnion, E: 'static> ConditionType<U, E> for CliffDetected {
@@ -186,24 +203,20 @@ impl<U: IntentUnion, E: 'static> ConditionType<U, E> for CliffDetected {
     }
     fn eval(&self, cx: &EvalCx<'_, U, E>) -> bool {
         let now = cx.now();
-        self.held_since(cx.robot()).is_some_and(|since| {
-            let d = match since {
-                Some(t) if t != now => now.saturating_sub(t),
-                _ => Duration::ZERO,
-            };
-            self.min <= d && d <= self.max
-        })
+        let lasted = self
+            .held_since(cx.robot())
+            .map(|since| since.map_or(Duration::ZERO, |t| now.saturating_sub(t)));
+        self.window().holds(lasted)
     }
     fn inputs(&self) -> Inputs {
         inputs::CLIFFS
     }
     fn next_change(&self, cx: &EvalCx<'_, U, E>, _: bool) -> Wakeup {
         let now = cx.now();
-        match self.held_since(cx.robot()) {
-            Some(Some(t)) => window(now.saturating_sub(t), self.min, self.max, now),
-            // Not held, or held for a duration that stays 0.
-            _ => Wakeup::Never,
-        }
+        // Held since an unknown time: a duration that stays 0, a constant answer.
+        let growing = self.held_since(cx.robot()).flatten();
+        self.window()
+            .next_change(growing.map(|t| now.saturating_sub(t)), now)
     }
     fn detail(&self) -> String {
         let what = if self.no_cliffs {

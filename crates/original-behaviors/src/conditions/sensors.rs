@@ -9,7 +9,7 @@ use robot_runtime::behavior::{ConditionType, EvalCx, Inputs, Wakeup};
 use robot_runtime::intent::IntentUnion;
 
 use super::secs;
-use super::time::window;
+use super::time::Window;
 use crate::access::RobotAccess;
 use crate::inputs;
 
@@ -127,23 +127,28 @@ pub struct RobotPoked {
     pub threshold: Duration,
 }
 
+impl RobotPoked {
+    fn window(&self) -> Window {
+        Window {
+            min: Duration::ZERO,
+            max: self.threshold,
+        }
+    }
+}
+
 impl<U: IntentUnion, E: 'static> ConditionType<U, E> for RobotPoked {
     fn name(&self) -> &str {
         "RobotPoked"
     }
     fn eval(&self, cx: &EvalCx<'_, U, E>) -> bool {
-        cx.robot()
-            .since_poked()
-            .is_some_and(|d| d <= self.threshold)
+        self.window().holds(cx.robot().since_poked())
     }
     fn inputs(&self) -> Inputs {
         inputs::POKE
     }
     fn next_change(&self, cx: &EvalCx<'_, U, E>, _: bool) -> Wakeup {
-        match cx.robot().since_poked() {
-            Some(d) => window(d, Duration::ZERO, self.threshold, cx.now()),
-            None => Wakeup::Never,
-        }
+        self.window()
+            .next_change(cx.robot().since_poked(), cx.now())
     }
     fn detail(&self) -> String {
         format!("within {}", secs(self.threshold))
@@ -160,21 +165,28 @@ pub struct RobotTouched {
     pub min: Duration,
 }
 
+impl RobotTouched {
+    fn window(&self) -> Window {
+        Window {
+            min: self.min,
+            max: Duration::MAX,
+        }
+    }
+}
+
 impl<U: IntentUnion, E: 'static> ConditionType<U, E> for RobotTouched {
     fn name(&self) -> &str {
         "RobotTouched"
     }
     fn eval(&self, cx: &EvalCx<'_, U, E>) -> bool {
-        cx.robot().touched_for().is_some_and(|d| d >= self.min)
+        self.window().holds(cx.robot().touched_for())
     }
     fn inputs(&self) -> Inputs {
         inputs::TOUCH
     }
     fn next_change(&self, cx: &EvalCx<'_, U, E>, _: bool) -> Wakeup {
-        match cx.robot().touched_for() {
-            Some(d) => window(d, self.min, Duration::MAX, cx.now()),
-            None => Wakeup::Never,
-        }
+        self.window()
+            .next_change(cx.robot().touched_for(), cx.now())
     }
     fn detail(&self) -> String {
         format!("≥ {}", secs(self.min))
