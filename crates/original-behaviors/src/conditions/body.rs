@@ -9,7 +9,7 @@ use std::time::Duration;
 use robot_runtime::behavior::{ConditionType, EvalCx, Inputs, Wakeup};
 use robot_runtime::intent::IntentUnion;
 
-use super::range;
+use super::text::range;
 use super::time::{Window, NS};
 use crate::access::RobotAccess;
 use crate::inputs;

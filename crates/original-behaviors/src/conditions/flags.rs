@@ -5,7 +5,7 @@
 use robot_runtime::behavior::{ConditionType, EvalCx, Inputs, Wakeup};
 use robot_runtime::intent::IntentUnion;
 
-use super::name_at;
+use super::text::name_at;
 use crate::access::RobotAccess;
 use crate::catalog;
 use crate::inputs;

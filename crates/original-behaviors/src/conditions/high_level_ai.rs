@@ -8,7 +8,7 @@ use std::time::Duration;
 use robot_runtime::behavior::{ConditionType, EvalCx, Inputs, MachineTimes, Wakeup};
 use robot_runtime::intent::IntentUnion;
 
-use super::secs;
+use super::text::secs;
 use super::time::{reached, timer_change};
 use crate::access::RobotAccess;
 use crate::inputs;

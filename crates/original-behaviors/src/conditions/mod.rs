@@ -16,7 +16,8 @@
 //! a window), `mood` (`Emotion`, `SimpleMood`), `timers` (`TimerInRange`, `BehaviorTimer`,
 //! `BehaviorSuggested`, state timers), `objects` (`ObjectKnown`, `ObjectInitialDetection`,
 //! `FaceKnown`), `wrappers` (`BecameTrueThisTick`, `TimedDedup`: stateful, over a
-//! `subCondition`) and `high_level_ai`; `time` holds the arithmetic their next changes share.
+//! `subCondition`) and `high_level_ai`; `time` holds the arithmetic their next changes share, `text` the
+//! durations and names their details show.
 //! `parse` reads them from JSON (registered by name, [`register`]).
 //! `robot-runtime-tests/tests/condition_kinds.rs` checks every kind's three answers agree.
 //!
@@ -33,6 +34,7 @@ mod mood;
 mod objects;
 pub(crate) mod parse;
 mod sensors;
+mod text;
 mod time;
 mod timers;
 mod wrappers;
@@ -145,28 +147,5 @@ impl<U: IntentUnion, E: 'static> OriginalCondition<U, E> {
             Self::StateTime(begin) => Condition::of(timers::StateTimer(begin)),
             Self::HighLevelAi(c) => Condition::of(c),
         }
-    }
-}
-
-/// The name at index `i` of a catalog list, for a person (`?` past its end).
-fn name_at(names: &[&str], i: usize) -> String {
-    names.get(i).copied().unwrap_or("?").to_owned()
-}
-
-/// A duration for a person: `1.5 s`, `∞`.
-fn secs(d: Duration) -> String {
-    if d == Duration::MAX {
-        "∞".to_owned()
-    } else {
-        format!("{} s", (d.as_secs_f64() * 1000.0).round() / 1000.0)
-    }
-}
-
-/// A range of durations for a person: `0.25 s..1 s`, `≥ 0.5 s` (no end, or an infinite
-/// one).
-fn range(min: Duration, max: Option<Duration>) -> String {
-    match max {
-        Some(m) if m != Duration::MAX => format!("{}..{}", secs(min), secs(m)),
-        _ => format!("≥ {}", secs(min)),
     }
 }

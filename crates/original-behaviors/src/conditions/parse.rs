@@ -12,12 +12,13 @@ use robot_runtime::behavior::{
     unknown_name, ConditionCx, ConditionType, IntentUnion, Registry, Vocabulary, FRAMEWORK_TYPES,
 };
 
-use super::{
-    flags, AngleInRange, BeatDetected, BecameTrueThisTick, BehaviorSuggested, BehaviorTimer,
-    BeingHeld, CliffDetected, EmotionInRange, FaceKnown, FeatureGate, Flag, MoodTest, ObjectKnown,
-    OffTreadsState, ProxInRange, RobotHeldInPalm, RobotPoked, RobotShaken, RobotTouched,
-    StuckOnEdge, TimedDedup, TimerInRange,
-};
+use super::body::{BeingHeld, CliffDetected, OffTreadsState, RobotHeldInPalm, StuckOnEdge};
+use super::flags::{self, BeatDetected, FeatureGate, Flag};
+use super::mood::{EmotionInRange, MoodTest};
+use super::objects::{FaceKnown, ObjectKnown};
+use super::sensors::{AngleInRange, ProxInRange, RobotPoked, RobotShaken, RobotTouched};
+use super::timers::{BehaviorSuggested, BehaviorTimer, TimerInRange};
+use super::wrappers::{BecameTrueThisTick, TimedDedup};
 use crate::catalog;
 use crate::robot_state::{BatteryLevel, Emotion, OffTreads, SimpleMood};
 

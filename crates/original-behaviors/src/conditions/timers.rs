@@ -8,8 +8,8 @@ use std::time::Duration;
 use robot_runtime::behavior::{ConditionType, EvalCx, Inputs, Wakeup};
 use robot_runtime::intent::IntentUnion;
 
+use super::text::{name_at, range, secs};
 use super::time::{reached, timer_change};
-use super::{name_at, range, secs};
 use crate::access::RobotAccess;
 use crate::catalog;
 use crate::inputs;

@@ -9,7 +9,7 @@ use std::time::Duration;
 use robot_runtime::behavior::{Condition, ConditionType, EvalCx, Inputs, Wakeup};
 use robot_runtime::intent::IntentUnion;
 
-use super::secs;
+use super::text::secs;
 
 /// `BecameTrueThisTick`: false → true since the previous evaluation.
 pub struct BecameTrueThisTick<U: IntentUnion, E: 'static> {
