@@ -5,18 +5,19 @@
 //! HighLevelAI's injected custom conditions.
 //!
 //! **One description per kind.** Each kind is a type implementing the runtime's
-//! [`ConditionType`] once, in the file of its family: what it answers (`eval`), what it
-//! reads (`inputs`) and, given the state its last evaluation left, the first virtual time
-//! its answer may differ if none of those inputs changes (`next_change`, exact for every
-//! kind that depends on time: the runtime's caching contract), side by side with its
-//! activation hooks and its text for inspection (`detail`). Families: `flags` (robot-state
-//! values read as they are: [`Flag`]'s table, `FeatureGate`, `BatteryLevel`,
-//! `EngineErrorCodeReceived`, `BeatDetected`), `sensors` (shaken, pitch, roll, prox, poked,
-//! touched), `body` (off treads, held, palm, cliffs, stuck on an edge: a state for a time in
-//! a window), `mood` (`Emotion`, `SimpleMood`), `timers` (`TimerInRange`, `BehaviorTimer`,
-//! `BehaviorSuggested`, state timers), `objects` (`ObjectKnown`, `ObjectInitialDetection`,
-//! `FaceKnown`), `wrappers` (`BecameTrueThisTick`, `TimedDedup`: stateful, over a
-//! `subCondition`) and `high_level_ai`; `time` holds the arithmetic their next changes share, `text` the
+//! [`ConditionType`](robot_runtime::behavior::ConditionType) once, in the file of its
+//! family: what it answers (`eval`), what it reads (`inputs`) and, given the state its last
+//! evaluation left, the first virtual time its answer may differ if none of those inputs
+//! changes (`next_change`, exact for every kind that depends on time: the runtime's caching
+//! contract), side by side with its activation hooks and its text for inspection
+//! (`detail`). Families: `flags` (robot-state values read as they are: [`Flag`]'s table,
+//! `FeatureGate`, `BatteryLevel`, `EngineErrorCodeReceived`, `BeatDetected`), `sensors`
+//! (shaken, pitch, roll, prox, poked, touched), `body` (off treads, held, palm, cliffs,
+//! stuck on an edge: a state for a time in a window), `mood` (`Emotion`, `SimpleMood`),
+//! `timers` (`TimerInRange`, `BehaviorTimer`, `BehaviorSuggested`, state timers), `objects`
+//! (`ObjectKnown`, `ObjectInitialDetection`, `FaceKnown`), `wrappers`
+//! (`BecameTrueThisTick`, `TimedDedup`: stateful, over a `subCondition`) and
+//! `high_level_ai`; `time` holds the arithmetic their next changes share, `text` the
 //! durations and names their details show.
 //! `parse` reads them from JSON (registered by name, [`register`]).
 //! `robot-runtime-tests/tests/condition_kinds.rs` checks every kind's three answers agree.
