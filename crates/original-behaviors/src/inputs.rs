@@ -124,3 +124,18 @@ inputs! {
     /// Cube taps and a cube in the charger's docking area.
     CUBE_EVENTS = 48;
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_robot_input_is_a_world_bit() {
+        for f in [OFF_TREADS, WHITEBOARD, TIMERS, BEAT] {
+            assert!(f.intersects(ROBOT));
+            assert!(f.intersects(Inputs::WORLD));
+        }
+        assert!(!Inputs::INTENTS.intersects(ROBOT));
+        assert!(!Inputs::STACK.intersects(ROBOT));
+    }
+}

@@ -12,7 +12,13 @@ use robot_runtime::behavior::{
     unknown_name, ConditionCx, ConditionType, IntentUnion, Registry, Vocabulary, FRAMEWORK_TYPES,
 };
 
-use super::{Flag, MoodTest, OriginalCondition as Kind};
+use super::body::{BeingHeld, CliffDetected, OffTreadsState, RobotHeldInPalm, StuckOnEdge};
+use super::flags::{self, BeatDetected, FeatureGate, Flag};
+use super::mood::{EmotionInRange, MoodTest};
+use super::objects::{FaceKnown, ObjectKnown};
+use super::sensors::{AngleInRange, ProxInRange, RobotPoked, RobotShaken, RobotTouched};
+use super::timers::{BehaviorSuggested, BehaviorTimer, TimerInRange};
+use super::wrappers::{BecameTrueThisTick, TimedDedup};
 use crate::catalog;
 use crate::robot_state::{BatteryLevel, Emotion, OffTreads, SimpleMood};
 
@@ -106,39 +112,25 @@ fn parse<U: IntentUnion, E: 'static>(
     let features = cx.vocabulary(Vocabulary::Features);
     let (k, mut sink) = cx.keys();
     let s = &mut sink;
-    let flag = |f| Some(Kind::Flag(f));
-    let kind: Option<Kind<U, E>> = match ty {
-        "OnCharger" => flag(Flag::OnCharger),
-        "OnChargerPlatform" => flag(Flag::OnChargerPlatform),
-        "HighTemperature" => flag(Flag::HighTemperature),
-        "RobotInHabitat" => flag(Flag::RobotInHabitat),
-        "UserIsHoldingCube" => flag(Flag::UserIsHoldingCube),
-        "TooHotToCharge" => flag(Flag::TooHotToCharge),
-        "RobotPickedUp" => flag(Flag::RobotPickedUp),
-        "CarryingCube" => flag(Flag::CarryingCube),
-        "UnexpectedMovement" => flag(Flag::UnexpectedMovement),
-        "EyeContact" => flag(Flag::EyeContact),
-        "ConnectedToCube" => flag(Flag::ConnectedToCube),
-        "IsNightTime" => flag(Flag::IsNightTime),
-        "IsMaintenanceReboot" => flag(Flag::IsMaintenanceReboot),
-        "AlexaInteractionActive" => flag(Flag::AlexaInteractionActive),
-        "RobotPlacedOnSlope" => flag(Flag::RobotPlacedOnSlope),
-        "ObstacleDetected" => flag(Flag::ObstacleDetected),
-        "SalientPointDetected" => flag(Flag::SalientPointDetected),
-        "MotionDetected" => {
+    if let Some(f) = Flag::ALL.iter().copied().find(|f| Flag::name(*f) == ty) {
+        if f == Flag::MotionDetected {
             k.accept("motionArea");
             k.accept("motionLevel");
-            flag(Flag::MotionDetected)
         }
+        return Some(boxed(f));
+    }
+    let kind: Option<Box<dyn ConditionType<U, E>>> = match ty {
         "OffTreadsState" => {
             let names: Vec<&str> = OffTreads::ALL.iter().map(|s| s.name()).collect();
             let target = k.req_one_of(s, "targetState", &names);
             let min = k.i64(s, "minTimeSinceChange_ms").unwrap_or(0).max(0);
             let max = k.i64(s, "maxTimeSinceChange_ms").unwrap_or(-1);
-            target.map(|t| Kind::OffTreadsState {
-                target: OffTreads::ALL[t],
-                min: ms(min),
-                max: (max >= 0).then(|| ms(max)),
+            target.map(|t| {
+                boxed(OffTreadsState {
+                    target: OffTreads::ALL[t],
+                    min: ms(min),
+                    max: (max >= 0).then(|| ms(max)),
+                })
             })
         }
         "FeatureGate" => {
@@ -152,10 +144,10 @@ fn parse<U: IntentUnion, E: 'static>(
                     return None;
                 }
             }
-            Some(Kind::FeatureGate {
+            Some(boxed(FeatureGate {
                 feature: feature.into(),
                 expected,
-            })
+            }))
         }
         "ObjectKnown" | "ObjectInitialDetection" => {
             let types = k.req_array(s, "objectTypes");
@@ -187,11 +179,13 @@ fn parse<U: IntentUnion, E: 'static>(
                 k.bad(s, "maxAge_ms", format!("must be >= 0, found {a}"));
                 ok = false;
             }
-            ok.then(|| Kind::ObjectKnown {
-                types: mask,
-                max_age_ms: max_age.map(|a| a as u64),
-                memory: RefCell::new(Vec::new()),
-                first_time_only: first.then(|| Cell::new(false)),
+            ok.then(|| {
+                boxed(ObjectKnown {
+                    types: mask,
+                    max_age_ms: max_age.map(|a| a as u64),
+                    memory: RefCell::new(Vec::new()),
+                    first_time_only: first.then(|| Cell::new(false)),
+                })
             })
         }
         "Emotion" => {
@@ -211,26 +205,30 @@ fn parse<U: IntentUnion, E: 'static>(
                     max.unwrap_or(f64::INFINITY),
                 ),
             };
-            e.map(|e| Kind::Emotion {
-                emotion: Emotion::ALL[e],
-                min: lo as f32,
-                max: hi as f32,
+            e.map(|e| {
+                boxed(EmotionInRange {
+                    emotion: Emotion::ALL[e],
+                    min: lo as f32,
+                    max: hi as f32,
+                })
             })
         }
         "RobotHeldInPalm" => {
             let should = k.req_bool(s, "shouldBeHeldInPalm");
             let min = k.f64_or(s, "minDuration_s", 0.0);
             let max = k.f64(s, "maxDuration_s");
-            should.map(|should| Kind::RobotHeldInPalm {
-                should,
-                min: secs(min),
-                max: max.map_or(Duration::MAX, secs),
+            should.map(|should| {
+                boxed(RobotHeldInPalm {
+                    should,
+                    min: secs(min),
+                    max: max.map_or(Duration::MAX, secs),
+                })
             })
         }
         "BatteryLevel" => {
             let names: Vec<&str> = BatteryLevel::ALL.iter().map(|l| l.name()).collect();
             k.req_one_of(s, "targetBatteryLevel", &names)
-                .map(|i| Kind::BatteryLevel(BatteryLevel::ALL[i]))
+                .map(|i| boxed(flags::BatteryIs(BatteryLevel::ALL[i])))
         }
         "BeingHeld" => {
             let should = k.req_bool(s, "shouldBeHeld");
@@ -238,10 +236,12 @@ fn parse<U: IntentUnion, E: 'static>(
             let max = k
                 .i64(s, "maxTimeSinceChange_ms")
                 .unwrap_or(i64::from(i32::MAX));
-            should.map(|should| Kind::BeingHeld {
-                should,
-                min: ms(min),
-                max: ms(max),
+            should.map(|should| {
+                boxed(BeingHeld {
+                    should,
+                    min: ms(min),
+                    max: ms(max),
+                })
             })
         }
         "CliffDetected" => {
@@ -266,12 +266,12 @@ fn parse<U: IntentUnion, E: 'static>(
                 );
                 return None;
             }
-            Some(Kind::CliffDetected {
+            Some(boxed(CliffDetected {
                 count: if no { 0 } else { n as u8 },
                 no_cliffs: no,
                 min: ms(min),
                 max: ms(max),
-            })
+            }))
         }
         "TimerInRange" => {
             let begin = k.f64(s, "begin_s");
@@ -281,12 +281,12 @@ fn parse<U: IntentUnion, E: 'static>(
                 k.bad(s, "begin_s", "give `begin_s`, `end_s` or both");
                 return None;
             }
-            Some(Kind::TimerInRange {
+            Some(boxed(TimerInRange {
                 begin: secs(begin.unwrap_or(0.0)),
                 end: end.map(secs),
                 manual_reset_only: manual,
                 reset_at: Cell::new(Duration::ZERO),
-            })
+            }))
         }
         "SimpleMood" => {
             let names: Vec<&str> = SimpleMood::ALL.iter().map(|m| m.name()).collect();
@@ -295,10 +295,10 @@ fn parse<U: IntentUnion, E: 'static>(
             let to = k.one_of(s, "to", &names);
             match (mood, from, to) {
                 (Some(m), None, None) if !k.has("from") && !k.has("to") => {
-                    Some(Kind::SimpleMood(MoodTest::Is(SimpleMood::ALL[m])))
+                    Some(boxed(MoodTest::Is(SimpleMood::ALL[m])))
                 }
                 (None, f, t) if !k.has("mood") && (f.is_some() || t.is_some()) => {
-                    Some(Kind::SimpleMood(MoodTest::Transition(
+                    Some(boxed(MoodTest::Transition(
                         f.map(|i| SimpleMood::ALL[i]),
                         t.map(|i| SimpleMood::ALL[i]),
                     )))
@@ -315,20 +315,20 @@ fn parse<U: IntentUnion, E: 'static>(
             let t = k.req_one_of(s, "timerName", catalog::BEHAVIOR_TIMERS);
             let c = k.req_f64(s, "cooldown_s");
             match (t, c) {
-                (Some(t), Some(c)) => Some(Kind::BehaviorTimer {
+                (Some(t), Some(c)) => Some(boxed(BehaviorTimer {
                     timer: t,
                     cooldown: secs(c),
-                }),
+                })),
                 _ => None,
             }
         }
         "BecameTrueThisTick" => {
             let sub = k.required(s, "subCondition")?;
             let sub = cx.condition(sub, "subCondition")?;
-            Some(Kind::BecameTrueThisTick {
+            Some(boxed(BecameTrueThisTick {
                 sub: Box::new(sub),
                 last: Cell::new(-1),
-            })
+            }))
         }
         "TimedDedup" => {
             let sub = k.required(s, "subCondition");
@@ -336,11 +336,11 @@ fn parse<U: IntentUnion, E: 'static>(
             let sub = sub?;
             let interval = interval?;
             let sub = cx.condition(sub, "subCondition")?;
-            Some(Kind::TimedDedup {
+            Some(boxed(TimedDedup {
                 sub: Box::new(sub),
                 interval: ms(interval),
                 next_valid: Cell::new(Duration::ZERO),
-            })
+            }))
         }
         "BehaviorSuggested" => {
             let sug = k.req_one_of(
@@ -350,20 +350,20 @@ fn parse<U: IntentUnion, E: 'static>(
             );
             let max = k.req_i64(s, "maxTicksForSuggestion");
             match (sug, max) {
-                (Some(sug), Some(max)) => Some(Kind::BehaviorSuggested {
+                (Some(sug), Some(max)) => Some(boxed(BehaviorSuggested {
                     suggestion: sug,
                     max_ticks: u64::try_from(max).unwrap_or(0),
-                }),
+                })),
                 _ => None,
             }
         }
-        "StuckOnEdge" => Some(Kind::StuckOnEdge {
+        "StuckOnEdge" => Some(boxed(StuckOnEdge {
             enable_in_palm: k.bool(s, "enableWhileHeldOnPalm", false),
             start: Cell::new(None),
-        }),
-        "RobotShaken" => Some(Kind::RobotShaken {
+        })),
+        "RobotShaken" => Some(boxed(RobotShaken {
             threshold: k.f64_or(s, "minAccelMagnitudeThreshold", 16000.0) as f32,
-        }),
+        })),
         "RobotPitchInRange" | "RobotRollInRange" => {
             let pitch = ty == "RobotPitchInRange";
             let (lo, hi) = if pitch {
@@ -374,11 +374,11 @@ fn parse<U: IntentUnion, E: 'static>(
             let min = k.req_f64(s, lo);
             let max = k.req_f64(s, hi);
             match (min, max) {
-                (Some(a), Some(b)) if a < b => Some(Kind::AngleInRange {
+                (Some(a), Some(b)) if a < b => Some(boxed(AngleInRange {
                     pitch,
                     min: a as f32,
                     max: b as f32,
-                }),
+                })),
                 (Some(a), Some(b)) => {
                     k.bad(s, lo, format!("must be below `{hi}` ({a} >= {b})"));
                     None
@@ -402,33 +402,40 @@ fn parse<U: IntentUnion, E: 'static>(
                 );
                 return None;
             }
-            Some(Kind::ProxInRange {
+            Some(boxed(ProxInRange {
                 min: min.unwrap_or(0.0) as f32,
                 max: max.map_or(f32::MAX, |m| m as f32),
                 invalid,
-            })
+            }))
         }
         "RobotPoked" => k
             .req_f64(s, "wasPokedRecentlyTimeThreshold_sec")
-            .map(|t| Kind::RobotPoked { threshold: secs(t) }),
-        "RobotTouched" => Some(Kind::RobotTouched {
+            .map(|t| boxed(RobotPoked { threshold: secs(t) })),
+        "RobotTouched" => Some(boxed(RobotTouched {
             min: secs(k.f64_or(s, "minTouchTime", 0.0)),
-        }),
-        "BeatDetected" => Some(Kind::BeatDetected {
+        })),
+        "BeatDetected" => Some(boxed(BeatDetected {
             allow_potential: k.bool(s, "allowPotentialBeat", false),
-        }),
+        })),
         "EngineErrorCodeReceived" => k
             .req_one_of(s, "engineErrorCode", catalog::ENGINE_ERROR_CODES)
-            .map(|i| Kind::EngineErrorCodeReceived(i as u8)),
-        "FaceKnown" => Some(Kind::FaceKnown {
+            .map(|i| boxed(flags::EngineErrorIs(i as u8))),
+        "FaceKnown" => Some(boxed(FaceKnown {
             max_distance_mm: k.f64(s, "maxFaceDist_mm").map(|d| d as f32),
             max_age: k.f64(s, "maxFaceAge_s").map(secs),
             must_be_named: k.bool(s, "mustBeNamed", false),
-        }),
+        })),
         _ => {
             cx.bad_condition("conditionType", format!("`{ty}` is not handled"));
             return None;
         }
     };
-    kind.map(|c| Box::new(c) as Box<dyn ConditionType<U, E>>)
+    kind
+}
+
+/// `kind` as the runtime's condition type.
+fn boxed<U: IntentUnion, E: 'static>(
+    kind: impl ConditionType<U, E> + 'static,
+) -> Box<dyn ConditionType<U, E>> {
+    Box::new(kind)
 }
