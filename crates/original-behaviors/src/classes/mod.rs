@@ -1,4 +1,5 @@
-//! The original engine's classes this crate implements, one family per file, each reading
+//! The original engine's classes this crate implements, one family per file (or folder,
+//! a file a class), each reading
 //! its keys through the runtime's [`BuildCx`] (every problem reported) and handing
 //! `install` its builder (`builtins`):
 //!
