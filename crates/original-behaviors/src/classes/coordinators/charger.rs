@@ -10,10 +10,12 @@ use serde_json::Value;
 
 use super::{active_since, data, pred, window_end, within};
 use crate::access::RobotAccess;
+use crate::classes::native::{Base, Native, NativeClass};
 use crate::inputs;
 use crate::keys::read_class_keys;
 use crate::logic::reads;
 use crate::robot_state::{BatteryLevel, RobotState};
+use crate::specs::Mods;
 
 /// The longest stay on the charger.
 const STAY_MAX: Duration = Duration::from_secs(30 * 60);
@@ -44,13 +46,7 @@ impl StayOnCharger {
     }
 }
 
-impl<U: IntentUnion, E: 'static> Behavior<U, E> for StayOnCharger {
-    fn updates_while_inactive(&self) -> bool {
-        false
-    }
-    fn delegates(&self) -> Vec<BehaviorId> {
-        self.delegate.into_iter().collect()
-    }
+impl<U: IntentUnion, E: 'static> NativeClass<U, E> for StayOnCharger {
     fn wants_to_be_activated(&self, view: &View<'_, U, E>) -> bool {
         self.robot_allows(view.robot()) && !view.intents().is_any_pending_or_active()
     }
@@ -126,8 +122,11 @@ pub(crate) fn build_stay_on_charger<U: IntentUnion, E: 'static>(
         .get("delegate")
         .and_then(Value::as_str)
         .and_then(|n| cx.delegate(n, "delegate"));
-    Some(Box::new(StayOnCharger {
-        delegate,
-        cooldown_from: None,
-    }))
+    Some(Box::new(Native::<U::Tag, _>::new(
+        Base::new(Mods::BASE).delegates(delegate),
+        StayOnCharger {
+            delegate,
+            cooldown_from: None,
+        },
+    )))
 }

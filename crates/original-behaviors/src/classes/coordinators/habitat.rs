@@ -2,16 +2,18 @@
 
 use robot_runtime::behavior::{
     ActionRequest, Behavior, BehaviorId, BuildCx, ClassPredicate, Condition, Continuation, Ctx,
-    DelegationOutcome, Inputs, IntentUnion, OperationModifiers, View, Wakeup, Watch,
+    DelegationOutcome, Inputs, IntentUnion, View, Watch,
 };
 use serde_json::Value;
 
 use super::{data, id_on_stack, pred, resolve_ids};
 use crate::access::RobotAccess;
+use crate::classes::native::{Base, Native, NativeClass};
 use crate::inputs;
 use crate::keys::read_class_keys;
 use crate::logic::reads;
 use crate::robot_state::Habitat;
+use crate::specs::Mods;
 
 /// The behaviors during which ConfirmHabitat may run.
 const CONFIRM_DURING: &[&str] = &["Exploring", "ExploringVoiceCommand", "Observing"];
@@ -58,20 +60,7 @@ impl<U: IntentUnion, E: 'static> ConfirmHabitat<U, E> {
     }
 }
 
-impl<U: IntentUnion, E: 'static> Behavior<U, E> for ConfirmHabitat<U, E> {
-    fn updates_while_inactive(&self) -> bool {
-        false
-    }
-    fn delegates(&self) -> Vec<BehaviorId> {
-        self.search.into_iter().collect()
-    }
-    fn operation_modifiers(
-        &self,
-        m: &mut OperationModifiers,
-        _hook: &dyn Fn(BehaviorId) -> OperationModifiers,
-    ) {
-        m.always_delegates = false;
-    }
+impl<U: IntentUnion, E: 'static> NativeClass<U, E> for ConfirmHabitat<U, E> {
     fn on_entered_scope(&mut self, ctx: &mut Ctx<'_, U, E>) {
         if let Some(c) = &self.on_treads {
             c.set_active(true, ctx.clock().now());
@@ -101,9 +90,6 @@ impl<U: IntentUnion, E: 'static> Behavior<U, E> for ConfirmHabitat<U, E> {
             Some(c) => w.and(c.watch(&view.eval_cx())),
             None => w,
         })
-    }
-    fn next_wakeup(&self, _view: &View<'_, U, E>) -> Wakeup {
-        Wakeup::Never
     }
     fn on_activated(&mut self, ctx: &mut Ctx<'_, U, E>) {
         self.reacting = false;
@@ -161,10 +147,13 @@ pub(crate) fn build_confirm_habitat<U: IntentUnion, E: 'static>(
         .get("searchForChargerBehavior")
         .and_then(Value::as_str)
         .and_then(|n| cx.delegate_global(n, "searchForChargerBehavior"));
-    Some(Box::new(ConfirmHabitat {
-        on_treads,
-        during: resolve_ids(cx, CONFIRM_DURING),
-        search,
-        reacting: false,
-    }))
+    Some(Box::new(Native::<U::Tag, _>::new(
+        Base::new(Mods::BASE.always_delegates(false)).delegates(search),
+        ConfirmHabitat {
+            on_treads,
+            during: resolve_ids(cx, CONFIRM_DURING),
+            search,
+            reacting: false,
+        },
+    )))
 }

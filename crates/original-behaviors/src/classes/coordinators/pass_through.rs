@@ -184,13 +184,8 @@ fn air_time(robot: &RobotState) -> Duration {
     }
 }
 
-impl<U: IntentUnion, E: 'static> Behavior<U, E> for Coordinator<U::Tag> {
-    fn updates_while_inactive(&self) -> bool {
-        false
-    }
-    fn delegates(&self) -> Vec<BehaviorId> {
-        Behavior::<U, E>::delegates(&self.pass)
-    }
+/// The pass-through's hooks are its own; what it adds is its suppressions.
+impl<U: IntentUnion, E: 'static> NativeClass<U, E> for Coordinator<U::Tag> {
     fn linked_scope(&self) -> Vec<BehaviorId> {
         Behavior::<U, E>::linked_scope(&self.pass)
     }
@@ -321,14 +316,18 @@ pub(super) fn coordinator<U: IntentUnion, E: 'static>(
 ) -> Option<Box<dyn Behavior<U, E>>> {
     let (pass, others) = pass_through(cx, data(class))?;
     let kind = make(cx, others);
-    Some(Box::new(Coordinator {
-        class,
-        pass,
-        kind,
-        suppressing: Vec::new(),
-        status: String::new(),
-        scratch: Vec::new(),
-    }))
+    let base = Base::new(Mods::BASE).delegates(Behavior::<U, E>::delegates(&pass));
+    Some(Box::new(Native::new(
+        base,
+        Coordinator {
+            class,
+            pass,
+            kind,
+            suppressing: Vec::new(),
+            status: String::new(),
+            scratch: Vec::new(),
+        },
+    )))
 }
 
 pub(crate) fn build_in_habitat<U: IntentUnion, E: 'static>(

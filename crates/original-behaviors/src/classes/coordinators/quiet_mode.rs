@@ -3,13 +3,14 @@
 use std::time::Duration;
 
 use robot_runtime::behavior::{
-    Behavior, BehaviorId, BuildCx, ClassPredicate, Continuation, Ctx, Inputs, IntentUnion,
-    OperationModifiers, View, Wakeup, Watch,
+    Behavior, BehaviorId, BuildCx, ClassPredicate, Continuation, Ctx, Inputs, IntentUnion, View,
+    Wakeup, Watch,
 };
 use serde_json::Value;
 
 use super::{active_since, data, pred, secs};
 use crate::access::{RobotAccess, RobotAccessMut};
+use crate::classes::native::{Base, Native, NativeClass, EVERYWHERE};
 use crate::keys::read_class_keys;
 use crate::logic::reads;
 use crate::robot_state::Whiteboard;
@@ -44,23 +45,7 @@ pub struct QuietMode<T> {
 /// The shake that ends quiet mode.
 const SHAKE_ACCEL: f32 = 16000.0;
 
-impl<U: IntentUnion, E: 'static> Behavior<U, E> for QuietMode<U::Tag> {
-    fn updates_while_inactive(&self) -> bool {
-        false
-    }
-    fn delegates(&self) -> Vec<BehaviorId> {
-        self.entries.iter().map(|e| e.behavior).collect()
-    }
-    fn operation_modifiers(
-        &self,
-        m: &mut OperationModifiers,
-        _hook: &dyn Fn(BehaviorId) -> OperationModifiers,
-    ) {
-        m.when_carrying = true;
-        m.when_off_treads = true;
-        m.when_on_charger = true;
-        m.always_delegates = true;
-    }
+impl<U: IntentUnion, E: 'static> NativeClass<U, E> for QuietMode<U::Tag> {
     fn wants_to_be_activated(&self, view: &View<'_, U, E>) -> bool {
         !self
             .trigger_word
@@ -219,13 +204,18 @@ pub(crate) fn build_quiet_mode<U: IntentUnion, E: 'static>(
     else {
         return None;
     };
-    Some(Box::new(QuietMode {
-        entries,
-        trigger_word: cx.global_id("TriggerWordDetected"),
-        active_time,
-        power_save_after,
-        unmatched: U::tag_from_name("unmatched_intent"),
-        set_power_save: false,
-        audio: true,
-    }))
+    let base =
+        Base::new(EVERYWHERE.always_delegates(true)).delegates(entries.iter().map(|e| e.behavior));
+    Some(Box::new(Native::new(
+        base,
+        QuietMode {
+            entries,
+            trigger_word: cx.global_id("TriggerWordDetected"),
+            active_time,
+            power_save_after,
+            unmatched: U::tag_from_name("unmatched_intent"),
+            set_power_save: false,
+            audio: true,
+        },
+    )))
 }

@@ -1,13 +1,11 @@
 //! `SDKInterface` and `SDKLock` ([`Sdk`]).
 
-use robot_runtime::behavior::{
-    Behavior, BehaviorId, BuildCx, ClassPredicate, Ctx, IntentUnion, OperationModifiers, View,
-    Wakeup, Watch,
-};
+use robot_runtime::behavior::{Behavior, BuildCx, ClassPredicate, Ctx, IntentUnion, View, Watch};
 use serde_json::Value;
 
 use super::data;
 use crate::access::RobotAccess;
+use crate::classes::native::{Base, Native, NativeClass, EVERYWHERE};
 use crate::inputs;
 use crate::keys::read_class_keys;
 use crate::logic::reads;
@@ -31,7 +29,6 @@ enum SdkWants {
 pub struct Sdk<T> {
     wants: SdkWants,
     drops: Vec<T>,
-    delegates: Vec<BehaviorId>,
 }
 
 impl<T> Sdk<T> {
@@ -47,32 +44,14 @@ impl<T> Sdk<T> {
     }
 }
 
-impl<U: IntentUnion, E: 'static> Behavior<U, E> for Sdk<U::Tag> {
-    fn updates_while_inactive(&self) -> bool {
-        false
-    }
-    fn delegates(&self) -> Vec<BehaviorId> {
-        self.delegates.clone()
-    }
-    fn operation_modifiers(
-        &self,
-        m: &mut OperationModifiers,
-        _hook: &dyn Fn(BehaviorId) -> OperationModifiers,
-    ) {
-        m.when_carrying = true;
-        m.when_off_treads = true;
-        m.when_on_charger = true;
-        m.always_delegates = false;
-    }
+/// Every gate open, not always delegating (its base); it holds the stack and is never
+/// gently interrupted.
+impl<U: IntentUnion, E: 'static> NativeClass<U, E> for Sdk<U::Tag> {
     fn wants_to_be_activated(&self, view: &View<'_, U, E>) -> bool {
         self.holds(view.robot())
     }
     fn activation_watch(&self, _view: &View<'_, U, E>) -> Option<Watch> {
         Some(Watch::reads(inputs::SDK))
-    }
-    /// It acts when the SDK's request or an intent changes (inputs).
-    fn next_wakeup(&self, _view: &View<'_, U, E>) -> Wakeup {
-        Wakeup::Never
     }
     fn update(&mut self, ctx: &mut Ctx<'_, U, E>) {
         if !ctx.is_active() {
@@ -87,9 +66,6 @@ impl<U: IntentUnion, E: 'static> Behavior<U, E> for Sdk<U::Tag> {
                 let _ = ctx.intents_mut().drop_pending(t);
             }
         }
-    }
-    fn can_be_gently_interrupted(&self, _view: &View<'_, U, E>) -> bool {
-        false
     }
     fn class_predicate(&self) -> Option<ClassPredicate> {
         let text = match self.wants {
@@ -121,20 +97,26 @@ pub(crate) fn build_sdk_interface<U: IntentUnion, E: 'static>(
         .filter(|n| **n != "simple_voice_response")
         .filter_map(|n| U::tag_from_name(n))
         .collect();
-    Some(Box::new(Sdk {
-        wants: SdkWants::Control(level),
-        drops,
-        delegates: cx.declared_delegates().to_vec(),
-    }))
+    let base = Base::new(EVERYWHERE.always_delegates(false))
+        .delegates(cx.declared_delegates().iter().copied());
+    Some(Box::new(Native::new(
+        base,
+        Sdk {
+            wants: SdkWants::Control(level),
+            drops,
+        },
+    )))
 }
 
 pub(crate) fn build_sdk_lock<U: IntentUnion, E: 'static>(
     cx: &mut BuildCx<'_, U, E>,
 ) -> Option<Box<dyn Behavior<U, E>>> {
     let _ = read_class_keys(cx, data("SDKLock"));
-    Some(Box::new(Sdk::<U::Tag> {
-        wants: SdkWants::Lock,
-        drops: Vec::new(),
-        delegates: Vec::new(),
-    }))
+    Some(Box::new(Native::new(
+        Base::new(EVERYWHERE.always_delegates(false)),
+        Sdk::<U::Tag> {
+            wants: SdkWants::Lock,
+            drops: Vec::new(),
+        },
+    )))
 }

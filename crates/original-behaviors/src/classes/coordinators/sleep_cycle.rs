@@ -3,15 +3,15 @@
 use std::time::Duration;
 
 use robot_runtime::behavior::{
-    ActionRequest, Behavior, BehaviorId, BuildCx, ClaimSite, ClassPredicate, Condition,
-    Continuation, Ctx, DelegationOutcome, EffectId, IntentUnion, OperationModifiers, View, Wakeup,
-    Watch,
+    ActionRequest, Behavior, BehaviorId, BuildCx, ClassPredicate, Condition, Continuation, Ctx,
+    DelegationOutcome, EffectId, IntentUnion, View, Wakeup, Watch,
 };
 use robot_runtime::intent::IntentMatcher;
 use serde_json::Value;
 
 use super::{active_since, data, pred, within};
 use crate::access::{RobotAccess, RobotAccessMut};
+use crate::classes::native::{Base, Native, NativeClass, EVERYWHERE};
 use crate::keys::read_class_keys;
 use crate::robot_state::{RobotState, Whiteboard};
 
@@ -275,38 +275,9 @@ impl<U: IntentUnion, E: 'static> SleepCycle<U, E> {
     }
 }
 
-impl<U: IntentUnion, E: 'static> Behavior<U, E> for SleepCycle<U, E> {
-    fn updates_while_inactive(&self) -> bool {
-        false
-    }
-    fn delegates(&self) -> Vec<BehaviorId> {
-        [
-            self.awake,
-            self.to_charger,
-            self.go_to_sleep,
-            self.asleep,
-            self.wake_up,
-        ]
-        .into_iter()
-        .flatten()
-        .fold(Vec::new(), |mut v, id| {
-            if !v.contains(&id) {
-                v.push(id);
-            }
-            v
-        })
-    }
+impl<U: IntentUnion, E: 'static> NativeClass<U, E> for SleepCycle<U, E> {
     fn linked_scope(&self) -> Vec<BehaviorId> {
         self.awake.into_iter().collect()
-    }
-    fn operation_modifiers(
-        &self,
-        m: &mut OperationModifiers,
-        _hook: &dyn Fn(BehaviorId) -> OperationModifiers,
-    ) {
-        m.when_carrying = true;
-        m.when_off_treads = true;
-        m.when_on_charger = true;
     }
     fn on_entered_scope(&mut self, ctx: &mut Ctx<'_, U, E>) {
         let now = ctx.clock().now();
@@ -414,15 +385,6 @@ impl<U: IntentUnion, E: 'static> Behavior<U, E> for SleepCycle<U, E> {
         }
         self.state = SleepState::Awake;
         self.step = SleepStep::Awake;
-    }
-    fn claim_sites(&self, out: &mut Vec<ClaimSite<U::Tag>>) {
-        for tag in [self.system_sleep, self.goodnight].into_iter().flatten() {
-            out.push(ClaimSite {
-                tag,
-                state: None,
-                owner: None,
-            });
-        }
     }
     fn debug_state(&self) -> Option<&str> {
         Some(self.state.name())
@@ -553,23 +515,41 @@ pub(crate) fn build_sleep_cycle<U: IntentUnion, E: 'static>(
     if !ok.get() {
         return None;
     }
-    Some(Box::new(SleepCycle {
-        awake,
-        to_charger,
-        go_to_sleep,
-        asleep,
-        wake_up,
-        conditions,
-        always,
-        from_states,
-        emergency,
-        system_sleep: U::tag_from_name("system_sleep"),
-        goodnight: U::tag_from_name("greeting_goodnight"),
-        state: SleepState::Awake,
-        step: SleepStep::Awake,
-        target: SleepState::LightSleep,
-        state_since: Duration::ZERO,
-        woke_at: None,
-        claimed: None,
-    }))
+    let system_sleep = U::tag_from_name("system_sleep");
+    let goodnight = U::tag_from_name("greeting_goodnight");
+    let delegates = [awake, to_charger, go_to_sleep, asleep, wake_up]
+        .into_iter()
+        .flatten()
+        .fold(Vec::new(), |mut v, id| {
+            if !v.contains(&id) {
+                v.push(id);
+            }
+            v
+        });
+    // Every gate open (always-delegates as the base's default).
+    let base = Base::new(EVERYWHERE)
+        .delegates(delegates)
+        .claims([system_sleep, goodnight]);
+    Some(Box::new(Native::new(
+        base,
+        SleepCycle {
+            awake,
+            to_charger,
+            go_to_sleep,
+            asleep,
+            wake_up,
+            conditions,
+            always,
+            from_states,
+            emergency,
+            system_sleep,
+            goodnight,
+            state: SleepState::Awake,
+            step: SleepStep::Awake,
+            target: SleepState::LightSleep,
+            state_since: Duration::ZERO,
+            woke_at: None,
+            claimed: None,
+        },
+    )))
 }

@@ -4,18 +4,17 @@ use std::time::Duration;
 
 use robot_runtime::behavior::{
     ActionRequest, Behavior, BehaviorId, BuildCx, ClassPredicate, Continuation, Ctx,
-    DelegationOutcome, DriveToPose, IntentUnion, OperationModifiers, Pose2, View, WaitFor, Wakeup,
-    Watch,
+    DelegationOutcome, DriveToPose, IntentUnion, Pose2, View, WaitFor, Wakeup, Watch,
 };
 use serde_json::{Map, Value};
 
-use super::{apply_mods, at_after, bits, data, predicate};
+use super::{at_after, bits, data, predicate};
 use crate::access::{RobotAccess, RobotAccessMut};
+use crate::classes::native::{Base, Native, NativeClass};
 use crate::keys::read_class_keys;
 use crate::logic::reads;
 use crate::predicate::{pred_cx, PredCx, Read};
 use crate::robot_state::{OffTreads, RobotState};
-use crate::specs::Mods;
 
 /// Pitch below which the robot counts as level: the original's 10° converted to radians
 /// twice (≈0.003 rad), in degrees (OCP §5.1: the literal value is kept).
@@ -75,14 +74,12 @@ mod cliff_step {
 
 /// `ReactToCliff` (see the [module documentation](self)).
 pub struct ReactToCliff {
-    mods: Mods,
     backup_mm: f32,
     backup_speed: f32,
     flag_timeout: Duration,
     streamline: bool,
     stuck: Option<BehaviorId>,
     force_stuck: Option<BehaviorId>,
-    delegates: Vec<BehaviorId>,
     // While active.
     set: u8,
     attempts: u32,
@@ -276,22 +273,7 @@ impl ReactToCliff {
     }
 }
 
-impl<U: IntentUnion, E: 'static> Behavior<U, E> for ReactToCliff {
-    fn updates_while_inactive(&self) -> bool {
-        false
-    }
-    fn delegates(&self) -> Vec<BehaviorId> {
-        self.delegates.clone()
-    }
-    fn operation_modifiers(
-        &self,
-        m: &mut OperationModifiers,
-        _: &dyn Fn(BehaviorId) -> OperationModifiers,
-    ) {
-        apply_mods(self.mods, m);
-        // It ends itself when its reaction is done.
-        m.always_delegates = false;
-    }
+impl<U: IntentUnion, E: 'static> NativeClass<U, E> for ReactToCliff {
     fn wants_to_be_activated(&self, view: &View<'_, U, E>) -> bool {
         let keys = Map::new();
         self.wants(&pred_cx(view, &keys))
@@ -421,22 +403,23 @@ pub(crate) fn build_react_to_cliff<U: IntentUnion, E: 'static>(
     for id in [stuck, force_stuck].into_iter().flatten() {
         cx.declare_delegate(id);
     }
-    let delegates = cx.declared_delegates().to_vec();
-    Some(Box::new(ReactToCliff {
-        mods: data.mods,
+    // It ends itself when its reaction is done.
+    let base = Base::new(data.mods.always_delegates(false))
+        .delegates(cx.declared_delegates().iter().copied());
+    let class = ReactToCliff {
         backup_mm: backup_mm?,
         backup_speed: backup_speed?,
         flag_timeout: timeout?,
         streamline,
         stuck,
         force_stuck,
-        delegates,
         set: 0,
         attempts: 0,
         stops: 0,
         handled_stop: None,
         picked_since: None,
-    }))
+    };
+    Some(Box::new(Native::<U::Tag, _>::new(base, class)))
 }
 
 #[cfg(test)]

@@ -3,18 +3,17 @@
 use std::any::Any;
 
 use robot_runtime::behavior::{
-    ActionRequest, Behavior, BehaviorId, BuildCx, ClassPredicate, Continuation, Ctx, IntentUnion,
-    OperationModifiers, View, Wakeup, Watch,
+    ActionRequest, Behavior, BuildCx, ClassPredicate, Continuation, Ctx, IntentUnion, View, Watch,
 };
 use serde_json::Value;
 
-use super::{apply_mods, bits, data, predicate};
+use super::{bits, data, predicate};
 use crate::access::{RobotAccess, RobotAccessMut};
+use crate::classes::native::{Base, Native, NativeClass};
 use crate::keys::read_class_keys;
 use crate::logic::reads;
 use crate::predicate::Read;
 use crate::robot_state::RobotState;
-use crate::specs::Mods;
 
 /// The clock directions' names in `reaction_list`, 0 (twelve o'clock) to 11.
 pub const CLOCK_DIRECTIONS: [&str; 12] = [
@@ -63,7 +62,6 @@ const MIC_READS: &[Read] = &[reads::SOUND, reads::ON_PLATFORM, reads::PICKED_UP]
 
 /// `ReactToMicDirection` (see the [module documentation](self)).
 pub struct ReactToMicDirection {
-    mods: Mods,
     default: StateReactions,
     /// Per [`MIC_STATES`].
     states: [Option<StateReactions>; 3],
@@ -105,26 +103,13 @@ impl ReactToMicDirection {
     }
 }
 
-impl<U: IntentUnion, E: 'static> Behavior<U, E> for ReactToMicDirection {
-    fn updates_while_inactive(&self) -> bool {
-        false
-    }
-    fn operation_modifiers(
-        &self,
-        m: &mut OperationModifiers,
-        _: &dyn Fn(BehaviorId) -> OperationModifiers,
-    ) {
-        apply_mods(self.mods, m);
-    }
+impl<U: IntentUnion, E: 'static> NativeClass<U, E> for ReactToMicDirection {
     fn wants_to_be_activated(&self, view: &View<'_, U, E>) -> bool {
         let r = view.robot();
         r.signals.mic_reaction.is_some() && self.enabled_for(r)
     }
     fn activation_watch(&self, _view: &View<'_, U, E>) -> Option<Watch> {
         Some(Watch::reads(bits(MIC_READS)))
-    }
-    fn next_wakeup(&self, _view: &View<'_, U, E>) -> Wakeup {
-        Wakeup::Never
     }
     fn class_predicate(&self) -> Option<ClassPredicate> {
         Some(predicate(
@@ -247,9 +232,8 @@ pub(crate) fn build_react_to_mic_direction<U: IntentUnion, E: 'static>(
             states[i] = parse_state(cx, &format!("reaction_list.{name}"), v);
         }
     }
-    Some(Box::new(ReactToMicDirection {
-        mods: data.mods,
-        default,
-        states,
-    }))
+    Some(Box::new(Native::<U::Tag, _>::new(
+        Base::new(data.mods),
+        ReactToMicDirection { default, states },
+    )))
 }

@@ -47,10 +47,10 @@ mod sound;
 
 use std::time::Duration;
 
-use robot_runtime::behavior::{ClassPredicate, Inputs, OperationModifiers, Wakeup};
+use robot_runtime::behavior::{ClassPredicate, Inputs, Wakeup};
 
 use crate::predicate::Read;
-use crate::specs::{self, ClassData, Mods};
+use crate::specs::{self, ClassData};
 
 pub(crate) use cliff::build_react_to_cliff;
 pub use cliff::{cliff_animation, ReactToCliff, CLIFF_LEVEL_PITCH_DEG};
@@ -65,22 +65,6 @@ pub use sound::ReactToSound;
 /// reaction has one).
 fn data(name: &str) -> Option<&'static ClassData> {
     specs::class(name)
-}
-
-/// Applies a class table's modifier hook.
-fn apply_mods(mods: Mods, m: &mut OperationModifiers) {
-    if let Some(v) = mods.carry {
-        m.when_carrying = v;
-    }
-    if let Some(v) = mods.off_treads {
-        m.when_off_treads = v;
-    }
-    if let Some(v) = mods.charger {
-        m.when_on_charger = v;
-    }
-    if let Some(v) = mods.always_delegates {
-        m.always_delegates = v;
-    }
 }
 
 fn predicate(text: &str, reads: &[Read]) -> ClassPredicate {

@@ -3,25 +3,23 @@
 use std::time::Duration;
 
 use robot_runtime::behavior::{
-    Behavior, BehaviorId, BuildCx, ClassPredicate, Ctx, IntentUnion, OperationModifiers, View,
-    Wakeup, Watch,
+    Behavior, BuildCx, ClassPredicate, Ctx, IntentUnion, View, Wakeup, Watch,
 };
 use serde_json::Map;
 
-use super::{apply_mods, bits, data, predicate};
+use super::{bits, data, predicate};
 use crate::access::RobotAccess;
+use crate::classes::native::{Base, Native, NativeClass};
 use crate::keys::read_class_keys;
 use crate::logic::reads;
 use crate::predicate::{pred_cx, PredCx, Read};
 use crate::robot_state::RobotState;
-use crate::specs::Mods;
 
 const CALIBRATION_TIMEOUT: Duration = Duration::from_secs(5);
 const CALIBRATION_READS: &[Read] = &[reads::CALIBRATION];
 
 /// `ReactToMotorCalibration` (see the [module documentation](self)).
 pub struct ReactToMotorCalibration {
-    mods: Mods,
     deadline: Option<Duration>,
 }
 
@@ -39,18 +37,7 @@ impl ReactToMotorCalibration {
     }
 }
 
-impl<U: IntentUnion, E: 'static> Behavior<U, E> for ReactToMotorCalibration {
-    fn updates_while_inactive(&self) -> bool {
-        false
-    }
-    fn operation_modifiers(
-        &self,
-        m: &mut OperationModifiers,
-        _: &dyn Fn(BehaviorId) -> OperationModifiers,
-    ) {
-        apply_mods(self.mods, m);
-        m.always_delegates = false;
-    }
+impl<U: IntentUnion, E: 'static> NativeClass<U, E> for ReactToMotorCalibration {
     fn wants_to_be_activated(&self, view: &View<'_, U, E>) -> bool {
         let keys = Map::new();
         Self::wants(&pred_cx(view, &keys))
@@ -94,8 +81,8 @@ pub(crate) fn build_react_to_motor_calibration<U: IntentUnion, E: 'static>(
 ) -> Option<Box<dyn Behavior<U, E>>> {
     let data = data("ReactToMotorCalibration")?;
     let _ = read_class_keys(cx, data);
-    Some(Box::new(ReactToMotorCalibration {
-        mods: data.mods,
-        deadline: None,
-    }))
+    Some(Box::new(Native::<U::Tag, _>::new(
+        Base::new(data.mods.always_delegates(false)),
+        ReactToMotorCalibration { deadline: None },
+    )))
 }

@@ -4,18 +4,18 @@ use std::time::Duration;
 
 use robot_runtime::behavior::{
     Behavior, BehaviorId, BuildCx, ClassPredicate, Continuation, Ctx, DelegationOutcome,
-    IntentUnion, OperationModifiers, View, Wakeup, Watch,
+    IntentUnion, View, Wakeup, Watch,
 };
 use serde_json::{Map, Value};
 
 use super::mic_direction::ReactToMicDirection;
-use super::{apply_mods, bits, data, predicate};
+use super::{bits, data, predicate};
 use crate::access::{RobotAccess, RobotAccessMut};
+use crate::classes::native::{Base, Native, NativeClass};
 use crate::keys::read_class_keys;
 use crate::logic::reads;
 use crate::predicate::{pred_cx, PredCx, Read};
 use crate::robot_state::MicSample;
-use crate::specs::Mods;
 
 /// An unused direction expires this long after it was heard.
 const SOUND_MAX_REACTION_TIME: Duration = Duration::from_secs(1);
@@ -34,7 +34,6 @@ const SOUND_DONE: u32 = 1;
 
 /// `ReactToSound` (see the [module documentation](self)).
 pub struct ReactToSound {
-    mods: Mods,
     mic: BehaviorId,
     absolute_power: f64,
     min_power: f64,
@@ -79,21 +78,7 @@ impl ReactToSound {
     }
 }
 
-impl<U: IntentUnion, E: 'static> Behavior<U, E> for ReactToSound {
-    fn updates_while_inactive(&self) -> bool {
-        false
-    }
-    fn delegates(&self) -> Vec<BehaviorId> {
-        vec![self.mic]
-    }
-    fn operation_modifiers(
-        &self,
-        m: &mut OperationModifiers,
-        _: &dyn Fn(BehaviorId) -> OperationModifiers,
-    ) {
-        apply_mods(self.mods, m);
-        m.always_delegates = false;
-    }
+impl<U: IntentUnion, E: 'static> NativeClass<U, E> for ReactToSound {
     fn wants_to_be_activated(&self, view: &View<'_, U, E>) -> bool {
         if view.intents().is_any_pending() {
             return false;
@@ -203,12 +188,14 @@ pub(crate) fn build_react_to_sound<U: IntentUnion, E: 'static>(
         return None;
     }
     cx.declare_delegate(mic);
-    Some(Box::new(ReactToSound {
-        mods: data.mods,
-        mic,
-        absolute_power,
-        min_power,
-        confidence_at_min,
-        handled: None,
-    }))
+    Some(Box::new(Native::<U::Tag, _>::new(
+        Base::new(data.mods.always_delegates(false)).delegates([mic]),
+        ReactToSound {
+            mic,
+            absolute_power,
+            min_power,
+            confidence_at_min,
+            handled: None,
+        },
+    )))
 }
