@@ -21,7 +21,7 @@
 //! * `voice_features` — `TakeAPhotoCoordinator`, `WallTimeCoordinator`,
 //!   `CoordinateWeather`, `DisplayWeather`, `TimerUtilityCoordinator`;
 //! * `native` — the base of the voice family, the coordinators and the reactions: one
-//!   `Native` carrying what they declare alike (gates, delegates, `Decide`, claimed
+//!   `Native` carrying what they declare alike (gates, delegates, the `Decide` predicate, claimed
 //!   intents, not updated while inactive, the next step when a delegation ends), a
 //!   `NativeClass` per class for its own hooks;
 //! * `steps` — a native class's outcome as timed steps;

@@ -17,12 +17,15 @@
 use std::any::Any;
 
 use robot_runtime::behavior::{
-    Behavior, BehaviorId, ClaimSite, ClassPredicate, Condition, Ctx, DelegationOutcome,
-    IntentUnion, OperationModifiers, View, Wakeup, Watch,
+    Behavior, BehaviorId, BuildCx, ClaimSite, ClassPredicate, Condition, Ctx, DelegationOutcome,
+    IntentUnion, OperationModifiers, ProblemKind, View, Wakeup, Watch,
 };
 
+use serde_json::{Map, Value};
+
 use super::steps::Steps;
-use super::voice::Decide;
+use crate::keys::read_class_keys;
+use crate::predicate::{pred_cx, Compiled, Pred};
 use crate::specs::Mods;
 
 /// A native class: its [`Base`] and its own hooks (see the [module documentation](self)).
@@ -80,6 +83,70 @@ impl<T> Base<T> {
         self.claims = tags.into_iter().flatten().collect();
         self
     }
+}
+
+/// A native class's keys and predicate: its keys read as its table says
+/// ([`read_class_keys`]) and its predicate ([`Pred`]) compiled for the robot's union,
+/// evaluated, watched and described as the table-driven class does.
+pub struct Decide<T> {
+    /// Its keys, with the defaults of the optional ones it did not give.
+    pub keys: Map<String, Value>,
+    pred: Compiled<T>,
+}
+
+impl<T: Copy + PartialEq + std::fmt::Debug> Decide<T> {
+    /// Reads `class`'s keys and compiles `pred`; intents the union lacks and inputs the
+    /// robot does not model are reported as infos.
+    pub fn build<U: IntentUnion<Tag = T>, E: 'static>(
+        cx: &mut BuildCx<'_, U, E>,
+        class: &str,
+        pred: &Pred,
+    ) -> Decide<T> {
+        let keys = crate::specs::class(class)
+            .map(|data| read_class_keys(cx, data))
+            .unwrap_or_default();
+        let (pred, missing) = Compiled::new(pred, &|n| U::tag_from_name(n));
+        for n in missing {
+            missing_intent(cx, class, n);
+        }
+        for input in pred.unmodelled() {
+            cx.info(ProblemKind::Unmodelled {
+                class: class.to_owned(),
+                input: input.to_owned(),
+            });
+        }
+        Decide { keys, pred }
+    }
+    /// The predicate's answer.
+    pub fn wants<U: IntentUnion<Tag = T>, E: 'static>(&self, view: &View<'_, U, E>) -> bool {
+        self.pred.is_true() || self.pred.eval(view, &pred_cx(view, &self.keys))
+    }
+    /// What the answer depends on.
+    pub fn watch<U: IntentUnion<Tag = T>, E: 'static>(&self, view: &View<'_, U, E>) -> Watch {
+        if self.pred.is_true() {
+            Watch::CONSTANT
+        } else {
+            self.pred.watch(view, &pred_cx(view, &self.keys))
+        }
+    }
+    /// The predicate for tools.
+    pub fn describe(&self) -> ClassPredicate {
+        self.pred.describe()
+    }
+}
+
+/// Says (as an info) that `class` names intent `n`, which the union lacks.
+pub(crate) fn missing_intent<U: IntentUnion, E: 'static>(
+    cx: &mut BuildCx<'_, U, E>,
+    class: &str,
+    n: &str,
+) {
+    cx.info(ProblemKind::BadParams {
+        reason: format!(
+            "class `{class}` names the user intent `{n}`, which the union `{}` does not have: it can never be pending here",
+            U::NAME
+        ),
+    });
 }
 
 /// Assigns what a class-table hook assigns.

@@ -15,10 +15,11 @@
 //!   `logic::voice`'s; each claims what the original claims in code (OCP §4.1) and plays
 //!   the original's animations ([`Steps`]).
 //!
-//! [`Decide`] is what every native class of the voice family decides with: its keys read as
-//! its table says ([`read_class_keys`]) and its predicate ([`Pred`]) compiled for the
-//! robot's union, evaluated, watched and described as the table-driven class does. Each
-//! class is a [`Native`] on its [`Base`] (gates, delegates, `Decide`, claimed intents).
+//! Each class is a [`Native`] on its [`Base`] (gates, delegates, claimed intents), most
+//! deciding with a [`Decide`]: its keys read as its table says and its predicate
+//! (`logic::voice`) compiled for the robot's union, evaluated, watched and described as the
+//! table-driven class does. What the family's natives share besides: the intent fields, the
+//! tags and hard-coded IDs they name, claiming.
 
 use std::time::Duration;
 
@@ -29,73 +30,14 @@ use robot_runtime::behavior::{
 use robot_runtime::intent::{IntentMatcher, IntentUnion};
 
 use robot_runtime::behavior::{ClassPredicate, ProblemKind};
-use serde_json::{Map, Value};
+use serde_json::Value;
 
-use super::native::{Base, Native, NativeClass, EVERYWHERE};
+use super::native::{missing_intent, Base, Decide, Native, NativeClass, EVERYWHERE};
 use super::steps::{Step, Steps};
 use crate::access::{RobotAccess, RobotAccessMut};
-use crate::keys::read_class_keys;
 use crate::logic::voice as logic;
-use crate::predicate::{pred_cx, Compiled, Pred};
 use crate::robot_state::{eye_color_index, OffTreads, EYE_COLORS};
 use crate::specs::Mods;
-
-/// A native class's keys and predicate (see the [module documentation](self)).
-pub struct Decide<T> {
-    /// Its keys, with the defaults of the optional ones it did not give.
-    pub keys: Map<String, Value>,
-    pred: Compiled<T>,
-}
-
-impl<T: Copy + PartialEq + std::fmt::Debug> Decide<T> {
-    /// Reads `class`'s keys and compiles `pred`; intents the union lacks and inputs the
-    /// robot does not model are reported as infos.
-    pub fn build<U: IntentUnion<Tag = T>, E: 'static>(
-        cx: &mut BuildCx<'_, U, E>,
-        class: &str,
-        pred: &Pred,
-    ) -> Decide<T> {
-        let keys = crate::specs::class(class)
-            .map(|data| read_class_keys(cx, data))
-            .unwrap_or_default();
-        let (pred, missing) = Compiled::new(pred, &|n| U::tag_from_name(n));
-        for n in missing {
-            missing_intent(cx, class, n);
-        }
-        for input in pred.unmodelled() {
-            cx.info(ProblemKind::Unmodelled {
-                class: class.to_owned(),
-                input: input.to_owned(),
-            });
-        }
-        Decide { keys, pred }
-    }
-    /// The predicate's answer.
-    pub fn wants<U: IntentUnion<Tag = T>, E: 'static>(&self, view: &View<'_, U, E>) -> bool {
-        self.pred.is_true() || self.pred.eval(view, &pred_cx(view, &self.keys))
-    }
-    /// What the answer depends on.
-    pub fn watch<U: IntentUnion<Tag = T>, E: 'static>(&self, view: &View<'_, U, E>) -> Watch {
-        if self.pred.is_true() {
-            Watch::CONSTANT
-        } else {
-            self.pred.watch(view, &pred_cx(view, &self.keys))
-        }
-    }
-    /// The predicate for tools.
-    pub fn describe(&self) -> ClassPredicate {
-        self.pred.describe()
-    }
-}
-
-fn missing_intent<U: IntentUnion, E: 'static>(cx: &mut BuildCx<'_, U, E>, class: &str, n: &str) {
-    cx.info(ProblemKind::BadParams {
-        reason: format!(
-            "class `{class}` names the user intent `{n}`, which the union `{}` does not have: it can never be pending here",
-            U::NAME
-        ),
-    });
-}
 
 /// The union's tag for intent `name` (None, said as an info: the union lacks it).
 pub(crate) fn tag<U: IntentUnion, E: 'static>(

@@ -33,9 +33,9 @@ use robot_runtime::behavior::{
 use robot_runtime::intent::IntentMatcher;
 use serde_json::Value;
 
-use super::native::{Base, Native, NativeClass, EVERYWHERE};
+use super::native::{Base, Decide, Native, NativeClass, EVERYWHERE};
 use super::steps::{Step, Steps};
-use super::voice::{claim, tag, Decide};
+use super::voice::{claim, tag};
 use crate::access::{RobotAccess, RobotAccessMut};
 use crate::logic::voice as logic;
 

@@ -26,9 +26,9 @@ use robot_runtime::behavior::{
 };
 use serde_json::Value;
 
-use super::native::{Base, Native, NativeClass};
+use super::native::{Base, Decide, Native, NativeClass};
 use super::steps::{Step, Steps};
-use super::voice::{claim, field, hard_coded, pending_field, tag, Decide};
+use super::voice::{claim, field, hard_coded, pending_field, tag};
 use crate::access::{RobotAccess, RobotAccessMut};
 use crate::logic::voice as logic;
 use crate::predicate::Pred;

@@ -4,7 +4,7 @@
 use robot_runtime::behavior::{Behavior, BehaviorId, BuildCx, IntentUnion, View};
 use serde_json::Value;
 
-use super::pass_through::{coordinator, Kind};
+use super::pass_through::{coordinator, Kind, Rule, When};
 use super::{class_on_stack, names_on_stack, resolve_ids};
 use crate::access::RobotAccess;
 
@@ -71,22 +71,6 @@ pub fn voice_turn_disabled<U: IntentUnion, E: 'static>(view: &View<'_, U, E>) ->
 /// stack.
 pub fn drive_to_face_interrupted<U: IntentUnion, E: 'static>(view: &View<'_, U, E>) -> bool {
     global_coordinator_active(view) && names_on_stack(view, &["ReactToCliff"])
-}
-
-/// When a suppression rule applies.
-#[derive(Clone, Debug)]
-pub(super) enum When<T> {
-    /// A behavior of this rule's set is active: the rule's bit in `Kind::Global::by_node`.
-    Stack(u16),
-    /// This user intent is active.
-    IntentActive(T),
-}
-
-/// "When `when`, suppress `targets`."
-#[derive(Clone, Debug)]
-pub(super) struct Rule<T> {
-    pub(super) when: When<T>,
-    pub(super) targets: Vec<BehaviorId>,
 }
 
 /// Whom a rule watches on the stack: behaviors by ID, or by class.

@@ -9,7 +9,6 @@ use robot_runtime::behavior::{
     Wakeup, Watch,
 };
 
-use super::global_interrupts::{Rule, When};
 use super::{active_since, class_on_stack, data, id_on_stack, pred, resolve_ids, wake_at};
 use crate::access::RobotAccess;
 use crate::classes::dispatch::PassThroughDispatcher;
@@ -18,6 +17,22 @@ use crate::keys::read_class_keys;
 use crate::logic::reads;
 use crate::robot_state::{Habitat, OffTreads, RobotState};
 use crate::specs::{ClassData, Mods};
+
+/// When a suppression rule applies.
+#[derive(Clone, Debug)]
+pub(super) enum When<T> {
+    /// A behavior of this rule's set is active: the rule's bit in `Kind::Global::by_node`.
+    Stack(u16),
+    /// This user intent is active.
+    IntentActive(T),
+}
+
+/// "When `when`, suppress `targets`."
+#[derive(Clone, Debug)]
+pub(super) struct Rule<T> {
+    pub(super) when: When<T>,
+    pub(super) targets: Vec<BehaviorId>,
+}
 
 /// What a coordinator does besides passing through.
 #[derive(Clone, Debug)]
