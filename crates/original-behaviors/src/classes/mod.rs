@@ -16,7 +16,7 @@
 //! * `motion` — `MoveHeadToAngle`, `Turn`, `PutDownBlock`;
 //! * `voice` — `SimpleVoiceResponse`, `ReactToUnclaimedIntent`, `Volume`,
 //!   `EyeColorVoiceCommand`, `EyeColor`, `AlexaSignInOut` (and what the voice family's
-//!   natives share: keys and predicate, intent fields, hard-coded IDs);
+//!   natives share: intent fields, tags, hard-coded IDs, claiming);
 //! * `voice_command` — `ReactToVoiceCommand`;
 //! * `voice_features` — `TakeAPhotoCoordinator`, `WallTimeCoordinator`,
 //!   `CoordinateWeather`, `DisplayWeather`, `TimerUtilityCoordinator`;
