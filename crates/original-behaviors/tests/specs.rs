@@ -356,3 +356,36 @@ fn hard_coded_ids_of_the_catalog_are_in_the_table() {
     }
     assert!(checked >= 20, "checked only {checked} hard-coded IDs");
 }
+
+#[test]
+fn every_key_type_has_a_sample_and_a_wrong_value_of_another_kind() {
+    let kind = |v: &serde_json::Value| match v {
+        serde_json::Value::Null => "null",
+        serde_json::Value::Bool(_) => "bool",
+        serde_json::Value::Number(_) => "number",
+        serde_json::Value::String(_) => "string",
+        serde_json::Value::Array(_) => "array",
+        serde_json::Value::Object(_) => "object",
+    };
+    let mut checked = 0;
+    for c in all() {
+        for k in c.keys {
+            let sample = k.ty.sample("Idle");
+            match k.ty.wrong() {
+                Some(wrong) => assert_ne!(
+                    kind(&sample),
+                    kind(&wrong),
+                    "{}.{}: the wrong value is of the sample's kind",
+                    c.name,
+                    k.name
+                ),
+                None => assert_eq!(k.ty, KeyType::Any, "{}.{}", c.name, k.name),
+            }
+            if matches!(k.ty, KeyType::Id | KeyType::Ids) {
+                assert!(sample.to_string().contains("Idle"), "{}.{}", c.name, k.name);
+            }
+            checked += 1;
+        }
+    }
+    assert!(checked > 300, "checked only {checked} keys");
+}

@@ -9,7 +9,7 @@
 
 use std::time::Duration;
 
-use original_behaviors::specs::{self, KeyType, Need};
+use original_behaviors::specs::{self, Need};
 use original_behaviors::{RobotAccess, RobotAccessMut};
 use proptest::prelude::*;
 use robot_example::actions::Completions;
@@ -22,6 +22,8 @@ use robot_runtime::behavior::{
 use robot_runtime::intent::IntentSource;
 use robot_runtime::union::CladUnion;
 use serde_json::{json, Map, Value};
+
+mod support;
 
 const DT: Duration = Duration::from_millis(60);
 
@@ -714,47 +716,10 @@ fn family() -> &'static [specs::ClassData] {
     specs::coordinators::CLASSES
 }
 
-fn value_of(key: &str, ty: KeyType) -> Value {
-    match ty {
-        KeyType::Bool => json!(true),
-        KeyType::Int | KeyType::UInt => json!(1),
-        KeyType::Float => json!(1.5),
-        KeyType::Id => json!("Idle"),
-        KeyType::Ids => json!(["Idle"]),
-        KeyType::Str | KeyType::Trigger | KeyType::AudioEvent | KeyType::LocaleKey => {
-            json!(format!("{key}Anim"))
-        }
-        KeyType::Array => json!([]),
-        KeyType::Object | KeyType::Any => json!({}),
-        KeyType::Graph => json!({"nodes": [{"x": 0, "y": 0}]}),
-        KeyType::Condition => json!({"conditionType": "TrueCondition"}),
-        KeyType::IntentMatchers => json!([]),
-        KeyType::Enum(names) => json!(names[0]),
-        KeyType::FacePenalties => json!([{"factor": "UnnamedFace", "multiplier": 2.0}]),
-    }
-}
-
-fn wrong_value(ty: KeyType) -> Option<Value> {
-    match ty {
-        KeyType::Any => None,
-        KeyType::Str
-        | KeyType::Trigger
-        | KeyType::AudioEvent
-        | KeyType::LocaleKey
-        | KeyType::Id
-        | KeyType::Enum(_) => Some(json!(7)),
-        _ => Some(json!("seven")),
-    }
-}
-
+/// An instance of `class` giving every key, its behavior IDs `Idle`.
 fn full_instance(class: &specs::ClassData) -> Map<String, Value> {
-    let mut o = Map::new();
-    o.insert("behaviorID".into(), json!(format!("Test{}", class.name)));
-    o.insert("behaviorClass".into(), json!(class.name));
-    for k in class.keys {
-        o.insert(k.name.into(), value_of(k.name, k.ty));
-    }
-    o
+    let id = format!("Test{}", class.name);
+    support::full_instance(class, &id, &[], |k| k.ty.sample("Idle"))
 }
 
 /// The instance with Wait behaviors for every ID the family's code names.
@@ -817,7 +782,7 @@ fn every_key_of_every_class_of_the_family_is_accepted_strict_a_wrong_type_and_an
             failures.push(format!("{}: every key given: {p:?}", class.name));
         }
         for k in class.keys {
-            let Some(bad) = wrong_value(k.ty) else {
+            let Some(bad) = k.ty.wrong() else {
                 continue;
             };
             let mut o = full.clone();

@@ -10,7 +10,7 @@
 
 use std::time::Duration;
 
-use original_behaviors::specs::{self, KeyType, Need};
+use original_behaviors::specs::{self, Need};
 use original_behaviors::{RobotAccess, RobotAccessMut};
 use proptest::prelude::*;
 use robot_example::actions::Completions;
@@ -23,6 +23,8 @@ use robot_runtime::behavior::{
 use robot_runtime::intent::IntentSource;
 use robot_runtime::union::CladUnion;
 use serde_json::{json, Map, Value};
+
+mod support;
 
 const DT: Duration = Duration::from_millis(60);
 
@@ -756,42 +758,6 @@ fn family() -> Vec<&'static specs::ClassData> {
         .collect()
 }
 
-/// A value of `ty` for `key`, resolving in the key tests' tree.
-fn value_of(class: &str, key: &str, ty: KeyType) -> Value {
-    match ty {
-        KeyType::Bool => json!(true),
-        KeyType::Int | KeyType::UInt => json!(1),
-        KeyType::Float => json!(1.5),
-        KeyType::Id if key == "micDirectionReactionBehavior" => json!("ReactToSoundDirectionAwake"),
-        KeyType::Id => json!("Idle"),
-        KeyType::Ids => json!(["Idle"]),
-        KeyType::Str | KeyType::Trigger | KeyType::AudioEvent | KeyType::LocaleKey => {
-            json!(format!("{class}Anim"))
-        }
-        KeyType::Array => json!([]),
-        KeyType::Object | KeyType::Any => json!({}),
-        KeyType::Graph => json!({"nodes": [{"x": 0, "y": 0}]}),
-        KeyType::Condition => json!({"conditionType": "TrueCondition"}),
-        KeyType::IntentMatchers => json!([]),
-        KeyType::Enum(names) => json!(names[0]),
-        KeyType::FacePenalties => json!([{"factor": "UnnamedFace", "multiplier": 2.0}]),
-    }
-}
-
-/// A value of the wrong type for `ty` (None: any value fits).
-fn wrong_value(ty: KeyType) -> Option<Value> {
-    match ty {
-        KeyType::Any => None,
-        KeyType::Str
-        | KeyType::Trigger
-        | KeyType::AudioEvent
-        | KeyType::LocaleKey
-        | KeyType::Id
-        | KeyType::Enum(_) => Some(json!(7)),
-        _ => Some(json!("seven")),
-    }
-}
-
 /// The keys of the key sets other than the first, which an instance gives instead of it
 /// (`keys::KEY_SETS`).
 fn other_sets(class: &str) -> Vec<&'static str> {
@@ -802,18 +768,18 @@ fn other_sets(class: &str) -> Vec<&'static str> {
         .collect()
 }
 
-/// An instance of `class` giving every key (of its key sets, the first).
+/// An instance of `class` giving every key (of its key sets, the first), its behavior IDs
+/// those of the key tests' tree.
 fn full_instance(class: &specs::ClassData) -> Map<String, Value> {
-    let mut o = Map::new();
-    o.insert("behaviorID".into(), json!(format!("Test{}", class.name)));
-    o.insert("behaviorClass".into(), json!(class.name));
-    let others = other_sets(class.name);
-    for k in class.keys {
-        if others.contains(&k.name) {
-            continue;
-        }
-        o.insert(k.name.into(), value_of(class.name, k.name, k.ty));
-    }
+    let mut o = support::full_instance(
+        class,
+        &format!("Test{}", class.name),
+        &other_sets(class.name),
+        |k| match k.name {
+            "micDirectionReactionBehavior" => json!("ReactToSoundDirectionAwake"),
+            _ => k.ty.sample("Idle"),
+        },
+    );
     let anonymous = match class.name {
         "ReactToPutDown" => Some("PutDownWaitInternal"),
         "InitialHeldInPalmReaction" => Some("InitialHeldInPalmReactionInternal"),
@@ -889,7 +855,7 @@ fn every_key_of_every_reaction_is_accepted_strict_a_wrong_type_and_an_unknown_ke
             failures.push(format!("{}: every key given: {p:?}", class.name));
         }
         for k in class.keys {
-            let Some(bad) = wrong_value(k.ty) else {
+            let Some(bad) = k.ty.wrong() else {
                 continue;
             };
             let mut o = full.clone();

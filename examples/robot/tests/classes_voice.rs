@@ -17,6 +17,8 @@ use robot_runtime::behavior::{coverage, LoadOptions, ProblemKind, Runner, Severi
 use robot_runtime::intent::{CloudEvent, IntakeOutcome, IntentEvent};
 use robot_runtime::union::CladUnion;
 
+mod support;
+
 const DT: Duration = Duration::from_millis(60);
 
 /// A tree of the family's classes under one strict-priority root, with the behaviors their
@@ -599,6 +601,73 @@ fn keys_are_read_as_the_class_table_says() {
     assert!(problems
         .iter()
         .any(|p| matches!(&p.kind, ProblemKind::MissingKey { key } if key == "animationName")));
+}
+
+#[test]
+fn every_key_of_every_class_in_the_tree_is_accepted_strict_a_wrong_type_and_an_unknown_key_are_errors(
+) {
+    let mut failures = Vec::new();
+    let mut tested = 0;
+    for (id, text) in files("") {
+        let original: serde_json::Value = serde_json::from_str(&text).unwrap();
+        let class = original["behaviorClass"].as_str().unwrap().to_owned();
+        let Some(data) = original_behaviors::specs::voice::CLASSES
+            .iter()
+            .find(|c| c.name == class)
+        else {
+            continue;
+        };
+        tested += 1;
+        // The tree's instance, with every key of the table given.
+        let mut full = original.as_object().unwrap().clone();
+        full.extend(support::full_instance(data, &id, &[], |k| {
+            match k.name {
+                // It must name a mic-direction reaction.
+                "behaviorOnIntent" => serde_json::json!("TurnToVoice"),
+                _ => k.ty.sample("Idle"),
+            }
+        }));
+        let with = |o: &serde_json::Map<String, serde_json::Value>| -> Vec<(String, String)> {
+            files("")
+                .into_iter()
+                .map(|(i, t)| {
+                    if i == id {
+                        (i, serde_json::Value::Object(o.clone()).to_string())
+                    } else {
+                        (i, t)
+                    }
+                })
+                .collect()
+        };
+        let names = |p: &[robot_runtime::behavior::Problem], key: &str| {
+            p.iter()
+                .any(|p| p.path.ends_with(key) || format!("{:?}", p.kind).contains(key))
+        };
+        if let Err(p) = load(&with(&full)) {
+            failures.push(format!("{class}: every key given: {p:?}"));
+            continue;
+        }
+        for k in data.keys {
+            if let Some(bad) = k.ty.wrong() {
+                let mut o = full.clone();
+                o.insert(k.name.into(), bad);
+                match load(&with(&o)) {
+                    Err(p) if names(&p, k.name) => {}
+                    other => {
+                        failures.push(format!("{class}.{}: wrong type: {:?}", k.name, other.err()))
+                    }
+                }
+            }
+        }
+        let mut o = full.clone();
+        o.insert("notAKeyOfThisClass".into(), serde_json::json!(1));
+        match load(&with(&o)) {
+            Err(p) if names(&p, "notAKeyOfThisClass") => {}
+            other => failures.push(format!("{class}: unknown key: {:?}", other.err())),
+        }
+    }
+    assert!(tested >= 10, "{tested} classes of the family in the tree");
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
 
 #[derive(Clone, Debug)]

@@ -9,7 +9,7 @@
 
 use std::time::Duration;
 
-use original_behaviors::specs::{self, KeyType, Need};
+use original_behaviors::specs::{self, Need};
 use original_behaviors::RobotAccessMut;
 use proptest::prelude::*;
 use robot_example::actions::Completions;
@@ -21,6 +21,8 @@ use robot_runtime::behavior::{BehaviorId, LoadError, LoadOptions, Runner, Source
 use robot_runtime::intent::IntentSource;
 use robot_runtime::union::CladUnion;
 use serde_json::{json, Map, Value};
+
+mod support;
 
 const DT: Duration = Duration::from_millis(60);
 
@@ -427,49 +429,13 @@ fn the_classes_claim_the_intents_their_code_claims_and_coverage_counts_them() {
     }
 }
 
-/// A value of `ty` the class reads, and one of another type.
-fn sample(ty: KeyType) -> (Value, Option<Value>) {
-    use KeyType::*;
-    let right = match ty {
-        Bool => json!(true),
-        Int | UInt => json!(2),
-        Float => json!(1.5),
-        Str | Trigger | AudioEvent | LocaleKey => json!("Some"),
-        Id => json!("Helper"),
-        Ids => json!(["Helper"]),
-        Array => json!([]),
-        Object => json!({}),
-        Graph => json!({"nodes": [{"x": 0, "y": 1}, {"x": 10, "y": 2}]}),
-        Condition => json!({"conditionType": "TrueCondition"}),
-        IntentMatchers => json!([]),
-        Enum(names) => json!(names[0]),
-        FacePenalties => json!([{"factor": "UnnamedFace", "multiplier": 2}]),
-        Any => json!(1),
-    };
-    let wrong = match ty {
-        Any => None,
-        Str | Trigger | AudioEvent | LocaleKey | Id | Enum(_) => Some(json!(5)),
-        _ => Some(json!("wrong")),
-    };
-    (right, wrong)
-}
-
-/// An instance of `class` with every key it reads.
+/// An instance of `class` with every key it reads (a key whose note names a required class
+/// gets a behavior of that class).
 fn full_instance(class: &specs::ClassData) -> Map<String, Value> {
-    let mut o = Map::new();
-    for k in class.keys {
-        let (v, _) = sample(k.ty);
-        // A key whose note names a required class gets a behavior of that class.
-        let v = if k.name == "findFaceBehavior" {
-            json!("HelperFindFace")
-        } else {
-            v
-        };
-        o.insert(k.name.to_owned(), v);
-    }
-    o.insert("behaviorID".into(), json!("Under"));
-    o.insert("behaviorClass".into(), json!(class.name));
-    o
+    support::full_instance(class, "Under", &[], |k| match k.name {
+        "findFaceBehavior" => json!("HelperFindFace"),
+        _ => k.ty.sample("Helper"),
+    })
 }
 
 fn key_tree(class: &specs::ClassData, under: Map<String, Value>) -> Vec<(String, String)> {
@@ -509,7 +475,7 @@ fn every_key_of_every_world_class_is_read_strictly() {
             Err(_) => {}
         }
         for k in class.keys {
-            let Some(wrong) = sample(k.ty).1 else {
+            let Some(wrong) = k.ty.wrong() else {
                 continue;
             };
             let mut bad = full.clone();

@@ -1,4 +1,5 @@
-//! The original engine's classes this crate implements, one family per file, each reading
+//! The original engine's classes this crate implements, one family per file (or folder,
+//! a file a class), each reading
 //! its keys through the runtime's [`BuildCx`] (every problem reported) and handing
 //! `install` its builder (`builtins`):
 //!
@@ -15,10 +16,14 @@
 //! * `motion` — `MoveHeadToAngle`, `Turn`, `PutDownBlock`;
 //! * `voice` — `SimpleVoiceResponse`, `ReactToUnclaimedIntent`, `Volume`,
 //!   `EyeColorVoiceCommand`, `EyeColor`, `AlexaSignInOut` (and what the voice family's
-//!   natives share: keys and predicate, intent fields, hard-coded IDs);
+//!   natives share: intent fields, tags, hard-coded IDs, claiming);
 //! * `voice_command` — `ReactToVoiceCommand`;
 //! * `voice_features` — `TakeAPhotoCoordinator`, `WallTimeCoordinator`,
 //!   `CoordinateWeather`, `DisplayWeather`, `TimerUtilityCoordinator`;
+//! * `native` — the base of the voice family, the coordinators and the reactions: one
+//!   `Native` carrying what they declare alike (gates, delegates, the `Decide` predicate, claimed
+//!   intents, not updated while inactive, the next step when a delegation ends), a
+//!   `NativeClass` per class for its own hooks;
 //! * `steps` — a native class's outcome as timed steps;
 //! * `coordinators` — the coordinators (`CoordinateGlobalInterrupts`, `...WhileHeldInPalm`,
 //!   `...WhileInAir`, `CoordinateInHabitat`: pass-throughs that suppress behaviors this
@@ -32,7 +37,8 @@
 //!
 //! **Adding a class** (one that today runs as a stand-in):
 //! 1. Write it in the family's file (or a new one): a struct implementing the runtime's
-//!    `Behavior`, and a builder `fn(&mut BuildCx<'_, U, E>) -> Option<Box<dyn Behavior<U, E>>>`
+//!    `Behavior` (or, in the native families, `NativeClass` on a `native::Base`), and a
+//!    builder `fn(&mut BuildCx<'_, U, E>) -> Option<Box<dyn Behavior<U, E>>>`
 //!    that reads its keys with `BuildCx`'s typed readers (`cx.seconds("..")`,
 //!    `cx.req_str("..")`, nested objects with `cx.nested`, conditions with `cx.condition`,
 //!    delegates with `cx.delegate` / `cx.delegate_global`, as spec §6 resolves its keys).
@@ -54,6 +60,7 @@ pub mod animation;
 pub mod coordinators;
 pub mod dispatch;
 pub mod motion;
+pub mod native;
 pub mod reactions;
 pub mod stand_in;
 pub mod state_machine;

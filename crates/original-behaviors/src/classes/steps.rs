@@ -8,7 +8,7 @@ use robot_runtime::behavior::{ActionRequest, BehaviorId, Continuation, Ctx, Inte
 
 /// One step.
 #[derive(Clone, Debug, PartialEq)]
-pub(crate) enum Step {
+pub enum Step {
     /// Play an animation trigger once.
     Play(String),
     /// Say a text.
@@ -25,7 +25,7 @@ pub(crate) const STEP: u32 = 0;
 
 /// A list of steps being run (see the [module documentation](self)).
 #[derive(Clone, Debug, Default)]
-pub(crate) struct Steps {
+pub struct Steps {
     list: Vec<Step>,
     at: usize,
 }

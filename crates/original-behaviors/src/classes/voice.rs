@@ -15,84 +15,29 @@
 //!   `logic::voice`'s; each claims what the original claims in code (OCP §4.1) and plays
 //!   the original's animations ([`Steps`]).
 //!
-//! [`Decide`] is what every native class of the voice family shares: its keys read as its
-//! table says ([`read_class_keys`]) and its predicate ([`Pred`]) compiled for the robot's
-//! union, evaluated, watched and described as the table-driven class does.
+//! Each class is a [`Native`] on its [`Base`] (gates, delegates, claimed intents), most
+//! deciding with a [`Decide`]: its keys read as its table says and its predicate
+//! (`logic::voice`) compiled for the robot's union, evaluated, watched and described as the
+//! table-driven class does. What the family's natives share besides: the intent fields, the
+//! tags and hard-coded IDs they name, claiming.
 
 use std::time::Duration;
 
 use robot_runtime::behavior::{
-    ActionRequest, Behavior, BehaviorId, BuildCx, ClaimSite, Continuation, Ctx, DelegationOutcome,
-    Inputs, OperationModifiers, PlayAnimation, View, Wakeup, Watch,
+    ActionRequest, Behavior, BehaviorId, BuildCx, Continuation, Ctx, Inputs, PlayAnimation, View,
+    Watch,
 };
 use robot_runtime::intent::{IntentMatcher, IntentUnion};
 
 use robot_runtime::behavior::{ClassPredicate, ProblemKind};
-use serde_json::{Map, Value};
+use serde_json::Value;
 
+use super::native::{missing_intent, Base, Decide, Native, NativeClass, EVERYWHERE};
 use super::steps::{Step, Steps};
 use crate::access::{RobotAccess, RobotAccessMut};
-use crate::keys::read_class_keys;
 use crate::logic::voice as logic;
-use crate::predicate::{pred_cx, Compiled, Pred};
 use crate::robot_state::{eye_color_index, OffTreads, EYE_COLORS};
-
-/// A native class's keys and predicate (see the [module documentation](self)).
-pub(crate) struct Decide<T> {
-    /// Its keys, with the defaults of the optional ones it did not give.
-    pub keys: Map<String, Value>,
-    pred: Compiled<T>,
-}
-
-impl<T: Copy + PartialEq + std::fmt::Debug> Decide<T> {
-    /// Reads `class`'s keys and compiles `pred`; intents the union lacks and inputs the
-    /// robot does not model are reported as infos.
-    pub fn build<U: IntentUnion<Tag = T>, E: 'static>(
-        cx: &mut BuildCx<'_, U, E>,
-        class: &str,
-        pred: &Pred,
-    ) -> Decide<T> {
-        let keys = crate::specs::class(class)
-            .map(|data| read_class_keys(cx, data))
-            .unwrap_or_default();
-        let (pred, missing) = Compiled::new(pred, &|n| U::tag_from_name(n));
-        for n in missing {
-            missing_intent(cx, class, n);
-        }
-        for input in pred.unmodelled() {
-            cx.info(ProblemKind::Unmodelled {
-                class: class.to_owned(),
-                input: input.to_owned(),
-            });
-        }
-        Decide { keys, pred }
-    }
-    /// The predicate's answer.
-    pub fn wants<U: IntentUnion<Tag = T>, E: 'static>(&self, view: &View<'_, U, E>) -> bool {
-        self.pred.is_true() || self.pred.eval(view, &pred_cx(view, &self.keys))
-    }
-    /// What the answer depends on.
-    pub fn watch<U: IntentUnion<Tag = T>, E: 'static>(&self, view: &View<'_, U, E>) -> Watch {
-        if self.pred.is_true() {
-            Watch::CONSTANT
-        } else {
-            self.pred.watch(view, &pred_cx(view, &self.keys))
-        }
-    }
-    /// The predicate for tools.
-    pub fn describe(&self) -> ClassPredicate {
-        self.pred.describe()
-    }
-}
-
-fn missing_intent<U: IntentUnion, E: 'static>(cx: &mut BuildCx<'_, U, E>, class: &str, n: &str) {
-    cx.info(ProblemKind::BadParams {
-        reason: format!(
-            "class `{class}` names the user intent `{n}`, which the union `{}` does not have: it can never be pending here",
-            U::NAME
-        ),
-    });
-}
+use crate::specs::Mods;
 
 /// The union's tag for intent `name` (None, said as an info: the union lacks it).
 pub(crate) fn tag<U: IntentUnion, E: 'static>(
@@ -163,16 +108,6 @@ pub(crate) fn claim<U: IntentUnion, E: 'static>(ctx: &mut Ctx<'_, U, E>, class: 
     }
 }
 
-fn sites<T: Copy>(tags: &[Option<T>], out: &mut Vec<ClaimSite<T>>) {
-    for tag in tags.iter().flatten() {
-        out.push(ClaimSite {
-            tag: *tag,
-            state: None,
-            owner: None,
-        });
-    }
-}
-
 /// `SimpleVoiceResponse` (see the [module documentation](self)).
 pub struct SimpleVoiceResponse<T> {
     tag: T,
@@ -180,10 +115,11 @@ pub struct SimpleVoiceResponse<T> {
     predicate: ClassPredicate,
 }
 
-impl<T> SimpleVoiceResponse<T> {
-    /// Responds to intents with `tag` (the union's `simple_voice_response`).
-    pub fn new(tag: T, length: Option<Duration>) -> Self {
-        Self {
+impl<T: Copy> SimpleVoiceResponse<T> {
+    /// Responds to intents with `tag` (the union's `simple_voice_response`), which it
+    /// claims.
+    pub fn new(tag: T, length: Option<Duration>) -> Native<T, Self> {
+        let class = Self {
             tag,
             length,
             predicate: ClassPredicate {
@@ -191,20 +127,14 @@ impl<T> SimpleVoiceResponse<T> {
                 inputs: vec!["the pending user intent"],
                 unmodelled: Vec::new(),
             },
-        }
+        };
+        Native::new(Base::new(Mods::BASE).claims([Some(tag)]), class)
     }
 }
 
-impl<U: IntentUnion, E: 'static> Behavior<U, E> for SimpleVoiceResponse<U::Tag> {
-    fn updates_while_inactive(&self) -> bool {
-        false
-    }
+impl<U: IntentUnion, E: 'static> NativeClass<U, E> for SimpleVoiceResponse<U::Tag> {
     fn activation_watch(&self, _view: &View<'_, U, E>) -> Option<Watch> {
         Some(Watch::reads(Inputs::INTENTS))
-    }
-    /// Its animation is an action.
-    fn next_wakeup(&self, _view: &View<'_, U, E>) -> Wakeup {
-        Wakeup::Never
     }
     fn wants_to_be_activated(&self, view: &View<'_, U, E>) -> bool {
         view.intents().is_pending(self.tag)
@@ -252,13 +182,6 @@ impl<U: IntentUnion, E: 'static> Behavior<U, E> for SimpleVoiceResponse<U::Tag> 
             ),
         };
     }
-    fn claim_sites(&self, out: &mut Vec<ClaimSite<U::Tag>>) {
-        out.push(ClaimSite {
-            tag: self.tag,
-            state: None,
-            owner: None,
-        });
-    }
     fn class_predicate(&self) -> Option<ClassPredicate> {
         Some(self.predicate.clone())
     }
@@ -284,7 +207,7 @@ pub(crate) fn build_simple_voice_response<U: IntentUnion, E: 'static>(
         return None;
     };
     let mut b = SimpleVoiceResponse::new(tag, length);
-    b.predicate = decide.describe();
+    b.class_mut().predicate = decide.describe();
     Some(Box::new(b))
 }
 
@@ -295,24 +218,9 @@ pub struct ReactToUnclaimedIntent {
     length: Option<Duration>,
 }
 
-impl<U: IntentUnion, E: 'static> Behavior<U, E> for ReactToUnclaimedIntent {
-    fn updates_while_inactive(&self) -> bool {
-        false
-    }
+impl<U: IntentUnion, E: 'static> NativeClass<U, E> for ReactToUnclaimedIntent {
     fn activation_watch(&self, _view: &View<'_, U, E>) -> Option<Watch> {
         Some(Watch::reads(Inputs::INTENTS))
-    }
-    /// Its animation is an action.
-    fn next_wakeup(&self, _view: &View<'_, U, E>) -> Wakeup {
-        Wakeup::Never
-    }
-    fn operation_modifiers(
-        &self,
-        m: &mut OperationModifiers,
-        _: &dyn Fn(BehaviorId) -> OperationModifiers,
-    ) {
-        m.allow_everywhere();
-        m.always_delegates = true;
     }
     fn wants_to_be_activated(&self, view: &View<'_, U, E>) -> bool {
         view.intents().was_unclaimed()
@@ -347,14 +255,16 @@ pub(crate) fn build_react_to_unclaimed<U: IntentUnion, E: 'static>(
 ) -> Option<Box<dyn Behavior<U, E>>> {
     let animation = cx.str("animation").map(str::to_owned);
     let length = cx.seconds("length_s");
-    Some(Box::new(ReactToUnclaimedIntent { animation, length }))
+    Some(Box::new(Native::<U::Tag, _>::new(
+        Base::new(EVERYWHERE.always_delegates(true)),
+        ReactToUnclaimedIntent { animation, length },
+    )))
 }
 
 /// `Volume` (see the [module documentation](self)): claims the first pending volume intent
 /// (level, up, down), sets the master volume, plays `VolumeLevel1..5`; on a notification,
 /// plays the current level.
 pub struct Volume<T> {
-    decide: Decide<T>,
     /// `imperative_volumelevel`, `imperative_volumeup`, `imperative_volumedown`.
     tags: [Option<T>; 3],
     steps: Steps,
@@ -373,27 +283,7 @@ pub fn volume_level(name: &str) -> Option<u8> {
     })
 }
 
-impl<U: IntentUnion, E: 'static> Behavior<U, E> for Volume<U::Tag> {
-    fn updates_while_inactive(&self) -> bool {
-        false
-    }
-    fn operation_modifiers(
-        &self,
-        m: &mut OperationModifiers,
-        _: &dyn Fn(BehaviorId) -> OperationModifiers,
-    ) {
-        m.allow_everywhere();
-        m.always_delegates = false;
-    }
-    fn wants_to_be_activated(&self, view: &View<'_, U, E>) -> bool {
-        self.decide.wants(view)
-    }
-    fn activation_watch(&self, view: &View<'_, U, E>) -> Option<Watch> {
-        Some(self.decide.watch(view))
-    }
-    fn next_wakeup(&self, _view: &View<'_, U, E>) -> Wakeup {
-        Wakeup::Never
-    }
+impl<U: IntentUnion, E: 'static> NativeClass<U, E> for Volume<U::Tag> {
     fn on_activated(&mut self, ctx: &mut Ctx<'_, U, E>) {
         let current = ctx.robot().signals.volume;
         let pending = self
@@ -428,19 +318,8 @@ impl<U: IntentUnion, E: 'static> Behavior<U, E> for Volume<U::Tag> {
         };
         self.steps.start(steps, ctx);
     }
-    fn on_delegation_done(
-        &mut self,
-        _step: u32,
-        _outcome: DelegationOutcome,
-        ctx: &mut Ctx<'_, U, E>,
-    ) {
-        self.steps.next(ctx);
-    }
-    fn claim_sites(&self, out: &mut Vec<ClaimSite<U::Tag>>) {
-        sites(&self.tags, out);
-    }
-    fn class_predicate(&self) -> Option<ClassPredicate> {
-        Some(self.decide.describe())
+    fn steps(&mut self) -> Option<&mut Steps> {
+        Some(&mut self.steps)
     }
 }
 
@@ -453,11 +332,15 @@ pub(crate) fn build_volume<U: IntentUnion, E: 'static>(
         U::tag_from_name("imperative_volumeup"),
         U::tag_from_name("imperative_volumedown"),
     ];
-    Some(Box::new(Volume {
-        decide,
-        tags,
-        steps: Steps::default(),
-    }))
+    Some(Box::new(Native::new(
+        Base::new(EVERYWHERE.always_delegates(false))
+            .decide(decide)
+            .claims(tags),
+        Volume {
+            tags,
+            steps: Steps::default(),
+        },
+    )))
 }
 
 const EYE_COLOR_ANIMS: [&str; 3] = ["EyeColorGetIn", "EyeColorSwitch", "EyeColorGetOut"];
@@ -474,33 +357,12 @@ fn eye_color_steps() -> Vec<Step> {
 /// color); a new color is written to the setting with an update pending (EyeColor reacts to
 /// it); an unchanged one plays the eye-color animations itself.
 pub struct EyeColorVoiceCommand<T> {
-    decide: Decide<T>,
     /// `imperative_eyecolor_specific`, `imperative_eyecolor`.
     tags: [Option<T>; 2],
     steps: Steps,
 }
 
-impl<U: IntentUnion, E: 'static> Behavior<U, E> for EyeColorVoiceCommand<U::Tag> {
-    fn updates_while_inactive(&self) -> bool {
-        false
-    }
-    fn operation_modifiers(
-        &self,
-        m: &mut OperationModifiers,
-        _: &dyn Fn(BehaviorId) -> OperationModifiers,
-    ) {
-        m.allow_everywhere();
-        m.always_delegates = false;
-    }
-    fn wants_to_be_activated(&self, view: &View<'_, U, E>) -> bool {
-        self.decide.wants(view)
-    }
-    fn activation_watch(&self, view: &View<'_, U, E>) -> Option<Watch> {
-        Some(self.decide.watch(view))
-    }
-    fn next_wakeup(&self, _view: &View<'_, U, E>) -> Wakeup {
-        Wakeup::Never
-    }
+impl<U: IntentUnion, E: 'static> NativeClass<U, E> for EyeColorVoiceCommand<U::Tag> {
     fn on_activated(&mut self, ctx: &mut Ctx<'_, U, E>) {
         let current = ctx.robot().signals.eye_color;
         let next = (current + 1) % EYE_COLORS.len() as u8;
@@ -529,19 +391,8 @@ impl<U: IntentUnion, E: 'static> Behavior<U, E> for EyeColorVoiceCommand<U::Tag>
             let _ = ctx.cancel_self();
         }
     }
-    fn on_delegation_done(
-        &mut self,
-        _step: u32,
-        _outcome: DelegationOutcome,
-        ctx: &mut Ctx<'_, U, E>,
-    ) {
-        self.steps.next(ctx);
-    }
-    fn claim_sites(&self, out: &mut Vec<ClaimSite<U::Tag>>) {
-        sites(&self.tags, out);
-    }
-    fn class_predicate(&self) -> Option<ClassPredicate> {
-        Some(self.decide.describe())
+    fn steps(&mut self) -> Option<&mut Steps> {
+        Some(&mut self.steps)
     }
 }
 
@@ -553,55 +404,30 @@ pub(crate) fn build_eye_color_voice_command<U: IntentUnion, E: 'static>(
         U::tag_from_name("imperative_eyecolor_specific"),
         U::tag_from_name("imperative_eyecolor"),
     ];
-    Some(Box::new(EyeColorVoiceCommand {
-        decide,
-        tags,
-        steps: Steps::default(),
-    }))
+    Some(Box::new(Native::new(
+        Base::new(EVERYWHERE.always_delegates(false))
+            .decide(decide)
+            .claims(tags),
+        EyeColorVoiceCommand {
+            tags,
+            steps: Steps::default(),
+        },
+    )))
 }
 
 /// `EyeColor` (see the [module documentation](self)): takes the pending eye-color update and
 /// plays `EyeColorGetIn`, `EyeColorSwitch`, `EyeColorGetOut`.
-pub struct EyeColor<T> {
-    decide: Decide<T>,
+pub struct EyeColor {
     steps: Steps,
 }
 
-impl<U: IntentUnion, E: 'static> Behavior<U, E> for EyeColor<U::Tag> {
-    fn updates_while_inactive(&self) -> bool {
-        false
-    }
-    fn operation_modifiers(
-        &self,
-        m: &mut OperationModifiers,
-        _: &dyn Fn(BehaviorId) -> OperationModifiers,
-    ) {
-        m.allow_everywhere();
-        m.always_delegates = false;
-    }
-    fn wants_to_be_activated(&self, view: &View<'_, U, E>) -> bool {
-        self.decide.wants(view)
-    }
-    fn activation_watch(&self, view: &View<'_, U, E>) -> Option<Watch> {
-        Some(self.decide.watch(view))
-    }
-    fn next_wakeup(&self, _view: &View<'_, U, E>) -> Wakeup {
-        Wakeup::Never
-    }
+impl<U: IntentUnion, E: 'static> NativeClass<U, E> for EyeColor {
     fn on_activated(&mut self, ctx: &mut Ctx<'_, U, E>) {
         ctx.robot_mut().signals.eye_color_update = None;
         self.steps.start(eye_color_steps(), ctx);
     }
-    fn on_delegation_done(
-        &mut self,
-        _step: u32,
-        _outcome: DelegationOutcome,
-        ctx: &mut Ctx<'_, U, E>,
-    ) {
-        self.steps.next(ctx);
-    }
-    fn class_predicate(&self) -> Option<ClassPredicate> {
-        Some(self.decide.describe())
+    fn steps(&mut self) -> Option<&mut Steps> {
+        Some(&mut self.steps)
     }
 }
 
@@ -609,10 +435,12 @@ pub(crate) fn build_eye_color<U: IntentUnion, E: 'static>(
     cx: &mut BuildCx<'_, U, E>,
 ) -> Option<Box<dyn Behavior<U, E>>> {
     let decide = Decide::build(cx, "EyeColor", &logic::EYE_COLOR);
-    Some(Box::new(EyeColor {
-        decide,
-        steps: Steps::default(),
-    }))
+    Some(Box::new(Native::new(
+        Base::new(EVERYWHERE.always_delegates(false)).decide(decide),
+        EyeColor {
+            steps: Steps::default(),
+        },
+    )))
 }
 
 /// `AlexaSignInOut` (see the [module documentation](self)): takes the pending sign-in/out
@@ -620,37 +448,12 @@ pub(crate) fn build_eye_color<U: IntentUnion, E: 'static>(
 /// at a face or up (`LookAtFaceOrUpInternal`), then signs out with `AlexaSignOut` (a sign-in
 /// waits for the app's code screen: nothing more here).
 pub struct AlexaSignInOut<T> {
-    decide: Decide<T>,
     look: Option<BehaviorId>,
     drops: [Option<T>; 2],
     steps: Steps,
 }
 
-impl<U: IntentUnion, E: 'static> Behavior<U, E> for AlexaSignInOut<U::Tag> {
-    fn updates_while_inactive(&self) -> bool {
-        false
-    }
-    fn delegates(&self) -> Vec<BehaviorId> {
-        self.look.into_iter().collect()
-    }
-    fn operation_modifiers(
-        &self,
-        m: &mut OperationModifiers,
-        _: &dyn Fn(BehaviorId) -> OperationModifiers,
-    ) {
-        m.when_carrying = false;
-        m.when_off_treads = false;
-        m.always_delegates = false;
-    }
-    fn wants_to_be_activated(&self, view: &View<'_, U, E>) -> bool {
-        self.decide.wants(view)
-    }
-    fn activation_watch(&self, view: &View<'_, U, E>) -> Option<Watch> {
-        Some(self.decide.watch(view))
-    }
-    fn next_wakeup(&self, _view: &View<'_, U, E>) -> Wakeup {
-        Wakeup::Never
-    }
+impl<U: IntentUnion, E: 'static> NativeClass<U, E> for AlexaSignInOut<U::Tag> {
     fn on_activated(&mut self, ctx: &mut Ctx<'_, U, E>) {
         let sign = ctx.robot_mut().signals.alexa_sign.take();
         for t in self.drops.iter().flatten() {
@@ -664,16 +467,8 @@ impl<U: IntentUnion, E: 'static> Behavior<U, E> for AlexaSignInOut<U::Tag> {
         }
         self.steps.start(steps, ctx);
     }
-    fn on_delegation_done(
-        &mut self,
-        _step: u32,
-        _outcome: DelegationOutcome,
-        ctx: &mut Ctx<'_, U, E>,
-    ) {
-        self.steps.next(ctx);
-    }
-    fn class_predicate(&self) -> Option<ClassPredicate> {
-        Some(self.decide.describe())
+    fn steps(&mut self) -> Option<&mut Steps> {
+        Some(&mut self.steps)
     }
 }
 
@@ -686,10 +481,16 @@ pub(crate) fn build_alexa_sign_in_out<U: IntentUnion, E: 'static>(
         U::tag_from_name("amazon_signin"),
         U::tag_from_name("amazon_signout"),
     ];
-    Some(Box::new(AlexaSignInOut {
-        decide,
-        look,
-        drops,
-        steps: Steps::default(),
-    }))
+    let gates = Mods::BASE
+        .carry(false)
+        .off_treads(false)
+        .always_delegates(false);
+    Some(Box::new(Native::new(
+        Base::new(gates).decide(decide).delegates(look),
+        AlexaSignInOut {
+            look,
+            drops,
+            steps: Steps::default(),
+        },
+    )))
 }

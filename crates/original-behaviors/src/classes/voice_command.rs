@@ -27,14 +27,15 @@
 use std::time::Duration;
 
 use robot_runtime::behavior::{
-    ActionRequest, Behavior, BehaviorId, BuildCx, ClaimSite, ClassPredicate, Continuation, Ctx,
-    DelegationOutcome, IntentUnion, OperationModifiers, View, Wakeup, Watch,
+    ActionRequest, Behavior, BehaviorId, BuildCx, Continuation, Ctx, DelegationOutcome,
+    IntentUnion, View, Wakeup,
 };
 use robot_runtime::intent::IntentMatcher;
 use serde_json::Value;
 
+use super::native::{Base, Decide, Native, NativeClass, EVERYWHERE};
 use super::steps::{Step, Steps};
-use super::voice::{claim, tag, Decide};
+use super::voice::{claim, tag};
 use crate::access::{RobotAccess, RobotAccessMut};
 use crate::logic::voice as logic;
 
@@ -103,7 +104,6 @@ enum Phase {
 
 /// `ReactToVoiceCommand` (see the [module documentation](self)).
 pub struct ReactToVoiceCommand<U: IntentUnion> {
-    decide: Decide<U::Tag>,
     listen: Duration,
     get_in: Option<String>,
     listening: Option<String>,
@@ -237,37 +237,7 @@ impl<U: IntentUnion> ReactToVoiceCommand<U> {
     }
 }
 
-impl<U: IntentUnion, E: 'static> Behavior<U, E> for ReactToVoiceCommand<U> {
-    fn updates_while_inactive(&self) -> bool {
-        false
-    }
-    fn delegates(&self) -> Vec<BehaviorId> {
-        [
-            self.on_intent,
-            self.unmatched_id,
-            self.no_intent_id,
-            self.no_cloud_id,
-            self.no_wifi_id,
-        ]
-        .into_iter()
-        .flatten()
-        .collect()
-    }
-    /// "+carry +offTreads +charger −AD": it reacts anywhere and ends itself.
-    fn operation_modifiers(
-        &self,
-        m: &mut OperationModifiers,
-        _: &dyn Fn(BehaviorId) -> OperationModifiers,
-    ) {
-        m.allow_everywhere();
-        m.always_delegates = false;
-    }
-    fn wants_to_be_activated(&self, view: &View<'_, U, E>) -> bool {
-        self.decide.wants(view)
-    }
-    fn activation_watch(&self, view: &View<'_, U, E>) -> Option<Watch> {
-        Some(self.decide.watch(view))
-    }
+impl<U: IntentUnion, E: 'static> NativeClass<U, E> for ReactToVoiceCommand<U> {
     /// Listening: its timeout (an intent or an error is an input); otherwise its actions
     /// and delegates.
     fn next_wakeup(&self, view: &View<'_, U, E>) -> Wakeup {
@@ -323,18 +293,6 @@ impl<U: IntentUnion, E: 'static> Behavior<U, E> for ReactToVoiceCommand<U> {
             (super::steps::STEP, Phase::Reacting) => self.steps.next(ctx),
             _ => {}
         }
-    }
-    fn claim_sites(&self, out: &mut Vec<ClaimSite<U::Tag>>) {
-        for tag in [self.unmatched, self.silence].into_iter().flatten() {
-            out.push(ClaimSite {
-                tag,
-                state: None,
-                owner: None,
-            });
-        }
-    }
-    fn class_predicate(&self) -> Option<ClassPredicate> {
-        Some(self.decide.describe())
     }
 }
 
@@ -416,7 +374,7 @@ pub(crate) fn build_react_to_voice_command<U: IntentUnion, E: 'static>(
         }
         found
     };
-    Some(Box::new(ReactToVoiceCommand {
+    let class = ReactToVoiceCommand {
         listen: listen.unwrap_or(Duration::from_secs(5)),
         get_in: trigger(&keys, "animListeningGetIn"),
         listening: trigger(&keys, "animListeningLoop"),
@@ -444,6 +402,18 @@ pub(crate) fn build_react_to_voice_command<U: IntentUnion, E: 'static>(
         listening_since: Duration::ZERO,
         steps: Steps::default(),
         heard: None,
-        decide,
-    }))
+    };
+    let delegates = [
+        class.on_intent,
+        class.unmatched_id,
+        class.no_intent_id,
+        class.no_cloud_id,
+        class.no_wifi_id,
+    ];
+    // "+carry +offTreads +charger −AD": it reacts anywhere and ends itself.
+    let base = Base::new(EVERYWHERE.always_delegates(false))
+        .decide(decide)
+        .delegates(delegates.into_iter().flatten())
+        .claims([class.unmatched, class.silence]);
+    Some(Box::new(Native::new(base, class)))
 }

@@ -21,32 +21,41 @@
 use std::time::Duration;
 
 use robot_runtime::behavior::{
-    Behavior, BehaviorId, BuildCx, ClaimSite, ClassPredicate, Continuation, Ctx, DelegationOutcome,
-    Inputs, IntentUnion, OperationModifiers, View, Wakeup, Watch,
+    Behavior, BehaviorId, BuildCx, ClassPredicate, Continuation, Ctx, DelegationOutcome, Inputs,
+    IntentUnion, View, Wakeup, Watch,
 };
 use serde_json::Value;
 
+use super::native::{Base, Decide, Native, NativeClass};
 use super::steps::{Step, Steps};
-use super::voice::{claim, field, hard_coded, pending_field, tag, Decide};
+use super::voice::{claim, field, hard_coded, pending_field, tag};
 use crate::access::{RobotAccess, RobotAccessMut};
 use crate::logic::voice as logic;
 use crate::predicate::Pred;
 use crate::robot_state::{OffTreads, RobotState, UserTimer};
+use crate::specs::Mods;
 
 fn on_treads(r: &RobotState) -> bool {
     r.off_treads().0 == OffTreads::OnTreads
 }
 
-/// The modifier hook of these coordinators: "+offTreads".
-fn off_treads(m: &mut OperationModifiers, always_delegates: bool) {
-    m.when_off_treads = true;
-    m.always_delegates = always_delegates;
+/// The base of these coordinators: "+offTreads", always delegating or not, deciding with
+/// `decide`, its delegates those its builder declared.
+fn base<U: IntentUnion, E: 'static>(
+    cx: &BuildCx<'_, U, E>,
+    always_delegates: bool,
+    decide: Decide<U::Tag>,
+) -> Base<U::Tag> {
+    let gates = Mods::BASE
+        .off_treads(true)
+        .always_delegates(always_delegates);
+    Base::new(gates)
+        .decide(decide)
+        .delegates(cx.declared_delegates().iter().copied())
 }
 
 /// `TakeAPhotoCoordinator` (see the [module documentation](self)).
 pub struct TakeAPhotoCoordinator<T> {
-    decide: Decide<T>,
-    delegates: Vec<BehaviorId>,
     tag: Option<T>,
     cant: Option<BehaviorId>,
     frame: Option<BehaviorId>,
@@ -54,29 +63,7 @@ pub struct TakeAPhotoCoordinator<T> {
     steps: Steps,
 }
 
-impl<U: IntentUnion, E: 'static> Behavior<U, E> for TakeAPhotoCoordinator<U::Tag> {
-    fn updates_while_inactive(&self) -> bool {
-        false
-    }
-    fn delegates(&self) -> Vec<BehaviorId> {
-        self.delegates.clone()
-    }
-    fn operation_modifiers(
-        &self,
-        m: &mut OperationModifiers,
-        _: &dyn Fn(BehaviorId) -> OperationModifiers,
-    ) {
-        off_treads(m, false);
-    }
-    fn wants_to_be_activated(&self, view: &View<'_, U, E>) -> bool {
-        self.decide.wants(view)
-    }
-    fn activation_watch(&self, view: &View<'_, U, E>) -> Option<Watch> {
-        Some(self.decide.watch(view))
-    }
-    fn next_wakeup(&self, _view: &View<'_, U, E>) -> Wakeup {
-        Wakeup::Never
-    }
+impl<U: IntentUnion, E: 'static> NativeClass<U, E> for TakeAPhotoCoordinator<U::Tag> {
     fn on_activated(&mut self, ctx: &mut Ctx<'_, U, E>) {
         let Some(tag) = self.tag else {
             let _ = ctx.cancel_self();
@@ -105,23 +92,8 @@ impl<U: IntentUnion, E: 'static> Behavior<U, E> for TakeAPhotoCoordinator<U::Tag
         };
         self.steps.start(steps, ctx);
     }
-    fn on_delegation_done(
-        &mut self,
-        _step: u32,
-        _outcome: DelegationOutcome,
-        ctx: &mut Ctx<'_, U, E>,
-    ) {
-        self.steps.next(ctx);
-    }
-    fn claim_sites(&self, out: &mut Vec<ClaimSite<U::Tag>>) {
-        out.extend(self.tag.map(|tag| ClaimSite {
-            tag,
-            state: None,
-            owner: None,
-        }));
-    }
-    fn class_predicate(&self) -> Option<ClassPredicate> {
-        Some(self.decide.describe())
+    fn steps(&mut self) -> Option<&mut Steps> {
+        Some(&mut self.steps)
     }
 }
 
@@ -130,52 +102,26 @@ pub(crate) fn build_take_a_photo<U: IntentUnion, E: 'static>(
 ) -> Option<Box<dyn Behavior<U, E>>> {
     const C: &str = "TakeAPhotoCoordinator";
     let decide = Decide::build(cx, C, &logic::TAKE_A_PHOTO);
-    let mut b = TakeAPhotoCoordinator {
-        decide,
-        delegates: Vec::new(),
+    let class = TakeAPhotoCoordinator {
         tag: tag(cx, C, "take_a_photo"),
         cant: hard_coded(cx, C, "SingletonICantDoThat"),
         frame: hard_coded(cx, C, "FrameFaces"),
         drive_off: hard_coded(cx, C, "DriveOffChargerFace"),
         steps: Steps::default(),
     };
-    b.delegates = cx.declared_delegates().to_vec();
-    Some(Box::new(b))
+    let base = base(cx, false, decide).claims([class.tag]);
+    Some(Box::new(Native::new(base, class)))
 }
 
 /// `WallTimeCoordinator` (see the [module documentation](self)).
-pub struct WallTimeCoordinator<T> {
-    decide: Decide<T>,
-    delegates: Vec<BehaviorId>,
+pub struct WallTimeCoordinator {
     cant: Option<BehaviorId>,
     find_face: Option<BehaviorId>,
     show: Option<BehaviorId>,
     steps: Steps,
 }
 
-impl<U: IntentUnion, E: 'static> Behavior<U, E> for WallTimeCoordinator<U::Tag> {
-    fn updates_while_inactive(&self) -> bool {
-        false
-    }
-    fn delegates(&self) -> Vec<BehaviorId> {
-        self.delegates.clone()
-    }
-    fn operation_modifiers(
-        &self,
-        m: &mut OperationModifiers,
-        _: &dyn Fn(BehaviorId) -> OperationModifiers,
-    ) {
-        off_treads(m, true);
-    }
-    fn wants_to_be_activated(&self, view: &View<'_, U, E>) -> bool {
-        self.decide.wants(view)
-    }
-    fn activation_watch(&self, view: &View<'_, U, E>) -> Option<Watch> {
-        Some(self.decide.watch(view))
-    }
-    fn next_wakeup(&self, _view: &View<'_, U, E>) -> Wakeup {
-        Wakeup::Never
-    }
+impl<U: IntentUnion, E: 'static> NativeClass<U, E> for WallTimeCoordinator {
     fn on_activated(&mut self, ctx: &mut Ctx<'_, U, E>) {
         let steps = if ctx.robot().signals.wall_time_known {
             let mut s: Vec<Step> = self.find_face.map(Step::Delegate).into_iter().collect();
@@ -187,16 +133,8 @@ impl<U: IntentUnion, E: 'static> Behavior<U, E> for WallTimeCoordinator<U::Tag> 
         };
         self.steps.start(steps, ctx);
     }
-    fn on_delegation_done(
-        &mut self,
-        _step: u32,
-        _outcome: DelegationOutcome,
-        ctx: &mut Ctx<'_, U, E>,
-    ) {
-        self.steps.next(ctx);
-    }
-    fn class_predicate(&self) -> Option<ClassPredicate> {
-        Some(self.decide.describe())
+    fn steps(&mut self) -> Option<&mut Steps> {
+        Some(&mut self.steps)
     }
 }
 
@@ -205,22 +143,20 @@ pub(crate) fn build_wall_time<U: IntentUnion, E: 'static>(
 ) -> Option<Box<dyn Behavior<U, E>>> {
     const C: &str = "WallTimeCoordinator";
     let decide = Decide::build(cx, C, &Pred::True);
-    let mut b = WallTimeCoordinator {
-        decide,
-        delegates: Vec::new(),
+    let class = WallTimeCoordinator {
         cant: hard_coded(cx, C, "SingletonICantDoThat"),
         find_face: hard_coded(cx, C, "SingletonFindFaceInFrontWallTime"),
         show: hard_coded(cx, C, "ShowWallTime"),
         steps: Steps::default(),
     };
-    b.delegates = cx.declared_delegates().to_vec();
-    Some(Box::new(b))
+    Some(Box::new(Native::<U::Tag, _>::new(
+        base(cx, true, decide),
+        class,
+    )))
 }
 
 /// `CoordinateWeather` (see the [module documentation](self)).
 pub struct CoordinateWeather<T> {
-    decide: Decide<T>,
-    delegates: Vec<BehaviorId>,
     tag: Option<T>,
     /// `responseMap`: condition name → behavior.
     map: Vec<(String, BehaviorId)>,
@@ -228,29 +164,7 @@ pub struct CoordinateWeather<T> {
     steps: Steps,
 }
 
-impl<U: IntentUnion, E: 'static> Behavior<U, E> for CoordinateWeather<U::Tag> {
-    fn updates_while_inactive(&self) -> bool {
-        false
-    }
-    fn delegates(&self) -> Vec<BehaviorId> {
-        self.delegates.clone()
-    }
-    fn operation_modifiers(
-        &self,
-        m: &mut OperationModifiers,
-        _: &dyn Fn(BehaviorId) -> OperationModifiers,
-    ) {
-        off_treads(m, false);
-    }
-    fn wants_to_be_activated(&self, view: &View<'_, U, E>) -> bool {
-        self.decide.wants(view)
-    }
-    fn activation_watch(&self, view: &View<'_, U, E>) -> Option<Watch> {
-        Some(self.decide.watch(view))
-    }
-    fn next_wakeup(&self, _view: &View<'_, U, E>) -> Wakeup {
-        Wakeup::Never
-    }
+impl<U: IntentUnion, E: 'static> NativeClass<U, E> for CoordinateWeather<U::Tag> {
     fn on_activated(&mut self, ctx: &mut Ctx<'_, U, E>) {
         let Some(tag) = self.tag else {
             let _ = ctx.cancel_self();
@@ -275,24 +189,16 @@ impl<U: IntentUnion, E: 'static> Behavior<U, E> for CoordinateWeather<U::Tag> {
         self.steps.start(steps, ctx);
         self.claim_if_pending(ctx);
     }
+    fn steps(&mut self) -> Option<&mut Steps> {
+        Some(&mut self.steps)
+    }
     fn on_delegation_done(
         &mut self,
         _step: u32,
         _outcome: DelegationOutcome,
         ctx: &mut Ctx<'_, U, E>,
     ) {
-        self.steps.next(ctx);
         self.claim_if_pending(ctx);
-    }
-    fn claim_sites(&self, out: &mut Vec<ClaimSite<U::Tag>>) {
-        out.extend(self.tag.map(|tag| ClaimSite {
-            tag,
-            state: None,
-            owner: None,
-        }));
-    }
-    fn class_predicate(&self) -> Option<ClassPredicate> {
-        Some(self.decide.describe())
     }
 }
 
@@ -338,22 +244,18 @@ pub(crate) fn build_coordinate_weather<U: IntentUnion, E: 'static>(
             map.push((cond.to_owned(), b));
         }
     }
-    let mut b = CoordinateWeather {
-        decide,
-        delegates: Vec::new(),
+    let class = CoordinateWeather {
         tag: tag(cx, C, "weather_response"),
         map,
         cant: hard_coded(cx, C, "SingletonICantDoThat"),
         steps: Steps::default(),
     };
-    b.delegates = cx.declared_delegates().to_vec();
-    Some(Box::new(b))
+    let base = base(cx, false, decide).claims([class.tag]);
+    Some(Box::new(Native::new(base, class)))
 }
 
 /// `DisplayWeather` (see the [module documentation](self)).
 pub struct DisplayWeather<T> {
-    decide: Decide<T>,
-    delegates: Vec<BehaviorId>,
     tag: Option<T>,
     animation: String,
     find_face: Option<BehaviorId>,
@@ -371,29 +273,7 @@ pub fn weather_utterance<U: IntentUnion>(intent: &U) -> Option<String> {
     Some(format!("{}{unit}", t.trim()))
 }
 
-impl<U: IntentUnion, E: 'static> Behavior<U, E> for DisplayWeather<U::Tag> {
-    fn updates_while_inactive(&self) -> bool {
-        false
-    }
-    fn delegates(&self) -> Vec<BehaviorId> {
-        self.delegates.clone()
-    }
-    fn operation_modifiers(
-        &self,
-        m: &mut OperationModifiers,
-        _: &dyn Fn(BehaviorId) -> OperationModifiers,
-    ) {
-        off_treads(m, false);
-    }
-    fn wants_to_be_activated(&self, view: &View<'_, U, E>) -> bool {
-        self.decide.wants(view)
-    }
-    fn activation_watch(&self, view: &View<'_, U, E>) -> Option<Watch> {
-        Some(self.decide.watch(view))
-    }
-    fn next_wakeup(&self, _view: &View<'_, U, E>) -> Wakeup {
-        Wakeup::Never
-    }
+impl<U: IntentUnion, E: 'static> NativeClass<U, E> for DisplayWeather<U::Tag> {
     fn on_activated(&mut self, ctx: &mut Ctx<'_, U, E>) {
         let Some(tag) = self.tag else {
             let _ = ctx.cancel_self();
@@ -411,23 +291,8 @@ impl<U: IntentUnion, E: 'static> Behavior<U, E> for DisplayWeather<U::Tag> {
         steps.extend(said.map(Step::Say));
         self.steps.start(steps, ctx);
     }
-    fn on_delegation_done(
-        &mut self,
-        _step: u32,
-        _outcome: DelegationOutcome,
-        ctx: &mut Ctx<'_, U, E>,
-    ) {
-        self.steps.next(ctx);
-    }
-    fn claim_sites(&self, out: &mut Vec<ClaimSite<U::Tag>>) {
-        out.extend(self.tag.map(|tag| ClaimSite {
-            tag,
-            state: None,
-            owner: None,
-        }));
-    }
-    fn class_predicate(&self) -> Option<ClassPredicate> {
-        Some(self.decide.describe())
+    fn steps(&mut self) -> Option<&mut Steps> {
+        Some(&mut self.steps)
     }
 }
 
@@ -442,16 +307,14 @@ pub(crate) fn build_display_weather<U: IntentUnion, E: 'static>(
         .and_then(Value::as_str)
         .unwrap_or_default()
         .to_owned();
-    let mut b = DisplayWeather {
-        decide,
-        delegates: Vec::new(),
+    let class = DisplayWeather {
         tag: tag(cx, C, "weather_response"),
         animation,
         find_face: hard_coded(cx, C, "SingletonFindFaceInFrontWallTime"),
         steps: Steps::default(),
     };
-    b.delegates = cx.declared_delegates().to_vec();
-    Some(Box::new(b))
+    let base = base(cx, false, decide).claims([class.tag]);
+    Some(Box::new(Native::new(base, class)))
 }
 
 /// One `anticConfig` entry: while the time left is in `[rule_min, rule_max)`, an antic
@@ -549,24 +412,7 @@ fn should_ring(r: &RobotState, now: Duration) -> bool {
     r.signals.timer.is_some_and(|t| t.rings_at <= now)
 }
 
-impl<U: IntentUnion, E: 'static> Behavior<U, E> for TimerUtilityCoordinator<U::Tag> {
-    fn updates_while_inactive(&self) -> bool {
-        false
-    }
-    fn delegates(&self) -> Vec<BehaviorId> {
-        let i = self.ids;
-        [i.ringing, i.set, i.already_set, i.cancel, i.antic, i.cant]
-            .into_iter()
-            .flatten()
-            .collect()
-    }
-    fn operation_modifiers(
-        &self,
-        m: &mut OperationModifiers,
-        _: &dyn Fn(BehaviorId) -> OperationModifiers,
-    ) {
-        off_treads(m, true);
-    }
+impl<U: IntentUnion, E: 'static> NativeClass<U, E> for TimerUtilityCoordinator<U::Tag> {
     fn wants_to_be_activated(&self, view: &View<'_, U, E>) -> bool {
         let now = view.clock().now();
         let r = view.robot();
@@ -642,16 +488,6 @@ impl<U: IntentUnion, E: 'static> Behavior<U, E> for TimerUtilityCoordinator<U::T
     ) {
         self.ringing = None;
         self.decide(ctx);
-    }
-    fn claim_sites(&self, out: &mut Vec<ClaimSite<U::Tag>>) {
-        let t = self.tags;
-        for tag in [t.set, t.stop, t.delete, t.check].into_iter().flatten() {
-            out.push(ClaimSite {
-                tag,
-                state: None,
-                owner: None,
-            });
-        }
     }
     fn class_predicate(&self) -> Option<ClassPredicate> {
         Some(self.keys_pred.clone())
@@ -788,20 +624,39 @@ pub(crate) fn build_timer_coordinator<U: IntentUnion, E: 'static>(
     for id in ["SingletonAnticShowClock", "SingletonTimerCheckTime"] {
         let _ = hard_coded(cx, C, id);
     }
-    Some(Box::new(TimerUtilityCoordinator {
-        keys_pred: decide.describe(),
+    let keys_pred = decide.describe();
+    let tags = TimerTags {
+        set: tag(cx, C, "set_timer"),
+        stop: tag(cx, C, "global_stop"),
+        delete: tag(cx, C, "global_delete"),
+        check: tag(cx, C, "check_timer"),
+    };
+    // Its own predicate (not `decide`'s: it evaluates it in code), its delegates those its
+    // code names.
+    let base = Base::new(Mods::BASE.off_treads(true).always_delegates(true))
+        .delegates(
+            [
+                ids.ringing,
+                ids.set,
+                ids.already_set,
+                ids.cancel,
+                ids.antic,
+                ids.cant,
+            ]
+            .into_iter()
+            .flatten(),
+        )
+        .claims([tags.set, tags.stop, tags.delete, tags.check]);
+    let class = TimerUtilityCoordinator {
+        keys_pred,
         min,
         max,
         touch_cancel,
         antics,
-        tags: TimerTags {
-            set: tag(cx, C, "set_timer"),
-            stop: tag(cx, C, "global_stop"),
-            delete: tag(cx, C, "global_delete"),
-            check: tag(cx, C, "check_timer"),
-        },
+        tags,
         ids,
         last_antic: None,
         ringing: None,
-    }))
+    };
+    Some(Box::new(Native::new(base, class)))
 }

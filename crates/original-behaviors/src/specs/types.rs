@@ -83,6 +83,47 @@ pub enum KeyType {
     Any,
 }
 
+impl KeyType {
+    /// A value of this type, as a class reads it (for tools and tests that build an instance
+    /// giving every key): `behavior` for a behavior ID, the first name of an enum, an empty
+    /// array or object where the note describes the elements, an always-true condition.
+    pub fn sample(self, behavior: &str) -> serde_json::Value {
+        use serde_json::json;
+        match self {
+            KeyType::Bool => json!(true),
+            KeyType::Int | KeyType::UInt => json!(2),
+            KeyType::Float => json!(1.5),
+            KeyType::Str | KeyType::Trigger | KeyType::AudioEvent | KeyType::LocaleKey => {
+                json!("Some")
+            }
+            KeyType::Id => json!(behavior),
+            KeyType::Ids => json!([behavior]),
+            KeyType::Array => json!([]),
+            KeyType::Object => json!({}),
+            KeyType::Graph => json!({"nodes": [{"x": 0, "y": 1}, {"x": 10, "y": 2}]}),
+            KeyType::Condition => json!({"conditionType": "TrueCondition"}),
+            KeyType::IntentMatchers => json!([]),
+            KeyType::Enum(names) => json!(names.first().copied().unwrap_or_default()),
+            KeyType::FacePenalties => json!([{"factor": "UnnamedFace", "multiplier": 2}]),
+            KeyType::Any => json!(1),
+        }
+    }
+
+    /// A value of another type, which a class refuses (None: any value fits).
+    pub fn wrong(self) -> Option<serde_json::Value> {
+        match self {
+            KeyType::Any => None,
+            KeyType::Str
+            | KeyType::Trigger
+            | KeyType::AudioEvent
+            | KeyType::LocaleKey
+            | KeyType::Id
+            | KeyType::Enum(_) => Some(serde_json::json!(5)),
+            _ => Some(serde_json::json!("wrong")),
+        }
+    }
+}
+
 /// The fields the class's modifier hook assigns (OBC §1 "Precedence of modifiers"): the hook
 /// runs after the JSON `behaviorModifiers` are applied and overwrites the fields it assigns.
 /// `None`: the hook does not assign the field, so the JSON value (or the base default:

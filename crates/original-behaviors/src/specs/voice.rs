@@ -1,7 +1,7 @@
 //! Voice, intents, timers, weather, clocks, messaging and Alexa (OCP §2.3).
 
 use super::types::KeyType::*;
-use super::types::{opt, req, ClassData, Mods, RECENT_OCCURRENCE_NOTE};
+use super::types::{opt, req, ClassData, Key, Mods, RECENT_OCCURRENCE_NOTE};
 
 /// The shape of ReactToVoiceCommand's `notifyOnWifiErrors` / `notifyOnCloudErrors`.
 const NOTIFY_ON_ERRORS_NOTE: &str = "{recentOccurrence: {numberOfTimes: int (default 1), amountOfSeconds: float (default infinity)}}: how many errors within how long before delegating NoWifi / NoCloud; absent = never notify";
@@ -9,6 +9,56 @@ const NOTIFY_ON_ERRORS_NOTE: &str = "{recentOccurrence: {numberOfTimes: int (def
 /// The note of `clockLayout`, read by every ProceduralClock-derived class (ProceduralClock,
 /// AdvanceClock, DisplayWallTime).
 const CLOCK_KEYS_NOTE_LAYOUT: &str = "not in OCP: read by the fork's ProceduralClock constructor, which only verifies it (error log) and the fork's SingletonAnticShowClock omits it, so optional: absent, no clock digits are drawn; a composite-image layout (the face layout the clock is drawn in, with a Clock_Display layer): the robot's files give it as an array of layers, an object is accepted too";
+
+/// The keys every ProceduralClock-derived class reads (the fork's ProceduralClock
+/// constructor): ProceduralClock, AdvanceClock (and its run-down keys), DisplayWallTime.
+const CLOCK_KEYS: [Key; 8] = [
+    req("getInAnimTrigger", Trigger, ""),
+    req("getOutAnimTrigger", Trigger, ""),
+    req("displayClockFor_s", UInt, "uint8: seconds the clock is shown"),
+    opt("shouldTurnToFace", Bool, "false", ""),
+    opt("shouldPlayAudioOnClockUpdates", Bool, "true", ""),
+    opt("clockLayout", Any, "none", CLOCK_KEYS_NOTE_LAYOUT),
+    opt(
+        "digitImageMap",
+        Array,
+        "none",
+        "not in OCP: read by the fork's ProceduralClock constructor; exactly 10 sprite names, the images of the digits 0..9 (only verified: optional like clockLayout)",
+    ),
+    opt(
+        "staticElements",
+        Object,
+        "{}",
+        "not in OCP: read by the fork's ProceduralClock constructor; sprite-box name -> sprite name, drawn unchanged",
+    ),
+];
+
+/// AdvanceClock's keys: the clock's, and the run-down it reads without declaring them.
+const ADVANCE_CLOCK_KEYS: [Key; 10] = {
+    let c = CLOCK_KEYS;
+    [
+        c[0],
+        c[1],
+        c[2],
+        c[3],
+        c[4],
+        c[5],
+        c[6],
+        c[7],
+        opt(
+            "startTime_sec",
+            Int,
+            "none",
+            "read but not declared by the class (a dev build reports it as unexpected, OCP §5 item 6); the run-down start",
+        ),
+        opt(
+            "endTime_sec",
+            Int,
+            "none",
+            "read but not declared by the class (OCP §5 item 6); the run-down end",
+        ),
+    ]
+};
 
 /// A key the robot's files carry that the newest class does not read (accepted, no effect).
 const FILES_CARRY: &str =
@@ -281,26 +331,7 @@ pub const CLASSES: &[ClassData] = &[
     },
     ClassData {
         name: "ProceduralClock",
-        keys: &[
-            req("getInAnimTrigger", Trigger, ""),
-            req("getOutAnimTrigger", Trigger, ""),
-            req("displayClockFor_s", UInt, "uint8: seconds the clock is shown"),
-            opt("shouldTurnToFace", Bool, "false", ""),
-            opt("shouldPlayAudioOnClockUpdates", Bool, "true", ""),
-            opt("clockLayout", Any, "none", CLOCK_KEYS_NOTE_LAYOUT),
-            opt(
-                "digitImageMap",
-                Array,
-                "none",
-                "not in OCP: read by the fork's ProceduralClock constructor; exactly 10 sprite names, the images of the digits 0..9 (only verified: optional like clockLayout)",
-            ),
-            opt(
-                "staticElements",
-                Object,
-                "{}",
-                "not in OCP: read by the fork's ProceduralClock constructor; sprite-box name -> sprite name, drawn unchanged",
-            ),
-        ],
+        keys: &CLOCK_KEYS,
         mods: Mods::BASE.off_treads(true).always_delegates(false),
         claims: &[],
         drops: &[],
@@ -309,38 +340,7 @@ pub const CLASSES: &[ClassData] = &[
     },
     ClassData {
         name: "AdvanceClock",
-        keys: &[
-            req("getInAnimTrigger", Trigger, ""),
-            req("getOutAnimTrigger", Trigger, ""),
-            req("displayClockFor_s", UInt, "uint8: seconds the clock is shown"),
-            opt("shouldTurnToFace", Bool, "false", ""),
-            opt("shouldPlayAudioOnClockUpdates", Bool, "true", ""),
-            opt("clockLayout", Any, "none", CLOCK_KEYS_NOTE_LAYOUT),
-            opt(
-                "digitImageMap",
-                Array,
-                "none",
-                "not in OCP: read by the fork's ProceduralClock constructor; exactly 10 sprite names, the images of the digits 0..9 (only verified: optional like clockLayout)",
-            ),
-            opt(
-                "staticElements",
-                Object,
-                "{}",
-                "not in OCP: read by the fork's ProceduralClock constructor; sprite-box name -> sprite name",
-            ),
-            opt(
-                "startTime_sec",
-                Int,
-                "none",
-                "read but not declared by the class (a dev build reports it as unexpected, OCP §5 item 6); the run-down start",
-            ),
-            opt(
-                "endTime_sec",
-                Int,
-                "none",
-                "read but not declared by the class (OCP §5 item 6); the run-down end",
-            ),
-        ],
+        keys: &ADVANCE_CLOCK_KEYS,
         mods: Mods::BASE.off_treads(true).always_delegates(false),
         claims: &[],
         drops: &[],
@@ -349,26 +349,7 @@ pub const CLASSES: &[ClassData] = &[
     },
     ClassData {
         name: "DisplayWallTime",
-        keys: &[
-            req("getInAnimTrigger", Trigger, ""),
-            req("getOutAnimTrigger", Trigger, ""),
-            req("displayClockFor_s", UInt, "uint8: seconds the clock is shown"),
-            opt("shouldTurnToFace", Bool, "false", ""),
-            opt("shouldPlayAudioOnClockUpdates", Bool, "true", ""),
-            opt("clockLayout", Any, "none", CLOCK_KEYS_NOTE_LAYOUT),
-            opt(
-                "digitImageMap",
-                Array,
-                "none",
-                "not in OCP: read by the fork's ProceduralClock constructor; exactly 10 sprite names, the images of the digits 0..9 (only verified: optional like clockLayout)",
-            ),
-            opt(
-                "staticElements",
-                Object,
-                "{}",
-                "not in OCP: read by the fork's ProceduralClock constructor; sprite-box name -> sprite name",
-            ),
-        ],
+        keys: &CLOCK_KEYS,
         mods: Mods::BASE.off_treads(true).always_delegates(false),
         claims: &[],
         drops: &[],
