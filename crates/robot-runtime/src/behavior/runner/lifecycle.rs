@@ -6,6 +6,7 @@ use crate::behavior::core::{
     owner_of, BehaviorEnd, Continuation, DelegationOutcome, Effect, EffectId, Frame, LifecycleState,
 };
 use crate::behavior::ids::BehaviorId;
+use crate::behavior::track_locks::LockedParts;
 use crate::behavior::wakeup::Inputs;
 use crate::intent::IntentUnion;
 
@@ -28,6 +29,9 @@ impl<U: IntentUnion, E: 'static> Runner<U, E> {
         let pos = self.core.s.stack.len() as u32;
         self.core.s.stack.push(Frame {
             id: to,
+            lock: None,
+            lent: LockedParts::NONE,
+            awaiting_locks: false,
             action: None,
             cont: Continuation::None,
             ready: None,
@@ -57,6 +61,7 @@ impl<U: IntentUnion, E: 'static> Runner<U, E> {
             self.enter_scope(d, events);
         }
         self.claim_respond_intent(to);
+        self.lock_tracks(to);
         let c = &mut self.core;
         let n = &c.s.nodes[to.index()];
         if let Some(w) = &n.wants {
@@ -143,6 +148,14 @@ impl<U: IntentUnion, E: 'static> Runner<U, E> {
         if let Some(w) = n.wants.as_ref().filter(|_| n.scope_count > 0) {
             w.set_active(true, now);
         }
+        // Spec deactivation step (5): its track lock.
+        if let Some(lock) = frame.lock {
+            c.locking_frames -= 1;
+            if let Some(locks) = c.track_locks.as_mut() {
+                locks.unlock(lock);
+            }
+        }
+        let n = &c.s.nodes[id.index()];
         if let Some(s) = n.post_suggestion {
             c.m.changes.touch_world();
             c.m.world.offer_suggestion(s, tick);

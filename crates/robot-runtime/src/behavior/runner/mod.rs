@@ -72,6 +72,7 @@
 
 mod invariants;
 mod lifecycle;
+mod locks;
 mod named_stacks;
 mod query;
 mod requests;
@@ -87,6 +88,7 @@ use super::clock::VirtualClock;
 use super::condition::Condition;
 use super::core::{ErrorLog, Mutable, Node, Shared, Slot};
 use super::ids::{BehaviorId, BehaviorName};
+use super::track_locks::TrackLocks;
 use super::tree::Tree;
 use super::wakeup::Inputs;
 use super::world::{self, World};
@@ -117,6 +119,11 @@ struct Core<U: IntentUnion, E: 'static> {
     settled_rev: u64,
     /// Nothing changed during the last tick nor between it and the one before.
     quiet: bool,
+    /// The robot's track locks (`tracksToLockWhileActivated`; see [`locks`]); None: nothing
+    /// is locked.
+    track_locks: Option<Box<dyn TrackLocks>>,
+    /// How many frames hold a lock: while 0, nothing of the track locks runs.
+    locking_frames: u32,
 }
 
 /// A behavior's (`wantsToBeActivatedCondition`, `wantsToCancelSelfCondition`).
@@ -183,6 +190,8 @@ impl<U: IntentUnion, E: 'static> Runner<U, E> {
                 scope_work: Vec::with_capacity(16),
                 settled_rev: 0,
                 quiet: false,
+                track_locks: None,
+                locking_frames: 0,
             },
         };
         let base = r.core.base;

@@ -71,25 +71,34 @@ impl<U: IntentUnion, E: 'static> Runner<U, E> {
                     mut action,
                     cont,
                 } => {
-                    let Some(f) = self
+                    let in_control = self
                         .core
                         .s
                         .stack
-                        .last_mut()
-                        .filter(|f| f.id == from && f.action.is_none())
-                    else {
+                        .last()
+                        .is_some_and(|f| f.id == from && f.action.is_none());
+                    if !in_control {
                         self.core
                             .m
                             .errors
                             .push(RunnerError::NotInControl { behavior: from });
                         action.on_end(ActionEnd::Cancelled);
                         continue;
-                    };
-                    tracing::debug!(action = action.name(), "Behavior.Action.Started");
-                    action.start(&self.core.s.clock);
-                    f.action = Some(action);
-                    f.cont = cont;
-                    f.ready = None;
+                    }
+                    let (lent, awaiting) = self.run_under_locks(&mut *action);
+                    if awaiting {
+                        tracing::debug!(action = action.name(), "Behavior.Action.AwaitsLocks");
+                    } else {
+                        tracing::debug!(action = action.name(), "Behavior.Action.Started");
+                        action.start(&self.core.s.clock);
+                    }
+                    if let Some(f) = self.core.s.stack.last_mut() {
+                        f.action = Some(action);
+                        f.cont = cont;
+                        f.ready = None;
+                        f.lent = lent;
+                        f.awaiting_locks = awaiting;
+                    }
                 }
                 Command::CancelDelegates {
                     from,

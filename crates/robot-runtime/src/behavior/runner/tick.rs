@@ -54,6 +54,10 @@ impl<U: IntentUnion, E: 'static> Runner<U, E> {
         }
         c.m.changes.sync_world(&*c.m.world);
         let tick = c.s.clock.tick();
+        if c.locking_frames > 0 {
+            self.poll_track_locks();
+        }
+        let c = &mut self.core;
         if c.s.stack.is_empty() {
             let base = c.base;
             if self.view(base).wants_to_activate(base) {
@@ -98,7 +102,8 @@ impl<U: IntentUnion, E: 'static> Runner<U, E> {
     /// and of every in-scope behavior whose class updates while inactive.
     /// [`Wakeup::EveryTick`] when the last tick (or anything since) changed an input (the
     /// world, the intent component, the stack), had user events or errors, while a
-    /// continuation is ready, or while the stack is empty.
+    /// continuation is ready, while the stack is empty, or while a track lock does not hold
+    /// its parts yet (it retries every tick) or an action waits for them.
     ///
     /// Pure. A caller may then skip the ticks that end before the wake-up
     /// ([`skip_idle_ticks`](Self::skip_idle_ticks)) as long as no input arrives and nothing
@@ -112,10 +117,14 @@ impl<U: IntentUnion, E: 'static> Runner<U, E> {
         {
             return Wakeup::EveryTick;
         }
+        let (held, locked) = self.locked_parts();
+        if held != locked {
+            return Wakeup::EveryTick;
+        }
         let clock = c.s.clock;
         let mut w = Wakeup::Never;
         for f in &c.s.stack {
-            if f.ready.is_some() {
+            if f.ready.is_some() || f.awaiting_locks {
                 return Wakeup::EveryTick;
             }
             if let Some(a) = &f.action {
@@ -293,6 +302,9 @@ impl<U: IntentUnion, E: 'static> Runner<U, E> {
         let Some(frame) = self.core.s.stack.get_mut(i) else {
             return;
         };
+        if frame.awaiting_locks {
+            return self.start_when_locked(i);
+        }
         let Some(a) = frame.action.as_mut() else {
             return;
         };
