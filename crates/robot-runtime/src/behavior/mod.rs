@@ -13,6 +13,8 @@
 //!   node library brings its own.
 //! * [`Action`] (`action`): multi-tick work behaviors delegate to, with simulated
 //!   built-ins.
+//! * [`TrackLocks`] ([`track_locks`]): `tracksToLockWhileActivated`, locked through the
+//!   robot's arbiter from activation to deactivation ([`Runner::set_track_locks`]).
 //! * Scoped effects ([`Effect`]): intents, timeout holds, trigger-word suppressions,
 //!   cleanups, undone in reverse order on any deactivation.
 //! * [`Condition`] (`condition`): the framework's conditions (`TrueCondition`, `Compound`,
