@@ -46,3 +46,45 @@ fn steady_ticks_of_an_original_shaped_tree_do_not_allocate() {
         );
     }
 }
+
+#[test]
+fn steady_ticks_while_a_track_lock_holds_do_not_allocate() {
+    use original_behaviors::RobotAccessMut;
+    use robot_runtime::arbiter::{Body, SharedArbiter, TrackLocker};
+    use robot_runtime::behavior::{load_tree, LoadOptions, Runner, Source};
+    use robot_runtime::intent::IntentComponent;
+    use robot_runtime_tests::{UserIntent, MAP};
+
+    let tree = r#"[
+      {"behaviorID": "Root", "behaviorClass": "DispatcherStrictPriority", "interruptActiveBehavior": true,
+       "behaviors": ["StayDocked"]},
+      {"behaviorID": "StayDocked", "behaviorClass": "DispatcherStrictPriority", "interruptActiveBehavior": false,
+       "tracksToLockWhileActivated": ["BODY_TRACK", "LIFT_TRACK"],
+       "wantsToBeActivatedCondition": {"conditionType": "OnCharger"},
+       "behaviors": ["Rest"]},
+      {"behaviorID": "Rest", "behaviorClass": "Wait"}
+    ]"#;
+    let t = load_tree(
+        &original_behaviors::registry(),
+        &[Source::new("tree.json", tree)],
+        "Root",
+        &LoadOptions::default(),
+    )
+    .unwrap();
+    let arbiter = SharedArbiter::<Body>::new();
+    let mut r: Runner<UserIntent> = Runner::new(t, IntentComponent::new(&MAP));
+    r.set_track_locks(Box::new(TrackLocker::body(&arbiter)));
+    r.robot_mut().on_charger = true;
+    for _ in 0..10 {
+        r.tick(Duration::from_millis(60), &[]);
+    }
+    assert_eq!(r.stack_names(), ["Root", "StayDocked", "Rest"]);
+    assert_eq!(arbiter.lock().holders().count(), 1, "the lock holds");
+    let (n, ()) = allocations(|| {
+        for _ in 0..200 {
+            r.tick(Duration::from_millis(60), &[]);
+        }
+    });
+    assert_eq!(r.stack_names(), ["Root", "StayDocked", "Rest"]);
+    assert_eq!(n, 0, "200 steady ticks holding a lock");
+}

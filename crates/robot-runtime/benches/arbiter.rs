@@ -10,10 +10,16 @@
 //! * `preempt/20`: the same table; a request outranks one holder: decided, the victim asked
 //!   to halt, the reservation made; then undone (the victim holds again, the reservation is
 //!   released) so each iteration starts from the same table.
+//! * `track_lock/poll_held/20`: a behavior's track lock holds its part among the 20
+//!   holders; the runner's per-tick poll of its locks when nothing was asked to halt (the
+//!   work a steady tick adds while a frame holds a lock).
+//! * `track_lock/lock_unlock/20`: the same table; a behavior's tracks locked at activation
+//!   (granted at once) and given back at deactivation.
 
 use criterion::{criterion_group, criterion_main, Criterion};
 use robot_runtime::arbiter::rule::{decide, Claim, Holder};
-use robot_runtime::arbiter::{Arbiter, Resource, ResourceSet, Verdict};
+use robot_runtime::arbiter::{Arbiter, Resource, ResourceSet, SharedArbiter, TrackLocker, Verdict};
+use robot_runtime::behavior::{LockedParts, TrackLocks};
 use robot_runtime::hri::Priority;
 use std::hint::black_box;
 
@@ -119,6 +125,28 @@ fn bench(c: &mut Criterion) {
         })
     });
     assert!(arb.check_exclusive().is_ok());
+
+    // Track locks: the table of 20 holders shared; part 21 is the lock's track.
+    let shared = SharedArbiter::new();
+    *shared.lock() = table();
+    fn of_track(track: &str) -> Option<ResourceSet<Part>> {
+        (track == "BODY_TRACK").then(|| ResourceSet::of(&[Part(21)]))
+    }
+    let mut locker = TrackLocker::new(&shared, of_track, Priority(128));
+    let tracks: [Box<str>; 1] = ["BODY_TRACK".into()];
+    g.bench_function("track_lock/lock_unlock/20", |b| {
+        b.iter(|| {
+            let lock = locker.lock("bench", black_box(&tracks), None);
+            locker.unlock(lock.unwrap());
+        })
+    });
+    let lock = locker.lock("bench", &tracks, None).unwrap();
+    assert_eq!(locker.held(), locker.locked());
+    locker.poll();
+    g.bench_function("track_lock/poll_held/20", |b| {
+        b.iter(|| assert_eq!(black_box(&mut locker).poll(), LockedParts::NONE))
+    });
+    locker.unlock(lock);
     g.finish();
 }
 

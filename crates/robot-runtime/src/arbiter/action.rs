@@ -20,7 +20,7 @@ use std::time::Duration;
 use super::resource::{Resource, ResourceSet};
 use super::rule::{Claim, Holder, Verdict};
 use super::table::{ArbiterEvent, SharedArbiter};
-use crate::behavior::{Action, ActionEnd, ActionStatus, VirtualClock, Wakeup};
+use crate::behavior::{Action, ActionEnd, ActionStatus, LockedParts, VirtualClock, Wakeup};
 use crate::hri::Priority;
 
 /// What an action refused its resources does (its behavior's class decides).
@@ -259,6 +259,15 @@ impl<R: Resource> Action for ArbitratedAction<R> {
             };
             self.inner.on_end(end);
         }
+    }
+
+    /// Leaves the parts its stack locks out of its claim (they are its stack's: see the
+    /// [module documentation](super), "Tracks") and says which of its needs they were.
+    fn run_under_locks(&mut self, locked: LockedParts) -> LockedParts {
+        let locked = ResourceSet::from_bits(locked.0);
+        let used = self.claim.resources.intersection(locked);
+        self.claim.resources = self.claim.resources.difference(locked);
+        LockedParts(used.bits())
     }
 
     fn next_wakeup(&self, clock: &VirtualClock) -> Wakeup {

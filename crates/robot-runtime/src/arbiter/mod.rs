@@ -9,6 +9,8 @@
 //! * [`Arbiter`]: the table of claims (holding, halting, reserved), shared by the clients as
 //!   a [`SharedArbiter`]; [`ArbiterEvent`]s say what happened between them.
 //! * [`ArbitratedAction`]: a behavior action that claims through it.
+//! * [`TrackLocker`]: a behavior's `tracksToLockWhileActivated`, claimed through it by the
+//!   runner (see "Tracks" below).
 //! * The mission controller ([`crate::mission::MissionController::with_arbiter`]) claims
 //!   for its capabilities through the same table.
 //!
@@ -52,21 +54,62 @@
 //! The original engine locked animation tracks while a behavior was active so that nothing
 //! else moved them. In these terms a track is a [`Body`] part ([`Body::of_track`]:
 //! `BODY_TRACK` is the base, `FACE_TRACK` the screen, ...; `EVENT_TRACK` moves nothing), and
-//! locking is a claim held from activation to deactivation at the behavior's priority. The
-//! loader checks the key's names; the runner does not take that claim yet (it keeps no
-//! handle on an arbiter): a behavior's parts are claimed by its actions, when they start.
+//! locking is a claim in this table, held from activation to deactivation: the runner,
+//! given a [`TrackLocker`] ([`Runner::set_track_locks`](crate::behavior::Runner::set_track_locks);
+//! the example robot gives it one over its one arbiter), takes it at the spec's activation
+//! step (3), after the `respondToUserIntents` intent is active, and gives it back at
+//! deactivation step (5), after the behavior's own work (its frame's action, everything
+//! above it) has ended. Its label is `Behavior/tracks`.
+//!
+//! * **Priority.** The lock ranks as the request the stack serves: the active intent's
+//!   priority (see above), else the robot's default ([`TrackLocker::body`]: 128). Rank 0,
+//!   preemptible; ties keep arrival order, like every claim.
+//! * **A stack locks a part once.** A lock claims only the parts no live lock of the same
+//!   runner claims yet (a delegate naming its parent's track adds nothing), so a stack never
+//!   waits for itself.
+//! * **The stack's own work is not blocked by its lock: it runs masked.** An action started
+//!   on a stack holding locks is told what they lock
+//!   ([`Action::run_under_locks`](crate::behavior::Action::run_under_locks)); an
+//!   [`ArbitratedAction`] leaves those parts out of its claim and the runner records the
+//!   ones it needed. An animation played by a delegate of a behavior that locks
+//!   `HEAD_TRACK` claims every track but the head and plays without it, as the original's
+//!   lock masked that track out of its animations; a turn under a `BODY_TRACK` lock drives
+//!   under the lock. No part is claimed twice: the table holds the lock's parts once, and
+//!   the action uses them through the lock.
+//! * **The lock never fails; it waits.** The behavior is active whatever its lock's state.
+//!   A lock a holder outranks (a higher-priority mission, a safety stop) waits, retried on
+//!   every tick ([`ArbiterEvent::Waiting`]); a lock that outranks the holders preempts them,
+//!   halt before start ([`ArbiterEvent::Preempting`]; a mission capability halts over its
+//!   grace). Meanwhile an action of the stack that needs the locked parts does not start
+//!   (the runner keeps it in its frame, `Behavior.Action.AwaitsLocks`): it would move a
+//!   part someone else holds. Once the lock holds ([`ArbiterEvent::Granted`]), it starts.
+//! * **Preempted, the lock gives the parts up and waits again.** A higher claim asks the
+//!   lock to halt (a priority-200 mission driving the base against a lock at 128): on the
+//!   runner's next tick the action using those parts is stopped first (ended as
+//!   [`ActionEnd::Cancelled`](crate::behavior::ActionEnd), `Behavior.Action.LockLost`, as an
+//!   action asked to halt), then the lock releases them ([`ArbiterEvent::Released`]) and
+//!   waits for them again ([`ArbiterEvent::Waiting`]); the newcomer starts on its next poll,
+//!   after both. When the newcomer is done, the lock takes them back before any claim it
+//!   outranks. A claim below the lock's priority waits for the behavior to end.
+//!
+//! Cost: nothing for a runner whose stack holds no lock (one counter compared per tick, and
+//! per action started). While a lock holds and nothing was asked to halt, one compare
+//! under the table's lock per tick; no allocation (tested in
+//! `robot-runtime-tests/tests/behavior_alloc.rs`).
 
 pub mod action;
 pub mod body;
 pub mod resource;
 pub mod rule;
 pub mod table;
+pub mod track_lock;
 
 pub use action::{ArbitratedAction, WhenBlocked};
 pub use body::{needs, Body};
 pub use resource::{Resource, ResourceSet};
 pub use rule::{Claim, Holder, Verdict};
 pub use table::{Arbiter, ArbiterEvent, Entry, HoldState, SharedArbiter};
+pub use track_lock::TrackLocker;
 
 #[cfg(test)]
 mod proptests;

@@ -1,16 +1,20 @@
 //! Property test: random mixes of behavior actions (granted, waiting, failing when blocked,
-//! cancelled by their behavior), mission requests (queued, rejected, preempting, stopped,
-//! with capabilities that halt over several ticks or never confirm), stops and ticks, all
-//! through one shared arbiter: no resource is ever held by two, the controller's holders
-//! are in the table, and once everything ended the table is empty.
+//! cancelled by their behavior, started under track locks), mission requests (queued,
+//! rejected, preempting, stopped, with capabilities that halt over several ticks or never
+//! confirm), track locks (`tracksToLockWhileActivated`: taken and given back, waiting,
+//! preempting, preempted), stops and ticks, all through one shared arbiter: no resource is
+//! ever held by two, a part an action uses under its stack's locks is held by them, the
+//! controller's holders are in the table, and once everything ended the table is empty.
 
 use std::time::Duration;
 
 use proptest::prelude::*;
 
-use super::{ArbitratedAction, Holder, SharedArbiter, WhenBlocked};
+use super::{ArbitratedAction, Holder, SharedArbiter, TrackLocker, WhenBlocked};
 use crate::arbiter::{Resource, ResourceSet};
-use crate::behavior::{Action, ActionEnd, ActionStatus, Timed, VirtualClock};
+use crate::behavior::{
+    Action, ActionEnd, ActionStatus, LockId, LockedParts, Timed, TrackLocks, VirtualClock,
+};
 use crate::hri::{Priority, Timestamp};
 use crate::mission::{
     Capability, CapabilityPolicy, HaltProgress, MissionConfig, MissionController, Progress,
@@ -30,6 +34,19 @@ impl Resource for Res {
     fn index(self) -> u8 {
         self as u8
     }
+}
+
+/// The tracks of this robot (`EVENT_TRACK` moves nothing).
+const TRACKS: &[&str] = &["BODY_TRACK", "HEAD_TRACK", "LIFT_TRACK", "EVENT_TRACK"];
+
+fn of_track(track: &str) -> Option<ResourceSet<Res>> {
+    Some(match track {
+        "BODY_TRACK" => ResourceSet::of(&[Res::Base]),
+        "HEAD_TRACK" => ResourceSet::of(&[Res::Head]),
+        "LIFT_TRACK" => ResourceSet::of(&[Res::Lift]),
+        "EVENT_TRACK" => ResourceSet::EMPTY,
+        _ => return None,
+    })
 }
 
 struct Cap {
@@ -83,8 +100,13 @@ enum Op {
         priority: u8,
         length: Option<u8>,
         fail: bool,
+        under_locks: bool,
     },
     CancelAction(usize),
+    /// A behavior with `tracksToLockWhileActivated` activated (into lock slot `.0`, whose
+    /// previous behavior deactivates first) at a priority.
+    Lock(usize, Vec<&'static str>, u8),
+    Unlock(usize),
     Tick,
 }
 
@@ -96,15 +118,19 @@ fn op(caps: usize) -> impl Strategy<Value = Op> {
     prop_oneof![
         3 => (0..caps, any::<u8>()).prop_map(|(c, p)| Op::Mission(c, p)),
         1 => (proptest::option::of(0..caps), any::<u8>()).prop_map(|(c, p)| Op::Stop(c, p)),
-        3 => (0..3usize, resources(), any::<u8>(), proptest::option::of(1u8..8), any::<bool>())
-            .prop_map(|(slot, resources, priority, length, fail)| Op::Action {
+        3 => (0..3usize, resources(), any::<u8>(), proptest::option::of(1u8..8), any::<bool>(), any::<bool>())
+            .prop_map(|(slot, resources, priority, length, fail, under_locks)| Op::Action {
                 slot,
                 resources,
                 priority,
                 length,
                 fail,
+                under_locks,
             }),
         1 => (0..3usize).prop_map(Op::CancelAction),
+        2 => (0..2usize, proptest::sample::subsequence(TRACKS.to_vec(), 1..=2), any::<u8>())
+            .prop_map(|(slot, tracks, p)| Op::Lock(slot, tracks, p)),
+        1 => (0..2usize).prop_map(Op::Unlock),
         4 => Just(Op::Tick),
     ]
 }
@@ -125,11 +151,21 @@ fn scenario() -> impl Strategy<Value = (Vec<CapSpec>, Vec<Op>)> {
     })
 }
 
+/// An action in a slot, as the runner keeps it: the parts of the locks it uses, and
+/// whether it waits for the locks to hold them before it starts.
+struct Slot {
+    action: ArbitratedAction<Res>,
+    lent: LockedParts,
+    awaiting: bool,
+}
+
 struct World {
     arbiter: SharedArbiter<Res>,
     mc: MissionController<Res>,
     clock: VirtualClock,
-    slots: [Option<ArbitratedAction<Res>>; 3],
+    slots: [Option<Slot>; 3],
+    locker: TrackLocker<Res>,
+    locks: [Option<LockId>; 2],
     now_ms: u64,
 }
 
@@ -145,14 +181,26 @@ impl World {
                 .any(|(h, _, r)| h == Holder::Mission(request.0) && r == resources);
             prop_assert!(held, "mission request {request:?} holds outside the table");
         }
-        // Every claim in the table belongs to a live action or an active mission request.
+        // What an action uses under the locks, the locks hold.
+        let held = self.locker.held();
+        for s in self.slots.iter().flatten().filter(|s| !s.awaiting) {
+            prop_assert!(
+                s.lent.is_subset(held),
+                "an action uses {:?} its locks do not hold ({held:?})",
+                s.lent
+            );
+        }
+        // Every claim in the table belongs to a live action or lock or an active mission
+        // request.
         for e in arb.entries() {
             let live = match e.claim.holder {
-                Holder::Action(_) => self
-                    .slots
-                    .iter()
-                    .flatten()
-                    .any(|a| a.holder() == e.claim.holder),
+                Holder::Action(n) => {
+                    self.slots
+                        .iter()
+                        .flatten()
+                        .any(|s| s.action.holder() == e.claim.holder)
+                        || self.locks.iter().flatten().any(|l| l.0 == n)
+                }
                 Holder::Mission(n) => self.mc.phase(crate::mission::RequestId(n)).is_some(),
             };
             prop_assert!(live, "a claim outlived its owner: {:?}", e);
@@ -161,17 +209,53 @@ impl World {
     }
 
     fn end_action(&mut self, slot: usize, end: ActionEnd) {
-        if let Some(mut a) = self.slots[slot].take() {
-            a.on_end(end);
+        if let Some(mut s) = self.slots[slot].take() {
+            s.action.on_end(end);
+        }
+    }
+
+    /// A behavior deactivates: the stack above it is gone, with the actions that ran under
+    /// the locks.
+    fn end_lent_actions(&mut self) {
+        for a in 0..self.slots.len() {
+            if self.slots[a].as_ref().is_some_and(|s| !s.lent.is_empty()) {
+                self.end_action(a, ActionEnd::Interrupted);
+            }
+        }
+    }
+
+    /// A behavior's deactivation gives its lock back (its actions ended first).
+    fn unlock(&mut self, slot: usize) {
+        if let Some(l) = self.locks[slot].take() {
+            self.locker.unlock(l);
         }
     }
 
     fn tick(&mut self) {
         self.clock.advance(Duration::from_millis(50));
         self.now_ms += 50;
+        // As the runner: the locks move on; an action using parts they lost is stopped;
+        // an action waiting for them starts once they hold them.
+        let lost = self.locker.poll();
+        for slot in 0..self.slots.len() {
+            if self.slots[slot]
+                .as_ref()
+                .is_some_and(|s| !s.awaiting && s.lent.intersects(lost))
+            {
+                self.end_action(slot, ActionEnd::Cancelled);
+            }
+        }
+        let held = self.locker.held();
+        for s in self.slots.iter_mut().flatten() {
+            if s.awaiting && s.lent.is_subset(held) {
+                s.awaiting = false;
+                s.action.start(&self.clock);
+            }
+        }
         for slot in 0..self.slots.len() {
             let status = match self.slots[slot].as_mut() {
-                Some(a) => a.step(&self.clock),
+                Some(s) if s.awaiting => continue,
+                Some(s) => s.action.step(&self.clock),
                 None => continue,
             };
             match status {
@@ -213,6 +297,8 @@ proptest! {
             mc,
             clock: VirtualClock::default(),
             slots: [None, None, None],
+            locker: TrackLocker::new(&arbiter, of_track, Priority::DEFAULT),
+            locks: [None, None],
             now_ms: 0,
         };
         for op in ops {
@@ -224,7 +310,7 @@ proptest! {
                     let name = c.map(|c| format!("c{c}"));
                     w.mc.stop(name.as_deref(), Priority(p));
                 }
-                Op::Action { slot, resources, priority, length, fail } => {
+                Op::Action { slot, resources, priority, length, fail, under_locks } => {
                     // A behavior starting a new action ends its previous one.
                     w.end_action(slot, ActionEnd::Interrupted);
                     let inner = Timed::new(
@@ -244,10 +330,33 @@ proptest! {
                         format!("slot{slot}"),
                     )
                     .when_blocked(blocked);
-                    a.start(&w.clock);
-                    w.slots[slot] = Some(a);
+                    // An action of the stack holding the locks (the runner's part).
+                    let lent = if under_locks {
+                        a.run_under_locks(w.locker.locked())
+                    } else {
+                        LockedParts::NONE
+                    };
+                    let awaiting = !lent.is_subset(w.locker.held());
+                    if !awaiting {
+                        a.start(&w.clock);
+                    }
+                    w.slots[slot] = Some(Slot { action: a, lent, awaiting });
                 }
                 Op::CancelAction(slot) => w.end_action(slot, ActionEnd::Cancelled),
+                Op::Lock(slot, tracks, p) => {
+                    if w.locks[slot].is_some() {
+                        w.end_lent_actions();
+                    }
+                    w.unlock(slot);
+                    let tracks: Vec<Box<str>> = tracks.into_iter().map(Into::into).collect();
+                    w.locks[slot] = w.locker.lock(&format!("b{slot}"), &tracks, Some(Priority(p)));
+                }
+                Op::Unlock(slot) => {
+                    if w.locks[slot].is_some() {
+                        w.end_lent_actions();
+                    }
+                    w.unlock(slot);
+                }
                 Op::Tick => w.tick(),
             }
             w.check()?;
@@ -256,6 +365,8 @@ proptest! {
         for slot in 0..3 {
             w.end_action(slot, ActionEnd::Interrupted);
         }
+        w.unlock(0);
+        w.unlock(1);
         w.mc.shutdown();
         for _ in 0..20 {
             w.tick();

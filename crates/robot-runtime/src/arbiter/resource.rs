@@ -64,6 +64,16 @@ impl<R> ResourceSet<R> {
         self.bits
     }
 
+    /// The set of a raw mask ([`bits`](Self::bits) of a set of the same resource type: what
+    /// crosses the behavior runner, which does not know the type, as
+    /// [`LockedParts`](crate::behavior::LockedParts)).
+    pub fn from_bits(bits: u64) -> ResourceSet<R> {
+        ResourceSet {
+            bits,
+            _r: PhantomData,
+        }
+    }
+
     /// True when no resource is in the set.
     pub fn is_empty(self) -> bool {
         self.bits == 0
@@ -79,6 +89,14 @@ impl<R> ResourceSet<R> {
     pub fn union(self, other: ResourceSet<R>) -> ResourceSet<R> {
         ResourceSet {
             bits: self.bits | other.bits,
+            _r: PhantomData,
+        }
+    }
+
+    /// The resources of `self` not in `other`.
+    pub fn difference(self, other: ResourceSet<R>) -> ResourceSet<R> {
+        ResourceSet {
+            bits: self.bits & !other.bits,
             _r: PhantomData,
         }
     }

@@ -14,6 +14,7 @@ use std::fmt;
 use std::time::Duration;
 
 use super::clock::VirtualClock;
+use super::track_locks::LockedParts;
 use super::wakeup::Wakeup;
 
 /// What one step of an action reports.
@@ -75,6 +76,17 @@ pub trait Action: Send + 'static {
     /// skipped): right for an action that moves something every step.
     fn next_wakeup(&self, _clock: &VirtualClock) -> Wakeup {
         Wakeup::EveryTick
+    }
+    /// Called once before [`start`](Self::start) when the behaviors on the action's stack
+    /// lock parts of the body (`tracksToLockWhileActivated`; see
+    /// [`track_locks`](super::track_locks)): `locked` are those parts. They are the stack's:
+    /// an action that claims parts leaves these out of its claim (an animation plays without
+    /// the locked tracks, as the original masked them; a turn under a `BODY_TRACK` lock
+    /// drives under it) and returns the ones it uses. The runner starts it only once the
+    /// locks hold those, and stops it (ended as [`ActionEnd::Cancelled`]) if a higher claim
+    /// takes them from the lock. Default: claims nothing, uses nothing.
+    fn run_under_locks(&mut self, _locked: LockedParts) -> LockedParts {
+        LockedParts::NONE
     }
 }
 

@@ -19,7 +19,8 @@
 //! | `anonymousBehaviors` | inline instances with `behaviorName`, named `Owner@name`; found by their owner before global IDs |
 //! | `postBehaviorSuggestion` | a name of the registry's suggestions ([`Vocabulary::Suggestions`]), offered at every deactivation ([`World::offer_suggestion`](super::World::offer_suggestion)) |
 //! | `associatedActiveFeature` | the active feature ([`Runner::active_feature`](super::runner::Runner::active_feature)); checked against the registry's names ([`Vocabulary::ActiveFeatures`]) |
-//! | `behaviorStatToIncrement`, `tracksToLockWhileActivated`, `alterStreamAfterWakeword`, `pushTriggerWordResponse` | checked against the registry's vocabularies ([`Vocabulary::Stats`], [`Vocabulary::AnimTracks`], [`Vocabulary::StreamEffects`]), accepted |
+//! | `tracksToLockWhileActivated` | checked against the registry's names ([`Vocabulary::AnimTracks`]); locked from activation to deactivation through the runner's [`TrackLocks`](super::TrackLocks) (see [`crate::arbiter`], "Tracks") |
+//! | `behaviorStatToIncrement`, `alterStreamAfterWakeword`, `pushTriggerWordResponse` | checked against the registry's vocabularies ([`Vocabulary::Stats`], [`Vocabulary::StreamEffects`]), accepted |
 //! | `behaviorModifiers` | the activation gates (see [`OperationModifiers`](super::core::OperationModifiers)); `behaviorAlwaysDelegates` is refused, as the original refused it |
 //!
 //! A vocabulary the registry does not have (see [`Vocabulary`]): a key only checked against
@@ -791,6 +792,7 @@ fn build_instance<U: IntentUnion, E: 'static>(
         );
     }
     if let Some(tracks) = keys.strings(&mut sink, "tracksToLockWhileActivated") {
+        spec.tracks = tracks.iter().map(|t| (*t).to_owned()).collect();
         if let Some(names) = vocabs.get(Vocabulary::AnimTracks) {
             for (i, t) in tracks.iter().enumerate() {
                 if !names.contains(t) {

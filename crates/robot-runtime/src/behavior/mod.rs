@@ -13,6 +13,8 @@
 //!   node library brings its own.
 //! * [`Action`] (`action`): multi-tick work behaviors delegate to, with simulated
 //!   built-ins.
+//! * [`TrackLocks`] ([`track_locks`]): `tracksToLockWhileActivated`, locked through the
+//!   robot's arbiter from activation to deactivation ([`Runner::set_track_locks`]).
 //! * Scoped effects ([`Effect`]): intents, timeout holds, trigger-word suppressions,
 //!   cleanups, undone in reverse order on any deactivation.
 //! * [`Condition`] (`condition`): the framework's conditions (`TrueCondition`, `Compound`,
@@ -76,6 +78,7 @@ mod problem;
 mod references;
 mod registry;
 pub mod runner;
+pub mod track_locks;
 mod tree;
 mod vocabulary;
 pub mod wakeup;
@@ -108,6 +111,7 @@ pub use problem::{LoadError, Problem, ProblemKind, ProblemSink, Severity};
 pub use references::{ClassInfo, ReferenceKey, Resolution, Role};
 pub use registry::Registry;
 pub use runner::{ConditionPair, Runner};
+pub use track_locks::{LockId, LockedParts, TrackLocks};
 pub use tree::{ModifierOverrides, Spec, Tree, TreeBuilder, TreeError};
 pub use vocabulary::Vocabulary;
 pub use wakeup::{Inputs, Wakeup, Watch};

@@ -81,6 +81,9 @@ pub struct Spec<U: IntentUnion, E: 'static> {
     pub emotion_event: Option<String>,
     /// `associatedActiveFeature` (`NoFeature`: None).
     pub active_feature: Option<String>,
+    /// `tracksToLockWhileActivated`: the track names locked while it is active, through the
+    /// runner's [`TrackLocks`](super::TrackLocks) (none set: nothing is locked).
+    pub tracks: Vec<String>,
     /// A stand-in for a class not run natively: its modifiers start with every activation
     /// gate open (its JSON `behaviorModifiers` still apply).
     pub stand_in: bool,
@@ -102,6 +105,7 @@ impl<U: IntentUnion, E: 'static> Spec<U, E> {
             post_suggestion: None,
             emotion_event: None,
             active_feature: None,
+            tracks: Vec::new(),
             stand_in: false,
             raw: None,
         }
@@ -119,6 +123,11 @@ impl<U: IntentUnion, E: 'static> Spec<U, E> {
     /// Sets the `wantsToCancelSelfCondition`.
     pub fn cancel_when(mut self, c: Condition<U, E>) -> Self {
         self.cancel_when = Some(c);
+        self
+    }
+    /// Sets `tracksToLockWhileActivated`.
+    pub fn tracks(mut self, tracks: impl IntoIterator<Item = impl Into<String>>) -> Self {
+        self.tracks = tracks.into_iter().map(Into::into).collect();
         self
     }
     /// Sets `behaviorModifiers`.
@@ -362,6 +371,7 @@ impl<U: IntentUnion, E: 'static> TreeBuilder<U, E> {
                     post_suggestion: spec.post_suggestion,
                     emotion_event: spec.emotion_event.map(Into::into),
                     active_feature: spec.active_feature.map(Into::into),
+                    tracks: spec.tracks.into_iter().map(Into::into).collect(),
                     stand_in: spec.stand_in,
                     raw: spec.raw,
                 }),

@@ -23,7 +23,7 @@
 
 use std::time::{Duration, Instant};
 
-use robot_runtime::arbiter::{Body, SharedArbiter};
+use robot_runtime::arbiter::{Body, SharedArbiter, TrackLocker};
 use robot_runtime::behavior::{export, LoadError, LoadOptions, LoadReport, Runner, Source, Wakeup};
 use robot_runtime::hri::Timestamp;
 use robot_runtime::intent::{IntakeOutcome, IntentRequest};
@@ -236,6 +236,9 @@ impl Robot {
         component.subscribe(move |ev| sink.push(Item::Intent(ev.clone())));
         let mut runner = Runner::new(tree, component);
         runner.set_action_factory(Box::new(RobotActions::new(&log, &arbiter)));
+        // `tracksToLockWhileActivated` claims through the same arbiter (its timeline
+        // lines are the arbiter's events).
+        runner.set_track_locks(Box::new(TrackLocker::body(&arbiter)));
         // A stock robot: its tree's feature gates see the stock feature set.
         for feature in intents::STOCK_FEATURES_OFF {
             original_behaviors::RobotAccessMut::robot_mut(&mut runner).set_feature(feature, false);

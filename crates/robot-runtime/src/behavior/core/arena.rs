@@ -9,6 +9,7 @@ use crate::behavior::changes::{Cached, Changes};
 use crate::behavior::clock::VirtualClock;
 use crate::behavior::condition::Condition;
 use crate::behavior::ids::{BehaviorId, BehaviorName};
+use crate::behavior::track_locks::{LockId, LockedParts};
 use crate::behavior::world::World;
 use crate::intent::{IntentComponent, IntentEvent, IntentMatcher, IntentUnion};
 
@@ -85,6 +86,8 @@ pub(crate) struct NodeDetail<U: IntentUnion, E: 'static> {
     pub emotion_event: Option<Box<str>>,
     /// `associatedActiveFeature` (`NoFeature` is kept as None).
     pub active_feature: Option<Box<str>>,
+    /// `tracksToLockWhileActivated`, as written (the robot's [`TrackLocks`](crate::behavior::TrackLocks) maps them).
+    pub tracks: Box<[Box<str>]>,
     /// A stand-in for a class not run natively.
     pub stand_in: bool,
     pub raw: Option<serde_json::Value>,
@@ -147,6 +150,12 @@ impl<'a, U: IntentUnion, E: 'static> Behaviors<'a, U, E> {
 /// A frame of the behavior stack.
 pub(crate) struct Frame {
     pub id: BehaviorId,
+    /// The behavior's track lock (`tracksToLockWhileActivated`), while it is active.
+    pub lock: Option<LockId>,
+    /// The parts of its stack's locks the frame's action uses ([`Action::run_under_locks`]).
+    pub lent: LockedParts,
+    /// The action waits for its stack's locks to hold `lent` before it starts.
+    pub awaiting_locks: bool,
     pub action: Option<Box<dyn Action>>,
     pub cont: Continuation,
     pub ready: Option<(u32, DelegationOutcome)>,
