@@ -4,8 +4,11 @@
 use super::error::HriError;
 use super::roles;
 use super::vocab::{IntentKind, Modality, Normalization, Role, Source};
-use crate::json_kind::kind_of as json_kind;
+use crate::json_kind::{kind_of as json_kind, JsonKind};
+use serde::de::value::{MapAccessDeserializer, SeqAccessDeserializer};
+use serde::de::{self, Deserialize, MapAccess, SeqAccess, Visitor};
 use serde_json::{Map, Value};
+use std::borrow::Cow;
 use std::fmt;
 
 /// A scheduling priority: 0 lowest, 255 highest. The spec's documented default is 128; the
@@ -164,8 +167,8 @@ struct Reader {
 
 /// `data` as received: text (the message's string) or an inline object (JSON bridges).
 enum DataIn<'a> {
-    Text(&'a str),
-    Inline(&'a Map<String, Value>),
+    Text(Cow<'a, str>),
+    Inline(Cow<'a, Map<String, Value>>),
 }
 
 impl HriIntent {
@@ -245,7 +248,7 @@ impl HriIntent {
         let confidence = fields.confidence.map(f64::from);
         r.finish(
             Some(fields.intent),
-            DataIn::Text(fields.data),
+            DataIn::Text(Cow::Borrowed(fields.data)),
             fields.source,
             fields.modality,
             fields.priority.map(Ok),
@@ -257,20 +260,22 @@ impl HriIntent {
     /// Lenient: the 0.3.0 field `action`, quoted 0.3.x constants, legacy modality spellings,
     /// `data` given as an inline object; `source`/`modality` may be absent (read as unknown
     /// and other). Every problem of the message is reported, not only the first.
+    ///
+    /// The message is read into a borrowed shape ([`MessageIn`]: its strings are not copied
+    /// when they hold no escapes), not into a `serde_json::Value`; what it reports is what
+    /// [`HriIntent::from_json_value`] reports for the same text.
     pub fn from_json(text: &str, options: ReadOptions) -> Result<ReadIntent, RejectedIntent> {
-        let value: Value = match serde_json::from_str(text) {
-            Ok(v) => v,
-            Err(e) => {
-                return Err(RejectedIntent {
-                    intent: None,
-                    errors: vec![HriError::MalformedMessage {
-                        reason: e.to_string(),
-                    }],
-                    notes: Vec::new(),
-                })
-            }
-        };
-        HriIntent::from_json_value(&value, options)
+        match serde_json::from_str::<TopIn<'_>>(text) {
+            Ok(TopIn::Object(message)) => message.read(options),
+            Ok(TopIn::Other(value)) => Err(not_an_object(&value)),
+            Err(e) => Err(RejectedIntent {
+                intent: None,
+                errors: vec![HriError::MalformedMessage {
+                    reason: e.to_string(),
+                }],
+                notes: Vec::new(),
+            }),
+        }
     }
 
     /// [`HriIntent::from_json`] on an already parsed value.
@@ -279,13 +284,7 @@ impl HriIntent {
         options: ReadOptions,
     ) -> Result<ReadIntent, RejectedIntent> {
         let Some(obj) = value.as_object() else {
-            return Err(RejectedIntent {
-                intent: None,
-                errors: vec![HriError::MalformedMessage {
-                    reason: format!("found {}", json_kind(value)),
-                }],
-                notes: Vec::new(),
-            });
+            return Err(not_an_object(value));
         };
         HriIntent::from_json_object(obj, options)
     }
@@ -295,73 +294,17 @@ impl HriIntent {
         obj: &serde_json::Map<String, Value>,
         options: ReadOptions,
     ) -> Result<ReadIntent, RejectedIntent> {
-        let mut r = Reader::new(options);
-        for field in obj.keys() {
-            if !HriIntent::FIELDS.contains(&field.as_str()) {
-                let e = HriError::UnknownField {
-                    field: field.clone(),
-                    meant: closest_field(field),
-                };
-                if r.options.reject_unknown_fields {
-                    r.errors.push(e);
-                } else {
-                    r.warnings.push(e);
-                }
+        let mut message = MessageIn::default();
+        for (key, value) in obj {
+            let field = match value {
+                Value::String(s) => FieldIn::Str(Cow::Borrowed(s)),
+                other => FieldIn::Other(Cow::Borrowed(other)),
+            };
+            if message.set(key, field).is_some() {
+                message.unknown.push(Cow::Borrowed(key));
             }
         }
-        let intent = r.string_field(obj, "intent");
-        let action = r.string_field(obj, "action");
-        let intent = match (intent, action) {
-            (Some(i), Some(a)) if i.trim() != a.trim() => {
-                r.errors.push(HriError::ConflictingIntentFields {
-                    intent: i.to_owned(),
-                    action: a.to_owned(),
-                });
-                Some(i)
-            }
-            (Some(i), _) => Some(i),
-            (None, Some(a)) => {
-                r.notes.push(Normalization::LegacyActionField);
-                Some(a)
-            }
-            (None, None) => None,
-        };
-        let data = match obj.get("data") {
-            None | Some(Value::Null) => DataIn::Text(""),
-            Some(Value::String(s)) => DataIn::Text(s),
-            Some(Value::Object(m)) => {
-                r.notes.push(Normalization::InlineData);
-                DataIn::Inline(m)
-            }
-            Some(other) => {
-                r.errors.push(HriError::DataNotObject {
-                    intent: intent.unwrap_or_default().trim().to_owned(),
-                    found: json_kind(other),
-                });
-                DataIn::Text("")
-            }
-        };
-        let source = r.string_field(obj, "source").unwrap_or("__unknown__");
-        let modality = r
-            .string_field(obj, "modality")
-            .unwrap_or("__modality_other__");
-        let priority = obj.get("priority").map(|v| match v.as_u64() {
-            Some(p) if p <= 255 => Ok(p as u8),
-            _ => Err(v.to_string()),
-        });
-        let confidence = match obj.get("confidence") {
-            None | Some(Value::Null) => None,
-            Some(Value::Number(n)) => Some(n.as_f64().unwrap_or(f64::NAN)),
-            Some(other) => {
-                r.errors.push(HriError::FieldType {
-                    field: "confidence",
-                    expected: "a number",
-                    found: json_kind(other),
-                });
-                None
-            }
-        };
-        r.finish(intent, data, source, modality, priority, confidence)
+        message.read(options)
     }
 
     /// The canonical wire form (2.x constants; `data` as compact JSON text).
@@ -393,6 +336,306 @@ impl HriIntent {
     }
 }
 
+/// A message that is no JSON object: what was found instead.
+#[cold]
+fn not_an_object(value: &Value) -> RejectedIntent {
+    RejectedIntent {
+        intent: None,
+        errors: vec![HriError::MalformedMessage {
+            reason: format!("found {}", json_kind(value)),
+        }],
+        notes: Vec::new(),
+    }
+}
+
+/// A JSON message as read, before the lenient reading: [`MessageIn`] when it is an object,
+/// the value otherwise (reported by its kind).
+enum TopIn<'a> {
+    Object(MessageIn<'a>),
+    Other(Value),
+}
+
+/// One field's value: a string (borrowed from the text when it holds no escapes, or from
+/// the parsed object), or any other JSON value (owned when read from text: numbers, `null`,
+/// an inline `data` object; borrowed from a parsed object).
+#[derive(Debug)]
+enum FieldIn<'a> {
+    Str(Cow<'a, str>),
+    Other(Cow<'a, Value>),
+}
+
+/// The fields of a JSON message, each by its name in [`HriIntent::FIELDS`] (the last value
+/// of a repeated key, as a JSON object keeps it), and the keys that are none of them.
+#[derive(Default)]
+struct MessageIn<'a> {
+    intent: Option<FieldIn<'a>>,
+    data: Option<FieldIn<'a>>,
+    source: Option<FieldIn<'a>>,
+    modality: Option<FieldIn<'a>>,
+    priority: Option<FieldIn<'a>>,
+    confidence: Option<FieldIn<'a>>,
+    action: Option<FieldIn<'a>>,
+    /// In the order read (repeats included); [`MessageIn::read`] reports them in the order
+    /// and number a parsed object's keys have.
+    unknown: Vec<Cow<'a, str>>,
+}
+
+impl<'a> MessageIn<'a> {
+    fn set(&mut self, key: &str, value: FieldIn<'a>) -> Option<FieldIn<'a>> {
+        let slot = match key {
+            "intent" => &mut self.intent,
+            "data" => &mut self.data,
+            "source" => &mut self.source,
+            "modality" => &mut self.modality,
+            "priority" => &mut self.priority,
+            "confidence" => &mut self.confidence,
+            "action" => &mut self.action,
+            _ => return Some(value),
+        };
+        *slot = Some(value);
+        None
+    }
+
+    /// The lenient reading: every problem of the message, in the order of the checks.
+    fn read(self, options: ReadOptions) -> Result<ReadIntent, RejectedIntent> {
+        let mut r = Reader::new(options);
+        if !self.unknown.is_empty() {
+            r.unknown_fields(&self.unknown);
+        }
+        let intent = r.string_field(self.intent.as_ref(), "intent");
+        let action = r.string_field(self.action.as_ref(), "action");
+        let intent = match (intent, action) {
+            (Some(i), Some(a)) if i.trim() != a.trim() => {
+                r.errors.push(HriError::ConflictingIntentFields {
+                    intent: i.to_owned(),
+                    action: a.to_owned(),
+                });
+                Some(i)
+            }
+            (Some(i), _) => Some(i),
+            (None, Some(a)) => {
+                r.notes.push(Normalization::LegacyActionField);
+                Some(a)
+            }
+            (None, None) => None,
+        };
+        let data = match self.data {
+            None => DataIn::Text(Cow::Borrowed("")),
+            Some(FieldIn::Str(s)) => DataIn::Text(s),
+            Some(FieldIn::Other(v)) => match v {
+                Cow::Borrowed(Value::Object(m)) => {
+                    r.notes.push(Normalization::InlineData);
+                    DataIn::Inline(Cow::Borrowed(m))
+                }
+                Cow::Owned(Value::Object(m)) => {
+                    r.notes.push(Normalization::InlineData);
+                    DataIn::Inline(Cow::Owned(m))
+                }
+                v if v.is_null() => DataIn::Text(Cow::Borrowed("")),
+                other => {
+                    r.errors.push(HriError::DataNotObject {
+                        intent: intent.unwrap_or_default().trim().to_owned(),
+                        found: json_kind(&other),
+                    });
+                    DataIn::Text(Cow::Borrowed(""))
+                }
+            },
+        };
+        let source = r
+            .string_field(self.source.as_ref(), "source")
+            .unwrap_or("__unknown__");
+        let modality = r
+            .string_field(self.modality.as_ref(), "modality")
+            .unwrap_or("__modality_other__");
+        let priority = self.priority.as_ref().map(|v| match v {
+            FieldIn::Other(v) => match v.as_u64() {
+                Some(p) if p <= 255 => Ok(p as u8),
+                _ => Err(v.to_string()),
+            },
+            FieldIn::Str(s) => Err(Value::String(s.to_string()).to_string()),
+        });
+        let confidence = match &self.confidence {
+            None => None,
+            Some(FieldIn::Other(v)) => match &**v {
+                Value::Null => None,
+                Value::Number(n) => Some(n.as_f64().unwrap_or(f64::NAN)),
+                other => {
+                    r.errors.push(HriError::FieldType {
+                        field: "confidence",
+                        expected: "a number",
+                        found: json_kind(other),
+                    });
+                    None
+                }
+            },
+            Some(FieldIn::Str(_)) => {
+                r.errors.push(HriError::FieldType {
+                    field: "confidence",
+                    expected: "a number",
+                    found: JsonKind::String.name(),
+                });
+                None
+            }
+        };
+        r.finish(intent, data, source, modality, priority, confidence)
+    }
+}
+
+impl<'de> serde::Deserialize<'de> for TopIn<'de> {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        d.deserialize_any(TopVisitor)
+    }
+}
+
+/// Reads an object into a [`MessageIn`], anything else into a `Value` (as serde_json's own
+/// visitor would).
+struct TopVisitor;
+
+impl<'de> Visitor<'de> for TopVisitor {
+    type Value = TopIn<'de>;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("any valid JSON value")
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<TopIn<'de>, A::Error> {
+        let mut message = MessageIn::default();
+        while let Some(KeyIn(key)) = map.next_key::<KeyIn<'de>>()? {
+            let value = map.next_value::<FieldIn<'de>>()?;
+            if message.set(&key, value).is_some() {
+                message.unknown.push(key);
+            }
+        }
+        Ok(TopIn::Object(message))
+    }
+
+    fn visit_seq<A: SeqAccess<'de>>(self, seq: A) -> Result<TopIn<'de>, A::Error> {
+        Value::deserialize(SeqAccessDeserializer::new(seq)).map(TopIn::Other)
+    }
+
+    fn visit_bool<E: de::Error>(self, v: bool) -> Result<TopIn<'de>, E> {
+        Ok(TopIn::Other(Value::Bool(v)))
+    }
+
+    fn visit_i64<E: de::Error>(self, v: i64) -> Result<TopIn<'de>, E> {
+        Ok(TopIn::Other(Value::from(v)))
+    }
+
+    fn visit_u64<E: de::Error>(self, v: u64) -> Result<TopIn<'de>, E> {
+        Ok(TopIn::Other(Value::from(v)))
+    }
+
+    fn visit_f64<E: de::Error>(self, v: f64) -> Result<TopIn<'de>, E> {
+        Ok(TopIn::Other(Value::from(v)))
+    }
+
+    fn visit_str<E: de::Error>(self, v: &str) -> Result<TopIn<'de>, E> {
+        Ok(TopIn::Other(Value::String(v.to_owned())))
+    }
+
+    fn visit_unit<E: de::Error>(self) -> Result<TopIn<'de>, E> {
+        Ok(TopIn::Other(Value::Null))
+    }
+}
+
+/// An object key, borrowed from the text when it holds no escapes.
+struct KeyIn<'a>(Cow<'a, str>);
+
+impl<'de> serde::Deserialize<'de> for KeyIn<'de> {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        d.deserialize_str(StrVisitor).map(KeyIn)
+    }
+}
+
+/// A string, borrowed when the deserializer lends it.
+struct StrVisitor;
+
+impl<'de> Visitor<'de> for StrVisitor {
+    type Value = Cow<'de, str>;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("a string")
+    }
+
+    fn visit_borrowed_str<E: de::Error>(self, v: &'de str) -> Result<Cow<'de, str>, E> {
+        Ok(Cow::Borrowed(v))
+    }
+
+    fn visit_str<E: de::Error>(self, v: &str) -> Result<Cow<'de, str>, E> {
+        Ok(Cow::Owned(v.to_owned()))
+    }
+
+    fn visit_string<E: de::Error>(self, v: String) -> Result<Cow<'de, str>, E> {
+        Ok(Cow::Owned(v))
+    }
+}
+
+impl<'de> serde::Deserialize<'de> for FieldIn<'de> {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        d.deserialize_any(FieldVisitor)
+    }
+}
+
+/// A field's value: strings borrowed when possible, every other value built as
+/// serde_json's own `Value` visitor builds it (same values, same errors).
+struct FieldVisitor;
+
+impl<'de> Visitor<'de> for FieldVisitor {
+    type Value = FieldIn<'de>;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("any valid JSON value")
+    }
+
+    fn visit_borrowed_str<E: de::Error>(self, v: &'de str) -> Result<FieldIn<'de>, E> {
+        Ok(FieldIn::Str(Cow::Borrowed(v)))
+    }
+
+    fn visit_str<E: de::Error>(self, v: &str) -> Result<FieldIn<'de>, E> {
+        Ok(FieldIn::Str(Cow::Owned(v.to_owned())))
+    }
+
+    fn visit_string<E: de::Error>(self, v: String) -> Result<FieldIn<'de>, E> {
+        Ok(FieldIn::Str(Cow::Owned(v)))
+    }
+
+    fn visit_bool<E: de::Error>(self, v: bool) -> Result<FieldIn<'de>, E> {
+        Ok(FieldIn::Other(Cow::Owned(Value::Bool(v))))
+    }
+
+    fn visit_i64<E: de::Error>(self, v: i64) -> Result<FieldIn<'de>, E> {
+        Ok(FieldIn::Other(Cow::Owned(Value::from(v))))
+    }
+
+    fn visit_u64<E: de::Error>(self, v: u64) -> Result<FieldIn<'de>, E> {
+        Ok(FieldIn::Other(Cow::Owned(Value::from(v))))
+    }
+
+    fn visit_f64<E: de::Error>(self, v: f64) -> Result<FieldIn<'de>, E> {
+        Ok(FieldIn::Other(Cow::Owned(Value::from(v))))
+    }
+
+    fn visit_unit<E: de::Error>(self) -> Result<FieldIn<'de>, E> {
+        Ok(FieldIn::Other(Cow::Owned(Value::Null)))
+    }
+
+    fn visit_none<E: de::Error>(self) -> Result<FieldIn<'de>, E> {
+        Ok(FieldIn::Other(Cow::Owned(Value::Null)))
+    }
+
+    fn visit_some<D: serde::Deserializer<'de>>(self, d: D) -> Result<FieldIn<'de>, D::Error> {
+        d.deserialize_any(FieldVisitor)
+    }
+
+    fn visit_seq<A: SeqAccess<'de>>(self, seq: A) -> Result<FieldIn<'de>, A::Error> {
+        Value::deserialize(SeqAccessDeserializer::new(seq)).map(|v| FieldIn::Other(Cow::Owned(v)))
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<FieldIn<'de>, A::Error> {
+        Value::deserialize(MapAccessDeserializer::new(map)).map(|v| FieldIn::Other(Cow::Owned(v)))
+    }
+}
+
 /// See [`HriIntent::closest_field`].
 fn closest_field(field: &str) -> Option<&'static str> {
     crate::suggest::closest(field, HriIntent::FIELDS.iter().copied())
@@ -410,19 +653,38 @@ impl Reader {
 
     fn string_field<'v>(
         &mut self,
-        obj: &'v Map<String, Value>,
+        value: Option<&'v FieldIn<'_>>,
         field: &'static str,
     ) -> Option<&'v str> {
-        match obj.get(field) {
-            None | Some(Value::Null) => None,
-            Some(Value::String(s)) => Some(s),
-            Some(other) => {
+        match value {
+            None => None,
+            Some(FieldIn::Str(s)) => Some(s),
+            Some(FieldIn::Other(v)) if v.is_null() => None,
+            Some(FieldIn::Other(other)) => {
                 self.errors.push(HriError::FieldType {
                     field,
                     expected: "a string",
                     found: json_kind(other),
                 });
                 None
+            }
+        }
+    }
+
+    /// Reports the keys that are no field of the message, once each, in the order a parsed
+    /// object keeps its keys (whatever serde_json's map is built with).
+    #[cold]
+    fn unknown_fields(&mut self, keys: &[Cow<'_, str>]) {
+        let keys: Map<String, Value> = keys.iter().map(|k| (k.to_string(), Value::Null)).collect();
+        for field in keys.keys() {
+            let e = HriError::UnknownField {
+                field: field.clone(),
+                meant: closest_field(field),
+            };
+            if self.options.reject_unknown_fields {
+                self.errors.push(e);
+            } else {
+                self.warnings.push(e);
             }
         }
     }
@@ -456,12 +718,12 @@ impl Reader {
             .map(|k| k.wire().to_owned())
             .unwrap_or_default();
         let data = match data {
-            DataIn::Inline(m) => Some(m.clone()),
+            DataIn::Inline(m) => Some(m.into_owned()),
             DataIn::Text(t) if t.trim().is_empty() => {
                 self.notes.push(Normalization::EmptyData);
                 Some(Map::new())
             }
-            DataIn::Text(t) => match serde_json::from_str::<Value>(t) {
+            DataIn::Text(t) => match serde_json::from_str::<Value>(&t) {
                 Ok(Value::Object(m)) => Some(m),
                 Ok(other) => {
                     self.errors.push(HriError::DataNotObject {
