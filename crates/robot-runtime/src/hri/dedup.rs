@@ -29,8 +29,10 @@
 use super::envelope::{IntentId, Timestamp};
 use super::message::{Confidence, HriIntent};
 use super::policy::ConfidenceDecision;
+use serde_json::Value;
 use std::collections::hash_map::DefaultHasher;
 use std::collections::VecDeque;
+use std::fmt::{self, Write as _};
 use std::hash::{Hash, Hasher};
 
 /// A bounded memory of recently admitted requests, applying the rule of the module
@@ -71,6 +73,48 @@ fn more_confident(new: Confidence, old: Confidence) -> bool {
     matches!((new, old), (Confidence::Stated(n), Confidence::Stated(o)) if n > o)
 }
 
+/// Hashes `value` as its compact JSON text tells it apart (equal texts, equal hashes;
+/// numbers by their text: `1` and `1.0` differ), without writing the text.
+fn hash_value(value: &Value, h: &mut DefaultHasher) {
+    match value {
+        Value::String(s) => {
+            0u8.hash(h);
+            s.hash(h);
+        }
+        Value::Array(items) => {
+            1u8.hash(h);
+            items.len().hash(h);
+            for item in items {
+                hash_value(item, h);
+            }
+        }
+        Value::Object(map) => {
+            2u8.hash(h);
+            map.len().hash(h);
+            for (k, v) in map {
+                k.hash(h);
+                hash_value(v, h);
+            }
+        }
+        Value::Null | Value::Bool(_) | Value::Number(_) => {
+            3u8.hash(h);
+            // Infallible: the writer never fails.
+            let _ = write!(HashWriter(h), "{value}");
+            0xffu8.hash(h);
+        }
+    }
+}
+
+/// Feeds formatted text to a hasher.
+struct HashWriter<'h>(&'h mut DefaultHasher);
+
+impl fmt::Write for HashWriter<'_> {
+    fn write_str(&mut self, s: &str) -> fmt::Result {
+        self.0.write(s.as_bytes());
+        Ok(())
+    }
+}
+
 impl Deduplicator {
     /// Remembers up to `capacity` admissions (at least 1); content duplicates count within
     /// `window_ms`.
@@ -84,13 +128,14 @@ impl Deduplicator {
     }
 
     /// The content key of an intent: its canonical intent value and `data` (serde_json maps
-    /// are ordered, so equal objects hash equally).
+    /// are ordered, so equal objects hash equally; each value hashed as its compact JSON text
+    /// tells it apart, see `hash_value`).
     pub fn key(intent: &HriIntent) -> u64 {
         let mut h = DefaultHasher::new();
         intent.intent.wire().hash(&mut h);
         for (k, v) in &intent.data {
             k.hash(&mut h);
-            v.to_string().hash(&mut h);
+            hash_value(v, &mut h);
         }
         h.finish()
     }
@@ -208,5 +253,46 @@ mod tests {
             ),
             None
         );
+    }
+
+    #[test]
+    fn keys_tell_values_apart_as_their_json_text_does() {
+        use serde_json::json;
+        let values = [
+            json!(1),
+            json!(1.0),
+            json!(-0.0),
+            json!(0.0),
+            json!("1"),
+            json!(null),
+            json!("null"),
+            json!(true),
+            json!([1]),
+            json!(["1"]),
+            json!([[1]]),
+            json!({"a": 1}),
+            json!({"a": "1"}),
+            json!({"b": 1, "a": 1}),
+            json!({"a": 1, "b": 1}),
+            json!({"a": [1, 2]}),
+            json!({"a": [1], "b": [2]}),
+            json!(""),
+            json!([]),
+            json!({}),
+        ];
+        let key = |v: &serde_json::Value| {
+            let mut i = HriIntent::new(IntentKind::StartActivity);
+            i.data.insert("other_data".into(), v.clone());
+            Deduplicator::key(&i)
+        };
+        for a in &values {
+            for b in &values {
+                assert_eq!(
+                    key(a) == key(b),
+                    a.to_string() == b.to_string(),
+                    "{a} vs {b}"
+                );
+            }
+        }
     }
 }
