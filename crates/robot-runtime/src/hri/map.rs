@@ -5,7 +5,9 @@
 
 use super::message::HriIntent;
 use crate::union::CladUnion;
-use serde_json::{Map, Value};
+use serde::de::value::MapDeserializer;
+use serde_json::Value;
+use std::borrow::Cow;
 use thiserror::Error;
 
 /// A condition on a role's value (`goal` = `poi_docking`).
@@ -172,16 +174,18 @@ impl<T: Copy + 'static> HriMapEntry<T> {
     /// in their payload fields.
     pub fn build<U: CladUnion<Tag = T>>(&self, intent: &HriIntent) -> Result<U, HriMapError> {
         let entry = self;
-        let mut fields = Map::new();
-        for f in entry.fields {
-            if let Some(v) = intent.data.get(f.role) {
+        // The roles as the payload's fields, borrowed: a string role as it is, any other
+        // value as its JSON text.
+        let fields = entry.fields.iter().filter_map(|f| {
+            intent.data.get(f.role).map(|v| {
                 let v = match v {
-                    Value::String(_) => v.clone(),
-                    other => Value::String(other.to_string()),
+                    Value::String(s) => Cow::Borrowed(s.as_str()),
+                    other => Cow::Owned(other.to_string()),
                 };
-                fields.insert(f.field.to_owned(), v);
-            }
-        }
+                (f.field, v)
+            })
+        });
+        let fields = MapDeserializer::<_, serde::de::value::Error>::new(fields);
         let member = U::tag_name(entry.tag);
         let payload_error = |reason: String| HriMapError::Payload {
             intent: intent.intent.wire().to_owned(),
@@ -193,7 +197,7 @@ impl<T: Copy + 'static> HriMapEntry<T> {
                 "the member's payload is not a structure".into(),
             ));
         }
-        match U::deserialize_struct_member(entry.tag, Value::Object(fields)) {
+        match U::deserialize_struct_member(entry.tag, fields) {
             Some(r) => r.map_err(|e| payload_error(e.to_string())),
             None => Err(payload_error(
                 "the union does not implement deserialize_struct_member".into(),
