@@ -234,6 +234,21 @@ impl HriIntake {
         std::mem::take(&mut self.events)
     }
 
+    /// Takes the event buffer (the events reported since the last drain, oldest first) to
+    /// be handed back empty with [`HriIntake::return_event_buffer`]: its allocation is kept
+    /// from one message to the next.
+    pub(crate) fn take_event_buffer(&mut self) -> Vec<HriEvent> {
+        std::mem::take(&mut self.events)
+    }
+
+    /// Gives back the buffer of [`HriIntake::take_event_buffer`], emptied.
+    pub(crate) fn return_event_buffer(&mut self, mut buffer: Vec<HriEvent>) {
+        if self.events.is_empty() {
+            buffer.clear();
+            self.events = buffer;
+        }
+    }
+
     /// The events reported since the last drain.
     pub fn events(&self) -> &[HriEvent] {
         &self.events

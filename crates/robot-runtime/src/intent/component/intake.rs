@@ -438,9 +438,11 @@ where
             }
             HriMessage::Undecodable { reason, .. } => self.hri.receive_undecodable(reason),
         };
-        for e in self.hri.drain_events() {
+        let mut events = self.hri.take_event_buffer();
+        for e in events.drain(..) {
             self.emit(IntentEvent::Hri(Box::new(e)));
         }
+        self.hri.return_event_buffer(events);
         let record = match admission {
             Admission::Execute(record) => record,
             Admission::Confirm(record) => {
