@@ -126,7 +126,9 @@ impl<T: Copy + 'static> StaticHriMap<T> {
     pub fn lookup(&self, intent: &HriIntent) -> Option<&'static HriMapEntry<T>> {
         let wire = intent.intent.wire();
         let entries = self.entries;
-        let start = entries.partition_point(|e| e.intent.as_bytes() < wire.as_bytes());
+        // A scan, not a binary search: the map is a few dozen entries, most intents' names
+        // differ in length, and a name compared is mostly the shared `__intent_` prefix.
+        let start = entries.iter().position(|e| e.intent == wire)?;
         entries[start..]
             .iter()
             .take_while(|e| e.intent == wire)
