@@ -2,11 +2,10 @@
 //! version's spelling and written canonically (2.x constants).
 
 use super::error::HriError;
+use super::read::{FieldIn, MessageIn, RolesIn, TopIn};
 use super::roles;
 use super::vocab::{IntentKind, Modality, Normalization, Role, Source};
-use crate::json_kind::{kind_of as json_kind, JsonKind};
-use serde::de::value::{MapAccessDeserializer, SeqAccessDeserializer};
-use serde::de::{self, Deserialize, MapAccess, SeqAccess, Visitor};
+use crate::json_kind::kind_of as json_kind;
 use serde_json::{Map, Value};
 use std::borrow::Cow;
 use std::fmt;
@@ -168,7 +167,52 @@ struct Reader {
 /// `data` as received: text (the message's string) or an inline object (JSON bridges).
 enum DataIn<'a> {
     Text(Cow<'a, str>),
-    Inline(Cow<'a, Map<String, Value>>),
+    Inline(RolesIn<'a>),
+}
+
+/// A validated intent whose `data` is still borrowed from what was read ([`RolesIn`]): what
+/// the one intake routes without building the owned [`HriIntent`] (a request for the
+/// behaviors needs its roles only long enough to build its member).
+#[derive(Clone, Debug)]
+pub(crate) struct IntentIn<'a> {
+    pub(crate) intent: IntentKind,
+    pub(crate) data: RolesIn<'a>,
+    pub(crate) source: Source,
+    pub(crate) modality: Modality,
+    pub(crate) priority: Priority,
+    pub(crate) confidence: Confidence,
+}
+
+impl IntentIn<'_> {
+    /// The owned intent.
+    pub(crate) fn into_owned(self) -> HriIntent {
+        HriIntent {
+            intent: self.intent,
+            data: self.data.into_map(),
+            source: self.source,
+            modality: self.modality,
+            priority: self.priority,
+            confidence: self.confidence,
+        }
+    }
+}
+
+/// [`ReadIntent`] with the intent's `data` borrowed.
+pub(crate) struct ReadIn<'a> {
+    pub(crate) intent: IntentIn<'a>,
+    pub(crate) notes: Vec<Normalization>,
+    pub(crate) warnings: Vec<HriError>,
+}
+
+impl ReadIn<'_> {
+    /// The owned read.
+    pub(crate) fn into_owned(self) -> ReadIntent {
+        ReadIntent {
+            intent: self.intent.into_owned(),
+            notes: self.notes,
+            warnings: self.warnings,
+        }
+    }
 }
 
 impl HriIntent {
@@ -244,6 +288,14 @@ impl HriIntent {
         fields: IntentFields<'_>,
         options: ReadOptions,
     ) -> Result<ReadIntent, RejectedIntent> {
+        HriIntent::read_fields(fields, options).map(ReadIn::into_owned)
+    }
+
+    /// [`HriIntent::from_fields`], `data` borrowed.
+    pub(crate) fn read_fields(
+        fields: IntentFields<'_>,
+        options: ReadOptions,
+    ) -> Result<ReadIn<'_>, RejectedIntent> {
         let r = Reader::new(options);
         let confidence = fields.confidence.map(f64::from);
         r.finish(
@@ -261,10 +313,18 @@ impl HriIntent {
     /// `data` given as an inline object; `source`/`modality` may be absent (read as unknown
     /// and other). Every problem of the message is reported, not only the first.
     ///
-    /// The message is read into a borrowed shape ([`MessageIn`]: its strings are not copied
-    /// when they hold no escapes), not into a `serde_json::Value`; what it reports is what
+    /// The message is read into a borrowed shape (its strings are not copied when they hold
+    /// no escapes), not into a `serde_json::Value`; what it reports is what
     /// [`HriIntent::from_json_value`] reports for the same text.
     pub fn from_json(text: &str, options: ReadOptions) -> Result<ReadIntent, RejectedIntent> {
+        HriIntent::read_json(text, options).map(ReadIn::into_owned)
+    }
+
+    /// [`HriIntent::from_json`], `data` borrowed.
+    pub(crate) fn read_json(
+        text: &str,
+        options: ReadOptions,
+    ) -> Result<ReadIn<'_>, RejectedIntent> {
         match serde_json::from_str::<TopIn<'_>>(text) {
             Ok(TopIn::Object(message)) => message.read(options),
             Ok(TopIn::Other(value)) => Err(not_an_object(&value)),
@@ -294,10 +354,19 @@ impl HriIntent {
         obj: &serde_json::Map<String, Value>,
         options: ReadOptions,
     ) -> Result<ReadIntent, RejectedIntent> {
+        HriIntent::read_object(obj, options).map(ReadIn::into_owned)
+    }
+
+    /// [`HriIntent::from_json_object`], `data` borrowed.
+    pub(crate) fn read_object(
+        obj: &serde_json::Map<String, Value>,
+        options: ReadOptions,
+    ) -> Result<ReadIn<'_>, RejectedIntent> {
         let mut message = MessageIn::default();
         for (key, value) in obj {
             let field = match value {
                 Value::String(s) => FieldIn::Str(Cow::Borrowed(s)),
+                Value::Object(m) if key == "data" => FieldIn::Roles(RolesIn::from_map(m)),
                 other => FieldIn::Other(Cow::Borrowed(other)),
             };
             if message.set(key, field).is_some() {
@@ -348,56 +417,9 @@ fn not_an_object(value: &Value) -> RejectedIntent {
     }
 }
 
-/// A JSON message as read, before the lenient reading: [`MessageIn`] when it is an object,
-/// the value otherwise (reported by its kind).
-enum TopIn<'a> {
-    Object(MessageIn<'a>),
-    Other(Value),
-}
-
-/// One field's value: a string (borrowed from the text when it holds no escapes, or from
-/// the parsed object), or any other JSON value (owned when read from text: numbers, `null`,
-/// an inline `data` object; borrowed from a parsed object).
-#[derive(Debug)]
-enum FieldIn<'a> {
-    Str(Cow<'a, str>),
-    Other(Cow<'a, Value>),
-}
-
-/// The fields of a JSON message, each by its name in [`HriIntent::FIELDS`] (the last value
-/// of a repeated key, as a JSON object keeps it), and the keys that are none of them.
-#[derive(Default)]
-struct MessageIn<'a> {
-    intent: Option<FieldIn<'a>>,
-    data: Option<FieldIn<'a>>,
-    source: Option<FieldIn<'a>>,
-    modality: Option<FieldIn<'a>>,
-    priority: Option<FieldIn<'a>>,
-    confidence: Option<FieldIn<'a>>,
-    action: Option<FieldIn<'a>>,
-    /// In the order read (repeats included); [`MessageIn::read`] reports them in the order
-    /// and number a parsed object's keys have.
-    unknown: Vec<Cow<'a, str>>,
-}
-
 impl<'a> MessageIn<'a> {
-    fn set(&mut self, key: &str, value: FieldIn<'a>) -> Option<FieldIn<'a>> {
-        let slot = match key {
-            "intent" => &mut self.intent,
-            "data" => &mut self.data,
-            "source" => &mut self.source,
-            "modality" => &mut self.modality,
-            "priority" => &mut self.priority,
-            "confidence" => &mut self.confidence,
-            "action" => &mut self.action,
-            _ => return Some(value),
-        };
-        *slot = Some(value);
-        None
-    }
-
     /// The lenient reading: every problem of the message, in the order of the checks.
-    fn read(self, options: ReadOptions) -> Result<ReadIntent, RejectedIntent> {
+    fn read(self, options: ReadOptions) -> Result<ReadIn<'a>, RejectedIntent> {
         let mut r = Reader::new(options);
         if !self.unknown.is_empty() {
             r.unknown_fields(&self.unknown);
@@ -422,24 +444,18 @@ impl<'a> MessageIn<'a> {
         let data = match self.data {
             None => DataIn::Text(Cow::Borrowed("")),
             Some(FieldIn::Str(s)) => DataIn::Text(s),
-            Some(FieldIn::Other(v)) => match v {
-                Cow::Borrowed(Value::Object(m)) => {
-                    r.notes.push(Normalization::InlineData);
-                    DataIn::Inline(Cow::Borrowed(m))
-                }
-                Cow::Owned(Value::Object(m)) => {
-                    r.notes.push(Normalization::InlineData);
-                    DataIn::Inline(Cow::Owned(m))
-                }
-                v if v.is_null() => DataIn::Text(Cow::Borrowed("")),
-                other => {
-                    r.errors.push(HriError::DataNotObject {
-                        intent: intent.unwrap_or_default().trim().to_owned(),
-                        found: json_kind(&other),
-                    });
-                    DataIn::Text(Cow::Borrowed(""))
-                }
-            },
+            Some(FieldIn::Roles(roles)) => {
+                r.notes.push(Normalization::InlineData);
+                DataIn::Inline(roles)
+            }
+            Some(v) if v.is_null() => DataIn::Text(Cow::Borrowed("")),
+            Some(other) => {
+                r.errors.push(HriError::DataNotObject {
+                    intent: intent.unwrap_or_default().trim().to_owned(),
+                    found: json_kind(&other.to_value()),
+                });
+                DataIn::Text(Cow::Borrowed(""))
+            }
         };
         let source = r
             .string_field(self.source.as_ref(), "source")
@@ -452,7 +468,7 @@ impl<'a> MessageIn<'a> {
                 Some(p) if p <= 255 => Ok(p as u8),
                 _ => Err(v.to_string()),
             },
-            FieldIn::Str(s) => Err(Value::String(s.to_string()).to_string()),
+            other => Err(other.to_value().to_string()),
         });
         let confidence = match &self.confidence {
             None => None,
@@ -468,171 +484,16 @@ impl<'a> MessageIn<'a> {
                     None
                 }
             },
-            Some(FieldIn::Str(_)) => {
+            Some(other) => {
                 r.errors.push(HriError::FieldType {
                     field: "confidence",
                     expected: "a number",
-                    found: JsonKind::String.name(),
+                    found: json_kind(&other.to_value()),
                 });
                 None
             }
         };
         r.finish(intent, data, source, modality, priority, confidence)
-    }
-}
-
-impl<'de> serde::Deserialize<'de> for TopIn<'de> {
-    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        d.deserialize_any(TopVisitor)
-    }
-}
-
-/// Reads an object into a [`MessageIn`], anything else into a `Value` (as serde_json's own
-/// visitor would).
-struct TopVisitor;
-
-impl<'de> Visitor<'de> for TopVisitor {
-    type Value = TopIn<'de>;
-
-    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("any valid JSON value")
-    }
-
-    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<TopIn<'de>, A::Error> {
-        let mut message = MessageIn::default();
-        while let Some(KeyIn(key)) = map.next_key::<KeyIn<'de>>()? {
-            let value = map.next_value::<FieldIn<'de>>()?;
-            if message.set(&key, value).is_some() {
-                message.unknown.push(key);
-            }
-        }
-        Ok(TopIn::Object(message))
-    }
-
-    fn visit_seq<A: SeqAccess<'de>>(self, seq: A) -> Result<TopIn<'de>, A::Error> {
-        Value::deserialize(SeqAccessDeserializer::new(seq)).map(TopIn::Other)
-    }
-
-    fn visit_bool<E: de::Error>(self, v: bool) -> Result<TopIn<'de>, E> {
-        Ok(TopIn::Other(Value::Bool(v)))
-    }
-
-    fn visit_i64<E: de::Error>(self, v: i64) -> Result<TopIn<'de>, E> {
-        Ok(TopIn::Other(Value::from(v)))
-    }
-
-    fn visit_u64<E: de::Error>(self, v: u64) -> Result<TopIn<'de>, E> {
-        Ok(TopIn::Other(Value::from(v)))
-    }
-
-    fn visit_f64<E: de::Error>(self, v: f64) -> Result<TopIn<'de>, E> {
-        Ok(TopIn::Other(Value::from(v)))
-    }
-
-    fn visit_str<E: de::Error>(self, v: &str) -> Result<TopIn<'de>, E> {
-        Ok(TopIn::Other(Value::String(v.to_owned())))
-    }
-
-    fn visit_unit<E: de::Error>(self) -> Result<TopIn<'de>, E> {
-        Ok(TopIn::Other(Value::Null))
-    }
-}
-
-/// An object key, borrowed from the text when it holds no escapes.
-struct KeyIn<'a>(Cow<'a, str>);
-
-impl<'de> serde::Deserialize<'de> for KeyIn<'de> {
-    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        d.deserialize_str(StrVisitor).map(KeyIn)
-    }
-}
-
-/// A string, borrowed when the deserializer lends it.
-struct StrVisitor;
-
-impl<'de> Visitor<'de> for StrVisitor {
-    type Value = Cow<'de, str>;
-
-    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("a string")
-    }
-
-    fn visit_borrowed_str<E: de::Error>(self, v: &'de str) -> Result<Cow<'de, str>, E> {
-        Ok(Cow::Borrowed(v))
-    }
-
-    fn visit_str<E: de::Error>(self, v: &str) -> Result<Cow<'de, str>, E> {
-        Ok(Cow::Owned(v.to_owned()))
-    }
-
-    fn visit_string<E: de::Error>(self, v: String) -> Result<Cow<'de, str>, E> {
-        Ok(Cow::Owned(v))
-    }
-}
-
-impl<'de> serde::Deserialize<'de> for FieldIn<'de> {
-    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        d.deserialize_any(FieldVisitor)
-    }
-}
-
-/// A field's value: strings borrowed when possible, every other value built as
-/// serde_json's own `Value` visitor builds it (same values, same errors).
-struct FieldVisitor;
-
-impl<'de> Visitor<'de> for FieldVisitor {
-    type Value = FieldIn<'de>;
-
-    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("any valid JSON value")
-    }
-
-    fn visit_borrowed_str<E: de::Error>(self, v: &'de str) -> Result<FieldIn<'de>, E> {
-        Ok(FieldIn::Str(Cow::Borrowed(v)))
-    }
-
-    fn visit_str<E: de::Error>(self, v: &str) -> Result<FieldIn<'de>, E> {
-        Ok(FieldIn::Str(Cow::Owned(v.to_owned())))
-    }
-
-    fn visit_string<E: de::Error>(self, v: String) -> Result<FieldIn<'de>, E> {
-        Ok(FieldIn::Str(Cow::Owned(v)))
-    }
-
-    fn visit_bool<E: de::Error>(self, v: bool) -> Result<FieldIn<'de>, E> {
-        Ok(FieldIn::Other(Cow::Owned(Value::Bool(v))))
-    }
-
-    fn visit_i64<E: de::Error>(self, v: i64) -> Result<FieldIn<'de>, E> {
-        Ok(FieldIn::Other(Cow::Owned(Value::from(v))))
-    }
-
-    fn visit_u64<E: de::Error>(self, v: u64) -> Result<FieldIn<'de>, E> {
-        Ok(FieldIn::Other(Cow::Owned(Value::from(v))))
-    }
-
-    fn visit_f64<E: de::Error>(self, v: f64) -> Result<FieldIn<'de>, E> {
-        Ok(FieldIn::Other(Cow::Owned(Value::from(v))))
-    }
-
-    fn visit_unit<E: de::Error>(self) -> Result<FieldIn<'de>, E> {
-        Ok(FieldIn::Other(Cow::Owned(Value::Null)))
-    }
-
-    fn visit_none<E: de::Error>(self) -> Result<FieldIn<'de>, E> {
-        Ok(FieldIn::Other(Cow::Owned(Value::Null)))
-    }
-
-    fn visit_some<D: serde::Deserializer<'de>>(self, d: D) -> Result<FieldIn<'de>, D::Error> {
-        d.deserialize_any(FieldVisitor)
-    }
-
-    fn visit_seq<A: SeqAccess<'de>>(self, seq: A) -> Result<FieldIn<'de>, A::Error> {
-        Value::deserialize(SeqAccessDeserializer::new(seq)).map(|v| FieldIn::Other(Cow::Owned(v)))
-    }
-
-    fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<FieldIn<'de>, A::Error> {
-        Value::deserialize(MapAccessDeserializer::new(map)).map(|v| FieldIn::Other(Cow::Owned(v)))
     }
 }
 
@@ -659,12 +520,12 @@ impl Reader {
         match value {
             None => None,
             Some(FieldIn::Str(s)) => Some(s),
-            Some(FieldIn::Other(v)) if v.is_null() => None,
-            Some(FieldIn::Other(other)) => {
+            Some(v) if v.is_null() => None,
+            Some(other) => {
                 self.errors.push(HriError::FieldType {
                     field,
                     expected: "a string",
-                    found: json_kind(other),
+                    found: json_kind(&other.to_value()),
                 });
                 None
             }
@@ -689,15 +550,15 @@ impl Reader {
         }
     }
 
-    fn finish(
+    fn finish<'a>(
         mut self,
         intent: Option<&str>,
-        data: DataIn<'_>,
+        data: DataIn<'a>,
         source: &str,
         modality: &str,
         priority: Option<Result<u8, String>>,
         confidence: Option<f64>,
-    ) -> Result<ReadIntent, RejectedIntent> {
+    ) -> Result<ReadIn<'a>, RejectedIntent> {
         let kind = match intent {
             None => {
                 self.errors.push(HriError::MissingIntent);
@@ -713,40 +574,26 @@ impl Reader {
                 }
             }
         };
-        let wire = kind
-            .as_ref()
-            .map(|k| k.wire().to_owned())
-            .unwrap_or_default();
+        // The intent's wire value, for reports (copied only when one is made).
+        let wire = |kind: &Option<IntentKind>| kind.as_ref().map_or("", |k| k.wire()).to_owned();
         let data = match data {
-            DataIn::Inline(m) => Some(m.into_owned()),
+            DataIn::Inline(roles) => Some(roles),
             DataIn::Text(t) if t.trim().is_empty() => {
                 self.notes.push(Normalization::EmptyData);
-                Some(Map::new())
+                Some(RolesIn::default())
             }
-            DataIn::Text(t) => match serde_json::from_str::<Value>(&t) {
-                Ok(Value::Object(m)) => Some(m),
-                Ok(other) => {
-                    self.errors.push(HriError::DataNotObject {
-                        intent: wire.clone(),
-                        found: json_kind(&other),
-                    });
-                    None
-                }
-                Err(e) => {
-                    self.errors.push(HriError::MalformedData {
-                        intent: wire.clone(),
-                        reason: e.to_string(),
-                    });
-                    None
-                }
-            },
+            DataIn::Text(Cow::Borrowed(t)) => self.parse_data(&kind, t, wire),
+            // Owned text (a message's `data` string with escapes): its roles are copied out.
+            DataIn::Text(Cow::Owned(t)) => {
+                self.parse_data(&kind, &t, wire).map(RolesIn::into_static)
+            }
         };
         if let (Some(kind), Some(data)) = (&kind, &data) {
             let mut unexpected = Vec::new();
-            roles::check(kind, data, &mut self.errors, &mut unexpected);
+            roles::check_in(kind, data, &mut self.errors, &mut unexpected);
             for key in unexpected {
                 let e = HriError::UnexpectedRole {
-                    intent: wire.clone(),
+                    intent: kind.wire().to_owned(),
                     key,
                 };
                 if self.options.reject_unexpected_roles {
@@ -789,8 +636,8 @@ impl Reader {
             },
         };
         match (kind, data) {
-            (Some(intent), Some(data)) if self.errors.is_empty() => Ok(ReadIntent {
-                intent: HriIntent {
+            (Some(intent), Some(data)) if self.errors.is_empty() => Ok(ReadIn {
+                intent: IntentIn {
                     intent,
                     data,
                     source,
@@ -801,11 +648,40 @@ impl Reader {
                 notes: self.notes,
                 warnings: self.warnings,
             }),
-            _ => Err(RejectedIntent {
-                intent: (!wire.is_empty()).then_some(wire),
-                errors: self.errors,
-                notes: self.notes,
-            }),
+            (kind, _) => {
+                let wire = wire(&kind);
+                Err(RejectedIntent {
+                    intent: (!wire.is_empty()).then_some(wire),
+                    errors: self.errors,
+                    notes: self.notes,
+                })
+            }
+        }
+    }
+
+    /// Reads `data` text into roles, or reports why it cannot be.
+    fn parse_data<'t>(
+        &mut self,
+        kind: &Option<IntentKind>,
+        text: &'t str,
+        wire: impl Fn(&Option<IntentKind>) -> String,
+    ) -> Option<RolesIn<'t>> {
+        match RolesIn::parse(text) {
+            Ok(Ok(roles)) => Some(roles),
+            Ok(Err(other)) => {
+                self.errors.push(HriError::DataNotObject {
+                    intent: wire(kind),
+                    found: json_kind(&other),
+                });
+                None
+            }
+            Err(e) => {
+                self.errors.push(HriError::MalformedData {
+                    intent: wire(kind),
+                    reason: e.to_string(),
+                });
+                None
+            }
         }
     }
 }

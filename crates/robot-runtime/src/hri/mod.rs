@@ -36,6 +36,7 @@ mod intake;
 pub mod map;
 mod message;
 mod policy;
+mod read;
 mod roles;
 mod vocab;
 
