@@ -27,8 +27,9 @@
 //! expired ones are not.
 
 use super::envelope::{IntentId, Timestamp};
-use super::message::{Confidence, HriIntent};
+use super::message::{Confidence, HriIntent, IntentIn};
 use super::policy::ConfidenceDecision;
+use super::read::FieldIn;
 use serde_json::Value;
 use std::collections::hash_map::DefaultHasher;
 use std::collections::VecDeque;
@@ -143,6 +144,25 @@ impl Hasher for BufferedHasher {
     }
 }
 
+/// [`hash_value`] of a value as read: the same hash as the value serde_json would hold.
+fn hash_field(value: &FieldIn<'_>, h: &mut BufferedHasher) {
+    match value {
+        FieldIn::Str(s) => {
+            0u8.hash(h);
+            s.hash(h);
+        }
+        FieldIn::Other(v) => hash_value(v, h),
+        FieldIn::Roles(roles) => {
+            2u8.hash(h);
+            roles.iter().count().hash(h);
+            for (k, v) in roles.iter() {
+                k.hash(h);
+                hash_field(v, h);
+            }
+        }
+    }
+}
+
 /// Feeds formatted text to a hasher.
 struct HashWriter<'h>(&'h mut BufferedHasher);
 
@@ -178,6 +198,17 @@ impl Deduplicator {
         h.finish()
     }
 
+    /// [`Deduplicator::key`] of an intent whose `data` is still borrowed: the same key.
+    pub(crate) fn key_in(intent: &IntentIn<'_>) -> u64 {
+        let mut h = BufferedHasher::new();
+        intent.intent.wire().hash(&mut h);
+        for (k, v) in intent.data.iter() {
+            k.hash(&mut h);
+            hash_field(v, &mut h);
+        }
+        h.finish()
+    }
+
     /// The robot's state changed by itself (an activity ended, a capability failed): the next
     /// restatement of any request is a new request.
     pub fn state_changed(&mut self) {
@@ -194,18 +225,32 @@ impl Deduplicator {
         now: Timestamp,
         decision: ConfidenceDecision,
     ) -> Option<IntentId> {
+        let key = Deduplicator::key(intent);
+        self.check_key(key, intent.confidence, producer_id, id, now, decision)
+    }
+
+    /// [`Deduplicator::check`] of a request whose key ([`Deduplicator::key`]) and confidence
+    /// are given.
+    pub(crate) fn check_key(
+        &mut self,
+        key: u64,
+        confidence: Confidence,
+        producer_id: Option<IntentId>,
+        id: IntentId,
+        now: Timestamp,
+        decision: ConfidenceDecision,
+    ) -> Option<IntentId> {
         if let Some(p) = producer_id {
             if let Some(s) = self.seen.iter().rev().find(|s| s.producer_id == Some(p)) {
                 return Some(s.id);
             }
         }
-        let key = Deduplicator::key(intent);
         // Only the latest admission of the same request counts: an older one is superseded.
         if let Some(s) = self.seen.iter().rev().find(|s| s.key == key) {
             let unchanged = s.epoch == self.epoch && now.since(s.at) <= self.window_ms;
             let says_more = s.decision != ConfidenceDecision::Execute
                 && (strength(decision) > strength(s.decision)
-                    || more_confident(intent.confidence, s.confidence));
+                    || more_confident(confidence, s.confidence));
             if unchanged && !says_more {
                 return Some(s.id);
             }
@@ -223,7 +268,7 @@ impl Deduplicator {
             at: now,
             epoch: self.epoch,
             decision,
-            confidence: intent.confidence,
+            confidence,
         });
         None
     }
@@ -353,5 +398,20 @@ mod tests {
         let mut whole = DefaultHasher::new();
         whole.write(&parts.concat());
         assert_eq!(whole.finish(), buffered.finish());
+    }
+
+    #[test]
+    fn a_request_read_with_borrowed_data_has_the_key_of_its_owned_intent() {
+        use crate::hri::ReadOptions;
+        for text in [
+            r#"{"intent": "__intent_move_to__", "data": {"goal": "poi_docking"}}"#,
+            r#"{"intent": "__intent_say__", "data": "{\"object\": \"hi\", \"recipient\": \"p\"}"}"#,
+            r#"{"intent": "__intent_start_activity__", "data": {"object": "x", "other_data": {"b": [1, 2.5, null]}, "zz": true}}"#,
+            r#"{"intent": "custom", "data": {"b": "2", "a": 1, "b": "3"}}"#,
+        ] {
+            let read = crate::hri::HriIntent::read_json(text, ReadOptions::default()).unwrap();
+            let key = Deduplicator::key_in(&read.intent);
+            assert_eq!(key, Deduplicator::key(&read.into_owned().intent), "{text}");
+        }
     }
 }

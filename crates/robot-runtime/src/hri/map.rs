@@ -124,7 +124,18 @@ impl<T: Copy + 'static> StaticHriMap<T> {
     /// The entry that applies to `intent`: the first, in file order, among the entries of
     /// its intent whose conditions hold.
     pub fn lookup(&self, intent: &HriIntent) -> Option<&'static HriMapEntry<T>> {
-        let wire = intent.intent.wire();
+        self.lookup_with(intent.intent.wire(), |role| {
+            intent.data.get(role).and_then(Value::as_str)
+        })
+    }
+
+    /// [`StaticHriMap::lookup`] of the intent whose wire value is `wire` and whose string
+    /// roles `role` gives.
+    pub(crate) fn lookup_with<'r>(
+        &self,
+        wire: &str,
+        role: impl Fn(&str) -> Option<&'r str>,
+    ) -> Option<&'static HriMapEntry<T>> {
         let entries = self.entries;
         // A scan, not a binary search: the map is a few dozen entries, most intents' names
         // differ in length, and a name compared is mostly the shared `__intent_` prefix.
@@ -132,11 +143,7 @@ impl<T: Copy + 'static> StaticHriMap<T> {
         entries[start..]
             .iter()
             .take_while(|e| e.intent == wire)
-            .find(|e| {
-                e.when
-                    .iter()
-                    .all(|c| intent.data.get(c.role).and_then(Value::as_str) == Some(c.value))
-            })
+            .find(|e| e.when.iter().all(|c| role(c.role) == Some(c.value)))
     }
 
     /// The user intent `intent` maps to (ignoring feature gates and routes: the intent
@@ -175,22 +182,31 @@ impl<T: Copy + 'static> HriMapEntry<T> {
     /// The user intent this entry makes of `intent`: its member, with the roles it copies
     /// in their payload fields.
     pub fn build<U: CladUnion<Tag = T>>(&self, intent: &HriIntent) -> Result<U, HriMapError> {
-        let entry = self;
-        // The roles as the payload's fields, borrowed: a string role as it is, any other
-        // value as its JSON text.
-        let fields = entry.fields.iter().filter_map(|f| {
-            intent.data.get(f.role).map(|v| {
-                let v = match v {
-                    Value::String(s) => Cow::Borrowed(s.as_str()),
-                    other => Cow::Owned(other.to_string()),
-                };
-                (f.field, v)
+        self.build_with(intent.intent.wire(), |role| {
+            intent.data.get(role).map(|v| match v {
+                Value::String(s) => Cow::Borrowed(s.as_str()),
+                other => Cow::Owned(other.to_string()),
             })
-        });
+        })
+    }
+
+    /// [`HriMapEntry::build`] of the intent whose wire value is `wire` and whose roles
+    /// `role` gives as payload text (a string as it is, any other value as its JSON text).
+    pub(crate) fn build_with<'r, U: CladUnion<Tag = T>>(
+        &self,
+        wire: &str,
+        role: impl Fn(&str) -> Option<Cow<'r, str>>,
+    ) -> Result<U, HriMapError> {
+        let entry = self;
+        // The roles as the payload's fields, borrowed.
+        let fields = entry
+            .fields
+            .iter()
+            .filter_map(|f| role(f.role).map(|v| (f.field, v)));
         let fields = MapDeserializer::<_, serde::de::value::Error>::new(fields);
         let member = U::tag_name(entry.tag);
         let payload_error = |reason: String| HriMapError::Payload {
-            intent: intent.intent.wire().to_owned(),
+            intent: wire.to_owned(),
             member,
             reason,
         };

@@ -343,10 +343,18 @@ impl HriIntent {
         value: &Value,
         options: ReadOptions,
     ) -> Result<ReadIntent, RejectedIntent> {
+        HriIntent::read_value(value, options).map(ReadIn::into_owned)
+    }
+
+    /// [`HriIntent::from_json_value`], `data` borrowed.
+    pub(crate) fn read_value(
+        value: &Value,
+        options: ReadOptions,
+    ) -> Result<ReadIn<'_>, RejectedIntent> {
         let Some(obj) = value.as_object() else {
             return Err(not_an_object(value));
         };
-        HriIntent::from_json_object(obj, options)
+        HriIntent::read_object(obj, options)
     }
 
     /// [`HriIntent::from_json`] on an already parsed object.

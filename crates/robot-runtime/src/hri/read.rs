@@ -49,6 +49,15 @@ impl FieldIn<'_> {
         }
     }
 
+    /// The value as a payload field takes it: a string as it is, any other value as its
+    /// compact JSON text.
+    pub(crate) fn to_text(&self) -> Cow<'_, str> {
+        match self {
+            FieldIn::Str(s) => Cow::Borrowed(s),
+            other => Cow::Owned(other.to_value().to_string()),
+        }
+    }
+
     /// The string, when the value is one.
     pub(crate) fn as_str(&self) -> Option<&str> {
         match self {
