@@ -8,6 +8,7 @@ use super::error::HriError;
 use super::message::{HriIntent, IntentFields, IntentIn, ReadIn, ReadOptions, RejectedIntent};
 use super::policy::{ConfidenceDecision, ConfidencePolicy};
 use super::vocab::{Modality, Normalization, Source};
+use std::borrow::Cow;
 
 /// Configuration of an [`HriIntake`].
 #[derive(Clone, Debug)]
@@ -110,8 +111,8 @@ pub enum HriEvent {
     Expired {
         /// The message's id.
         id: IntentId,
-        /// The intent's wire value.
-        intent: String,
+        /// The intent's wire value (borrowed for the standard intents).
+        intent: Cow<'static, str>,
         /// How late it arrived, in ms.
         late_by_ms: u64,
     },
@@ -122,8 +123,8 @@ pub enum HriEvent {
         id: IntentId,
         /// The earlier intent's id.
         of: IntentId,
-        /// The intent's wire value.
-        intent: String,
+        /// The intent's wire value (borrowed for the standard intents).
+        intent: Cow<'static, str>,
         /// Who sent the duplicate.
         source: Source,
         /// How.
@@ -133,8 +134,8 @@ pub enum HriEvent {
     Admitted {
         /// The message's id.
         id: IntentId,
-        /// The intent's wire value.
-        intent: String,
+        /// The intent's wire value (borrowed for the standard intents).
+        intent: Cow<'static, str>,
         /// Its confidence.
         confidence: super::message::Confidence,
         /// Execute, confirm or ignore.
@@ -377,7 +378,7 @@ impl HriIntake {
         if let Some(e) = expires.filter(|e| now > *e) {
             self.emit(HriEvent::Expired {
                 id,
-                intent: intent.intent.wire().to_owned(),
+                intent: intent.intent.wire_cow(),
                 late_by_ms: now.since(e),
             });
             return Admission::Expired(id);
@@ -393,7 +394,7 @@ impl HriIntake {
             self.emit(HriEvent::Duplicate {
                 id,
                 of,
-                intent: intent.intent.wire().to_owned(),
+                intent: intent.intent.wire_cow(),
                 source: intent.source.clone(),
                 modality: intent.modality.clone(),
             });
@@ -401,7 +402,7 @@ impl HriIntake {
         }
         self.emit(HriEvent::Admitted {
             id,
-            intent: intent.intent.wire().to_owned(),
+            intent: intent.intent.wire_cow(),
             confidence: intent.confidence,
             decision,
         });
