@@ -21,6 +21,8 @@ fn main() {
         // decoded without copying their strings on the robot's tick thread.
         .view("CloudMic::Message")
         .view("Bench")
+        // ... and a packed HRI intent envelope, read without copying its strings.
+        .view("Hri::IntentEnvelope")
         // Cloud and app intents -> user-intent member + fields (`USER_INTENT_MAP`).
         .extension(
             IntentMap::new("user_intent_map.json", "Anki::Vector::UserIntent")

@@ -373,3 +373,114 @@ proptest! {
         prop_assert!(matches!(next, Admission::Execute(_)), "{:?}", next);
     }
 }
+
+/// What the reader of JSON text must report for `text`: exactly what reading the text as a
+/// `serde_json::Value` first reports (the reference: [`HriIntent::from_json_value`]).
+fn read_through_value(
+    text: &str,
+    options: ReadOptions,
+) -> Result<robot_runtime::hri::ReadIntent, robot_runtime::hri::RejectedIntent> {
+    match serde_json::from_str::<serde_json::Value>(text) {
+        Ok(v) => robot_runtime::hri::HriIntent::from_json_value(&v, options),
+        Err(e) => Err(robot_runtime::hri::RejectedIntent {
+            intent: None,
+            errors: vec![HriError::MalformedMessage {
+                reason: e.to_string(),
+            }],
+            notes: Vec::new(),
+        }),
+    }
+}
+
+/// A message's text as a peer may write it: compact, with a key repeated (the last one
+/// counts), with blanks, or cut short.
+fn message_text() -> impl Strategy<Value = String> {
+    (
+        any_json(),
+        any_json(),
+        0..4usize,
+        any::<prop::sample::Index>(),
+    )
+        .prop_map(|(a, b, shape, cut)| {
+            let text = a.to_string();
+            match (shape, &a, &b) {
+                (1, serde_json::Value::Object(x), serde_json::Value::Object(y))
+                    if !x.is_empty() && !y.is_empty() =>
+                {
+                    // Both objects' entries in one object: repeated keys included.
+                    let y = b.to_string();
+                    format!("{},{}", &text[..text.len() - 1], &y[1..])
+                }
+                (2, ..) => serde_json::to_string_pretty(&a).unwrap(),
+                (3, ..) => {
+                    let mut end = cut.index(text.len() + 1);
+                    while !text.is_char_boundary(end) {
+                        end -= 1;
+                    }
+                    text[..end].to_owned()
+                }
+                _ => text,
+            }
+        })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 1024, ..ProptestConfig::default() })]
+
+    /// The reader of JSON text reads a borrowed shape, not a `Value`: for any text it
+    /// reports exactly what reading through a `Value` reports (the intent, notes, warnings;
+    /// or every error, in the same order, with the same words).
+    #[test]
+    fn json_text_reads_as_through_a_value(
+        text in prop_oneof![message_text(), ".{0,80}"],
+        strict in any::<bool>(),
+    ) {
+        let options = ReadOptions {
+            reject_unknown_fields: strict,
+            reject_unexpected_roles: strict,
+            reject_unknown_modality: strict,
+        };
+        prop_assert_eq!(
+            robot_runtime::hri::HriIntent::from_json(&text, options),
+            read_through_value(&text, options),
+            "{}", text
+        );
+    }
+}
+
+#[test]
+fn repeated_and_escaped_fields_read_as_through_a_value() {
+    for text in [
+        r#"{"intent": "__intent_say__", "intent": "__intent_move_to__", "data": "{\"goal\": \"k\"}"}"#,
+        r#"{"zeta": 1, "alpha": 2, "zeta": 3, "intent": "__intent_wakeup__", "beta": null}"#,
+        r#"{"int\u0065nt": "__intent_w\u0061keup__", "sour\u0063e": "person_\u00e9", "priority": 200.0}"#,
+        r#"{"intent": "__intent_wakeup__", "priority": 1e400}"#,
+        r#"{"intent": "__intent_wakeup__", "header": [[[[[[]]]]]], "confidence": "0.5"}"#,
+        r#"{"intent": "__intent_move_to__", "data": {"goal": "k", "goal": "h"}} "#,
+        r#"{"intent": "__intent_wakeup__"} x"#,
+        "\"just a string\"",
+        "",
+        "null",
+    ] {
+        for strict in [false, true] {
+            let options = ReadOptions {
+                reject_unknown_fields: strict,
+                ..ReadOptions::default()
+            };
+            assert_eq!(
+                robot_runtime::hri::HriIntent::from_json(text, options),
+                read_through_value(text, options),
+                "{text}"
+            );
+        }
+    }
+    let deep = format!(
+        "{{\"intent\": \"__intent_wakeup__\", \"x\": {}{}}}",
+        "[".repeat(200),
+        "]".repeat(200)
+    );
+    assert_eq!(
+        robot_runtime::hri::HriIntent::from_json(&deep, ReadOptions::default()),
+        read_through_value(&deep, ReadOptions::default())
+    );
+}

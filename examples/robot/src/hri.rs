@@ -41,9 +41,9 @@ use robot_runtime::hri::{
 };
 use robot_runtime::intent::{HriMessage, IntentRequest, IntentSource, Request};
 use robot_runtime::union::CladUnion;
-use robot_runtime::wire::Wire;
+use robot_runtime::wire::WireView;
 
-pub use crate::clad::hri::{Intent, IntentEnvelope, IntentsList};
+pub use crate::clad::hri::{Intent, IntentEnvelope, IntentEnvelopeView, IntentView, IntentsList};
 pub use crate::clad::HRI_INTENT_MAP;
 use crate::intents::UserIntent;
 
@@ -73,6 +73,27 @@ pub fn envelope(env: &IntentEnvelope) -> (IntentFields<'_>, Envelope) {
         created: nonzero(env.created_ms).map(Timestamp),
         expires: nonzero(env.expires_ms).map(Timestamp),
         correlation: (!env.correlation.is_empty()).then(|| env.correlation.clone()),
+    };
+    (f, e)
+}
+
+/// [`envelope`] of a borrowed view of a packed [`IntentEnvelope`] (its strings not copied).
+pub fn envelope_view<'a>(env: &IntentEnvelopeView<'a>) -> (IntentFields<'a>, Envelope) {
+    let i = &env.intent;
+    let f = IntentFields {
+        intent: i.intent,
+        data: i.data,
+        source: i.source,
+        modality: i.modality,
+        priority: Some(i.priority),
+        confidence: (!env.confidence_unstated).then_some(i.confidence),
+    };
+    let nonzero = |v: u64| (v != 0).then_some(v);
+    let e = Envelope {
+        id: nonzero(env.id).map(IntentId),
+        created: nonzero(env.created_ms).map(Timestamp),
+        expires: nonzero(env.expires_ms).map(Timestamp),
+        correlation: (!env.correlation.is_empty()).then(|| env.correlation.to_owned()),
     };
     (f, e)
 }
@@ -113,9 +134,10 @@ pub struct HriEnvelopeBytes<'a> {
 
 impl IntentRequest<UserIntent> for HriEnvelopeBytes<'_> {
     fn with_request<R>(self, f: impl FnOnce(Request<'_, UserIntent>) -> R) -> R {
-        match IntentEnvelope::unpack(self.bytes) {
+        // Decoded as a borrowed view: the strings are read in place, not copied.
+        match IntentEnvelopeView::unpack_view(self.bytes) {
             Ok(env) => {
-                let (fields, envelope) = envelope(&env);
+                let (fields, envelope) = envelope_view(&env);
                 f(Request::hri_fields(
                     IntentSource::Hri,
                     fields,

@@ -414,3 +414,44 @@ mod on_the_robot {
         }
     }
 }
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(256))]
+
+    /// A packed envelope is read as a borrowed view: the same fields and envelope as the
+    /// owned decode, and for bytes that do not decode (cut anywhere, a string made invalid
+    /// UTF-8) the same reason.
+    #[test]
+    fn the_envelope_view_reads_as_the_owned_decode(
+        intent in ".{0,24}", data in ".{0,40}", source in ".{0,12}", modality in ".{0,12}",
+        correlation in ".{0,8}", id in proptest::prelude::any::<u64>(),
+        created in proptest::prelude::any::<u64>(), expires in proptest::prelude::any::<u64>(),
+        priority in proptest::prelude::any::<u8>(), confidence in proptest::prelude::any::<f32>(),
+        unstated in proptest::prelude::any::<bool>(),
+        cut in proptest::prelude::any::<proptest::sample::Index>(),
+        flip in proptest::prelude::any::<proptest::sample::Index>(),
+    ) {
+        use robot_example::hri::IntentEnvelopeView;
+        use robot_runtime::wire::WireView;
+        let mut env = IntentEnvelope::default();
+        (env.intent.intent, env.intent.data, env.intent.source, env.intent.modality) =
+            (intent, data, source, modality);
+        (env.id, env.created_ms, env.expires_ms, env.correlation) = (id, created, expires, correlation);
+        (env.intent.priority, env.intent.confidence, env.confidence_unstated) = (priority, confidence, unstated);
+        let bytes = env.pack().unwrap();
+        let view = IntentEnvelopeView::unpack_view(&bytes).unwrap();
+        let (owned_fields, owned_envelope) = hri::envelope(&env);
+        let (view_fields, view_envelope) = hri::envelope_view(&view);
+        proptest::prop_assert_eq!(format!("{owned_fields:?}"), format!("{view_fields:?}"));
+        proptest::prop_assert_eq!(owned_envelope, view_envelope);
+        let mut broken = bytes[..cut.index(bytes.len())].to_vec();
+        let whole = bytes.clone();
+        let mut bad_utf8 = whole.clone();
+        bad_utf8[flip.index(whole.len())] = 0xff;
+        for b in [&mut broken, &mut bad_utf8] {
+            let owned = IntentEnvelope::unpack(b).map(|_| ()).map_err(|e| e.to_string());
+            let viewed = IntentEnvelopeView::unpack_view(b).map(|_| ()).map_err(|e| e.to_string());
+            proptest::prop_assert_eq!(owned, viewed);
+        }
+    }
+}

@@ -27,10 +27,13 @@
 //! expired ones are not.
 
 use super::envelope::{IntentId, Timestamp};
-use super::message::{Confidence, HriIntent};
+use super::message::{Confidence, HriIntent, IntentIn};
 use super::policy::ConfidenceDecision;
+use super::read::FieldIn;
+use serde_json::Value;
 use std::collections::hash_map::DefaultHasher;
 use std::collections::VecDeque;
+use std::fmt::{self, Write as _};
 use std::hash::{Hash, Hasher};
 
 /// A bounded memory of recently admitted requests, applying the rule of the module
@@ -71,6 +74,105 @@ fn more_confident(new: Confidence, old: Confidence) -> bool {
     matches!((new, old), (Confidence::Stated(n), Confidence::Stated(o)) if n > o)
 }
 
+/// Hashes `value` as its compact JSON text tells it apart (equal texts, equal hashes;
+/// numbers by their text: `1` and `1.0` differ), without writing the text.
+fn hash_value(value: &Value, h: &mut BufferedHasher) {
+    match value {
+        Value::String(s) => {
+            0u8.hash(h);
+            s.hash(h);
+        }
+        Value::Array(items) => {
+            1u8.hash(h);
+            items.len().hash(h);
+            for item in items {
+                hash_value(item, h);
+            }
+        }
+        Value::Object(map) => {
+            2u8.hash(h);
+            map.len().hash(h);
+            for (k, v) in map {
+                k.hash(h);
+                hash_value(v, h);
+            }
+        }
+        Value::Null | Value::Bool(_) | Value::Number(_) => {
+            3u8.hash(h);
+            // Infallible: the writer never fails.
+            let _ = write!(HashWriter(h), "{value}");
+            0xffu8.hash(h);
+        }
+    }
+}
+
+/// [`DefaultHasher`] fed in blocks: SipHash streams its input (a hash is the same however
+/// the input is cut into writes), and one write of a key's few dozen bytes costs far less
+/// than the dozen small writes hashing its parts makes.
+struct BufferedHasher {
+    buffer: [u8; 128],
+    len: usize,
+    inner: DefaultHasher,
+}
+
+impl BufferedHasher {
+    fn new() -> BufferedHasher {
+        BufferedHasher {
+            buffer: [0; 128],
+            len: 0,
+            inner: DefaultHasher::new(),
+        }
+    }
+}
+
+impl Hasher for BufferedHasher {
+    fn write(&mut self, bytes: &[u8]) {
+        if let Some(room) = self.buffer.get_mut(self.len..self.len + bytes.len()) {
+            room.copy_from_slice(bytes);
+            self.len += bytes.len();
+        } else {
+            self.inner.write(&self.buffer[..self.len]);
+            self.len = 0;
+            self.inner.write(bytes);
+        }
+    }
+
+    fn finish(&self) -> u64 {
+        let mut inner = self.inner.clone();
+        inner.write(&self.buffer[..self.len]);
+        inner.finish()
+    }
+}
+
+/// [`hash_value`] of a value as read: the same hash as the value serde_json would hold.
+fn hash_field(value: &FieldIn<'_>, h: &mut BufferedHasher) {
+    match value {
+        FieldIn::Str(s) => {
+            0u8.hash(h);
+            s.hash(h);
+        }
+        FieldIn::Other(v) => hash_value(v, h),
+        FieldIn::Roles(roles) => {
+            2u8.hash(h);
+            roles.iter().count().hash(h);
+            for (k, v) in roles.iter() {
+                k.hash(h);
+                hash_field(v, h);
+            }
+        }
+    }
+}
+
+/// Feeds formatted text to a hasher.
+struct HashWriter<'h>(&'h mut BufferedHasher);
+
+impl fmt::Write for HashWriter<'_> {
+    fn write_str(&mut self, s: &str) -> fmt::Result {
+        self.0.write(s.as_bytes());
+        Ok(())
+    }
+}
+
 impl Deduplicator {
     /// Remembers up to `capacity` admissions (at least 1); content duplicates count within
     /// `window_ms`.
@@ -84,13 +186,25 @@ impl Deduplicator {
     }
 
     /// The content key of an intent: its canonical intent value and `data` (serde_json maps
-    /// are ordered, so equal objects hash equally).
+    /// are ordered, so equal objects hash equally; each value hashed as its compact JSON text
+    /// tells it apart, see `hash_value`).
     pub fn key(intent: &HriIntent) -> u64 {
-        let mut h = DefaultHasher::new();
+        let mut h = BufferedHasher::new();
         intent.intent.wire().hash(&mut h);
         for (k, v) in &intent.data {
             k.hash(&mut h);
-            v.to_string().hash(&mut h);
+            hash_value(v, &mut h);
+        }
+        h.finish()
+    }
+
+    /// [`Deduplicator::key`] of an intent whose `data` is still borrowed: the same key.
+    pub(crate) fn key_in(intent: &IntentIn<'_>) -> u64 {
+        let mut h = BufferedHasher::new();
+        intent.intent.wire().hash(&mut h);
+        for (k, v) in intent.data.iter() {
+            k.hash(&mut h);
+            hash_field(v, &mut h);
         }
         h.finish()
     }
@@ -111,18 +225,32 @@ impl Deduplicator {
         now: Timestamp,
         decision: ConfidenceDecision,
     ) -> Option<IntentId> {
+        let key = Deduplicator::key(intent);
+        self.check_key(key, intent.confidence, producer_id, id, now, decision)
+    }
+
+    /// [`Deduplicator::check`] of a request whose key ([`Deduplicator::key`]) and confidence
+    /// are given.
+    pub(crate) fn check_key(
+        &mut self,
+        key: u64,
+        confidence: Confidence,
+        producer_id: Option<IntentId>,
+        id: IntentId,
+        now: Timestamp,
+        decision: ConfidenceDecision,
+    ) -> Option<IntentId> {
         if let Some(p) = producer_id {
             if let Some(s) = self.seen.iter().rev().find(|s| s.producer_id == Some(p)) {
                 return Some(s.id);
             }
         }
-        let key = Deduplicator::key(intent);
         // Only the latest admission of the same request counts: an older one is superseded.
         if let Some(s) = self.seen.iter().rev().find(|s| s.key == key) {
             let unchanged = s.epoch == self.epoch && now.since(s.at) <= self.window_ms;
             let says_more = s.decision != ConfidenceDecision::Execute
                 && (strength(decision) > strength(s.decision)
-                    || more_confident(intent.confidence, s.confidence));
+                    || more_confident(confidence, s.confidence));
             if unchanged && !says_more {
                 return Some(s.id);
             }
@@ -140,7 +268,7 @@ impl Deduplicator {
             at: now,
             epoch: self.epoch,
             decision,
-            confidence: intent.confidence,
+            confidence,
         });
         None
     }
@@ -208,5 +336,82 @@ mod tests {
             ),
             None
         );
+    }
+
+    #[test]
+    fn keys_tell_values_apart_as_their_json_text_does() {
+        use serde_json::json;
+        let values = [
+            json!(1),
+            json!(1.0),
+            json!(-0.0),
+            json!(0.0),
+            json!("1"),
+            json!(null),
+            json!("null"),
+            json!(true),
+            json!([1]),
+            json!(["1"]),
+            json!([[1]]),
+            json!({"a": 1}),
+            json!({"a": "1"}),
+            json!({"b": 1, "a": 1}),
+            json!({"a": 1, "b": 1}),
+            json!({"a": [1, 2]}),
+            json!({"a": [1], "b": [2]}),
+            json!(""),
+            json!([]),
+            json!({}),
+        ];
+        let key = |v: &serde_json::Value| {
+            let mut i = HriIntent::new(IntentKind::StartActivity);
+            i.data.insert("other_data".into(), v.clone());
+            Deduplicator::key(&i)
+        };
+        for a in &values {
+            for b in &values {
+                // The texts, not the values: `-0.0 == 0.0` as values, not as texts.
+                let (text_a, text_b) = (a.to_string(), b.to_string());
+                assert_eq!(key(a) == key(b), text_a == text_b, "{a} vs {b}");
+            }
+        }
+    }
+
+    #[test]
+    fn the_buffered_hasher_hashes_as_sip_hash_does_however_the_input_is_cut() {
+        let long = "x".repeat(300);
+        let parts: [&[u8]; 6] = [
+            b"__intent_say__",
+            b"",
+            &[0xff; 100],
+            long.as_bytes(),
+            b"a",
+            b"bc",
+        ];
+        let mut plain = DefaultHasher::new();
+        let mut buffered = BufferedHasher::new();
+        for p in parts {
+            plain.write(p);
+            buffered.write(p);
+            assert_eq!(plain.finish(), buffered.finish());
+        }
+        let mut whole = DefaultHasher::new();
+        whole.write(&parts.concat());
+        assert_eq!(whole.finish(), buffered.finish());
+    }
+
+    #[test]
+    fn a_request_read_with_borrowed_data_has_the_key_of_its_owned_intent() {
+        use crate::hri::ReadOptions;
+        for text in [
+            r#"{"intent": "__intent_move_to__", "data": {"goal": "poi_docking"}}"#,
+            r#"{"intent": "__intent_say__", "data": "{\"object\": \"hi\", \"recipient\": \"p\"}"}"#,
+            r#"{"intent": "__intent_start_activity__", "data": {"object": "x", "other_data": {"b": [1, 2.5, null]}, "zz": true}}"#,
+            r#"{"intent": "custom", "data": {"b": "2", "a": 1, "b": "3"}}"#,
+        ] {
+            let read = crate::hri::HriIntent::read_json(text, ReadOptions::default()).unwrap();
+            let key = Deduplicator::key_in(&read.intent);
+            assert_eq!(key, Deduplicator::key(&read.into_owned().intent), "{text}");
+        }
     }
 }

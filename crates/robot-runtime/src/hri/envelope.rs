@@ -72,9 +72,10 @@ impl Envelope {
 }
 
 /// An admitted intent with its complete envelope: what the mission controller and behaviors
-/// receive.
+/// receive. `I` is the intent: the owned [`HriIntent`] (the default), or within the crate
+/// one whose `data` is still borrowed from what was read.
 #[derive(Clone, Debug, PartialEq)]
-pub struct IntentRecord {
+pub struct IntentRecord<I = HriIntent> {
     /// The id (the producer's, or assigned).
     pub id: IntentId,
     /// When it was created (the producer's time, or the arrival time).
@@ -86,12 +87,27 @@ pub struct IntentRecord {
     /// The correlation id.
     pub correlation: Option<String>,
     /// The intent.
-    pub intent: HriIntent,
+    pub intent: I,
     /// The confidence policy's decision.
     pub decision: ConfidenceDecision,
 }
 
-impl IntentRecord {
+impl<I> IntentRecord<I> {
+    /// The same record with its intent mapped by `f`.
+    pub(crate) fn map<J>(self, f: impl FnOnce(I) -> J) -> IntentRecord<J> {
+        IntentRecord {
+            id: self.id,
+            created: self.created,
+            arrived: self.arrived,
+            expires: self.expires,
+            correlation: self.correlation,
+            intent: f(self.intent),
+            decision: self.decision,
+        }
+    }
+}
+
+impl<I> IntentRecord<I> {
     /// True when the intent is stale at `now`.
     pub fn is_expired(&self, now: Timestamp) -> bool {
         self.expires.is_some_and(|e| now > e)

@@ -5,9 +5,10 @@
 use super::dedup::Deduplicator;
 use super::envelope::{Envelope, IntentId, IntentRecord, Timestamp};
 use super::error::HriError;
-use super::message::{HriIntent, IntentFields, ReadIntent, ReadOptions, RejectedIntent};
+use super::message::{HriIntent, IntentFields, IntentIn, ReadIn, ReadOptions, RejectedIntent};
 use super::policy::{ConfidenceDecision, ConfidencePolicy};
 use super::vocab::{Modality, Normalization, Source};
+use std::borrow::Cow;
 
 /// Configuration of an [`HriIntake`].
 #[derive(Clone, Debug)]
@@ -39,13 +40,14 @@ impl Default for IntakeConfig {
     }
 }
 
-/// What happened to one incoming message.
+/// What happened to one incoming message. `R` is the admitted record: [`IntentRecord`] (the
+/// default), or within the crate one whose `data` is still borrowed from what was read.
 #[derive(Clone, Debug, PartialEq)]
-pub enum Admission {
+pub enum Admission<R = IntentRecord> {
     /// Admitted: execute it.
-    Execute(IntentRecord),
+    Execute(R),
     /// Admitted, but the confidence is in the confirm band: ask the user first.
-    Confirm(IntentRecord),
+    Confirm(R),
     /// Valid, but the confidence is in the ignore band.
     Ignored(IntentId),
     /// A restatement of a request admitted just before, with nothing changed in between
@@ -60,6 +62,23 @@ pub enum Admission {
     Expired(IntentId),
     /// Invalid.
     Rejected(IntentId),
+}
+
+/// An admission whose record's `data` is borrowed from the message ([`IntentIn`]).
+pub(crate) type AdmissionIn<'a> = Admission<IntentRecord<IntentIn<'a>>>;
+
+impl AdmissionIn<'_> {
+    /// The admission with an owned record.
+    pub(crate) fn into_owned(self) -> Admission {
+        match self {
+            Admission::Execute(r) => Admission::Execute(r.map(IntentIn::into_owned)),
+            Admission::Confirm(r) => Admission::Confirm(r.map(IntentIn::into_owned)),
+            Admission::Ignored(id) => Admission::Ignored(id),
+            Admission::Duplicate { id, of } => Admission::Duplicate { id, of },
+            Admission::Expired(id) => Admission::Expired(id),
+            Admission::Rejected(id) => Admission::Rejected(id),
+        }
+    }
 }
 
 /// Everything the intake reports. Every message produces at least one event.
@@ -92,8 +111,8 @@ pub enum HriEvent {
     Expired {
         /// The message's id.
         id: IntentId,
-        /// The intent's wire value.
-        intent: String,
+        /// The intent's wire value (borrowed for the standard intents).
+        intent: Cow<'static, str>,
         /// How late it arrived, in ms.
         late_by_ms: u64,
     },
@@ -104,8 +123,8 @@ pub enum HriEvent {
         id: IntentId,
         /// The earlier intent's id.
         of: IntentId,
-        /// The intent's wire value.
-        intent: String,
+        /// The intent's wire value (borrowed for the standard intents).
+        intent: Cow<'static, str>,
         /// Who sent the duplicate.
         source: Source,
         /// How.
@@ -115,8 +134,8 @@ pub enum HriEvent {
     Admitted {
         /// The message's id.
         id: IntentId,
-        /// The intent's wire value.
-        intent: String,
+        /// The intent's wire value (borrowed for the standard intents).
+        intent: Cow<'static, str>,
         /// Its confidence.
         confidence: super::message::Confidence,
         /// Execute, confirm or ignore.
@@ -165,7 +184,17 @@ impl HriIntake {
 
     /// Receives a JSON message (see [`HriIntent::from_json`]).
     pub fn receive_json(&mut self, text: &str, envelope: Envelope, now: Timestamp) -> Admission {
-        let read = HriIntent::from_json(text, self.config.read);
+        self.receive_json_in(text, envelope, now).into_owned()
+    }
+
+    /// [`HriIntake::receive_json`], the record's `data` borrowed from `text`.
+    pub(crate) fn receive_json_in<'a>(
+        &mut self,
+        text: &'a str,
+        envelope: Envelope,
+        now: Timestamp,
+    ) -> AdmissionIn<'a> {
+        let read = HriIntent::read_json(text, self.config.read);
         self.admit(read, envelope, now)
     }
 
@@ -176,7 +205,17 @@ impl HriIntake {
         envelope: Envelope,
         now: Timestamp,
     ) -> Admission {
-        let read = HriIntent::from_json_object(object, self.config.read);
+        self.receive_object_in(object, envelope, now).into_owned()
+    }
+
+    /// [`HriIntake::receive_object`], the record's `data` borrowed from `object`.
+    pub(crate) fn receive_object_in<'a>(
+        &mut self,
+        object: &'a serde_json::Map<String, serde_json::Value>,
+        envelope: Envelope,
+        now: Timestamp,
+    ) -> AdmissionIn<'a> {
+        let read = HriIntent::read_object(object, self.config.read);
         self.admit(read, envelope, now)
     }
 
@@ -187,7 +226,17 @@ impl HriIntake {
         envelope: Envelope,
         now: Timestamp,
     ) -> Admission {
-        let read = HriIntent::from_fields(fields, self.config.read);
+        self.receive_fields_in(fields, envelope, now).into_owned()
+    }
+
+    /// [`HriIntake::receive_fields`], the record's `data` borrowed from the fields.
+    pub(crate) fn receive_fields_in<'a>(
+        &mut self,
+        fields: IntentFields<'a>,
+        envelope: Envelope,
+        now: Timestamp,
+    ) -> AdmissionIn<'a> {
+        let read = HriIntent::read_fields(fields, self.config.read);
         self.admit(read, envelope, now)
     }
 
@@ -199,14 +248,15 @@ impl HriIntake {
         envelope: Envelope,
         now: Timestamp,
     ) -> Admission {
-        let read = HriIntent::from_json_value(&intent.to_json(), self.config.read).map(|mut r| {
+        let json = intent.to_json();
+        let read = HriIntent::read_value(&json, self.config.read).map(|mut r| {
             // Built in-process: confidence stays as given (unstated included) and no
             // default-priority note applies.
             r.intent.confidence = intent.confidence;
             r.notes.retain(|n| *n != Normalization::DefaultPriority);
             r
         });
-        self.admit(read, envelope, now)
+        self.admit(read, envelope, now).into_owned()
     }
 
     /// Reports a message whose transport could not decode it (a truncated datagram, bad
@@ -216,6 +266,19 @@ impl HriIntake {
             intent: None,
             errors: vec![HriError::Undecodable {
                 reason: reason.into(),
+            }],
+            notes: Vec::new(),
+        };
+        self.admit(Err(rejected), Envelope::new(), Timestamp(0))
+            .into_owned()
+    }
+
+    /// [`HriIntake::receive_undecodable`] in the terms of the other `receive_*_in`.
+    pub(crate) fn receive_undecodable_in(&mut self, reason: &str) -> AdmissionIn<'static> {
+        let rejected = RejectedIntent {
+            intent: None,
+            errors: vec![HriError::Undecodable {
+                reason: reason.to_owned(),
             }],
             notes: Vec::new(),
         };
@@ -232,6 +295,21 @@ impl HriIntake {
     /// Takes the events reported since the last call, oldest first.
     pub fn drain_events(&mut self) -> Vec<HriEvent> {
         std::mem::take(&mut self.events)
+    }
+
+    /// Takes the event buffer (the events reported since the last drain, oldest first) to
+    /// be handed back empty with [`HriIntake::return_event_buffer`]: its allocation is kept
+    /// from one message to the next.
+    pub(crate) fn take_event_buffer(&mut self) -> Vec<HriEvent> {
+        std::mem::take(&mut self.events)
+    }
+
+    /// Gives back the buffer of [`HriIntake::take_event_buffer`], emptied.
+    pub(crate) fn return_event_buffer(&mut self, mut buffer: Vec<HriEvent>) {
+        if self.events.is_empty() {
+            buffer.clear();
+            self.events = buffer;
+        }
     }
 
     /// The events reported since the last drain.
@@ -252,12 +330,12 @@ impl HriIntake {
         self.events.push(event);
     }
 
-    fn admit(
+    fn admit<'a>(
         &mut self,
-        read: Result<ReadIntent, RejectedIntent>,
+        read: Result<ReadIn<'a>, RejectedIntent>,
         envelope: Envelope,
         now: Timestamp,
-    ) -> Admission {
+    ) -> AdmissionIn<'a> {
         let id = envelope.id.unwrap_or_else(|| {
             let id = IntentId(self.next_id);
             self.next_id += 1;
@@ -300,7 +378,7 @@ impl HriIntake {
         if let Some(e) = expires.filter(|e| now > *e) {
             self.emit(HriEvent::Expired {
                 id,
-                intent: intent.intent.wire().to_owned(),
+                intent: intent.intent.wire_cow(),
                 late_by_ms: now.since(e),
             });
             return Admission::Expired(id);
@@ -308,11 +386,15 @@ impl HriIntake {
         // The decision first: de-duplication compares it with the earlier admission's (a
         // clearer restatement of an ignored or unconfirmed request is a new request).
         let decision = self.config.policy.decide(&intent.intent, intent.confidence);
-        if let Some(of) = self.dedup.check(&intent, envelope.id, id, now, decision) {
+        let key = Deduplicator::key_in(&intent);
+        if let Some(of) =
+            self.dedup
+                .check_key(key, intent.confidence, envelope.id, id, now, decision)
+        {
             self.emit(HriEvent::Duplicate {
                 id,
                 of,
-                intent: intent.intent.wire().to_owned(),
+                intent: intent.intent.wire_cow(),
                 source: intent.source.clone(),
                 modality: intent.modality.clone(),
             });
@@ -320,7 +402,7 @@ impl HriIntake {
         }
         self.emit(HriEvent::Admitted {
             id,
-            intent: intent.intent.wire().to_owned(),
+            intent: intent.intent.wire_cow(),
             confidence: intent.confidence,
             decision,
         });

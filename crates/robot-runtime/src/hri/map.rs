@@ -5,7 +5,9 @@
 
 use super::message::HriIntent;
 use crate::union::CladUnion;
-use serde_json::{Map, Value};
+use serde::de::value::MapDeserializer;
+use serde_json::Value;
+use std::borrow::Cow;
 use thiserror::Error;
 
 /// A condition on a role's value (`goal` = `poi_docking`).
@@ -122,17 +124,26 @@ impl<T: Copy + 'static> StaticHriMap<T> {
     /// The entry that applies to `intent`: the first, in file order, among the entries of
     /// its intent whose conditions hold.
     pub fn lookup(&self, intent: &HriIntent) -> Option<&'static HriMapEntry<T>> {
-        let wire = intent.intent.wire();
+        self.lookup_with(intent.intent.wire(), |role| {
+            intent.data.get(role).and_then(Value::as_str)
+        })
+    }
+
+    /// [`StaticHriMap::lookup`] of the intent whose wire value is `wire` and whose string
+    /// roles `role` gives.
+    pub(crate) fn lookup_with<'r>(
+        &self,
+        wire: &str,
+        role: impl Fn(&str) -> Option<&'r str>,
+    ) -> Option<&'static HriMapEntry<T>> {
         let entries = self.entries;
-        let start = entries.partition_point(|e| e.intent.as_bytes() < wire.as_bytes());
+        // A scan, not a binary search: the map is a few dozen entries, most intents' names
+        // differ in length, and a name compared is mostly the shared `__intent_` prefix.
+        let start = entries.iter().position(|e| e.intent == wire)?;
         entries[start..]
             .iter()
             .take_while(|e| e.intent == wire)
-            .find(|e| {
-                e.when
-                    .iter()
-                    .all(|c| intent.data.get(c.role).and_then(Value::as_str) == Some(c.value))
-            })
+            .find(|e| e.when.iter().all(|c| role(c.role) == Some(c.value)))
     }
 
     /// The user intent `intent` maps to (ignoring feature gates and routes: the intent
@@ -171,20 +182,31 @@ impl<T: Copy + 'static> HriMapEntry<T> {
     /// The user intent this entry makes of `intent`: its member, with the roles it copies
     /// in their payload fields.
     pub fn build<U: CladUnion<Tag = T>>(&self, intent: &HriIntent) -> Result<U, HriMapError> {
+        self.build_with(intent.intent.wire(), |role| {
+            intent.data.get(role).map(|v| match v {
+                Value::String(s) => Cow::Borrowed(s.as_str()),
+                other => Cow::Owned(other.to_string()),
+            })
+        })
+    }
+
+    /// [`HriMapEntry::build`] of the intent whose wire value is `wire` and whose roles
+    /// `role` gives as payload text (a string as it is, any other value as its JSON text).
+    pub(crate) fn build_with<'r, U: CladUnion<Tag = T>>(
+        &self,
+        wire: &str,
+        role: impl Fn(&str) -> Option<Cow<'r, str>>,
+    ) -> Result<U, HriMapError> {
         let entry = self;
-        let mut fields = Map::new();
-        for f in entry.fields {
-            if let Some(v) = intent.data.get(f.role) {
-                let v = match v {
-                    Value::String(_) => v.clone(),
-                    other => Value::String(other.to_string()),
-                };
-                fields.insert(f.field.to_owned(), v);
-            }
-        }
+        // The roles as the payload's fields, borrowed.
+        let fields = entry
+            .fields
+            .iter()
+            .filter_map(|f| role(f.role).map(|v| (f.field, v)));
+        let fields = MapDeserializer::<_, serde::de::value::Error>::new(fields);
         let member = U::tag_name(entry.tag);
         let payload_error = |reason: String| HriMapError::Payload {
-            intent: intent.intent.wire().to_owned(),
+            intent: wire.to_owned(),
             member,
             reason,
         };
@@ -193,7 +215,7 @@ impl<T: Copy + 'static> HriMapEntry<T> {
                 "the member's payload is not a structure".into(),
             ));
         }
-        match U::deserialize_struct_member(entry.tag, Value::Object(fields)) {
+        match U::deserialize_struct_member(entry.tag, fields) {
             Some(r) => r.map_err(|e| payload_error(e.to_string())),
             None => Err(payload_error(
                 "the union does not implement deserialize_struct_member".into(),

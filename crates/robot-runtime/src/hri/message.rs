@@ -2,10 +2,12 @@
 //! version's spelling and written canonically (2.x constants).
 
 use super::error::HriError;
+use super::read::{FieldIn, MessageIn, RolesIn, TopIn};
 use super::roles;
 use super::vocab::{IntentKind, Modality, Normalization, Role, Source};
 use crate::json_kind::kind_of as json_kind;
 use serde_json::{Map, Value};
+use std::borrow::Cow;
 use std::fmt;
 
 /// A scheduling priority: 0 lowest, 255 highest. The spec's documented default is 128; the
@@ -164,8 +166,53 @@ struct Reader {
 
 /// `data` as received: text (the message's string) or an inline object (JSON bridges).
 enum DataIn<'a> {
-    Text(&'a str),
-    Inline(&'a Map<String, Value>),
+    Text(Cow<'a, str>),
+    Inline(RolesIn<'a>),
+}
+
+/// A validated intent whose `data` is still borrowed from what was read ([`RolesIn`]): what
+/// the one intake routes without building the owned [`HriIntent`] (a request for the
+/// behaviors needs its roles only long enough to build its member).
+#[derive(Clone, Debug)]
+pub(crate) struct IntentIn<'a> {
+    pub(crate) intent: IntentKind,
+    pub(crate) data: RolesIn<'a>,
+    pub(crate) source: Source,
+    pub(crate) modality: Modality,
+    pub(crate) priority: Priority,
+    pub(crate) confidence: Confidence,
+}
+
+impl IntentIn<'_> {
+    /// The owned intent.
+    pub(crate) fn into_owned(self) -> HriIntent {
+        HriIntent {
+            intent: self.intent,
+            data: self.data.into_map(),
+            source: self.source,
+            modality: self.modality,
+            priority: self.priority,
+            confidence: self.confidence,
+        }
+    }
+}
+
+/// [`ReadIntent`] with the intent's `data` borrowed.
+pub(crate) struct ReadIn<'a> {
+    pub(crate) intent: IntentIn<'a>,
+    pub(crate) notes: Vec<Normalization>,
+    pub(crate) warnings: Vec<HriError>,
+}
+
+impl ReadIn<'_> {
+    /// The owned read.
+    pub(crate) fn into_owned(self) -> ReadIntent {
+        ReadIntent {
+            intent: self.intent.into_owned(),
+            notes: self.notes,
+            warnings: self.warnings,
+        }
+    }
 }
 
 impl HriIntent {
@@ -241,11 +288,19 @@ impl HriIntent {
         fields: IntentFields<'_>,
         options: ReadOptions,
     ) -> Result<ReadIntent, RejectedIntent> {
+        HriIntent::read_fields(fields, options).map(ReadIn::into_owned)
+    }
+
+    /// [`HriIntent::from_fields`], `data` borrowed.
+    pub(crate) fn read_fields(
+        fields: IntentFields<'_>,
+        options: ReadOptions,
+    ) -> Result<ReadIn<'_>, RejectedIntent> {
         let r = Reader::new(options);
         let confidence = fields.confidence.map(f64::from);
         r.finish(
             Some(fields.intent),
-            DataIn::Text(fields.data),
+            DataIn::Text(Cow::Borrowed(fields.data)),
             fields.source,
             fields.modality,
             fields.priority.map(Ok),
@@ -257,20 +312,30 @@ impl HriIntent {
     /// Lenient: the 0.3.0 field `action`, quoted 0.3.x constants, legacy modality spellings,
     /// `data` given as an inline object; `source`/`modality` may be absent (read as unknown
     /// and other). Every problem of the message is reported, not only the first.
+    ///
+    /// The message is read into a borrowed shape (its strings are not copied when they hold
+    /// no escapes), not into a `serde_json::Value`; what it reports is what
+    /// [`HriIntent::from_json_value`] reports for the same text.
     pub fn from_json(text: &str, options: ReadOptions) -> Result<ReadIntent, RejectedIntent> {
-        let value: Value = match serde_json::from_str(text) {
-            Ok(v) => v,
-            Err(e) => {
-                return Err(RejectedIntent {
-                    intent: None,
-                    errors: vec![HriError::MalformedMessage {
-                        reason: e.to_string(),
-                    }],
-                    notes: Vec::new(),
-                })
-            }
-        };
-        HriIntent::from_json_value(&value, options)
+        HriIntent::read_json(text, options).map(ReadIn::into_owned)
+    }
+
+    /// [`HriIntent::from_json`], `data` borrowed.
+    pub(crate) fn read_json(
+        text: &str,
+        options: ReadOptions,
+    ) -> Result<ReadIn<'_>, RejectedIntent> {
+        match serde_json::from_str::<TopIn<'_>>(text) {
+            Ok(TopIn::Object(message)) => message.read(options),
+            Ok(TopIn::Other(value)) => Err(not_an_object(&value)),
+            Err(e) => Err(RejectedIntent {
+                intent: None,
+                errors: vec![HriError::MalformedMessage {
+                    reason: e.to_string(),
+                }],
+                notes: Vec::new(),
+            }),
+        }
     }
 
     /// [`HriIntent::from_json`] on an already parsed value.
@@ -278,16 +343,18 @@ impl HriIntent {
         value: &Value,
         options: ReadOptions,
     ) -> Result<ReadIntent, RejectedIntent> {
+        HriIntent::read_value(value, options).map(ReadIn::into_owned)
+    }
+
+    /// [`HriIntent::from_json_value`], `data` borrowed.
+    pub(crate) fn read_value(
+        value: &Value,
+        options: ReadOptions,
+    ) -> Result<ReadIn<'_>, RejectedIntent> {
         let Some(obj) = value.as_object() else {
-            return Err(RejectedIntent {
-                intent: None,
-                errors: vec![HriError::MalformedMessage {
-                    reason: format!("found {}", json_kind(value)),
-                }],
-                notes: Vec::new(),
-            });
+            return Err(not_an_object(value));
         };
-        HriIntent::from_json_object(obj, options)
+        HriIntent::read_object(obj, options)
     }
 
     /// [`HriIntent::from_json`] on an already parsed object.
@@ -295,73 +362,26 @@ impl HriIntent {
         obj: &serde_json::Map<String, Value>,
         options: ReadOptions,
     ) -> Result<ReadIntent, RejectedIntent> {
-        let mut r = Reader::new(options);
-        for field in obj.keys() {
-            if !HriIntent::FIELDS.contains(&field.as_str()) {
-                let e = HriError::UnknownField {
-                    field: field.clone(),
-                    meant: closest_field(field),
-                };
-                if r.options.reject_unknown_fields {
-                    r.errors.push(e);
-                } else {
-                    r.warnings.push(e);
-                }
+        HriIntent::read_object(obj, options).map(ReadIn::into_owned)
+    }
+
+    /// [`HriIntent::from_json_object`], `data` borrowed.
+    pub(crate) fn read_object(
+        obj: &serde_json::Map<String, Value>,
+        options: ReadOptions,
+    ) -> Result<ReadIn<'_>, RejectedIntent> {
+        let mut message = MessageIn::default();
+        for (key, value) in obj {
+            let field = match value {
+                Value::String(s) => FieldIn::Str(Cow::Borrowed(s)),
+                Value::Object(m) if key == "data" => FieldIn::Roles(RolesIn::from_map(m)),
+                other => FieldIn::Other(Cow::Borrowed(other)),
+            };
+            if message.set(key, field).is_some() {
+                message.unknown.push(Cow::Borrowed(key));
             }
         }
-        let intent = r.string_field(obj, "intent");
-        let action = r.string_field(obj, "action");
-        let intent = match (intent, action) {
-            (Some(i), Some(a)) if i.trim() != a.trim() => {
-                r.errors.push(HriError::ConflictingIntentFields {
-                    intent: i.to_owned(),
-                    action: a.to_owned(),
-                });
-                Some(i)
-            }
-            (Some(i), _) => Some(i),
-            (None, Some(a)) => {
-                r.notes.push(Normalization::LegacyActionField);
-                Some(a)
-            }
-            (None, None) => None,
-        };
-        let data = match obj.get("data") {
-            None | Some(Value::Null) => DataIn::Text(""),
-            Some(Value::String(s)) => DataIn::Text(s),
-            Some(Value::Object(m)) => {
-                r.notes.push(Normalization::InlineData);
-                DataIn::Inline(m)
-            }
-            Some(other) => {
-                r.errors.push(HriError::DataNotObject {
-                    intent: intent.unwrap_or_default().trim().to_owned(),
-                    found: json_kind(other),
-                });
-                DataIn::Text("")
-            }
-        };
-        let source = r.string_field(obj, "source").unwrap_or("__unknown__");
-        let modality = r
-            .string_field(obj, "modality")
-            .unwrap_or("__modality_other__");
-        let priority = obj.get("priority").map(|v| match v.as_u64() {
-            Some(p) if p <= 255 => Ok(p as u8),
-            _ => Err(v.to_string()),
-        });
-        let confidence = match obj.get("confidence") {
-            None | Some(Value::Null) => None,
-            Some(Value::Number(n)) => Some(n.as_f64().unwrap_or(f64::NAN)),
-            Some(other) => {
-                r.errors.push(HriError::FieldType {
-                    field: "confidence",
-                    expected: "a number",
-                    found: json_kind(other),
-                });
-                None
-            }
-        };
-        r.finish(intent, data, source, modality, priority, confidence)
+        message.read(options)
     }
 
     /// The canonical wire form (2.x constants; `data` as compact JSON text).
@@ -393,6 +413,98 @@ impl HriIntent {
     }
 }
 
+/// A message that is no JSON object: what was found instead.
+#[cold]
+fn not_an_object(value: &Value) -> RejectedIntent {
+    RejectedIntent {
+        intent: None,
+        errors: vec![HriError::MalformedMessage {
+            reason: format!("found {}", json_kind(value)),
+        }],
+        notes: Vec::new(),
+    }
+}
+
+impl<'a> MessageIn<'a> {
+    /// The lenient reading: every problem of the message, in the order of the checks.
+    fn read(self, options: ReadOptions) -> Result<ReadIn<'a>, RejectedIntent> {
+        let mut r = Reader::new(options);
+        if !self.unknown.is_empty() {
+            r.unknown_fields(&self.unknown);
+        }
+        let intent = r.string_field(self.intent.as_ref(), "intent");
+        let action = r.string_field(self.action.as_ref(), "action");
+        let intent = match (intent, action) {
+            (Some(i), Some(a)) if i.trim() != a.trim() => {
+                r.errors.push(HriError::ConflictingIntentFields {
+                    intent: i.to_owned(),
+                    action: a.to_owned(),
+                });
+                Some(i)
+            }
+            (Some(i), _) => Some(i),
+            (None, Some(a)) => {
+                r.notes.push(Normalization::LegacyActionField);
+                Some(a)
+            }
+            (None, None) => None,
+        };
+        let data = match self.data {
+            None => DataIn::Text(Cow::Borrowed("")),
+            Some(FieldIn::Str(s)) => DataIn::Text(s),
+            Some(FieldIn::Roles(roles)) => {
+                r.notes.push(Normalization::InlineData);
+                DataIn::Inline(roles)
+            }
+            Some(v) if v.is_null() => DataIn::Text(Cow::Borrowed("")),
+            Some(other) => {
+                r.errors.push(HriError::DataNotObject {
+                    intent: intent.unwrap_or_default().trim().to_owned(),
+                    found: json_kind(&other.to_value()),
+                });
+                DataIn::Text(Cow::Borrowed(""))
+            }
+        };
+        let source = r
+            .string_field(self.source.as_ref(), "source")
+            .unwrap_or("__unknown__");
+        let modality = r
+            .string_field(self.modality.as_ref(), "modality")
+            .unwrap_or("__modality_other__");
+        let priority = self.priority.as_ref().map(|v| match v {
+            FieldIn::Other(v) => match v.as_u64() {
+                Some(p) if p <= 255 => Ok(p as u8),
+                _ => Err(v.to_string()),
+            },
+            other => Err(other.to_value().to_string()),
+        });
+        let confidence = match &self.confidence {
+            None => None,
+            Some(FieldIn::Other(v)) => match &**v {
+                Value::Null => None,
+                Value::Number(n) => Some(n.as_f64().unwrap_or(f64::NAN)),
+                other => {
+                    r.errors.push(HriError::FieldType {
+                        field: "confidence",
+                        expected: "a number",
+                        found: json_kind(other),
+                    });
+                    None
+                }
+            },
+            Some(other) => {
+                r.errors.push(HriError::FieldType {
+                    field: "confidence",
+                    expected: "a number",
+                    found: json_kind(&other.to_value()),
+                });
+                None
+            }
+        };
+        r.finish(intent, data, source, modality, priority, confidence)
+    }
+}
+
 /// See [`HriIntent::closest_field`].
 fn closest_field(field: &str) -> Option<&'static str> {
     crate::suggest::closest(field, HriIntent::FIELDS.iter().copied())
@@ -410,32 +522,51 @@ impl Reader {
 
     fn string_field<'v>(
         &mut self,
-        obj: &'v Map<String, Value>,
+        value: Option<&'v FieldIn<'_>>,
         field: &'static str,
     ) -> Option<&'v str> {
-        match obj.get(field) {
-            None | Some(Value::Null) => None,
-            Some(Value::String(s)) => Some(s),
+        match value {
+            None => None,
+            Some(FieldIn::Str(s)) => Some(s),
+            Some(v) if v.is_null() => None,
             Some(other) => {
                 self.errors.push(HriError::FieldType {
                     field,
                     expected: "a string",
-                    found: json_kind(other),
+                    found: json_kind(&other.to_value()),
                 });
                 None
             }
         }
     }
 
-    fn finish(
+    /// Reports the keys that are no field of the message, once each, in the order a parsed
+    /// object keeps its keys (whatever serde_json's map is built with).
+    #[cold]
+    fn unknown_fields(&mut self, keys: &[Cow<'_, str>]) {
+        let keys: Map<String, Value> = keys.iter().map(|k| (k.to_string(), Value::Null)).collect();
+        for field in keys.keys() {
+            let e = HriError::UnknownField {
+                field: field.clone(),
+                meant: closest_field(field),
+            };
+            if self.options.reject_unknown_fields {
+                self.errors.push(e);
+            } else {
+                self.warnings.push(e);
+            }
+        }
+    }
+
+    fn finish<'a>(
         mut self,
         intent: Option<&str>,
-        data: DataIn<'_>,
+        data: DataIn<'a>,
         source: &str,
         modality: &str,
         priority: Option<Result<u8, String>>,
         confidence: Option<f64>,
-    ) -> Result<ReadIntent, RejectedIntent> {
+    ) -> Result<ReadIn<'a>, RejectedIntent> {
         let kind = match intent {
             None => {
                 self.errors.push(HriError::MissingIntent);
@@ -451,40 +582,26 @@ impl Reader {
                 }
             }
         };
-        let wire = kind
-            .as_ref()
-            .map(|k| k.wire().to_owned())
-            .unwrap_or_default();
+        // The intent's wire value, for reports (copied only when one is made).
+        let wire = |kind: &Option<IntentKind>| kind.as_ref().map_or("", |k| k.wire()).to_owned();
         let data = match data {
-            DataIn::Inline(m) => Some(m.clone()),
+            DataIn::Inline(roles) => Some(roles),
             DataIn::Text(t) if t.trim().is_empty() => {
                 self.notes.push(Normalization::EmptyData);
-                Some(Map::new())
+                Some(RolesIn::default())
             }
-            DataIn::Text(t) => match serde_json::from_str::<Value>(t) {
-                Ok(Value::Object(m)) => Some(m),
-                Ok(other) => {
-                    self.errors.push(HriError::DataNotObject {
-                        intent: wire.clone(),
-                        found: json_kind(&other),
-                    });
-                    None
-                }
-                Err(e) => {
-                    self.errors.push(HriError::MalformedData {
-                        intent: wire.clone(),
-                        reason: e.to_string(),
-                    });
-                    None
-                }
-            },
+            DataIn::Text(Cow::Borrowed(t)) => self.parse_data(&kind, t, wire),
+            // Owned text (a message's `data` string with escapes): its roles are copied out.
+            DataIn::Text(Cow::Owned(t)) => {
+                self.parse_data(&kind, &t, wire).map(RolesIn::into_static)
+            }
         };
         if let (Some(kind), Some(data)) = (&kind, &data) {
             let mut unexpected = Vec::new();
-            roles::check(kind, data, &mut self.errors, &mut unexpected);
+            roles::check_in(kind, data, &mut self.errors, &mut unexpected);
             for key in unexpected {
                 let e = HriError::UnexpectedRole {
-                    intent: wire.clone(),
+                    intent: kind.wire().to_owned(),
                     key,
                 };
                 if self.options.reject_unexpected_roles {
@@ -527,8 +644,8 @@ impl Reader {
             },
         };
         match (kind, data) {
-            (Some(intent), Some(data)) if self.errors.is_empty() => Ok(ReadIntent {
-                intent: HriIntent {
+            (Some(intent), Some(data)) if self.errors.is_empty() => Ok(ReadIn {
+                intent: IntentIn {
                     intent,
                     data,
                     source,
@@ -539,11 +656,40 @@ impl Reader {
                 notes: self.notes,
                 warnings: self.warnings,
             }),
-            _ => Err(RejectedIntent {
-                intent: (!wire.is_empty()).then_some(wire),
-                errors: self.errors,
-                notes: self.notes,
-            }),
+            (kind, _) => {
+                let wire = wire(&kind);
+                Err(RejectedIntent {
+                    intent: (!wire.is_empty()).then_some(wire),
+                    errors: self.errors,
+                    notes: self.notes,
+                })
+            }
+        }
+    }
+
+    /// Reads `data` text into roles, or reports why it cannot be.
+    fn parse_data<'t>(
+        &mut self,
+        kind: &Option<IntentKind>,
+        text: &'t str,
+        wire: impl Fn(&Option<IntentKind>) -> String,
+    ) -> Option<RolesIn<'t>> {
+        match RolesIn::parse(text) {
+            Ok(Ok(roles)) => Some(roles),
+            Ok(Err(other)) => {
+                self.errors.push(HriError::DataNotObject {
+                    intent: wire(kind),
+                    found: json_kind(&other),
+                });
+                None
+            }
+            Err(e) => {
+                self.errors.push(HriError::MalformedData {
+                    intent: wire(kind),
+                    reason: e.to_string(),
+                });
+                None
+            }
         }
     }
 }

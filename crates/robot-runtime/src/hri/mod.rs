@@ -36,6 +36,7 @@ mod intake;
 pub mod map;
 mod message;
 mod policy;
+mod read;
 mod roles;
 mod vocab;
 
@@ -44,10 +45,12 @@ pub use envelope::{Envelope, IntentId, IntentRecord, Timestamp};
 pub use error::HriError;
 pub use intake::{Admission, HriEvent, HriIntake, IntakeConfig};
 pub use map::{HriMapEntry, HriMapError, RoleCondition, RoleField, Route, StaticHriMap};
+pub(crate) use message::IntentIn;
 pub use message::{
     Confidence, HriIntent, IntentFields, Priority, ReadIntent, ReadOptions, RejectedIntent,
     WireIntent,
 };
 pub use policy::{Bands, ConfidenceDecision, ConfidencePolicy};
+pub(crate) use read::FieldIn;
 pub use roles::RoleSpec;
 pub use vocab::{GazeMode, IntentKind, Modality, Normalization, Role, Source};

@@ -2,8 +2,10 @@
 //! of a `data` object against it.
 
 use super::error::HriError;
+use super::read::RolesIn;
 use super::vocab::{GazeMode, IntentKind, Role};
 use crate::json_kind::kind_of as json_kind;
+#[cfg(test)]
 use serde_json::{Map, Value};
 
 /// The roles of one intent: `agent` and `other_data` are allowed on every intent and are not
@@ -77,9 +79,20 @@ impl RoleSpec {
 /// is not a string, a bad gaze mode) are returned in `errors`; keys that are no role of the
 /// intent go to `unexpected` (the caller decides, per its configuration, whether that is an
 /// error).
+#[cfg(test)]
 pub(crate) fn check(
     intent: &IntentKind,
     data: &Map<String, Value>,
+    errors: &mut Vec<HriError>,
+    unexpected: &mut Vec<String>,
+) {
+    check_in(intent, &RolesIn::from_map(data), errors, unexpected);
+}
+
+/// [`check`] on roles as read ([`RolesIn`]: sorted by key, as a map iterates them).
+pub(crate) fn check_in(
+    intent: &IntentKind,
+    data: &RolesIn<'_>,
     errors: &mut Vec<HriError>,
     unexpected: &mut Vec<String>,
 ) {
@@ -92,33 +105,33 @@ pub(crate) fn check(
             });
         }
     }
-    for (key, value) in data {
+    for (key, value) in data.iter() {
         let role = Role::from_key(key);
         match role {
             Some(Role::OtherData) => {}
-            Some(role) if spec.allows(role) || spec.open => match value {
-                Value::String(s) if s.is_empty() && spec.required.contains(&role) => {
+            Some(role) if spec.allows(role) || spec.open => match value.as_str() {
+                Some(s) if s.is_empty() && spec.required.contains(&role) => {
                     errors.push(HriError::EmptyRole {
                         intent: intent.wire().to_owned(),
                         role,
                     });
                 }
-                Value::String(s) if role == Role::GazeMode && GazeMode::from_wire(s).is_none() => {
+                Some(s) if role == Role::GazeMode && GazeMode::from_wire(s).is_none() => {
                     errors.push(HriError::BadGazeMode {
                         intent: intent.wire().to_owned(),
-                        value: s.clone(),
+                        value: s.to_owned(),
                     });
                 }
-                Value::String(_) => {}
-                other if intent.is_standard() => errors.push(HriError::RoleNotString {
+                Some(_) => {}
+                None if intent.is_standard() => errors.push(HriError::RoleNotString {
                     intent: intent.wire().to_owned(),
-                    role: key.clone(),
-                    found: json_kind(other),
+                    role: key.to_owned(),
+                    found: json_kind(&value.to_value()),
                 }),
-                _ => {}
+                None => {}
             },
             _ if spec.open => {}
-            _ => unexpected.push(key.clone()),
+            _ => unexpected.push(key.to_owned()),
         }
     }
 }

@@ -81,6 +81,15 @@ macro_rules! intents {
                 }
             }
 
+            /// The intent's wire value, borrowed for the standard intents (a custom
+            /// intent's is copied).
+            pub fn wire_cow(&self) -> ::std::borrow::Cow<'static, str> {
+                match self {
+                    $( IntentKind::$variant => ::std::borrow::Cow::Borrowed($wire), )*
+                    IntentKind::Custom(s) => ::std::borrow::Cow::Owned(s.clone()),
+                }
+            }
+
             /// The constant's name in the message definition (`MOVE_TO`), or `None` for a
             /// custom intent.
             pub fn constant_name(&self) -> Option<&'static str> {

@@ -31,7 +31,7 @@
 //! and moving it in costs more than building a small payload.
 
 use super::*;
-use crate::hri::{Admission, IntentRecord};
+use crate::hri::{Admission, FieldIn, IntentIn, IntentRecord};
 use crate::intent::map::SimpleVoiceResponse;
 use crate::intent::request::{CloudRequest, HriMessage, HriRequest, IntentRequest, Request};
 use crate::intent::translate::{MappedEntry, Params, Resolved, Side, Translation};
@@ -424,23 +424,28 @@ where
             message,
             arrived,
         } = request;
+        // Read with `data` borrowed from the message: a request for the behaviors needs its
+        // roles only to build its member; the owned intent is built for the mission
+        // controller alone.
         let admission = match message {
             HriMessage::Text(text) => {
                 self.hri
-                    .receive_json(text, crate::hri::Envelope::new(), arrived)
+                    .receive_json_in(text, crate::hri::Envelope::new(), arrived)
             }
             HriMessage::Object(object) => {
                 self.hri
-                    .receive_object(object, crate::hri::Envelope::new(), arrived)
+                    .receive_object_in(object, crate::hri::Envelope::new(), arrived)
             }
             HriMessage::Fields(fields, envelope) => {
-                self.hri.receive_fields(fields, envelope, arrived)
+                self.hri.receive_fields_in(fields, envelope, arrived)
             }
-            HriMessage::Undecodable { reason, .. } => self.hri.receive_undecodable(reason),
+            HriMessage::Undecodable { reason, .. } => self.hri.receive_undecodable_in(reason),
         };
-        for e in self.hri.drain_events() {
+        let mut events = self.hri.take_event_buffer();
+        for e in events.drain(..) {
             self.emit(IntentEvent::Hri(Box::new(e)));
         }
+        self.hri.return_event_buffer(events);
         let record = match admission {
             Admission::Execute(record) => record,
             Admission::Confirm(record) => {
@@ -462,12 +467,26 @@ where
 
     /// Steps 2 to 6 for an admitted HRI request: the HRI map's entry (lookup), its feature
     /// gate, the whitelist, the route, the member built from the roles, the pending slot.
-    fn route_hri(&mut self, source: IntentSource, record: IntentRecord) -> IntakeOutcome<U::Tag> {
-        let mut meta = IntentMeta::from_record(&record);
-        meta.arrived_tick = self.tick;
-        let meta = Some(Box::new(meta));
-        let Some(entry) = self.hri_map.and_then(|m| m.lookup(&record.intent)) else {
-            let intent = record.intent.intent.wire().into();
+    fn route_hri(
+        &mut self,
+        source: IntentSource,
+        record: IntentRecord<IntentIn<'_>>,
+    ) -> IntakeOutcome<U::Tag> {
+        let intent = &record.intent;
+        let meta = Some(Box::new(IntentMeta {
+            source: intent.source.clone(),
+            modality: intent.modality.clone(),
+            priority: intent.priority,
+            confidence: intent.confidence,
+            arrived_tick: self.tick,
+        }));
+        let wire = intent.intent.wire();
+        let role = |key: &str| intent.data.get(key);
+        let entry = self
+            .hri_map
+            .and_then(|m| m.lookup_with(wire, |key| role(key).and_then(FieldIn::as_str)));
+        let Some(entry) = entry else {
+            let intent = wire.into();
             return self.pend_unmatched_with(
                 source,
                 UnmatchedReason::UnknownIntent { intent },
@@ -486,12 +505,12 @@ where
             return self.not_whitelisted(tag, source, meta);
         }
         if !entry.route.to_behaviors() {
-            self.queue_for_missions(tag, source, record);
+            self.queue_for_missions(tag, source, record.map(IntentIn::into_owned));
             return IntakeOutcome::ToMissions { tag };
         }
-        let built = entry.build::<U>(&record.intent);
+        let built = entry.build_with::<U>(wire, |key| role(key).map(FieldIn::to_text));
         if entry.route.to_missions() {
-            self.queue_for_missions(tag, source, record);
+            self.queue_for_missions(tag, source, record.map(IntentIn::into_owned));
         }
         match built {
             Ok(intent) => {

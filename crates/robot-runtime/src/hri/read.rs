@@ -1,0 +1,516 @@
+//! The borrowed shapes a message is read into before the lenient reading: a JSON message's
+//! fields ([`MessageIn`]) and a `data` object's roles ([`RolesIn`]), their strings borrowed
+//! from the text when they hold no escapes. Read with serde_json's parser, through visitors
+//! that build what serde_json's own `Value` visitor builds for everything else: the same
+//! text gives the same values and the same errors as reading it into a `Value`.
+
+use serde::de::value::{MapAccessDeserializer, SeqAccessDeserializer};
+use serde::de::{self, Deserialize, MapAccess, SeqAccess, Visitor};
+use serde_json::{Map, Value};
+use std::borrow::Cow;
+use std::fmt;
+
+/// A JSON message as read, before the lenient reading: [`MessageIn`] when it is an object,
+/// the value otherwise (reported by its kind). Not boxed: it lives on the stack for one
+/// read, and a box would cost an allocation per message.
+#[allow(clippy::large_enum_variant)]
+pub(super) enum TopIn<'a> {
+    Object(MessageIn<'a>),
+    Other(Value),
+}
+
+/// One field's value: a string (borrowed from the text when it holds no escapes, or from
+/// the parsed object), or any other JSON value (owned when read from text: numbers, `null`,
+/// an inline `data` object; borrowed from a parsed object).
+#[derive(Clone, Debug)]
+pub(crate) enum FieldIn<'a> {
+    Str(Cow<'a, str>),
+    Other(Cow<'a, Value>),
+    /// A `data` object, read as roles (only the `data` field is read so).
+    Roles(RolesIn<'a>),
+}
+
+impl FieldIn<'_> {
+    /// The value as serde_json would hold it.
+    pub(crate) fn to_value(&self) -> Value {
+        match self {
+            FieldIn::Str(s) => Value::String(s.to_string()),
+            FieldIn::Other(v) => v.clone().into_owned(),
+            FieldIn::Roles(r) => Value::Object(r.clone().into_map()),
+        }
+    }
+
+    /// The same value, owning its strings.
+    pub(crate) fn into_static(self) -> FieldIn<'static> {
+        match self {
+            FieldIn::Str(s) => FieldIn::Str(Cow::Owned(s.into_owned())),
+            FieldIn::Other(v) => FieldIn::Other(Cow::Owned(v.into_owned())),
+            FieldIn::Roles(r) => FieldIn::Roles(r.into_static()),
+        }
+    }
+
+    /// The value as a payload field takes it: a string as it is, any other value as its
+    /// compact JSON text.
+    pub(crate) fn to_text(&self) -> Cow<'_, str> {
+        match self {
+            FieldIn::Str(s) => Cow::Borrowed(s),
+            other => Cow::Owned(other.to_value().to_string()),
+        }
+    }
+
+    /// The string, when the value is one.
+    pub(crate) fn as_str(&self) -> Option<&str> {
+        match self {
+            FieldIn::Str(s) => Some(s),
+            _ => None,
+        }
+    }
+
+    /// True for `null`.
+    pub(crate) fn is_null(&self) -> bool {
+        matches!(self, FieldIn::Other(v) if v.is_null())
+    }
+}
+
+/// A `data` object's entries (role key → value), sorted by key with the last value of a
+/// repeated key, as a serde_json map holds them (serde_json's map is sorted: see the test
+/// `serde_json_maps_are_sorted`).
+#[derive(Clone, Debug, Default)]
+pub(crate) struct RolesIn<'a> {
+    entries: Vec<(Cow<'a, str>, FieldIn<'a>)>,
+}
+
+impl<'a> RolesIn<'a> {
+    /// The entries of a parsed object, borrowed.
+    pub(crate) fn from_map(map: &'a Map<String, Value>) -> RolesIn<'a> {
+        let entries = map
+            .iter()
+            .map(|(k, v)| {
+                let v = match v {
+                    Value::String(s) => FieldIn::Str(Cow::Borrowed(s.as_str())),
+                    other => FieldIn::Other(Cow::Borrowed(other)),
+                };
+                (Cow::Borrowed(k.as_str()), v)
+            })
+            .collect();
+        RolesIn { entries }
+    }
+
+    /// Entries in the order read: sorted by key, the last of a repeated key kept.
+    fn from_read(mut entries: Vec<(Cow<'a, str>, FieldIn<'a>)>) -> RolesIn<'a> {
+        if entries.len() > 1 {
+            entries.sort_by(|a, b| a.0.cmp(&b.0));
+            // `dedup_by` removes the later of two equal neighbours: the later value is
+            // swapped into the one kept first.
+            entries.dedup_by(|later, kept| {
+                let same = later.0 == kept.0;
+                if same {
+                    std::mem::swap(later, kept);
+                }
+                same
+            });
+        }
+        RolesIn { entries }
+    }
+
+    /// The same roles, owning their strings.
+    pub(crate) fn into_static(self) -> RolesIn<'static> {
+        let entries = self
+            .entries
+            .into_iter()
+            .map(|(k, v)| (Cow::Owned(k.into_owned()), v.into_static()))
+            .collect();
+        RolesIn { entries }
+    }
+
+    /// The entries, sorted by key.
+    pub(crate) fn iter(&self) -> impl Iterator<Item = (&str, &FieldIn<'a>)> {
+        self.entries.iter().map(|(k, v)| (&**k, v))
+    }
+
+    /// The value of `key`.
+    pub(crate) fn get(&self, key: &str) -> Option<&FieldIn<'a>> {
+        self.entries.iter().find(|(k, _)| k == key).map(|(_, v)| v)
+    }
+
+    /// True when `key` is present.
+    pub(crate) fn contains_key(&self, key: &str) -> bool {
+        self.get(key).is_some()
+    }
+
+    /// The map serde_json would have read.
+    pub(crate) fn into_map(self) -> Map<String, Value> {
+        self.entries
+            .into_iter()
+            .map(|(k, v)| {
+                let v = match v {
+                    FieldIn::Str(s) => Value::String(s.into_owned()),
+                    FieldIn::Other(v) => v.into_owned(),
+                    FieldIn::Roles(r) => Value::Object(r.into_map()),
+                };
+                (k.into_owned(), v)
+            })
+            .collect()
+    }
+
+    /// Reads `data` text: its roles, or what `serde_json::from_str::<Value>` reports (the
+    /// value found when it is no object, or the parser's error).
+    pub(crate) fn parse(text: &'a str) -> Result<Result<RolesIn<'a>, Value>, serde_json::Error> {
+        serde_json::from_str::<DataTop<'a>>(text).map(|d| match d {
+            DataTop::Roles(r) => Ok(r),
+            DataTop::Other(v) => Err(v),
+        })
+    }
+}
+
+/// `data` text as read: an object's roles, or any other value.
+enum DataTop<'a> {
+    Roles(RolesIn<'a>),
+    Other(Value),
+}
+
+impl<'de> serde::Deserialize<'de> for DataTop<'de> {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        match d.deserialize_any(DataVisitor)? {
+            FieldIn::Roles(r) => Ok(DataTop::Roles(r)),
+            other => Ok(DataTop::Other(other.to_value())),
+        }
+    }
+}
+
+/// The value of a `data` field: an object read as roles, anything else as a field.
+struct DataVisitor;
+
+impl<'de> Visitor<'de> for DataVisitor {
+    type Value = FieldIn<'de>;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("any valid JSON value")
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<FieldIn<'de>, A::Error> {
+        let mut entries = Vec::new();
+        while let Some(KeyIn(key)) = map.next_key::<KeyIn<'de>>()? {
+            entries.push((key, map.next_value::<FieldIn<'de>>()?));
+        }
+        Ok(FieldIn::Roles(RolesIn::from_read(entries)))
+    }
+
+    fn visit_borrowed_str<E: de::Error>(self, v: &'de str) -> Result<FieldIn<'de>, E> {
+        FieldVisitor.visit_borrowed_str(v)
+    }
+
+    fn visit_str<E: de::Error>(self, v: &str) -> Result<FieldIn<'de>, E> {
+        FieldVisitor.visit_str(v)
+    }
+
+    fn visit_string<E: de::Error>(self, v: String) -> Result<FieldIn<'de>, E> {
+        FieldVisitor.visit_string(v)
+    }
+
+    fn visit_bool<E: de::Error>(self, v: bool) -> Result<FieldIn<'de>, E> {
+        FieldVisitor.visit_bool(v)
+    }
+
+    fn visit_i64<E: de::Error>(self, v: i64) -> Result<FieldIn<'de>, E> {
+        FieldVisitor.visit_i64(v)
+    }
+
+    fn visit_u64<E: de::Error>(self, v: u64) -> Result<FieldIn<'de>, E> {
+        FieldVisitor.visit_u64(v)
+    }
+
+    fn visit_f64<E: de::Error>(self, v: f64) -> Result<FieldIn<'de>, E> {
+        FieldVisitor.visit_f64(v)
+    }
+
+    fn visit_unit<E: de::Error>(self) -> Result<FieldIn<'de>, E> {
+        FieldVisitor.visit_unit()
+    }
+
+    fn visit_none<E: de::Error>(self) -> Result<FieldIn<'de>, E> {
+        FieldVisitor.visit_none()
+    }
+
+    fn visit_some<D: serde::Deserializer<'de>>(self, d: D) -> Result<FieldIn<'de>, D::Error> {
+        d.deserialize_any(FieldVisitor)
+    }
+
+    fn visit_seq<A: SeqAccess<'de>>(self, seq: A) -> Result<FieldIn<'de>, A::Error> {
+        FieldVisitor.visit_seq(seq)
+    }
+}
+
+/// Reads a `data` field's value ([`DataVisitor`]).
+struct DataField<'a>(FieldIn<'a>);
+
+impl<'de> serde::Deserialize<'de> for DataField<'de> {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        d.deserialize_any(DataVisitor).map(DataField)
+    }
+}
+
+/// The fields of a JSON message, each by its name in [`HriIntent::FIELDS`] (the last value
+/// of a repeated key, as a JSON object keeps it), and the keys that are none of them.
+#[derive(Default)]
+pub(super) struct MessageIn<'a> {
+    pub(super) intent: Option<FieldIn<'a>>,
+    pub(super) data: Option<FieldIn<'a>>,
+    pub(super) source: Option<FieldIn<'a>>,
+    pub(super) modality: Option<FieldIn<'a>>,
+    pub(super) priority: Option<FieldIn<'a>>,
+    pub(super) confidence: Option<FieldIn<'a>>,
+    pub(super) action: Option<FieldIn<'a>>,
+    /// In the order read (repeats included); [`MessageIn::read`] reports them in the order
+    /// and number a parsed object's keys have.
+    pub(super) unknown: Vec<Cow<'a, str>>,
+}
+
+impl<'a> MessageIn<'a> {
+    /// Stores a field's value; gives it back when `key` is no field of the message.
+    pub(super) fn set(&mut self, key: &str, value: FieldIn<'a>) -> Option<FieldIn<'a>> {
+        let slot = match key {
+            "intent" => &mut self.intent,
+            "data" => &mut self.data,
+            "source" => &mut self.source,
+            "modality" => &mut self.modality,
+            "priority" => &mut self.priority,
+            "confidence" => &mut self.confidence,
+            "action" => &mut self.action,
+            _ => return Some(value),
+        };
+        *slot = Some(value);
+        None
+    }
+}
+
+impl<'de> serde::Deserialize<'de> for TopIn<'de> {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        d.deserialize_any(TopVisitor)
+    }
+}
+
+/// Reads an object into a [`MessageIn`], anything else into a `Value` (as serde_json's own
+/// visitor would).
+struct TopVisitor;
+
+impl<'de> Visitor<'de> for TopVisitor {
+    type Value = TopIn<'de>;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("any valid JSON value")
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<TopIn<'de>, A::Error> {
+        let mut message = MessageIn::default();
+        while let Some(KeyIn(key)) = map.next_key::<KeyIn<'de>>()? {
+            let value = if key == "data" {
+                map.next_value::<DataField<'de>>()?.0
+            } else {
+                map.next_value::<FieldIn<'de>>()?
+            };
+            if message.set(&key, value).is_some() {
+                message.unknown.push(key);
+            }
+        }
+        Ok(TopIn::Object(message))
+    }
+
+    fn visit_seq<A: SeqAccess<'de>>(self, seq: A) -> Result<TopIn<'de>, A::Error> {
+        Value::deserialize(SeqAccessDeserializer::new(seq)).map(TopIn::Other)
+    }
+
+    fn visit_bool<E: de::Error>(self, v: bool) -> Result<TopIn<'de>, E> {
+        Ok(TopIn::Other(Value::Bool(v)))
+    }
+
+    fn visit_i64<E: de::Error>(self, v: i64) -> Result<TopIn<'de>, E> {
+        Ok(TopIn::Other(Value::from(v)))
+    }
+
+    fn visit_u64<E: de::Error>(self, v: u64) -> Result<TopIn<'de>, E> {
+        Ok(TopIn::Other(Value::from(v)))
+    }
+
+    fn visit_f64<E: de::Error>(self, v: f64) -> Result<TopIn<'de>, E> {
+        Ok(TopIn::Other(Value::from(v)))
+    }
+
+    fn visit_str<E: de::Error>(self, v: &str) -> Result<TopIn<'de>, E> {
+        Ok(TopIn::Other(Value::String(v.to_owned())))
+    }
+
+    fn visit_unit<E: de::Error>(self) -> Result<TopIn<'de>, E> {
+        Ok(TopIn::Other(Value::Null))
+    }
+}
+
+/// An object key, borrowed from the text when it holds no escapes.
+pub(super) struct KeyIn<'a>(Cow<'a, str>);
+
+impl<'de> serde::Deserialize<'de> for KeyIn<'de> {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        d.deserialize_str(StrVisitor).map(KeyIn)
+    }
+}
+
+/// A string, borrowed when the deserializer lends it.
+struct StrVisitor;
+
+impl<'de> Visitor<'de> for StrVisitor {
+    type Value = Cow<'de, str>;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("a string")
+    }
+
+    fn visit_borrowed_str<E: de::Error>(self, v: &'de str) -> Result<Cow<'de, str>, E> {
+        Ok(Cow::Borrowed(v))
+    }
+
+    fn visit_str<E: de::Error>(self, v: &str) -> Result<Cow<'de, str>, E> {
+        Ok(Cow::Owned(v.to_owned()))
+    }
+
+    fn visit_string<E: de::Error>(self, v: String) -> Result<Cow<'de, str>, E> {
+        Ok(Cow::Owned(v))
+    }
+}
+
+impl<'de> serde::Deserialize<'de> for FieldIn<'de> {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        d.deserialize_any(FieldVisitor)
+    }
+}
+
+/// A field's value: strings borrowed when possible, every other value built as
+/// serde_json's own `Value` visitor builds it (same values, same errors).
+struct FieldVisitor;
+
+impl<'de> Visitor<'de> for FieldVisitor {
+    type Value = FieldIn<'de>;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("any valid JSON value")
+    }
+
+    fn visit_borrowed_str<E: de::Error>(self, v: &'de str) -> Result<FieldIn<'de>, E> {
+        Ok(FieldIn::Str(Cow::Borrowed(v)))
+    }
+
+    fn visit_str<E: de::Error>(self, v: &str) -> Result<FieldIn<'de>, E> {
+        Ok(FieldIn::Str(Cow::Owned(v.to_owned())))
+    }
+
+    fn visit_string<E: de::Error>(self, v: String) -> Result<FieldIn<'de>, E> {
+        Ok(FieldIn::Str(Cow::Owned(v)))
+    }
+
+    fn visit_bool<E: de::Error>(self, v: bool) -> Result<FieldIn<'de>, E> {
+        Ok(FieldIn::Other(Cow::Owned(Value::Bool(v))))
+    }
+
+    fn visit_i64<E: de::Error>(self, v: i64) -> Result<FieldIn<'de>, E> {
+        Ok(FieldIn::Other(Cow::Owned(Value::from(v))))
+    }
+
+    fn visit_u64<E: de::Error>(self, v: u64) -> Result<FieldIn<'de>, E> {
+        Ok(FieldIn::Other(Cow::Owned(Value::from(v))))
+    }
+
+    fn visit_f64<E: de::Error>(self, v: f64) -> Result<FieldIn<'de>, E> {
+        Ok(FieldIn::Other(Cow::Owned(Value::from(v))))
+    }
+
+    fn visit_unit<E: de::Error>(self) -> Result<FieldIn<'de>, E> {
+        Ok(FieldIn::Other(Cow::Owned(Value::Null)))
+    }
+
+    fn visit_none<E: de::Error>(self) -> Result<FieldIn<'de>, E> {
+        Ok(FieldIn::Other(Cow::Owned(Value::Null)))
+    }
+
+    fn visit_some<D: serde::Deserializer<'de>>(self, d: D) -> Result<FieldIn<'de>, D::Error> {
+        d.deserialize_any(FieldVisitor)
+    }
+
+    fn visit_seq<A: SeqAccess<'de>>(self, seq: A) -> Result<FieldIn<'de>, A::Error> {
+        Value::deserialize(SeqAccessDeserializer::new(seq)).map(|v| FieldIn::Other(Cow::Owned(v)))
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<FieldIn<'de>, A::Error> {
+        Value::deserialize(MapAccessDeserializer::new(map)).map(|v| FieldIn::Other(Cow::Owned(v)))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// [`RolesIn`] keeps its entries as a serde_json map does: sorted by key. A build that
+    /// turns on serde_json's `preserve_order` fails here.
+    #[test]
+    fn serde_json_maps_are_sorted() {
+        let map: Map<String, Value> = serde_json::from_str(r#"{"b": 1, "a": 2, "b": 3}"#).unwrap();
+        assert_eq!(map.keys().collect::<Vec<_>>(), ["a", "b"]);
+        let Ok(Ok(roles)) = RolesIn::parse(r#"{"b": 1, "a": 2, "b": 3}"#) else {
+            panic!()
+        };
+        assert_eq!(roles.into_map(), map);
+    }
+
+    /// What `data` text reads as, in the terms of `serde_json::from_str::<Value>`.
+    fn as_value(text: &str) -> Result<Value, String> {
+        match RolesIn::parse(text) {
+            Ok(Ok(roles)) => Ok(Value::Object(roles.into_map())),
+            Ok(Err(other)) => Ok(other),
+            Err(e) => Err(e.to_string()),
+        }
+    }
+
+    fn json_text() -> impl proptest::strategy::Strategy<Value = String> {
+        use proptest::prelude::*;
+        let key = prop_oneof![
+            Just("goal"),
+            Just("object"),
+            Just("a\\u0062"),
+            Just("x\\\"y")
+        ];
+        let leaf = prop_oneof![
+            Just("null".to_owned()),
+            Just("true".to_owned()),
+            any::<i64>().prop_map(|n| n.to_string()),
+            any::<f64>().prop_map(|n| format!("{n:?}")),
+            Just("1e400".to_owned()),
+            "[a-z \\\\\"]{0,6}".prop_map(|s| format!("\"{s}\"")),
+        ];
+        let value = leaf.prop_recursive(3, 16, 4, move |inner| {
+            prop_oneof![
+                proptest::collection::vec(inner.clone(), 0..3)
+                    .prop_map(|v| format!("[{}]", v.join(","))),
+                proptest::collection::vec((key.clone(), inner), 0..4).prop_map(|v| {
+                    let entries: Vec<String> =
+                        v.iter().map(|(k, v)| format!("\"{k}\": {v}")).collect();
+                    format!("{{{}}}", entries.join(", "))
+                }),
+            ]
+        });
+        (value, any::<proptest::sample::Index>(), any::<bool>()).prop_map(|(text, cut, whole)| {
+            if whole {
+                text
+            } else {
+                text[..cut.index(text.len() + 1)].to_owned()
+            }
+        })
+    }
+
+    proptest::proptest! {
+        /// `data` text reads as `serde_json::from_str::<Value>` reads it: the same object
+        /// (repeated keys, escapes, numbers), the same other value, the same error.
+        #[test]
+        fn data_text_reads_as_a_value(text in json_text()) {
+            let expected = serde_json::from_str::<Value>(&text).map_err(|e| e.to_string());
+            proptest::prop_assert_eq!(as_value(&text), expected, "{}", text);
+        }
+    }
+}
