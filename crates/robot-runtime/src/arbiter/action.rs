@@ -126,18 +126,7 @@ impl<R: Resource> ArbitratedAction<R> {
                 }
             }
             Verdict::Preempt => {
-                let victims = arb.involved().to_vec();
-                for v in &victims {
-                    arb.request_halt(*v, Some(self.claim.holder));
-                }
-                let labels = arb.labels(&victims);
-                arb.reserve(self.claim, &self.label, victims);
-                arb.report(ArbiterEvent::Preempting {
-                    holder: self.claim.holder,
-                    label: self.label.clone(),
-                    resources: self.claim.resources,
-                    victims: labels,
-                });
+                arb.preempt_involved(self.claim, &self.label);
                 self.state = State::Reserved;
             }
             Verdict::Blocked => {

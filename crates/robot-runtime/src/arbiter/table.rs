@@ -245,6 +245,26 @@ impl<R: Resource> Arbiter<R> {
         }
     }
 
+    /// Carries out a [`Verdict::Preempt`](super::Verdict::Preempt) just decided for `claim`
+    /// (halt before start): asks every holder [`involved`](Self::involved) to halt,
+    /// reserves `claim` until they have released, and reports
+    /// [`ArbiterEvent::Preempting`]. The one way a behavior's action and a track lock
+    /// preempt (the mission controller also records its own decision).
+    pub fn preempt_involved(&mut self, claim: Claim<R>, label: &str) {
+        let victims = self.involved.clone();
+        for v in &victims {
+            self.request_halt(*v, Some(claim.holder));
+        }
+        let labels = self.labels(&victims);
+        self.reserve(claim, label, victims);
+        self.report(ArbiterEvent::Preempting {
+            holder: claim.holder,
+            label: label.to_owned(),
+            resources: claim.resources,
+            victims: labels,
+        });
+    }
+
     /// Asks `victim` to halt (`by`: who preempts it). A holder keeps its resources until its
     /// owner [releases](Self::release) them; an earlier request's `by` is kept.
     pub fn request_halt(&mut self, victim: Holder, by: Option<Holder>) {

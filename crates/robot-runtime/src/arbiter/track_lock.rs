@@ -104,18 +104,7 @@ impl<R: Resource> TrackLocker<R> {
                 }
             }
             Verdict::Preempt => {
-                let victims = arb.involved().to_vec();
-                for v in &victims {
-                    arb.request_halt(*v, Some(lock.claim.holder));
-                }
-                let labels = arb.labels(&victims);
-                arb.reserve(lock.claim, &lock.label, victims);
-                arb.report(ArbiterEvent::Preempting {
-                    holder: lock.claim.holder,
-                    label: lock.label.clone(),
-                    resources: lock.claim.resources,
-                    victims: labels,
-                });
+                arb.preempt_involved(lock.claim, &lock.label);
                 lock.state = LockState::Reserved;
             }
             Verdict::Blocked => {

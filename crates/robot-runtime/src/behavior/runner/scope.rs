@@ -9,6 +9,7 @@ use crate::intent::IntentUnion;
 use super::{Hook, Runner};
 
 impl<U: IntentUnion, E: 'static> Runner<U, E> {
+    /// `id` enters scope once more; on its first entry, its linked scope too (walked with
     /// a work list, not recursion).
     pub(super) fn enter_scope(&mut self, id: BehaviorId, events: &[E]) {
         let mut work = std::mem::take(&mut self.core.scope_work);
