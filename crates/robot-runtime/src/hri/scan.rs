@@ -28,24 +28,22 @@ pub(super) fn message(text: &str) -> Option<MessageIn<'_>> {
     s.open()?;
     let mut message = MessageIn::default();
     if !s.close_if_empty() {
-        let mut seen = 0u8;
         loop {
             let key = s.key()?;
-            let (bit, value) = match key {
-                "intent" => (1, s.value()?),
-                "data" => (2, s.data_value()?),
-                "source" => (4, s.value()?),
-                "modality" => (8, s.value()?),
-                "priority" => (16, s.value()?),
-                "confidence" => (32, s.value()?),
-                "action" => (64, s.value()?),
+            let (slot, data) = match key {
+                "intent" => (&mut message.intent, false),
+                "data" => (&mut message.data, true),
+                "source" => (&mut message.source, false),
+                "modality" => (&mut message.modality, false),
+                "priority" => (&mut message.priority, false),
+                "confidence" => (&mut message.confidence, false),
+                "action" => (&mut message.action, false),
                 _ => return None,
             };
-            if seen & bit != 0 {
+            if slot.is_some() {
                 return None;
             }
-            seen |= bit;
-            message.set(key, value);
+            *slot = Some(if data { s.data_value()? } else { s.value()? });
             if s.next_or_close()? {
                 break;
             }
@@ -130,16 +128,12 @@ impl<'a> Scanner<'a> {
     fn key(&mut self) -> Option<&'a str> {
         self.expect(b'"')?;
         let start = self.at;
-        let bytes = self.text.as_bytes();
-        loop {
-            match *bytes.get(self.at)? {
-                b'"' => break,
-                b'\\' | 0..=0x1f => return None,
-                _ => self.at += 1,
-            }
+        let end = plain_run(self.text.as_bytes(), start);
+        if self.text.as_bytes().get(end) != Some(&b'"') {
+            return None;
         }
-        let key = self.text.get(start..self.at)?;
-        self.at += 1;
+        let key = self.text.get(start..end)?;
+        self.at = end + 1;
         self.expect(b':')?;
         Some(key)
     }
@@ -148,17 +142,15 @@ impl<'a> Scanner<'a> {
     fn string(&mut self) -> Option<Cow<'a, str>> {
         let start = self.at;
         let bytes = self.text.as_bytes();
-        loop {
-            match *bytes.get(self.at)? {
-                b'"' => {
-                    let s = self.text.get(start..self.at)?;
-                    self.at += 1;
-                    return Some(Cow::Borrowed(s));
-                }
-                b'\\' => break,
-                0..=0x1f => return None,
-                _ => self.at += 1,
+        self.at = plain_run(bytes, start);
+        match *bytes.get(self.at)? {
+            b'"' => {
+                let s = self.text.get(start..self.at)?;
+                self.at += 1;
+                return Some(Cow::Borrowed(s));
             }
+            b'\\' => {}
+            _ => return None,
         }
         // Escapes: the text so far, then each piece unescaped.
         let mut owned = String::from(self.text.get(start..self.at)?);
@@ -224,14 +216,16 @@ impl<'a> Scanner<'a> {
     /// them (sorted, the last of a repeated key).
     fn flat_object(&mut self) -> Option<RolesIn<'a>> {
         self.open()?;
-        let mut entries = Vec::new();
-        if !self.close_if_empty() {
-            loop {
-                let key = self.key()?;
-                entries.push((Cow::Borrowed(key), self.value()?));
-                if self.next_or_close()? {
-                    break;
-                }
+        if self.close_if_empty() {
+            return Some(RolesIn::default());
+        }
+        // Room for the roles of any standard intent without growing.
+        let mut entries = Vec::with_capacity(4);
+        loop {
+            let key = self.key()?;
+            entries.push((Cow::Borrowed(key), self.value()?));
+            if self.next_or_close()? {
+                break;
             }
         }
         Some(RolesIn::from_read(entries))
@@ -309,6 +303,41 @@ impl<'a> Scanner<'a> {
             Value::from(-(m as i64))
         })
     }
+}
+
+/// The index of the first byte at or after `from` that ends a string's plain run (a quote,
+/// a backslash or a control character), or the text's length. Eight bytes at a time: in
+/// each word, a byte equal to `"` or `\\` or below 0x20 sets the high bit of its lane in
+/// `special` (the zero-byte test `(v - 0x01..) & !v & 0x80..`); lanes above a set one may
+/// be set too (a borrow), never lanes below, so the lowest set lane is the first such
+/// byte. A byte of 0x80 or more (UTF-8) never sets its lane.
+fn plain_run(bytes: &[u8], from: usize) -> usize {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGH: u64 = 0x8080_8080_8080_8080;
+    let mut i = from;
+    while let Some(word) = bytes.get(i..i + 8) {
+        let Ok(word) = <[u8; 8]>::try_from(word) else {
+            break;
+        };
+        let x = u64::from_le_bytes(word);
+        let quote = x ^ (ONES * u64::from(b'"'));
+        let backslash = x ^ (ONES * u64::from(b'\\'));
+        let special = (quote.wrapping_sub(ONES) & !quote
+            | backslash.wrapping_sub(ONES) & !backslash
+            | x.wrapping_sub(ONES * 0x20) & !x)
+            & HIGH;
+        if special != 0 {
+            return i + (special.trailing_zeros() / 8) as usize;
+        }
+        i += 8;
+    }
+    while let Some(&b) = bytes.get(i) {
+        if b == b'"' || b == b'\\' || b < 0x20 {
+            return i;
+        }
+        i += 1;
+    }
+    i
 }
 
 /// `10^k` for `k` in 0..=15, each exact as an `f64`.
@@ -583,6 +612,25 @@ mod tests {
         fn the_scanner_never_panics(text in "\\PC{0,40}|[{}\":, 0-9.eE\\-a-z\\\\]{0,40}") {
             let _ = message(&text);
             let _ = roles(&text);
+        }
+    }
+
+    proptest! {
+        /// The word-at-a-time run ends where a byte-by-byte look ends it.
+        #[test]
+        fn plain_run_ends_at_the_first_special_byte(
+            bytes in proptest::collection::vec(
+                prop_oneof![4 => 0x20u8..0x7f, 1 => Just(b'"'), 1 => Just(b'\\'), 1 => 0u8..0x20, 1 => 0x80u8..=0xff],
+                0..40,
+            ),
+            from in 0usize..40,
+        ) {
+            let from = from.min(bytes.len());
+            let expected = bytes[from..]
+                .iter()
+                .position(|&b| b == b'"' || b == b'\\' || b < 0x20)
+                .map_or(bytes.len(), |p| from + p);
+            prop_assert_eq!(plain_run(&bytes, from), expected);
         }
     }
 
