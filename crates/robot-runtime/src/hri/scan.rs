@@ -8,7 +8,8 @@
 //! - strings: keys without escapes, values with at most the one-letter escapes (`\"`, `\\`,
 //!   `\/`, `\b`, `\f`, `\n`, `\r`, `\t`), no control characters;
 //! - numbers: integers of at most 18 digits, decimals of at most 15 digits without an
-//!   exponent (the forms whose value is exactly what serde_json computes: see [`number`]).
+//!   exponent (the forms whose value is exactly what serde_json computes: see
+//!   `Scanner::number`).
 //!
 //! Anything else (an unknown or repeated message key, `\u` escapes, nesting, a number of
 //! another form, any error) is not read here: the scanner answers `None` and the caller
