@@ -314,7 +314,8 @@ impl HriIntent {
     /// and other). Every problem of the message is reported, not only the first.
     ///
     /// The message is read into a borrowed shape (its strings are not copied when they hold
-    /// no escapes), not into a `serde_json::Value`; what it reports is what
+    /// no escapes), not into a `serde_json::Value`: the common shape by a scanner of its
+    /// own (`hri/scan.rs`), anything else by serde_json's parser; what it reports is what
     /// [`HriIntent::from_json_value`] reports for the same text.
     pub fn from_json(text: &str, options: ReadOptions) -> Result<ReadIntent, RejectedIntent> {
         HriIntent::read_json(text, options).map(ReadIn::into_owned)
@@ -325,6 +326,9 @@ impl HriIntent {
         text: &str,
         options: ReadOptions,
     ) -> Result<ReadIn<'_>, RejectedIntent> {
+        if let Some(message) = super::scan::message(text) {
+            return message.read(options);
+        }
         match serde_json::from_str::<TopIn<'_>>(text) {
             Ok(TopIn::Object(message)) => message.read(options),
             Ok(TopIn::Other(value)) => Err(not_an_object(&value)),

@@ -38,6 +38,7 @@ mod message;
 mod policy;
 mod read;
 mod roles;
+mod scan;
 mod vocab;
 
 pub use dedup::Deduplicator;

@@ -97,7 +97,7 @@ impl<'a> RolesIn<'a> {
     }
 
     /// Entries in the order read: sorted by key, the last of a repeated key kept.
-    fn from_read(mut entries: Vec<(Cow<'a, str>, FieldIn<'a>)>) -> RolesIn<'a> {
+    pub(super) fn from_read(mut entries: Vec<(Cow<'a, str>, FieldIn<'a>)>) -> RolesIn<'a> {
         if entries.len() > 1 {
             entries.sort_by(|a, b| a.0.cmp(&b.0));
             // `dedup_by` removes the later of two equal neighbours: the later value is
@@ -154,8 +154,20 @@ impl<'a> RolesIn<'a> {
     }
 
     /// Reads `data` text: its roles, or what `serde_json::from_str::<Value>` reports (the
-    /// value found when it is no object, or the parser's error).
+    /// value found when it is no object, or the parser's error). The common shape (a flat
+    /// object of strings and plain numbers) is read by [`super::scan::roles`], the rest by
+    /// serde_json.
     pub(crate) fn parse(text: &'a str) -> Result<Result<RolesIn<'a>, Value>, serde_json::Error> {
+        match super::scan::roles(text) {
+            Some(roles) => Ok(Ok(roles)),
+            None => RolesIn::parse_with_serde_json(text),
+        }
+    }
+
+    /// [`RolesIn::parse`] through serde_json's parser alone.
+    pub(super) fn parse_with_serde_json(
+        text: &'a str,
+    ) -> Result<Result<RolesIn<'a>, Value>, serde_json::Error> {
         serde_json::from_str::<DataTop<'a>>(text).map(|d| match d {
             DataTop::Roles(r) => Ok(r),
             DataTop::Other(v) => Err(v),

@@ -46,6 +46,14 @@ pub(crate) fn unquote<'a>(
     field: &'static str,
     notes: &mut Vec<Normalization>,
 ) -> &'a str {
+    // The common case first: a value that starts with a printable ASCII character other
+    // than a quote and ends with a printable ASCII character has nothing to trim or strip
+    // (every character `trim` removes, ASCII or not, is no printable ASCII byte).
+    if let (Some(&first), Some(&last)) = (value.as_bytes().first(), value.as_bytes().last()) {
+        if first.is_ascii_graphic() && first != b'"' && last.is_ascii_graphic() {
+            return value;
+        }
+    }
     let trimmed = value.trim();
     if trimmed.len() >= 2 && trimmed.starts_with('"') && trimmed.ends_with('"') {
         notes.push(Normalization::QuotedConstant { field });
@@ -446,6 +454,33 @@ mod tests {
             IntentKind::read("\" __intent_say__\"", &mut notes),
             IntentKind::Say
         );
+    }
+
+    /// What `unquote` does, without its shortcut for values with nothing to trim.
+    fn unquote_in_full<'a>(value: &'a str, notes: &mut Vec<Normalization>) -> &'a str {
+        let trimmed = value.trim();
+        if trimmed.len() >= 2 && trimmed.starts_with('"') && trimmed.ends_with('"') {
+            notes.push(Normalization::QuotedConstant { field: "intent" });
+            trimmed[1..trimmed.len() - 1].trim()
+        } else {
+            trimmed
+        }
+    }
+
+    proptest::proptest! {
+        /// The shortcut of `unquote` answers what trimming and unquoting answer, on values
+        /// made of quotes, ASCII and Unicode blanks, control characters and letters.
+        #[test]
+        fn unquote_shortcut_changes_nothing(
+            value in "[\"a-z_\t \u{1f}\u{85}\u{a0}\u{2003}é]{0,8}"
+        ) {
+            let (mut fast, mut full) = (Vec::new(), Vec::new());
+            proptest::prop_assert_eq!(
+                unquote(&value, "intent", &mut fast),
+                unquote_in_full(&value, &mut full)
+            );
+            proptest::prop_assert_eq!(fast, full);
+        }
     }
 
     #[test]
