@@ -916,22 +916,6 @@ fn apply(r: &mut Runner<UserIntent>, v: &Value) {
     let _ = r.robot_mut().apply_json(v.as_object().unwrap());
 }
 
-fn seen(r: &Runner<UserIntent>) -> String {
-    let ids: Vec<BehaviorId> = (0..r.len()).map(BehaviorId::from_index).collect();
-    format!(
-        "{} {:?} {:?} {:?} {:?} {:?} {:?} {:?} {}",
-        r.clock().tick(),
-        r.stack_names(),
-        ids.iter().map(|id| r.starts(*id)).collect::<Vec<_>>(),
-        ids.iter().map(|id| r.debug_state(*id)).collect::<Vec<_>>(),
-        r.stack().map(|id| r.action_of(id)).collect::<Vec<_>>(),
-        r.intents().pending().map(|p| p.tag()),
-        r.intents().active().map(|a| a.tag()),
-        r.robot(),
-        r.errors().len()
-    )
-}
-
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(24))]
 
@@ -950,7 +934,7 @@ proptest! {
             for _ in 0..*gap {
                 cached.tick(DT, &[]);
                 asked.tick(DT, &[]);
-                prop_assert_eq!(seen(&cached), seen(&asked), "{}", v);
+                prop_assert_eq!(support::seen(&cached), support::seen(&asked), "{}", v);
                 prop_assert_eq!(cached.check_invariants(), Ok(()));
             }
         }
@@ -971,28 +955,16 @@ proptest! {
             let mut expected = Vec::with_capacity(*gap);
             for _ in 0..*gap {
                 ticking.tick(DT, &[]);
-                expected.push(seen(&ticking));
+                expected.push(support::seen(&ticking));
             }
             let until = ticking.clock().tick();
-            while skipping.clock().tick() < until {
-                let i = skipping.intents();
-                if !i.is_any_pending() && !i.is_trigger_word_pending() {
-                    let wake = match skipping.next_wakeup() {
-                        Wakeup::EveryTick => 1,
-                        Wakeup::At(at) => {
-                            let left = at.saturating_sub(skipping.clock().now()).as_nanos();
-                            u64::try_from(left.div_ceil(DT.as_nanos())).unwrap_or(u64::MAX)
-                        }
-                        Wakeup::Never => u64::MAX,
-                    };
-                    let skip = wake.saturating_sub(1).min(until - skipping.clock().tick() - 1);
-                    if skip > 0 {
-                        skipping.skip_idle_ticks(skip, DT);
-                    }
-                }
-                skipping.tick(DT, &[]);
-                let k = (skipping.clock().tick() + *gap as u64 - until - 1) as usize;
-                prop_assert_eq!(seen(&skipping), expected[k].clone(), "{}", v);
+            let mut got = Vec::new();
+            support::run_skipping(&mut skipping, DT, until, |r| {
+                got.push((r.clock().tick(), support::seen(r)));
+            });
+            for (tick, s) in got {
+                let k = (tick + *gap as u64 - until - 1) as usize;
+                prop_assert_eq!(s, expected[k].clone(), "{}", v);
             }
         }
     }

@@ -17,9 +17,7 @@ use robot_example::actions::Completions;
 use robot_example::behavior_classes::load_sources;
 use robot_example::intents::{self, UserIntent};
 use robot_example::log::Log;
-use robot_runtime::behavior::{
-    inspect, BehaviorId, LoadOptions, ProblemKind, Runner, Source, Wakeup,
-};
+use robot_runtime::behavior::{inspect, BehaviorId, LoadOptions, ProblemKind, Runner, Source};
 use robot_runtime::intent::IntentSource;
 use robot_runtime::union::CladUnion;
 use serde_json::{json, Map, Value};
@@ -1032,21 +1030,6 @@ fn apply(r: &mut Runner<UserIntent>, v: &Value) {
     let _ = r.robot_mut().apply_json(v.as_object().unwrap());
 }
 
-fn seen(r: &Runner<UserIntent>) -> String {
-    let ids: Vec<BehaviorId> = (0..r.len()).map(BehaviorId::from_index).collect();
-    format!(
-        "{} {:?} {:?} {:?} {:?} {:?} {:?} {}",
-        r.clock().tick(),
-        r.stack_names(),
-        ids.iter().map(|id| r.starts(*id)).collect::<Vec<_>>(),
-        r.stack().map(|id| r.action_of(id)).collect::<Vec<_>>(),
-        r.intents().pending().map(|p| p.tag()),
-        r.intents().active().map(|a| a.tag()),
-        r.robot(),
-        r.errors().len()
-    )
-}
-
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(24))]
 
@@ -1065,7 +1048,7 @@ proptest! {
             for _ in 0..*gap {
                 cached.tick(DT, &[]);
                 asked.tick(DT, &[]);
-                prop_assert_eq!(seen(&cached), seen(&asked), "{}", v);
+                prop_assert_eq!(support::seen(&cached), support::seen(&asked), "{}", v);
                 prop_assert_eq!(cached.check_invariants(), Ok(()));
             }
         }
@@ -1074,46 +1057,10 @@ proptest! {
 
 // --- the wake-up contract -------------------------------------------------------------
 
-/// Nothing in the intent component counts ticks.
-fn may_skip(r: &Runner<UserIntent>) -> bool {
-    let i = r.intents();
-    !i.is_any_pending() && !i.is_trigger_word_pending()
-}
-
-/// Runs `r` up to tick `until`, skipping the ticks its wake-up says nothing happens in;
-/// calls `f` after every tick it runs. Returns the ticks run.
-fn run_skipping(
-    r: &mut Runner<UserIntent>,
-    until: u64,
-    mut f: impl FnMut(&Runner<UserIntent>),
-) -> u64 {
-    let mut ran = 0;
-    while r.clock().tick() < until {
-        if may_skip(r) {
-            let wake = match r.next_wakeup() {
-                Wakeup::EveryTick => 1,
-                Wakeup::At(at) => {
-                    let left = at.saturating_sub(r.clock().now()).as_nanos();
-                    u64::try_from(left.div_ceil(DT.as_nanos())).unwrap_or(u64::MAX)
-                }
-                Wakeup::Never => u64::MAX,
-            };
-            let skip = wake.saturating_sub(1).min(until - r.clock().tick() - 1);
-            if skip > 0 {
-                r.skip_idle_ticks(skip, DT);
-            }
-        }
-        r.tick(DT, &[]);
-        ran += 1;
-        f(r);
-    }
-    ran
-}
-
 #[test]
 fn an_idle_robot_with_every_reaction_in_scope_is_mostly_skipped() {
     let mut r = runner();
-    let ran = run_skipping(&mut r, 10_000, |r| assert_eq!(r.errors(), []));
+    let ran = support::run_skipping(&mut r, DT, 10_000, |r| assert_eq!(r.errors(), []));
     assert!(ran * 10 < 10_000, "{ran} of 10,000 ticks run");
     assert_eq!(r.stack_names(), ["Root", "Idle"]);
 }
@@ -1136,11 +1083,11 @@ proptest! {
             tick += gap;
             while every.clock().tick() < tick {
                 every.tick(DT, &[]);
-                log.push(seen(&every));
+                log.push(support::seen(&every));
             }
             let mut diff = None;
-            run_skipping(&mut skip, tick, |r| {
-                let s = seen(r);
+            support::run_skipping(&mut skip, DT, tick, |r| {
+                let s = support::seen(r);
                 let want = &log[r.clock().tick() as usize - 1];
                 if diff.is_none() && *want != s {
                     diff = Some((want.clone(), s));

@@ -583,20 +583,6 @@ fn change() -> impl Strategy<Value = Change> {
     ]
 }
 
-/// Everything observable after a tick.
-fn seen(r: &Runner<UserIntent>) -> String {
-    let ids: Vec<BehaviorId> = (0..r.len()).map(BehaviorId::from_index).collect();
-    format!(
-        "{:?} {:?} {:?} {:?} {:?} {:?}",
-        r.stack_names(),
-        ids.iter().map(|id| r.starts(*id)).collect::<Vec<_>>(),
-        ids.iter().map(|id| r.action_of(*id)).collect::<Vec<_>>(),
-        r.intents().active().map(|a| format!("{:?}", a.tag())),
-        r.intents().pending().map(|p| format!("{:?}", p.tag())),
-        r.errors().len(),
-    )
-}
-
 fn family_tree() -> Vec<(String, String)> {
     let mut behaviors: Vec<(String, Value)> = CASES
         .iter()
@@ -642,7 +628,7 @@ proptest! {
             for _ in 0..*gap {
                 cached.tick(DT, &[]);
                 asked.tick(DT, &[]);
-                prop_assert_eq!(seen(&cached), seen(&asked), "{:?}", c);
+                prop_assert_eq!(support::seen(&cached), support::seen(&asked), "{:?}", c);
                 prop_assert_eq!(cached.errors(), []);
             }
         }
