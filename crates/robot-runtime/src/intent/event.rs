@@ -399,7 +399,7 @@ pub enum IntentEvent<T> {
         message: &'static str,
     },
     /// What the HRI intake reported of an HRI request (read, validated, admitted or not).
-    Hri(Box<crate::hri::HriEvent>),
+    Hri(crate::hri::HriEvent),
     /// An admitted HRI request the map routes to the mission controller waits for it
     /// ([`IntentComponent::take_mission_requests`](super::IntentComponent::take_mission_requests)).
     ToMissions {
@@ -452,7 +452,7 @@ impl<T> IntentEvent<T> {
             Self::StreamOpened => "UserIntentComponent.UpdatePendingIntent.StreamOpen",
             Self::FlagCleared { .. } => "UserIntentComponent.FlagCleared",
             Self::CloudIgnored { .. } => "UserIntentComponent.UpdatePendingIntent.SkipOther",
-            Self::Hri(e) => match **e {
+            Self::Hri(e) => match e {
                 crate::hri::HriEvent::Normalized { .. } => "HriIntake.Normalized",
                 crate::hri::HriEvent::Warning { .. } => "HriIntake.Warning",
                 crate::hri::HriEvent::Rejected { .. } => "HriIntake.Rejected",
