@@ -139,18 +139,21 @@ impl<'a> RolesIn<'a> {
     }
 
     /// The map serde_json would have read.
+    ///
+    /// Inserted one by one: the entries are already sorted and without repeats, and a few
+    /// inserts into one node cost less than `collect`, which gathers them into a vector,
+    /// sorts it and builds the tree from it.
     pub(crate) fn into_map(self) -> Map<String, Value> {
-        self.entries
-            .into_iter()
-            .map(|(k, v)| {
-                let v = match v {
-                    FieldIn::Str(s) => Value::String(s.into_owned()),
-                    FieldIn::Other(v) => v.into_owned(),
-                    FieldIn::Roles(r) => Value::Object(r.into_map()),
-                };
-                (k.into_owned(), v)
-            })
-            .collect()
+        let mut map = Map::new();
+        for (k, v) in self.entries {
+            let v = match v {
+                FieldIn::Str(s) => Value::String(s.into_owned()),
+                FieldIn::Other(v) => v.into_owned(),
+                FieldIn::Roles(r) => Value::Object(r.into_map()),
+            };
+            map.insert(k.into_owned(), v);
+        }
+        map
     }
 
     /// Reads `data` text: its roles, or what `serde_json::from_str::<Value>` reports (the
