@@ -105,9 +105,13 @@ pub struct IntentFields<'a> {
     pub intent: &'a str,
     /// `data`: JSON object text; empty means `{}`.
     pub data: &'a str,
-    /// `source`.
+    /// `source`; empty means not given (read as [`Source::Unknown`], without a note, as a
+    /// JSON message without `source`): a transport's unset string field is empty.
     pub source: &'a str,
-    /// `modality`.
+    /// `modality`; empty means not given (read as [`Modality::Other`], without a warning, as
+    /// a JSON message without `modality`): a ROS 2 string field's default is `""`. A
+    /// non-empty value that is none of the constants is kept as
+    /// [`Modality::Unrecognized`] and reported ([`HriError::UnknownModality`]).
     pub modality: &'a str,
     /// `priority`; `None` when the transport can tell it was omitted.
     pub priority: Option<u8>,

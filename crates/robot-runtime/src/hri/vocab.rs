@@ -27,7 +27,8 @@ pub enum Normalization {
         received: String,
     },
     /// A source value the docs use but that is not a constant (`UNKNOWN_USER`), read as
-    /// [`Source::UnknownAgent`]; or an empty source read as [`Source::Unknown`].
+    /// [`Source::UnknownAgent`]. (An empty source is no alias: it is a source not given, read
+    /// as [`Source::Unknown`] without a note.)
     SourceAlias {
         /// The value as received.
         received: String,
@@ -233,8 +234,10 @@ impl Source {
     }
 
     /// Reads a source leniently: quotes removed; the docs' undefined `UNKNOWN_USER` (and its
-    /// misspelling `UNKONOWN_USER`) read as [`Source::UnknownAgent`]; an empty value reads as
-    /// [`Source::Unknown`]; every correction is reported in `notes`.
+    /// misspelling `UNKONOWN_USER`) read as [`Source::UnknownAgent`]; every correction is
+    /// reported in `notes`. An empty value (blank, or `""` quoted) is a source not given: it
+    /// reads as [`Source::Unknown`] without a note, as a JSON message without `source` does
+    /// (a ROS 2 string field left unset is empty: not a spelling to correct).
     pub fn read(value: &str, notes: &mut Vec<Normalization>) -> Source {
         let v = unquote(value, "source", notes);
         match v {
@@ -248,12 +251,7 @@ impl Source {
                 });
                 Source::UnknownAgent
             }
-            "" => {
-                notes.push(Normalization::SourceAlias {
-                    received: String::new(),
-                });
-                Source::Unknown
-            }
+            "" => Source::Unknown,
             id => Source::Person(id.to_owned()),
         }
     }
@@ -292,11 +290,14 @@ impl Modality {
     }
 
     /// Reads a modality leniently: quotes removed, the 0.3.x spellings (`speech`, ...) read
-    /// as their 2.x constants (reported in `notes`); anything else is
-    /// [`Modality::Unrecognized`].
+    /// as their 2.x constants (reported in `notes`); an empty value (blank, or `""` quoted)
+    /// is a modality not given and reads as [`Modality::Other`] without a word, as a JSON
+    /// message without `modality` does (a ROS 2 string field left unset is empty); anything
+    /// else is [`Modality::Unrecognized`].
     pub fn read(value: &str, notes: &mut Vec<Normalization>) -> Modality {
         let v = unquote(value, "modality", notes);
         let canonical = match v {
+            "" => Some(Modality::Other),
             "__modality_speech__" => Some(Modality::Speech),
             "__modality_motion__" => Some(Modality::Motion),
             "__modality_touchscreen__" => Some(Modality::Touchscreen),
@@ -538,11 +539,37 @@ mod tests {
             Source::read("UNKONOWN_USER", &mut notes),
             Source::UnknownAgent
         );
-        assert_eq!(Source::read("", &mut notes), Source::Unknown);
         assert_eq!(
             Source::read("person_b4x9", &mut notes),
             Source::Person("person_b4x9".into())
         );
-        assert_eq!(notes.len(), 2);
+        assert_eq!(notes.len(), 1);
+    }
+
+    /// An empty source or modality is one not given: read as a JSON message without the
+    /// field reads it (unknown, other), without a note; a non-empty unknown one is kept.
+    #[test]
+    fn empty_sources_and_modalities_are_not_given() {
+        for value in ["", " \t", "\"\"", "\" \""] {
+            let mut notes = Vec::new();
+            assert_eq!(Source::read(value, &mut notes), Source::Unknown, "{value:?}");
+            assert_eq!(Modality::read(value, &mut notes), Modality::Other, "{value:?}");
+            let quoted = value.contains('"');
+            let expected: &[Normalization] = if quoted {
+                &[
+                    Normalization::QuotedConstant { field: "source" },
+                    Normalization::QuotedConstant { field: "modality" },
+                ]
+            } else {
+                &[]
+            };
+            assert_eq!(notes, expected, "{value:?}");
+        }
+        let mut notes = Vec::new();
+        assert_eq!(
+            Modality::read("__modality_telepathy__", &mut notes),
+            Modality::Unrecognized("__modality_telepathy__".into())
+        );
+        assert!(notes.is_empty());
     }
 }
