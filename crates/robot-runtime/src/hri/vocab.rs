@@ -99,6 +99,17 @@ macro_rules! intents {
                 }
             }
 
+            /// The standard intent's position in [`IntentKind::STANDARD`], or `None` for a
+            /// custom intent.
+            pub(crate) fn standard_index(&self) -> Option<u8> {
+                /// The standard intents in table order, numbered from 0.
+                enum Index { $( $variant, )* }
+                match self {
+                    $( IntentKind::$variant => Some(Index::$variant as u8), )*
+                    IntentKind::Custom(_) => None,
+                }
+            }
+
             /// The constant's name in the message definition (`MOVE_TO`), or `None` for a
             /// custom intent.
             pub fn constant_name(&self) -> Option<&'static str> {
@@ -435,6 +446,10 @@ mod tests {
             assert_eq!(IntentKind::from_constant_name(name).as_ref(), Some(kind));
         }
         assert_eq!(IntentKind::STANDARD.len(), 18);
+        for (i, kind) in IntentKind::STANDARD.iter().enumerate() {
+            assert_eq!(kind.standard_index(), Some(i as u8), "{kind}");
+        }
+        assert_eq!(IntentKind::Custom("x".into()).standard_index(), None);
     }
 
     /// A value reads the same quoted or not, blanks inside the quotes included, so what is
