@@ -42,19 +42,29 @@ pub enum Normalization {
 }
 
 /// Strips one pair of surrounding double quotes (0.3.x constants) and reports it.
+#[inline]
 pub(crate) fn unquote<'a>(
     value: &'a str,
     field: &'static str,
     notes: &mut Vec<Normalization>,
 ) -> &'a str {
-    // The common case first: a value that starts with a printable ASCII character other
-    // than a quote and ends with a printable ASCII character has nothing to trim or strip
-    // (every character `trim` removes, ASCII or not, is no printable ASCII byte).
+    // The common case first, inline: a value that starts with a printable ASCII character
+    // other than a quote and ends with a printable ASCII character has nothing to trim or
+    // strip (every character `trim` removes, ASCII or not, is no printable ASCII byte).
     if let (Some(&first), Some(&last)) = (value.as_bytes().first(), value.as_bytes().last()) {
         if first.is_ascii_graphic() && first != b'"' && last.is_ascii_graphic() {
             return value;
         }
     }
+    unquote_blanks(value, field, notes)
+}
+
+/// [`unquote`] of a value that may have blanks or quotes around it (or is empty).
+fn unquote_blanks<'a>(
+    value: &'a str,
+    field: &'static str,
+    notes: &mut Vec<Normalization>,
+) -> &'a str {
     let trimmed = value.trim();
     if trimmed.len() >= 2 && trimmed.starts_with('"') && trimmed.ends_with('"') {
         notes.push(Normalization::QuotedConstant { field });
@@ -393,7 +403,20 @@ impl Role {
 
     /// The role with this key.
     pub fn from_key(key: &str) -> Option<Role> {
-        Role::ALL.iter().copied().find(|r| r.key() == key)
+        // A match (the compiler tells the keys apart by length first), not a search of
+        // `ALL` comparing every key: `Role::ALL` and `Role::key` are held to it by a test.
+        Some(match key {
+            "agent" => Role::Agent,
+            "object" => Role::Object,
+            "goal" => Role::Goal,
+            "recipient" => Role::Recipient,
+            "input" => Role::Input,
+            "locale" => Role::Locale,
+            "gaze_mode" => Role::GazeMode,
+            "target" => Role::Target,
+            "other_data" => Role::OtherData,
+            _ => return None,
+        })
     }
 }
 
@@ -450,6 +473,16 @@ mod tests {
             assert_eq!(kind.standard_index(), Some(i as u8), "{kind}");
         }
         assert_eq!(IntentKind::Custom("x".into()).standard_index(), None);
+    }
+
+    #[test]
+    fn every_role_is_found_by_its_key() {
+        for role in Role::ALL {
+            assert_eq!(Role::from_key(role.key()), Some(*role));
+        }
+        for key in ["", "Goal", "goal ", "other", "gaze", "targets"] {
+            assert_eq!(Role::from_key(key), None, "{key:?}");
+        }
     }
 
     /// A value reads the same quoted or not, blanks inside the quotes included, so what is
