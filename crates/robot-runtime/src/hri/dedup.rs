@@ -30,7 +30,7 @@ use super::envelope::{IntentId, Timestamp};
 use super::message::{Confidence, HriIntent, IntentIn};
 use super::policy::ConfidenceDecision;
 use super::read::FieldIn;
-use super::vocab::IntentKind;
+use super::vocab::{IntentKind, Role};
 use serde_json::Value;
 use std::collections::hash_map::RandomState;
 use std::collections::VecDeque;
@@ -143,6 +143,16 @@ fn hash_intent(intent: &IntentKind, h: &mut KeyHasher) {
             h.write_u8(0xff);
             intent.wire().hash(h);
         }
+    }
+}
+
+/// Hashes a key of `data`: a role's as one byte (`0x80` and the role's discriminant, its
+/// place in [`Role::ALL`]), any other key as its text and `0xff`. Unambiguous: no UTF-8 text starts
+/// with a byte from `0x80` to `0xbf`, and `0xff` is in none.
+fn hash_role_key(key: &str, h: &mut KeyHasher) {
+    match Role::from_key(key) {
+        Some(role) => h.write_u8(0x80 | role as u8),
+        None => key.hash(h),
     }
 }
 
@@ -338,7 +348,7 @@ impl Deduplicator {
         let mut h = KeyHasher::new();
         hash_intent(&intent.intent, &mut h);
         for (k, v) in &intent.data {
-            k.hash(&mut h);
+            hash_role_key(k, &mut h);
             hash_value(v, &mut h);
         }
         h.finish()
@@ -349,7 +359,7 @@ impl Deduplicator {
         let mut h = KeyHasher::new();
         hash_intent(&intent.intent, &mut h);
         for (k, v) in intent.data.iter() {
-            k.hash(&mut h);
+            hash_role_key(k, &mut h);
             hash_field(v, &mut h);
         }
         h.finish()
@@ -520,6 +530,28 @@ mod tests {
                 let (text_a, text_b) = (a.to_string(), b.to_string());
                 assert_eq!(key(a) == key(b), text_a == text_b, "{a} vs {b}");
             }
+        }
+    }
+
+    /// Role keys are hashed as one byte, other keys as their text: every key is still told
+    /// apart from every other, whatever the values.
+    #[test]
+    fn keys_tell_data_keys_apart() {
+        let keys = ["goal", "object", "other_data", "", "goals", "é", "\u{80}", "x"];
+        let key = |k: &str, v: serde_json::Value| {
+            let mut i = HriIntent::new(IntentKind::StartActivity);
+            i.data.insert(k.into(), v);
+            Deduplicator::key(&i)
+        };
+        for a in keys {
+            for b in keys {
+                for v in [serde_json::json!("1"), serde_json::json!(1)] {
+                    assert_eq!(key(a, v.clone()) == key(b, v.clone()), a == b, "{a:?} {b:?}");
+                }
+            }
+        }
+        for role in Role::ALL {
+            assert_eq!(Role::ALL[*role as usize], *role);
         }
     }
 
