@@ -483,7 +483,7 @@ impl<'a> MessageIn<'a> {
             }
             (Some(i), _) => Some(i),
             (None, Some(a)) => {
-                r.notes.push(Normalization::LegacyActionField);
+                r.note(Normalization::LegacyActionField);
                 Some(a)
             }
             (None, None) => None,
@@ -492,7 +492,7 @@ impl<'a> MessageIn<'a> {
             None => DataIn::Text(Cow::Borrowed("")),
             Some(FieldIn::Str(s)) => DataIn::Text(s),
             Some(FieldIn::Roles(roles)) => {
-                r.notes.push(Normalization::InlineData);
+                r.note(Normalization::InlineData);
                 DataIn::Inline(roles)
             }
             Some(v) if v.is_null() => DataIn::Text(Cow::Borrowed("")),
@@ -558,6 +558,16 @@ impl Reader {
             errors: Vec::new(),
             warnings: Vec::new(),
         }
+    }
+
+    /// Adds a note. The first makes room for a few at once, allocated directly rather than
+    /// through the vector's growth path (an inline `data` note is on every message of a
+    /// JSON bridge).
+    fn note(&mut self, note: Normalization) {
+        if self.notes.capacity() == 0 {
+            self.notes = Vec::with_capacity(4);
+        }
+        self.notes.push(note);
     }
 
     fn string_field<'v>(

@@ -260,6 +260,10 @@ impl Source {
     /// reads as [`Source::Unknown`] without a note, as a JSON message without `source` does
     /// (a ROS 2 string field left unset is empty: not a spelling to correct).
     pub fn read(value: &str, notes: &mut Vec<Normalization>) -> Source {
+        if value.is_empty() {
+            // A transport's unset field: not given, and nothing to unquote.
+            return Source::Unknown;
+        }
         let v = unquote(value, "source", notes);
         match v {
             "__myself__" => Source::Myself,
@@ -316,6 +320,10 @@ impl Modality {
     /// message without `modality` does (a ROS 2 string field left unset is empty); anything
     /// else is [`Modality::Unrecognized`].
     pub fn read(value: &str, notes: &mut Vec<Normalization>) -> Modality {
+        if value.is_empty() {
+            // A transport's unset field: not given, and nothing to unquote.
+            return Modality::Other;
+        }
         let v = unquote(value, "modality", notes);
         let canonical = match v {
             "" => Some(Modality::Other),
