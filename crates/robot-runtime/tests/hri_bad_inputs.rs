@@ -95,7 +95,8 @@ fn empty_source_and_modality_are_not_given_on_every_path() {
             priority: Some(128),
             confidence: None,
         };
-        let absent = r#"{"intent": "__intent_greet__", "data": "{\"recipient\": \"p1\"}", "priority": 128}"#;
+        let absent =
+            r#"{"intent": "__intent_greet__", "data": "{\"recipient\": \"p1\"}", "priority": 128}"#;
         let empty = r#"{"intent": "__intent_greet__", "data": "{\"recipient\": \"p1\"}", "priority": 128, "source": "", "modality": ""}"#;
         let mut now = 0;
         let mut intents = Vec::new();
@@ -126,8 +127,10 @@ fn empty_source_and_modality_are_not_given_on_every_path() {
         let events = intake.drain_events();
         let warned = events.iter().any(|e| matches!(e,
             HriEvent::Warning { error: HriError::UnknownModality { value }, .. } if value == "telepathy"));
-        let refused = events.iter().any(|e| matches!(e,
-            HriEvent::Rejected { errors, .. } if errors[0].kind() == "unknown_modality"));
+        let refused = events.iter().any(|e| {
+            matches!(e,
+            HriEvent::Rejected { errors, .. } if errors[0].kind() == "unknown_modality")
+        });
         if options.reject_unknown_modality {
             assert!(matches!(a, Admission::Rejected(_)) && refused, "{events:?}");
         } else {

@@ -537,7 +537,16 @@ mod tests {
     /// apart from every other, whatever the values.
     #[test]
     fn keys_tell_data_keys_apart() {
-        let keys = ["goal", "object", "other_data", "", "goals", "é", "\u{80}", "x"];
+        let keys = [
+            "goal",
+            "object",
+            "other_data",
+            "",
+            "goals",
+            "é",
+            "\u{80}",
+            "x",
+        ];
         let key = |k: &str, v: serde_json::Value| {
             let mut i = HriIntent::new(IntentKind::StartActivity);
             i.data.insert(k.into(), v);
@@ -546,7 +555,11 @@ mod tests {
         for a in keys {
             for b in keys {
                 for v in [serde_json::json!("1"), serde_json::json!(1)] {
-                    assert_eq!(key(a, v.clone()) == key(b, v.clone()), a == b, "{a:?} {b:?}");
+                    assert_eq!(
+                        key(a, v.clone()) == key(b, v.clone()),
+                        a == b,
+                        "{a:?} {b:?}"
+                    );
                 }
             }
         }

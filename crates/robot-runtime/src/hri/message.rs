@@ -836,8 +836,12 @@ mod tests {
         assert_eq!(r.notes, [EmptyData, DefaultPriority]);
         let r = read(json!({"intent": "__intent_wakeup__", "priority": 1, "data": ""})).unwrap();
         assert_eq!(r.notes, [EmptyData]);
-        let only_quoted = read(json!({"intent": "\"__intent_wakeup__\"", "data": "{}", "priority": 1}));
-        assert_eq!(only_quoted.unwrap().notes, [QuotedConstant { field: "intent" }]);
+        let only_quoted =
+            read(json!({"intent": "\"__intent_wakeup__\"", "data": "{}", "priority": 1}));
+        assert_eq!(
+            only_quoted.unwrap().notes,
+            [QuotedConstant { field: "intent" }]
+        );
     }
 
     #[test]

@@ -608,8 +608,16 @@ mod tests {
     fn empty_sources_and_modalities_are_not_given() {
         for value in ["", " \t", "\"\"", "\" \""] {
             let mut notes = Vec::new();
-            assert_eq!(Source::read(value, &mut notes), Source::Unknown, "{value:?}");
-            assert_eq!(Modality::read(value, &mut notes), Modality::Other, "{value:?}");
+            assert_eq!(
+                Source::read(value, &mut notes),
+                Source::Unknown,
+                "{value:?}"
+            );
+            assert_eq!(
+                Modality::read(value, &mut notes),
+                Modality::Other,
+                "{value:?}"
+            );
             let quoted = value.contains('"');
             let expected: &[Normalization] = if quoted {
                 &[
