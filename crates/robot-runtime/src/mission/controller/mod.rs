@@ -158,6 +158,9 @@ pub struct MissionController<R: Resource> {
     /// The arbiter's halt-request count when this controller last looked for requests
     /// another client halted.
     halts_seen: u64,
+    /// The requests a control acts on (stop, suspend, shutdown), gathered before it acts:
+    /// kept between calls so that acting allocates nothing.
+    targets: Vec<RequestId>,
 }
 
 impl<R: Resource> std::fmt::Debug for MissionController<R> {
@@ -198,6 +201,7 @@ impl<R: Resource> MissionController<R> {
             listeners: Vec::new(),
             arbiter,
             halts_seen: 0,
+            targets: Vec::new(),
         }
     }
 
@@ -259,9 +263,33 @@ impl<R: Resource> MissionController<R> {
         self.raw_handler = Some(Box::new(handler));
     }
 
-    /// Takes the events reported since the last call, oldest first.
+    /// Takes the events reported since the last call, oldest first. The returned vector is
+    /// allocated once at its exact length; the controller's own buffer keeps its capacity,
+    /// so reporting the next events does not grow it again.
     pub fn drain_events(&mut self) -> Vec<MissionEvent> {
-        std::mem::take(&mut self.events)
+        if self.events.is_empty() {
+            return Vec::new();
+        }
+        let mut out = Vec::with_capacity(self.events.len());
+        self.drain_events_into(&mut out);
+        out
+    }
+
+    /// Moves the events reported since the last call to the end of `out`, oldest first:
+    /// with an `out` the caller reuses, a steady caller allocates nothing (both buffers keep
+    /// their capacity).
+    pub fn drain_events_into(&mut self, out: &mut Vec<MissionEvent>) {
+        out.append(&mut self.events);
+        self.shrink_events();
+    }
+
+    /// After a burst (a shutdown of many requests), gives the buffer's memory back rather
+    /// than keeping it for good.
+    fn shrink_events(&mut self) {
+        const KEEP: usize = 64;
+        if self.events.capacity() > KEEP {
+            self.events.shrink_to(KEEP);
+        }
     }
 
     /// Calls `listener` with every event, synchronously, as it happens (the events are
