@@ -27,6 +27,19 @@ impl<R: Resource> MissionController<R> {
         }
     }
 
+    /// Asks the arbiter to halt `victim` (`by`: who preempts it). A halt this controller
+    /// asks for is no news to it: when it had seen every earlier halt request, it has seen
+    /// this one too, and its next settle does not look through its requests for it (a stop
+    /// among many running requests stays linear).
+    fn request_halt(&mut self, victim: Holder, by: Option<Holder>) {
+        let mut arb = self.arbiter.lock();
+        let seen_all = arb.halt_requests() == self.halts_seen;
+        arb.request_halt(victim, by);
+        if seen_all {
+            self.halts_seen = arb.halt_requests();
+        }
+    }
+
     /// Removes the active entry at `pos`, releasing its claim.
     pub(super) fn remove_active(&mut self, pos: usize) -> Entry {
         let entry = self.active.remove(pos);
@@ -112,11 +125,8 @@ impl<R: Resource> MissionController<R> {
                     }
                 });
                 let mut wait_for: Vec<Holder> = foreign.clone();
-                {
-                    let mut arb = self.arbiter.lock();
-                    for v in &foreign {
-                        arb.request_halt(*v, Some(candidate.holder));
-                    }
+                for v in &foreign {
+                    self.request_halt(*v, Some(candidate.holder));
                 }
                 for victim in own.iter().copied() {
                     let Some(pos) = self.active.iter().position(|e| e.request.id == victim) else {
@@ -304,9 +314,7 @@ impl<R: Resource> MissionController<R> {
             HaltReason::Preempted(by) => Some(Holder::Mission(by.0)),
             _ => None,
         };
-        self.arbiter
-            .lock()
-            .request_halt(self.active[pos].holder(), by);
+        self.request_halt(self.active[pos].holder(), by);
         self.emit(MissionEvent::HaltRequested {
             request,
             reason: reason.clone(),
