@@ -69,6 +69,10 @@ impl<R: Resource> MissionController<R> {
         let (verdict, own, foreign) = {
             let mut arb = self.arbiter.lock();
             let verdict = arb.decide(&candidate);
+            if verdict == Verdict::Blocked && from_queue {
+                // Still blocked: back to the queue, nothing to report.
+                return Some(entry);
+            }
             let mut own = Vec::new();
             let mut foreign = Vec::new();
             for h in arb.involved() {
@@ -183,7 +187,6 @@ impl<R: Resource> MissionController<R> {
                 }
                 None
             }
-            Verdict::Blocked if from_queue => Some(entry),
             Verdict::Blocked => {
                 let when_busy = self.slots[capability.0 as usize].policy.when_busy;
                 match when_busy {
@@ -342,7 +345,10 @@ impl<R: Resource> MissionController<R> {
                 self.emit(MissionEvent::Paused { request: id });
                 self.paused.push(entry);
             }
-            Some(AfterHalt::End(reason)) => self.finish(id, Outcome::Cancelled { reason, forced }),
+            Some(AfterHalt::End(reason)) => {
+                self.finish(id, Outcome::Cancelled { reason, forced });
+                self.retire(entry);
+            }
             // A forced pause cannot be resumed (the capability's state is unknown).
             Some(AfterHalt::Pause) | None => {
                 let reason = match entry.halt_reason.take() {
@@ -352,7 +358,8 @@ impl<R: Resource> MissionController<R> {
                     Some(HaltReason::Suspended) => CancelReason::Suspended,
                     Some(HaltReason::Shutdown) | None => CancelReason::Shutdown,
                 };
-                self.finish(id, Outcome::Cancelled { reason, forced })
+                self.finish(id, Outcome::Cancelled { reason, forced });
+                self.retire(entry);
             }
         }
     }
@@ -435,12 +442,18 @@ impl<R: Resource> MissionController<R> {
                     i += 1;
                 }
             }
-            let queued = std::mem::take(&mut self.queue);
-            for entry in queued {
-                match self.arbitrate(entry, true) {
-                    Some(back) => self.queue.push(back),
-                    None => changed = true,
+            // The queue is re-arbitrated in order from a second, kept vector (arbitrating
+            // from the queue never queues anew: a blocked entry comes back).
+            if !self.queue.is_empty() {
+                let spare = std::mem::take(&mut self.requeue);
+                let mut queued = std::mem::replace(&mut self.queue, spare);
+                for entry in queued.drain(..) {
+                    match self.arbitrate(entry, true) {
+                        Some(back) => self.queue.push(back),
+                        None => changed = true,
+                    }
                 }
+                self.requeue = queued;
             }
             if !changed {
                 break;
@@ -535,10 +548,12 @@ impl<R: Resource> MissionController<R> {
                 Progress::Succeeded => {
                     let entry = self.remove_active(i);
                     self.finish(entry.request.id, Outcome::Completed);
+                    self.retire(entry);
                 }
                 Progress::Failed(reason) => {
                     let entry = self.remove_active(i);
                     self.finish(entry.request.id, Outcome::Failed(reason));
+                    self.retire(entry);
                 }
             }
         }

@@ -76,7 +76,7 @@ impl<R: Resource> MissionController<R> {
                 if self.active[pos].phase == Phase::Running {
                     self.begin_halt(pos, HaltReason::Stopped(by), AfterHalt::End(reason.clone()));
                 } else {
-                    self.remove_active(pos);
+                    let entry = self.remove_active(pos);
                     self.finish(
                         t,
                         Outcome::Cancelled {
@@ -84,6 +84,7 @@ impl<R: Resource> MissionController<R> {
                             forced: false,
                         },
                     );
+                    self.retire(entry);
                 }
                 continue;
             }
@@ -98,7 +99,7 @@ impl<R: Resource> MissionController<R> {
                 if list[pos].request.priority > priority {
                     outranked.push(t);
                 } else {
-                    list.remove(pos);
+                    let entry = list.remove(pos);
                     stopped = true;
                     self.finish(
                         t,
@@ -107,6 +108,7 @@ impl<R: Resource> MissionController<R> {
                             forced: false,
                         },
                     );
+                    self.retire(entry);
                 }
             }
         }

@@ -161,7 +161,16 @@ pub struct MissionController<R: Resource> {
     /// The requests a control acts on (stop, suspend, shutdown), gathered before it acts:
     /// kept between calls so that acting allocates nothing.
     targets: Vec<RequestId>,
+    /// The queue's second buffer, for re-arbitrating it in order without allocating.
+    requeue: Vec<Entry>,
+    /// Objects of ended requests, kept to be written over by the next requests' objects.
+    spare_objects: Vec<String>,
 }
+
+/// At most this many objects of ended requests are kept, each of at most
+/// `SPARE_OBJECT_BYTES`.
+const SPARE_OBJECTS: usize = 4;
+const SPARE_OBJECT_BYTES: usize = 128;
 
 impl<R: Resource> std::fmt::Debug for MissionController<R> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -202,6 +211,8 @@ impl<R: Resource> MissionController<R> {
             arbiter,
             halts_seen: 0,
             targets: Vec::new(),
+            requeue: Vec::new(),
+            spare_objects: Vec::new(),
         }
     }
 
@@ -364,6 +375,15 @@ impl<R: Resource> MissionController<R> {
         self.emit(MissionEvent::Finished { request, outcome });
     }
 
+    /// Drops an ended request, keeping its object's string for the next request's.
+    fn retire(&mut self, entry: Entry) {
+        if let Some(object) = entry.request.object {
+            if self.spare_objects.len() < SPARE_OBJECTS && object.capacity() <= SPARE_OBJECT_BYTES {
+                self.spare_objects.push(object);
+            }
+        }
+    }
+
     /// Serves an admitted intent (execute band; confirmation is the caller's business):
     /// control intents act on the controller, `RAW_USER_INPUT` goes to the handler, every
     /// other intent is routed to a capability and arbitrated.
@@ -374,13 +394,11 @@ impl<R: Resource> MissionController<R> {
         let priority = record.intent.priority;
         match &record.intent.intent {
             IntentKind::StopActivity | IntentKind::CancelActivity => {
-                let object = record.intent.role(Role::Object).map(str::to_owned);
-                self.stop_inner(object.as_deref(), priority, Some(id), id);
+                self.stop_inner(record.intent.role(Role::Object), priority, Some(id), id);
                 Handling::Control
             }
             IntentKind::ContinueActivity => {
-                let object = record.intent.role(Role::Object).map(str::to_owned);
-                self.resume_inner(object.as_deref(), id);
+                self.resume_inner(record.intent.role(Role::Object), id);
                 Handling::Control
             }
             IntentKind::Suspend => {
@@ -426,7 +444,7 @@ impl<R: Resource> MissionController<R> {
                     self.emit(MissionEvent::Unroutable { intent: id, wire });
                     return Handling::Unroutable;
                 };
-                let object = object_of(&record);
+                let object = object_of(&record, &mut self.spare_objects);
                 let expired = record.is_expired(self.now);
                 if expired {
                     let request = self.new_request_id();
@@ -527,10 +545,14 @@ impl<R: Resource> MissionController<R> {
     }
 }
 
-/// The request's object: the `object` role, else `goal`, else `recipient`.
-fn object_of(record: &IntentRecord) -> Option<String> {
-    [Role::Object, Role::Goal, Role::Recipient]
+/// The request's object: the `object` role, else `goal`, else `recipient`; written into a
+/// spare string when there is one.
+fn object_of(record: &IntentRecord, spare: &mut Vec<String>) -> Option<String> {
+    let text = [Role::Object, Role::Goal, Role::Recipient]
         .iter()
-        .find_map(|r| record.intent.role(*r))
-        .map(str::to_owned)
+        .find_map(|r| record.intent.role(*r))?;
+    let mut object = spare.pop().unwrap_or_default();
+    object.clear();
+    object.push_str(text);
+    Some(object)
 }
