@@ -376,8 +376,13 @@ impl<R: Resource> MissionController<R> {
     }
 
     /// Drops an ended request, keeping its object's string for the next request's.
-    fn retire(&mut self, entry: Entry) {
-        if let Some(object) = entry.request.object {
+    fn retire(&mut self, mut entry: Entry) {
+        self.keep_object(entry.request.object.take());
+    }
+
+    /// Keeps an ended request's object string for the next request's object.
+    fn keep_object(&mut self, object: Option<String>) {
+        if let Some(object) = object {
             if self.spare_objects.len() < SPARE_OBJECTS && object.capacity() <= SPARE_OBJECT_BYTES {
                 self.spare_objects.push(object);
             }
