@@ -167,6 +167,9 @@ pub struct MissionController<R: Resource> {
     spare_objects: Vec<String>,
 }
 
+/// The event buffer keeps room for at most this many events between drains.
+const KEEP_EVENTS: usize = 64;
+
 /// At most this many objects of ended requests are kept, each of at most
 /// `SPARE_OBJECT_BYTES`.
 const SPARE_OBJECTS: usize = 4;
@@ -274,16 +277,12 @@ impl<R: Resource> MissionController<R> {
         self.raw_handler = Some(Box::new(handler));
     }
 
-    /// Takes the events reported since the last call, oldest first. The returned vector is
-    /// allocated once at its exact length; the controller's own buffer keeps its capacity,
-    /// so reporting the next events does not grow it again.
+    /// Takes the events reported since the last call, oldest first. The buffer goes out as
+    /// it is; the next one is made at the size of this batch (one allocation per drain that
+    /// took events, rather than one per growth of the next batch).
     pub fn drain_events(&mut self) -> Vec<MissionEvent> {
-        if self.events.is_empty() {
-            return Vec::new();
-        }
-        let mut out = Vec::with_capacity(self.events.len());
-        self.drain_events_into(&mut out);
-        out
+        let room = self.events.len().min(KEEP_EVENTS);
+        std::mem::replace(&mut self.events, Vec::with_capacity(room))
     }
 
     /// Moves the events reported since the last call to the end of `out`, oldest first:
@@ -297,9 +296,8 @@ impl<R: Resource> MissionController<R> {
     /// After a burst (a shutdown of many requests), gives the buffer's memory back rather
     /// than keeping it for good.
     fn shrink_events(&mut self) {
-        const KEEP: usize = 64;
-        if self.events.capacity() > KEEP {
-            self.events.shrink_to(KEEP);
+        if self.events.capacity() > KEEP_EVENTS {
+            self.events.shrink_to(KEEP_EVENTS);
         }
     }
 
