@@ -433,25 +433,29 @@ where
         // Read with `data` borrowed from the message: a request for the behaviors needs its
         // roles only to build its member; the owned intent is built for the mission
         // controller alone.
+        // The intake reports straight into the component's events (built once, in place).
+        let mut sink = events::Events::<U> {
+            buffer: &mut self.events,
+            listeners: &mut self.listeners,
+            lost: &mut self.lost_events,
+            max: self.config.max_buffered_events,
+        };
         let admission = match message {
             HriMessage::Text(text) => {
                 self.hri
-                    .receive_json_in(text, crate::hri::Envelope::new(), arrived)
+                    .receive_json_in(text, crate::hri::Envelope::new(), arrived, &mut sink)
             }
             HriMessage::Object(object) => {
                 self.hri
-                    .receive_object_in(object, crate::hri::Envelope::new(), arrived)
+                    .receive_object_in(object, crate::hri::Envelope::new(), arrived, &mut sink)
             }
-            HriMessage::Fields(fields, envelope) => {
-                self.hri.receive_fields_in(fields, envelope, arrived)
+            HriMessage::Fields(fields, envelope) => self
+                .hri
+                .receive_fields_in(fields, envelope, arrived, &mut sink),
+            HriMessage::Undecodable { reason, .. } => {
+                self.hri.receive_undecodable_in(reason, &mut sink)
             }
-            HriMessage::Undecodable { reason, .. } => self.hri.receive_undecodable_in(reason),
         };
-        let mut events = self.hri.take_event_buffer();
-        for e in events.drain(..) {
-            self.emit(IntentEvent::Hri(e));
-        }
-        self.hri.return_event_buffer(events);
         let record = match admission {
             Admission::Execute(record) => record,
             Admission::Confirm(record) => {
