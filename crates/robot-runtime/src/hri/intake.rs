@@ -184,7 +184,7 @@ impl HriIntake {
 
     /// Receives a JSON message (see [`HriIntent::from_json`]).
     pub fn receive_json(&mut self, text: &str, envelope: Envelope, now: Timestamp) -> Admission {
-        self.into_own_events(|me, sink| me.receive_json_in(text, envelope, now, sink).into_owned())
+        self.with_own_events(|me, sink| me.receive_json_in(text, envelope, now, sink).into_owned())
     }
 
     /// [`HriIntake::receive_json`], the record's `data` borrowed from `text`.
@@ -206,7 +206,7 @@ impl HriIntake {
         envelope: Envelope,
         now: Timestamp,
     ) -> Admission {
-        self.into_own_events(|me, sink| {
+        self.with_own_events(|me, sink| {
             me.receive_object_in(object, envelope, now, sink)
                 .into_owned()
         })
@@ -231,7 +231,7 @@ impl HriIntake {
         envelope: Envelope,
         now: Timestamp,
     ) -> Admission {
-        self.into_own_events(|me, sink| {
+        self.with_own_events(|me, sink| {
             me.receive_fields_in(fields, envelope, now, sink)
                 .into_owned()
         })
@@ -265,7 +265,7 @@ impl HriIntake {
             r.notes.retain(|n| *n != Normalization::DefaultPriority);
             r
         });
-        self.into_own_events(|me, sink| me.admit(read, envelope, now, sink).into_owned())
+        self.with_own_events(|me, sink| me.admit(read, envelope, now, sink).into_owned())
     }
 
     /// Reports a message whose transport could not decode it (a truncated datagram, bad
@@ -278,7 +278,7 @@ impl HriIntake {
             }],
             notes: Vec::new(),
         };
-        self.into_own_events(|me, sink| {
+        self.with_own_events(|me, sink| {
             me.admit(Err(rejected), Envelope::new(), Timestamp(0), sink)
                 .into_owned()
         })
@@ -314,7 +314,7 @@ impl HriIntake {
 
     /// Runs `receive` with the intake's own event buffer as the sink (the buffer taken out
     /// for the call and put back: no allocation).
-    fn into_own_events<R>(
+    fn with_own_events<R>(
         &mut self,
         receive: impl FnOnce(&mut HriIntake, &mut Vec<HriEvent>) -> R,
     ) -> R {
