@@ -4,7 +4,7 @@
 use proptest::prelude::*;
 use robot_runtime::hri::{
     Admission, Envelope, HriError, HriEvent, HriIntake, IntakeConfig, IntentKind, Modality,
-    Normalization, ReadOptions, Role, Timestamp,
+    Normalization, ReadOptions, Role, Source, Timestamp,
 };
 
 fn rejected(intake: &mut HriIntake, json: &str) -> Vec<HriError> {
@@ -70,6 +70,73 @@ fn unknown_modality_is_reported_and_rejected_when_configured() {
     });
     let e = rejected(&mut strict, json);
     assert_eq!(e[0].kind(), "unknown_modality");
+}
+
+/// An empty source or modality is one not given, on every path: a ROS 2 sample or a packed
+/// envelope whose sender left the string fields unset (their default is `""`) reads as a
+/// JSON message without them (source unknown, modality other), without a warning or a
+/// note, even for a strict reader; a non-empty unknown modality still warns.
+#[test]
+fn empty_source_and_modality_are_not_given_on_every_path() {
+    let strict = ReadOptions {
+        reject_unknown_modality: true,
+        ..ReadOptions::default()
+    };
+    for options in [ReadOptions::default(), strict] {
+        let mut intake = HriIntake::new(IntakeConfig {
+            read: options,
+            ..IntakeConfig::default()
+        });
+        let fields = |source, modality| robot_runtime::hri::IntentFields {
+            intent: "__intent_greet__",
+            data: r#"{"recipient": "p1"}"#,
+            source,
+            modality,
+            priority: Some(128),
+            confidence: None,
+        };
+        let absent =
+            r#"{"intent": "__intent_greet__", "data": "{\"recipient\": \"p1\"}", "priority": 128}"#;
+        let empty = r#"{"intent": "__intent_greet__", "data": "{\"recipient\": \"p1\"}", "priority": 128, "source": "", "modality": ""}"#;
+        let mut now = 0;
+        let mut intents = Vec::new();
+        for path in ["fields", "json without them", "json with them empty"] {
+            now += 10_000;
+            let at = Timestamp(now);
+            let admission = match path {
+                "fields" => intake.receive_fields(fields("", ""), Envelope::new(), at),
+                "json without them" => intake.receive_json(absent, Envelope::new(), at),
+                _ => intake.receive_json(empty, Envelope::new(), at),
+            };
+            let Admission::Execute(record) = admission else {
+                panic!("{path}: admitted");
+            };
+            let events = intake.drain_events();
+            assert!(
+                matches!(events.as_slice(), [HriEvent::Admitted { .. }]),
+                "{path}: {events:?}"
+            );
+            intents.push(record.intent);
+        }
+        assert_eq!(intents[0].source, Source::Unknown);
+        assert_eq!(intents[0].modality, Modality::Other);
+        assert!(intents.iter().all(|i| *i == intents[0]), "{intents:?}");
+        // A non-empty unknown modality on the fields path is still reported.
+        now += 10_000;
+        let a = intake.receive_fields(fields("", "telepathy"), Envelope::new(), Timestamp(now));
+        let events = intake.drain_events();
+        let warned = events.iter().any(|e| matches!(e,
+            HriEvent::Warning { error: HriError::UnknownModality { value }, .. } if value == "telepathy"));
+        let refused = events.iter().any(|e| {
+            matches!(e,
+            HriEvent::Rejected { errors, .. } if errors[0].kind() == "unknown_modality")
+        });
+        if options.reject_unknown_modality {
+            assert!(matches!(a, Admission::Rejected(_)) && refused, "{events:?}");
+        } else {
+            assert!(matches!(a, Admission::Execute(_)) && warned, "{events:?}");
+        }
+    }
 }
 
 /// The module promises that nothing is dropped silently: a misspelt field is reported (it

@@ -24,7 +24,7 @@ fn move_to(goal: &str) -> HriIntent {
 fn hri_events(c: &mut robot_runtime::intent::IntentComponent<UserIntent>) -> Vec<HriEvent> {
     c.drain_events()
         .filter_map(|e| match e {
-            IntentEvent::Hri(e) => Some(*e),
+            IntentEvent::Hri(e) => Some(e),
             _ => None,
         })
         .collect()
@@ -398,7 +398,7 @@ mod on_the_robot {
             let a = c.submit(HriEnvelopeBytes { bytes: &bytes, arrived: Timestamp(0) });
             let events: Vec<HriEvent> = c
                 .drain_events()
-                .filter_map(|e| match e { IntentEvent::Hri(e) => Some(*e), _ => None })
+                .filter_map(|e| match e { IntentEvent::Hri(e) => Some(e), _ => None })
                 .collect();
             prop_assert!(!events.is_empty());
             if let IntakeOutcome::NotAdmitted(NotAdmitted::Rejected(_)) = a {

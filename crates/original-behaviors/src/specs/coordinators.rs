@@ -9,6 +9,37 @@ const ANYWHERE: Mods = Mods::BASE.carry(true).off_treads(true).charger(true);
 /// The `delegateID` key of the PassThrough coordinators (OBC §2.5).
 const DELEGATE_ID_NOTE: &str = "G (global IDs only); the PassThrough's delegate, in linked scope";
 
+/// `CoordinateWhileInAir`'s hard-coded IDs (OCP §2.4), in the order the class reads them:
+/// [`IN_AIR_SUPPRESSING`] of them suppress the in-air reaction, the next
+/// [`IN_AIR_UNLOCKING`] keep the treads unlocked, then the in-air dispatcher, the two
+/// reactions that (with `HeldInPalmDispatcher`) block the coordinator, and the pickup
+/// animation.
+pub const IN_AIR_IDS: &[&str] = &[
+    "BlackJack",
+    "HeldInPalmDispatcher",
+    "ReactToTouchPetting",
+    "TakeAPhotoCoordinator",
+    "WeatherResponses",
+    "ShowWallTime",
+    "SingletonCancelTimer",
+    "SingletonTimerAlreadySet",
+    "SingletonAnticShowClock",
+    "SingletonTimerCheckTime",
+    "SingletonTimerSet",
+    "WhatsMyNameVoiceCommand",
+    "MeetVictor",
+    "WhileInAirDispatcher",
+    "ReactToRobotOnBack",
+    "ReactToRobotOnFace",
+    "InitialPickupAnimation",
+];
+
+/// How many of [`IN_AIR_IDS`], from the first, suppress the in-air reaction.
+pub const IN_AIR_SUPPRESSING: usize = 11;
+
+/// How many of [`IN_AIR_IDS`], after the suppressing ones, keep the treads unlocked.
+pub const IN_AIR_UNLOCKING: usize = 2;
+
 /// The coordinator classes.
 pub const CLASSES: &[ClassData] = &[
     ClassData {
@@ -64,26 +95,8 @@ pub const CLASSES: &[ClassData] = &[
         mods: Mods::BASE,
         claims: &[],
         drops: &[],
-        hard_coded: &[
-            "BlackJack",
-            "HeldInPalmDispatcher",
-            "ReactToTouchPetting",
-            "TakeAPhotoCoordinator",
-            "WeatherResponses",
-            "ShowWallTime",
-            "SingletonCancelTimer",
-            "SingletonTimerAlreadySet",
-            "SingletonAnticShowClock",
-            "SingletonTimerCheckTime",
-            "SingletonTimerSet",
-            "WhatsMyNameVoiceCommand",
-            "MeetVictor",
-            "WhileInAirDispatcher",
-            "ReactToRobotOnBack",
-            "ReactToRobotOnFace",
-            "InitialPickupAnimation",
-        ],
-        summary: "PassThrough (modifiers copied from the delegate). While InAir/Falling and no in-air/back/face/palm reaction active: suppresses WhileInAirDispatcher during the listed activities, locks the body track unless an unlocking behavior runs or the robot is in a palm, suppresses InitialPickupAnimation after 1 s or once played. Ends with its delegate.",
+        hard_coded: IN_AIR_IDS,
+        summary: "PassThrough (modifiers copied from the delegate). While InAir/Falling and no in-air/back/face/palm reaction active: suppresses WhileInAirDispatcher during the listed activities, locks the body track unless an unlocking behavior runs or the robot is in a palm (that lock is not taken here: a lock is taken at activation only), suppresses InitialPickupAnimation after 1 s or once played. Ends with its delegate.",
     },
     ClassData {
         name: "CoordinateInHabitat",

@@ -21,6 +21,7 @@ pub mod sensing;
 pub mod types;
 pub mod voice;
 
+pub use coordinators::{IN_AIR_IDS, IN_AIR_SUPPRESSING, IN_AIR_UNLOCKING};
 pub use types::{
     ClassData, Key, KeyType, Mods, Need, FACE_SELECTION_FACTORS, FACE_SELECTION_PENALTIES_DEFAULT,
 };

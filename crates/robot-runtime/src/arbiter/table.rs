@@ -128,7 +128,14 @@ pub struct Arbiter<R: Resource> {
     scratch: Vec<Claim<R>>,
     involved: Vec<Holder>,
     halt_requests: u64,
+    /// Labels of released claims, kept to be written over by the next claims: a client
+    /// that holds and releases over and over allocates none.
+    spare_labels: Vec<String>,
 }
+
+/// At most this many released labels are kept, each of at most `SPARE_LABEL_BYTES`.
+const SPARE_LABELS: usize = 8;
+const SPARE_LABEL_BYTES: usize = 128;
 
 impl<R: Resource> std::fmt::Debug for Arbiter<R> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -148,6 +155,7 @@ impl<R: Resource> Default for Arbiter<R> {
             scratch: Vec::new(),
             involved: Vec::new(),
             halt_requests: 0,
+            spare_labels: Vec::new(),
         }
     }
 }
@@ -196,30 +204,18 @@ impl<R: Resource> Arbiter<R> {
     /// (false), never a second owner. `report`: say so ([`ArbiterEvent::Granted`]; an action
     /// that waited or preempted does, the mission controller reports its own grants).
     pub fn hold(&mut self, mut claim: Claim<R>, label: &str, report: bool) -> bool {
-        if let Some(other) = self
-            .entries
-            .iter()
-            .find(|e| {
-                e.claim.holder != claim.holder
-                    && e.state.holds()
-                    && e.claim.resources.intersects(claim.resources)
-            })
-            .map(|e| e.label.clone())
-        {
-            tracing::error!(%label, holder = %other, "a hold over a holder's resources refused");
-            return false;
+        // One pass: a conflicting holder refuses it; its own entry (a reservation) is kept.
+        let mut own = None;
+        for (i, e) in self.entries.iter().enumerate() {
+            if e.claim.holder == claim.holder {
+                own = Some(i);
+            } else if e.state.holds() && e.claim.resources.intersects(claim.resources) {
+                tracing::error!(%label, holder = %e.label, "a hold over a holder's resources refused");
+                return false;
+            }
         }
         claim.halting = false;
-        let entry = Entry {
-            claim,
-            label: label.to_owned(),
-            state: HoldState::Holding,
-            contested: false,
-        };
-        match self.position(claim.holder) {
-            Some(i) => self.entries[i] = entry,
-            None => self.entries.push(entry),
-        }
+        self.put(own, claim, label, HoldState::Holding);
         if report {
             self.report(ArbiterEvent::Granted {
                 holder: claim.holder,
@@ -233,15 +229,35 @@ impl<R: Resource> Arbiter<R> {
     /// `claim` waits for `waiting_for` (the victims of its preemption) before it holds.
     pub fn reserve(&mut self, mut claim: Claim<R>, label: &str, waiting_for: Vec<Holder>) {
         claim.halting = false;
-        let entry = Entry {
-            claim,
-            label: label.to_owned(),
-            state: HoldState::Reserved { waiting_for },
-            contested: false,
-        };
-        match self.position(claim.holder) {
-            Some(i) => self.entries[i] = entry,
-            None => self.entries.push(entry),
+        let own = self.position(claim.holder);
+        self.put(own, claim, label, HoldState::Reserved { waiting_for });
+    }
+
+    /// Writes `claim` into its entry at `own` (replacing what it was) or into a new one; the
+    /// label's text is copied into the entry's own string or a spare one.
+    fn put(&mut self, own: Option<usize>, claim: Claim<R>, label: &str, state: HoldState) {
+        match own {
+            Some(i) => {
+                let e = &mut self.entries[i];
+                e.claim = claim;
+                e.state = state;
+                e.contested = false;
+                if e.label != label {
+                    e.label.clear();
+                    e.label.push_str(label);
+                }
+            }
+            None => {
+                let mut spare = self.spare_labels.pop().unwrap_or_default();
+                spare.clear();
+                spare.push_str(label);
+                self.entries.push(Entry {
+                    claim,
+                    label: spare,
+                    state,
+                    contested: false,
+                });
+            }
         }
     }
 
@@ -312,6 +328,9 @@ impl<R: Resource> Arbiter<R> {
                 label: e.label,
                 resources: e.claim.resources,
             });
+        } else if self.spare_labels.len() < SPARE_LABELS && e.label.capacity() <= SPARE_LABEL_BYTES
+        {
+            self.spare_labels.push(e.label);
         }
     }
 

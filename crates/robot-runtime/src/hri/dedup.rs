@@ -30,11 +30,13 @@ use super::envelope::{IntentId, Timestamp};
 use super::message::{Confidence, HriIntent, IntentIn};
 use super::policy::ConfidenceDecision;
 use super::read::FieldIn;
+use super::vocab::{IntentKind, Role};
 use serde_json::Value;
-use std::collections::hash_map::DefaultHasher;
+use std::collections::hash_map::RandomState;
 use std::collections::VecDeque;
 use std::fmt::{self, Write as _};
-use std::hash::{Hash, Hasher};
+use std::hash::{BuildHasher, Hash, Hasher};
+use std::sync::OnceLock;
 
 /// A bounded memory of recently admitted requests, applying the rule of the module
 /// documentation.
@@ -76,7 +78,7 @@ fn more_confident(new: Confidence, old: Confidence) -> bool {
 
 /// Hashes `value` as its compact JSON text tells it apart (equal texts, equal hashes;
 /// numbers by their text: `1` and `1.0` differ), without writing the text.
-fn hash_value(value: &Value, h: &mut BufferedHasher) {
+fn hash_value(value: &Value, h: &mut KeyHasher) {
     match value {
         Value::String(s) => {
             0u8.hash(h);
@@ -106,46 +108,8 @@ fn hash_value(value: &Value, h: &mut BufferedHasher) {
     }
 }
 
-/// [`DefaultHasher`] fed in blocks: SipHash streams its input (a hash is the same however
-/// the input is cut into writes), and one write of a key's few dozen bytes costs far less
-/// than the dozen small writes hashing its parts makes.
-struct BufferedHasher {
-    buffer: [u8; 128],
-    len: usize,
-    inner: DefaultHasher,
-}
-
-impl BufferedHasher {
-    fn new() -> BufferedHasher {
-        BufferedHasher {
-            buffer: [0; 128],
-            len: 0,
-            inner: DefaultHasher::new(),
-        }
-    }
-}
-
-impl Hasher for BufferedHasher {
-    fn write(&mut self, bytes: &[u8]) {
-        if let Some(room) = self.buffer.get_mut(self.len..self.len + bytes.len()) {
-            room.copy_from_slice(bytes);
-            self.len += bytes.len();
-        } else {
-            self.inner.write(&self.buffer[..self.len]);
-            self.len = 0;
-            self.inner.write(bytes);
-        }
-    }
-
-    fn finish(&self) -> u64 {
-        let mut inner = self.inner.clone();
-        inner.write(&self.buffer[..self.len]);
-        inner.finish()
-    }
-}
-
 /// [`hash_value`] of a value as read: the same hash as the value serde_json would hold.
-fn hash_field(value: &FieldIn<'_>, h: &mut BufferedHasher) {
+fn hash_field(value: &FieldIn<'_>, h: &mut KeyHasher) {
     match value {
         FieldIn::Str(s) => {
             0u8.hash(h);
@@ -163,13 +127,204 @@ fn hash_field(value: &FieldIn<'_>, h: &mut BufferedHasher) {
     }
 }
 
+/// Hashes the intent: a standard intent as its index (one byte below 18), a custom intent
+/// as a marker and its text. A custom intent spelt as a standard one's wire value is that
+/// intent (the same request, as when its text was hashed).
+fn hash_intent(intent: &IntentKind, h: &mut KeyHasher) {
+    let index = match intent {
+        IntentKind::Custom(text) => IntentKind::from_wire_exact(text)
+            .as_ref()
+            .and_then(IntentKind::standard_index),
+        standard => standard.standard_index(),
+    };
+    match index {
+        Some(i) => h.write_u8(i),
+        None => {
+            h.write_u8(0xff);
+            intent.wire().hash(h);
+        }
+    }
+}
+
+/// Hashes a key of `data`: a role's as one byte (`0x80` and the role's discriminant, its
+/// place in [`Role::ALL`]), any other key as its text and `0xff`. Unambiguous: no UTF-8 text starts
+/// with a byte from `0x80` to `0xbf`, and `0xff` is in none.
+fn hash_role_key(key: &str, h: &mut KeyHasher) {
+    match Role::from_key(key) {
+        Some(role) => h.write_u8(0x80 | role as u8),
+        None => key.hash(h),
+    }
+}
+
 /// Feeds formatted text to a hasher.
-struct HashWriter<'h>(&'h mut BufferedHasher);
+struct HashWriter<'h>(&'h mut KeyHasher);
 
 impl fmt::Write for HashWriter<'_> {
     fn write_str(&mut self, s: &str) -> fmt::Result {
         self.0.write(s.as_bytes());
         Ok(())
+    }
+}
+
+/// The process's de-duplication key: drawn once, at random (from the standard library's
+/// per-process random hash keys), so that a remote sender cannot compute which requests
+/// share a content key and make a request collide with another to have it dropped.
+fn process_keys() -> (u64, u64) {
+    static KEYS: OnceLock<(u64, u64)> = OnceLock::new();
+    *KEYS.get_or_init(|| {
+        let random = RandomState::new();
+        (random.hash_one(0u64), random.hash_one(1u64))
+    })
+}
+
+/// SipHash with `C` compression and `D` finalization rounds over whole 8-byte blocks
+/// (SipHash-1-3, `Sip<1, 3>`, is what std's `DefaultHasher` computes; its keys here are the
+/// process's). The state is small and `Copy`: finishing a copy leaves the stream going.
+#[derive(Clone, Copy)]
+struct Sip<const C: usize, const D: usize> {
+    v: [u64; 4],
+    /// The bytes compressed so far.
+    length: u64,
+}
+
+impl<const C: usize, const D: usize> Sip<C, D> {
+    fn new(k0: u64, k1: u64) -> Self {
+        Sip {
+            v: [
+                k0 ^ 0x736f_6d65_7073_6575,
+                k1 ^ 0x646f_7261_6e64_6f6d,
+                k0 ^ 0x6c79_6765_6e65_7261,
+                k1 ^ 0x7465_6462_7974_6573,
+            ],
+            length: 0,
+        }
+    }
+
+    #[inline(always)]
+    fn round(&mut self) {
+        let [mut v0, mut v1, mut v2, mut v3] = self.v;
+        v0 = v0.wrapping_add(v1);
+        v1 = v1.rotate_left(13) ^ v0;
+        v0 = v0.rotate_left(32);
+        v2 = v2.wrapping_add(v3);
+        v3 = v3.rotate_left(16) ^ v2;
+        v0 = v0.wrapping_add(v3);
+        v3 = v3.rotate_left(21) ^ v0;
+        v2 = v2.wrapping_add(v1);
+        v1 = v1.rotate_left(17) ^ v2;
+        v2 = v2.rotate_left(32);
+        self.v = [v0, v1, v2, v3];
+    }
+
+    #[inline(always)]
+    fn compress(&mut self, m: u64) {
+        self.v[3] ^= m;
+        for _ in 0..C {
+            self.round();
+        }
+        self.v[0] ^= m;
+    }
+
+    /// Compresses `bytes`, whose length is a multiple of 8.
+    fn blocks(&mut self, bytes: &[u8]) {
+        let mut chunks = bytes.chunks_exact(8);
+        for chunk in &mut chunks {
+            let mut m = [0; 8];
+            m.copy_from_slice(chunk);
+            self.compress(u64::from_le_bytes(m));
+        }
+        debug_assert!(chunks.remainder().is_empty());
+        self.length += bytes.len() as u64;
+    }
+
+    /// The hash of the stream: the bytes compressed, then `tail` (less than 8 bytes).
+    fn finish(mut self, tail: &[u8]) -> u64 {
+        let length = self.length.wrapping_add(tail.len() as u64);
+        let mut last = [0; 8];
+        last[..tail.len()].copy_from_slice(tail);
+        last[7] = length as u8;
+        self.compress(u64::from_le_bytes(last));
+        self.v[2] ^= 0xff;
+        for _ in 0..D {
+            self.round();
+        }
+        self.v[0] ^ self.v[1] ^ self.v[2] ^ self.v[3]
+    }
+}
+
+/// How many bytes [`KeyHasher`] gathers before compressing them: a usual request's key
+/// (the intent's index, a few role keys and values) fits, and is hashed in one pass.
+const KEY_BUFFER: usize = 128;
+
+/// Keyed SipHash-1-3 fed in blocks: the input is gathered in a buffer and compressed a
+/// buffer at a time, so a key's dozen small writes cost a copy each, not a hash step each.
+/// The hash does not depend on how the input is cut into writes.
+struct KeyHasher {
+    buffer: [u8; KEY_BUFFER],
+    len: usize,
+    sip: Sip<1, 3>,
+}
+
+impl KeyHasher {
+    /// A hasher with the process's keys.
+    fn new() -> KeyHasher {
+        let (k0, k1) = process_keys();
+        KeyHasher::with_keys(k0, k1)
+    }
+
+    fn with_keys(k0: u64, k1: u64) -> KeyHasher {
+        KeyHasher {
+            buffer: [0; KEY_BUFFER],
+            len: 0,
+            sip: Sip::new(k0, k1),
+        }
+    }
+
+    /// Fills the buffer from `bytes`, compressing it each time it is full.
+    #[inline(never)]
+    fn spill(&mut self, mut bytes: &[u8]) {
+        loop {
+            let take = (KEY_BUFFER - self.len).min(bytes.len());
+            self.buffer[self.len..self.len + take].copy_from_slice(&bytes[..take]);
+            self.len += take;
+            bytes = &bytes[take..];
+            if self.len < KEY_BUFFER {
+                return;
+            }
+            self.sip.blocks(&self.buffer);
+            self.len = 0;
+        }
+    }
+}
+
+impl Hasher for KeyHasher {
+    #[inline]
+    fn write(&mut self, bytes: &[u8]) {
+        match self.buffer.get_mut(self.len..self.len + bytes.len()) {
+            Some(room) => {
+                room.copy_from_slice(bytes);
+                self.len += bytes.len();
+            }
+            None => self.spill(bytes),
+        }
+    }
+
+    #[inline]
+    fn write_u8(&mut self, byte: u8) {
+        match self.buffer.get_mut(self.len) {
+            Some(slot) => {
+                *slot = byte;
+                self.len += 1;
+            }
+            None => self.spill(&[byte]),
+        }
+    }
+
+    fn finish(&self) -> u64 {
+        let whole = self.len / 8 * 8;
+        let mut sip = self.sip;
+        sip.blocks(&self.buffer[..whole]);
+        sip.finish(&self.buffer[whole..self.len])
     }
 }
 
@@ -185,14 +340,15 @@ impl Deduplicator {
         }
     }
 
-    /// The content key of an intent: its canonical intent value and `data` (serde_json maps
-    /// are ordered, so equal objects hash equally; each value hashed as its compact JSON text
-    /// tells it apart, see `hash_value`).
+    /// The content key of an intent: its intent (a standard one by its index) and `data`
+    /// (serde_json maps are ordered, so equal objects hash equally; each value hashed as its
+    /// compact JSON text tells it apart, see `hash_value`), hashed with SipHash-1-3 under
+    /// the process's random keys: equal within a process, not predictable from outside.
     pub fn key(intent: &HriIntent) -> u64 {
-        let mut h = BufferedHasher::new();
-        intent.intent.wire().hash(&mut h);
+        let mut h = KeyHasher::new();
+        hash_intent(&intent.intent, &mut h);
         for (k, v) in &intent.data {
-            k.hash(&mut h);
+            hash_role_key(k, &mut h);
             hash_value(v, &mut h);
         }
         h.finish()
@@ -200,10 +356,10 @@ impl Deduplicator {
 
     /// [`Deduplicator::key`] of an intent whose `data` is still borrowed: the same key.
     pub(crate) fn key_in(intent: &IntentIn<'_>) -> u64 {
-        let mut h = BufferedHasher::new();
-        intent.intent.wire().hash(&mut h);
+        let mut h = KeyHasher::new();
+        hash_intent(&intent.intent, &mut h);
         for (k, v) in intent.data.iter() {
-            k.hash(&mut h);
+            hash_role_key(k, &mut h);
             hash_field(v, &mut h);
         }
         h.finish()
@@ -377,19 +533,57 @@ mod tests {
         }
     }
 
+    /// Role keys are hashed as one byte, other keys as their text: every key is still told
+    /// apart from every other, whatever the values.
     #[test]
-    fn the_buffered_hasher_hashes_as_sip_hash_does_however_the_input_is_cut() {
+    fn keys_tell_data_keys_apart() {
+        let keys = [
+            "goal",
+            "object",
+            "other_data",
+            "",
+            "goals",
+            "é",
+            "\u{80}",
+            "x",
+        ];
+        let key = |k: &str, v: serde_json::Value| {
+            let mut i = HriIntent::new(IntentKind::StartActivity);
+            i.data.insert(k.into(), v);
+            Deduplicator::key(&i)
+        };
+        for a in keys {
+            for b in keys {
+                for v in [serde_json::json!("1"), serde_json::json!(1)] {
+                    assert_eq!(
+                        key(a, v.clone()) == key(b, v.clone()),
+                        a == b,
+                        "{a:?} {b:?}"
+                    );
+                }
+            }
+        }
+        for role in Role::ALL {
+            assert_eq!(Role::ALL[*role as usize], *role);
+        }
+    }
+
+    #[test]
+    fn the_key_hasher_hashes_as_sip_hash_does_however_the_input_is_cut() {
+        use std::collections::hash_map::DefaultHasher;
         let long = "x".repeat(300);
-        let parts: [&[u8]; 6] = [
+        let parts: [&[u8]; 7] = [
             b"__intent_say__",
             b"",
             &[0xff; 100],
             long.as_bytes(),
             b"a",
+            &[7; 128],
             b"bc",
         ];
+        // std's `DefaultHasher` is SipHash-1-3 with the keys 0 and 0.
         let mut plain = DefaultHasher::new();
-        let mut buffered = BufferedHasher::new();
+        let mut buffered = KeyHasher::with_keys(0, 0);
         for p in parts {
             plain.write(p);
             buffered.write(p);
@@ -398,6 +592,61 @@ mod tests {
         let mut whole = DefaultHasher::new();
         whole.write(&parts.concat());
         assert_eq!(whole.finish(), buffered.finish());
+    }
+
+    /// The keys are the process's, drawn at random: not the zero keys of `DefaultHasher`,
+    /// and the same for every key computed.
+    #[test]
+    fn keys_are_the_process_random_keys() {
+        assert_eq!(process_keys(), process_keys());
+        let hash = |mut h: KeyHasher| {
+            h.write(b"__intent_move_to__ goal poi_docking");
+            h.finish()
+        };
+        assert_ne!(hash(KeyHasher::new()), hash(KeyHasher::with_keys(0, 0)));
+        assert_eq!(hash(KeyHasher::new()), hash(KeyHasher::new()));
+    }
+
+    proptest::proptest! {
+        /// The key hasher is SipHash-1-3 (std's `DefaultHasher`, keys 0) however its input
+        /// is cut into writes (bytes and single bytes), across the buffer's edge.
+        #[test]
+        fn the_key_hasher_is_sip_hash_1_3(
+            pieces in proptest::collection::vec(
+                proptest::collection::vec(proptest::prelude::any::<u8>(), 0..150),
+                0..6,
+            ),
+            single in proptest::prelude::any::<bool>(),
+        ) {
+            let mut reference = std::collections::hash_map::DefaultHasher::new();
+            let mut h = KeyHasher::with_keys(0, 0);
+            for piece in &pieces {
+                reference.write(piece);
+                if single {
+                    piece.iter().for_each(|b| h.write_u8(*b));
+                } else {
+                    h.write(piece);
+                }
+            }
+            proptest::prop_assert_eq!(h.finish(), reference.finish());
+        }
+
+        /// The rounds and the keys are SipHash's: `Sip<2, 4>` under any keys is std's
+        /// SipHash-2-4 (`SipHasher`, deprecated as a hasher, kept as the reference).
+        #[test]
+        fn the_sip_rounds_and_keys_are_sip_hash(
+            k0 in proptest::prelude::any::<u64>(),
+            k1 in proptest::prelude::any::<u64>(),
+            bytes in proptest::collection::vec(proptest::prelude::any::<u8>(), 0..70),
+        ) {
+            #[allow(deprecated)]
+            let mut reference = std::hash::SipHasher::new_with_keys(k0, k1);
+            reference.write(&bytes);
+            let whole = bytes.len() / 8 * 8;
+            let mut sip = Sip::<2, 4>::new(k0, k1);
+            sip.blocks(&bytes[..whole]);
+            proptest::prop_assert_eq!(sip.finish(&bytes[whole..]), reference.finish());
+        }
     }
 
     #[test]

@@ -184,7 +184,7 @@ impl HriIntake {
 
     /// Receives a JSON message (see [`HriIntent::from_json`]).
     pub fn receive_json(&mut self, text: &str, envelope: Envelope, now: Timestamp) -> Admission {
-        self.receive_json_in(text, envelope, now).into_owned()
+        self.with_own_events(|me, sink| me.receive_json_in(text, envelope, now, sink).into_owned())
     }
 
     /// [`HriIntake::receive_json`], the record's `data` borrowed from `text`.
@@ -193,9 +193,10 @@ impl HriIntake {
         text: &'a str,
         envelope: Envelope,
         now: Timestamp,
+        sink: &mut impl EventSink,
     ) -> AdmissionIn<'a> {
         let read = HriIntent::read_json(text, self.config.read);
-        self.admit(read, envelope, now)
+        self.admit(read, envelope, now, sink)
     }
 
     /// Receives a JSON message already parsed (an object; see [`HriIntent::from_json`]).
@@ -205,7 +206,10 @@ impl HriIntake {
         envelope: Envelope,
         now: Timestamp,
     ) -> Admission {
-        self.receive_object_in(object, envelope, now).into_owned()
+        self.with_own_events(|me, sink| {
+            me.receive_object_in(object, envelope, now, sink)
+                .into_owned()
+        })
     }
 
     /// [`HriIntake::receive_object`], the record's `data` borrowed from `object`.
@@ -214,9 +218,10 @@ impl HriIntake {
         object: &'a serde_json::Map<String, serde_json::Value>,
         envelope: Envelope,
         now: Timestamp,
+        sink: &mut impl EventSink,
     ) -> AdmissionIn<'a> {
         let read = HriIntent::read_object(object, self.config.read);
-        self.admit(read, envelope, now)
+        self.admit(read, envelope, now, sink)
     }
 
     /// Receives a message's fields (a decoded CLAD `Hri::Intent`, a ROS message).
@@ -226,7 +231,10 @@ impl HriIntake {
         envelope: Envelope,
         now: Timestamp,
     ) -> Admission {
-        self.receive_fields_in(fields, envelope, now).into_owned()
+        self.with_own_events(|me, sink| {
+            me.receive_fields_in(fields, envelope, now, sink)
+                .into_owned()
+        })
     }
 
     /// [`HriIntake::receive_fields`], the record's `data` borrowed from the fields.
@@ -235,9 +243,10 @@ impl HriIntake {
         fields: IntentFields<'a>,
         envelope: Envelope,
         now: Timestamp,
+        sink: &mut impl EventSink,
     ) -> AdmissionIn<'a> {
         let read = HriIntent::read_fields(fields, self.config.read);
-        self.admit(read, envelope, now)
+        self.admit(read, envelope, now, sink)
     }
 
     /// Receives an intent built in-process (already typed; the role table is still checked,
@@ -256,7 +265,7 @@ impl HriIntake {
             r.notes.retain(|n| *n != Normalization::DefaultPriority);
             r
         });
-        self.admit(read, envelope, now).into_owned()
+        self.with_own_events(|me, sink| me.admit(read, envelope, now, sink).into_owned())
     }
 
     /// Reports a message whose transport could not decode it (a truncated datagram, bad
@@ -269,12 +278,18 @@ impl HriIntake {
             }],
             notes: Vec::new(),
         };
-        self.admit(Err(rejected), Envelope::new(), Timestamp(0))
-            .into_owned()
+        self.with_own_events(|me, sink| {
+            me.admit(Err(rejected), Envelope::new(), Timestamp(0), sink)
+                .into_owned()
+        })
     }
 
     /// [`HriIntake::receive_undecodable`] in the terms of the other `receive_*_in`.
-    pub(crate) fn receive_undecodable_in(&mut self, reason: &str) -> AdmissionIn<'static> {
+    pub(crate) fn receive_undecodable_in(
+        &mut self,
+        reason: &str,
+        sink: &mut impl EventSink,
+    ) -> AdmissionIn<'static> {
         let rejected = RejectedIntent {
             intent: None,
             errors: vec![HriError::Undecodable {
@@ -282,7 +297,7 @@ impl HriIntake {
             }],
             notes: Vec::new(),
         };
-        self.admit(Err(rejected), Envelope::new(), Timestamp(0))
+        self.admit(Err(rejected), Envelope::new(), Timestamp(0), sink)
     }
 
     /// Tells the de-duplicator that the robot's state changed by itself (an activity ended,
@@ -297,19 +312,16 @@ impl HriIntake {
         std::mem::take(&mut self.events)
     }
 
-    /// Takes the event buffer (the events reported since the last drain, oldest first) to
-    /// be handed back empty with [`HriIntake::return_event_buffer`]: its allocation is kept
-    /// from one message to the next.
-    pub(crate) fn take_event_buffer(&mut self) -> Vec<HriEvent> {
-        std::mem::take(&mut self.events)
-    }
-
-    /// Gives back the buffer of [`HriIntake::take_event_buffer`], emptied.
-    pub(crate) fn return_event_buffer(&mut self, mut buffer: Vec<HriEvent>) {
-        if self.events.is_empty() {
-            buffer.clear();
-            self.events = buffer;
-        }
+    /// Runs `receive` with the intake's own event buffer as the sink (the buffer taken out
+    /// for the call and put back: no allocation).
+    fn with_own_events<R>(
+        &mut self,
+        receive: impl FnOnce(&mut HriIntake, &mut Vec<HriEvent>) -> R,
+    ) -> R {
+        let mut events = std::mem::take(&mut self.events);
+        let r = receive(self, &mut events);
+        self.events = events;
+        r
     }
 
     /// The events reported since the last drain.
@@ -317,24 +329,12 @@ impl HriIntake {
         &self.events
     }
 
-    fn emit(&mut self, event: HriEvent) {
-        match &event {
-            HriEvent::Rejected { id, intent, errors } => {
-                tracing::warn!(id = id.0, ?intent, ?errors, "hri intent rejected");
-            }
-            HriEvent::Warning { id, error } => {
-                tracing::warn!(id = id.0, %error, "hri intent warning");
-            }
-            other => tracing::debug!(event = ?other, "hri intake"),
-        }
-        self.events.push(event);
-    }
-
     fn admit<'a>(
         &mut self,
         read: Result<ReadIn<'a>, RejectedIntent>,
         envelope: Envelope,
         now: Timestamp,
+        sink: &mut impl EventSink,
     ) -> AdmissionIn<'a> {
         let id = envelope.id.unwrap_or_else(|| {
             let id = IntentId(self.next_id);
@@ -345,16 +345,22 @@ impl HriIntake {
             Ok(r) => r,
             Err(rejected) => {
                 if !rejected.notes.is_empty() {
-                    self.emit(HriEvent::Normalized {
-                        id,
-                        notes: rejected.notes,
-                    });
+                    emit(
+                        sink,
+                        HriEvent::Normalized {
+                            id,
+                            notes: rejected.notes,
+                        },
+                    );
                 }
-                self.emit(HriEvent::Rejected {
-                    id,
-                    intent: rejected.intent,
-                    errors: rejected.errors,
-                });
+                emit(
+                    sink,
+                    HriEvent::Rejected {
+                        id,
+                        intent: rejected.intent,
+                        errors: rejected.errors,
+                    },
+                );
                 return Admission::Rejected(id);
             }
         };
@@ -365,10 +371,10 @@ impl HriIntake {
             .filter(|n| !matches!(n, Normalization::DefaultPriority | Normalization::EmptyData))
             .collect();
         if !notes.is_empty() {
-            self.emit(HriEvent::Normalized { id, notes });
+            emit(sink, HriEvent::Normalized { id, notes });
         }
         for error in read.warnings {
-            self.emit(HriEvent::Warning { id, error });
+            emit(sink, HriEvent::Warning { id, error });
         }
         let intent = read.intent;
         let created = envelope.created.unwrap_or(now);
@@ -376,11 +382,14 @@ impl HriIntake {
             .expires
             .or_else(|| self.config.default_ttl_ms.map(|ttl| created.plus(ttl)));
         if let Some(e) = expires.filter(|e| now > *e) {
-            self.emit(HriEvent::Expired {
-                id,
-                intent: intent.intent.wire_cow(),
-                late_by_ms: now.since(e),
-            });
+            emit(
+                sink,
+                HriEvent::Expired {
+                    id,
+                    intent: intent.intent.wire_cow(),
+                    late_by_ms: now.since(e),
+                },
+            );
             return Admission::Expired(id);
         }
         // The decision first: de-duplication compares it with the earlier admission's (a
@@ -391,21 +400,27 @@ impl HriIntake {
             self.dedup
                 .check_key(key, intent.confidence, envelope.id, id, now, decision)
         {
-            self.emit(HriEvent::Duplicate {
-                id,
-                of,
-                intent: intent.intent.wire_cow(),
-                source: intent.source.clone(),
-                modality: intent.modality.clone(),
-            });
+            emit(
+                sink,
+                HriEvent::Duplicate {
+                    id,
+                    of,
+                    intent: intent.intent.wire_cow(),
+                    source: intent.source.clone(),
+                    modality: intent.modality.clone(),
+                },
+            );
             return Admission::Duplicate { id, of };
         }
-        self.emit(HriEvent::Admitted {
-            id,
-            intent: intent.intent.wire_cow(),
-            confidence: intent.confidence,
-            decision,
-        });
+        emit(
+            sink,
+            HriEvent::Admitted {
+                id,
+                intent: intent.intent.wire_cow(),
+                confidence: intent.confidence,
+                decision,
+            },
+        );
         let record = IntentRecord {
             id,
             created,
@@ -421,4 +436,34 @@ impl HriIntake {
             ConfidenceDecision::Ignore => Admission::Ignored(id),
         }
     }
+}
+
+/// Where the intake's events go: its own buffer (the public `receive_*`), or, inside the
+/// intent component, straight into the component's buffer and subscribers, so an event is
+/// built once, where it stays.
+pub(crate) trait EventSink {
+    /// Takes one event.
+    fn put(&mut self, event: HriEvent);
+}
+
+impl EventSink for Vec<HriEvent> {
+    #[inline]
+    fn put(&mut self, event: HriEvent) {
+        self.push(event);
+    }
+}
+
+/// Logs `event` (a rejection or a warning at `warn`, the rest at `debug`) and hands it to
+/// `sink`.
+fn emit(sink: &mut impl EventSink, event: HriEvent) {
+    match &event {
+        HriEvent::Rejected { id, intent, errors } => {
+            tracing::warn!(id = id.0, ?intent, ?errors, "hri intent rejected");
+        }
+        HriEvent::Warning { id, error } => {
+            tracing::warn!(id = id.0, %error, "hri intent warning");
+        }
+        other => tracing::debug!(event = ?other, "hri intake"),
+    }
+    sink.put(event);
 }

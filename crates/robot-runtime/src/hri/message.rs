@@ -105,9 +105,13 @@ pub struct IntentFields<'a> {
     pub intent: &'a str,
     /// `data`: JSON object text; empty means `{}`.
     pub data: &'a str,
-    /// `source`.
+    /// `source`; empty means not given (read as [`Source::Unknown`], without a note, as a
+    /// JSON message without `source`): a transport's unset string field is empty.
     pub source: &'a str,
-    /// `modality`.
+    /// `modality`; empty means not given (read as [`Modality::Other`], without a warning, as
+    /// a JSON message without `modality`): a ROS 2 string field's default is `""`. A
+    /// non-empty value that is none of the constants is kept as
+    /// [`Modality::Unrecognized`] and reported ([`HriError::UnknownModality`]).
     pub modality: &'a str,
     /// `priority`; `None` when the transport can tell it was omitted.
     pub priority: Option<u8>,
@@ -160,6 +164,7 @@ pub struct WireIntent {
 struct Reader {
     options: ReadOptions,
     notes: Vec<Normalization>,
+    quiet: QuietNotes,
     errors: Vec<HriError>,
     warnings: Vec<HriError>,
 }
@@ -200,17 +205,47 @@ impl IntentIn<'_> {
 /// [`ReadIntent`] with the intent's `data` borrowed.
 pub(crate) struct ReadIn<'a> {
     pub(crate) intent: IntentIn<'a>,
+    /// The notes, but for the [`QuietNotes`].
     pub(crate) notes: Vec<Normalization>,
+    /// The notes the intake does not report, kept apart.
+    pub(crate) quiet: QuietNotes,
     pub(crate) warnings: Vec<HriError>,
 }
 
 impl ReadIn<'_> {
-    /// The owned read.
+    /// The owned read: every note in its place.
     pub(crate) fn into_owned(self) -> ReadIntent {
+        let mut notes = self.notes;
+        self.quiet.put_back(&mut notes);
         ReadIntent {
             intent: self.intent.into_owned(),
-            notes: self.notes,
+            notes,
             warnings: self.warnings,
+        }
+    }
+}
+
+/// The notes of a read that are normal, not news, and that the intake does not report
+/// ([`Normalization::EmptyData`], [`Normalization::DefaultPriority`]: a JSON message without
+/// `data` or `priority`): kept apart from the other notes, so that a message with only these
+/// grows no vector, and put back in their places for a [`ReadIntent`] or a
+/// [`RejectedIntent`].
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct QuietNotes {
+    /// Where [`Normalization::EmptyData`] stands among the other notes.
+    empty_data_at: Option<usize>,
+    /// [`Normalization::DefaultPriority`], which follows every other note.
+    default_priority: bool,
+}
+
+impl QuietNotes {
+    /// Puts the notes back among `notes`, where they were found.
+    fn put_back(self, notes: &mut Vec<Normalization>) {
+        if let Some(at) = self.empty_data_at {
+            notes.insert(at, Normalization::EmptyData);
+        }
+        if self.default_priority {
+            notes.push(Normalization::DefaultPriority);
         }
     }
 }
@@ -448,7 +483,7 @@ impl<'a> MessageIn<'a> {
             }
             (Some(i), _) => Some(i),
             (None, Some(a)) => {
-                r.notes.push(Normalization::LegacyActionField);
+                r.note(Normalization::LegacyActionField);
                 Some(a)
             }
             (None, None) => None,
@@ -457,7 +492,7 @@ impl<'a> MessageIn<'a> {
             None => DataIn::Text(Cow::Borrowed("")),
             Some(FieldIn::Str(s)) => DataIn::Text(s),
             Some(FieldIn::Roles(roles)) => {
-                r.notes.push(Normalization::InlineData);
+                r.note(Normalization::InlineData);
                 DataIn::Inline(roles)
             }
             Some(v) if v.is_null() => DataIn::Text(Cow::Borrowed("")),
@@ -519,9 +554,20 @@ impl Reader {
         Reader {
             options,
             notes: Vec::new(),
+            quiet: QuietNotes::default(),
             errors: Vec::new(),
             warnings: Vec::new(),
         }
+    }
+
+    /// Adds a note. The first makes room for a few at once, allocated directly rather than
+    /// through the vector's growth path (an inline `data` note is on every message of a
+    /// JSON bridge).
+    fn note(&mut self, note: Normalization) {
+        if self.notes.capacity() == 0 {
+            self.notes = Vec::with_capacity(4);
+        }
+        self.notes.push(note);
     }
 
     fn string_field<'v>(
@@ -591,7 +637,7 @@ impl Reader {
         let data = match data {
             DataIn::Inline(roles) => Some(roles),
             DataIn::Text(t) if t.trim().is_empty() => {
-                self.notes.push(Normalization::EmptyData);
+                self.quiet.empty_data_at = Some(self.notes.len());
                 Some(RolesIn::default())
             }
             DataIn::Text(Cow::Borrowed(t)) => self.parse_data(&kind, t, wire),
@@ -627,7 +673,8 @@ impl Reader {
         }
         let priority = match priority {
             None => {
-                self.notes.push(Normalization::DefaultPriority);
+                // The last note of a read (nothing below notes anything).
+                self.quiet.default_priority = true;
                 Priority::DEFAULT
             }
             Some(Ok(p)) => Priority(p),
@@ -658,10 +705,12 @@ impl Reader {
                     confidence,
                 },
                 notes: self.notes,
+                quiet: self.quiet,
                 warnings: self.warnings,
             }),
             (kind, _) => {
                 let wire = wire(&kind);
+                self.quiet.put_back(&mut self.notes);
                 Err(RejectedIntent {
                     intent: (!wire.is_empty()).then_some(wire),
                     errors: self.errors,
@@ -755,6 +804,44 @@ mod tests {
         assert_eq!(r.intent.confidence, Confidence::Unstated);
         assert!(r.notes.contains(&Normalization::DefaultPriority));
         assert!(r.notes.contains(&Normalization::EmptyData));
+    }
+
+    /// The notes the intake does not report are kept apart while reading and put back in
+    /// their places: the order of every note is the order of the checks.
+    #[test]
+    fn quiet_notes_are_put_back_in_their_places() {
+        use Normalization::*;
+        let expected = vec![
+            LegacyActionField,
+            QuotedConstant { field: "intent" },
+            EmptyData,
+            QuotedConstant { field: "source" },
+            LegacyModality {
+                received: "speech".into(),
+            },
+            DefaultPriority,
+        ];
+        let r = read(json!({
+            "action": "\"__intent_wakeup__\"", "source": "\"p1\"", "modality": "speech"
+        }))
+        .unwrap();
+        assert_eq!(r.notes, expected);
+        let e = read(json!({
+            "action": "\"__intent_wakeup__\"", "source": "\"p1\"", "modality": "speech",
+            "confidence": 2.0
+        }))
+        .unwrap_err();
+        assert_eq!(e.notes, expected);
+        let r = read(json!({"intent": "__intent_wakeup__"})).unwrap();
+        assert_eq!(r.notes, [EmptyData, DefaultPriority]);
+        let r = read(json!({"intent": "__intent_wakeup__", "priority": 1, "data": ""})).unwrap();
+        assert_eq!(r.notes, [EmptyData]);
+        let only_quoted =
+            read(json!({"intent": "\"__intent_wakeup__\"", "data": "{}", "priority": 1}));
+        assert_eq!(
+            only_quoted.unwrap().notes,
+            [QuotedConstant { field: "intent" }]
+        );
     }
 
     #[test]

@@ -139,18 +139,21 @@ impl<'a> RolesIn<'a> {
     }
 
     /// The map serde_json would have read.
+    ///
+    /// Inserted one by one: the entries are already sorted and without repeats, and a few
+    /// inserts into one node cost less than `collect`, which gathers them into a vector,
+    /// sorts it and builds the tree from it.
     pub(crate) fn into_map(self) -> Map<String, Value> {
-        self.entries
-            .into_iter()
-            .map(|(k, v)| {
-                let v = match v {
-                    FieldIn::Str(s) => Value::String(s.into_owned()),
-                    FieldIn::Other(v) => v.into_owned(),
-                    FieldIn::Roles(r) => Value::Object(r.into_map()),
-                };
-                (k.into_owned(), v)
-            })
-            .collect()
+        let mut map = Map::new();
+        for (k, v) in self.entries {
+            let v = match v {
+                FieldIn::Str(s) => Value::String(s.into_owned()),
+                FieldIn::Other(v) => v.into_owned(),
+                FieldIn::Roles(r) => Value::Object(r.into_map()),
+            };
+            map.insert(k.into_owned(), v);
+        }
+        map
     }
 
     /// Reads `data` text: its roles, or what `serde_json::from_str::<Value>` reports (the
@@ -516,7 +519,51 @@ mod tests {
         })
     }
 
+    /// A flat object of up to a dozen entries, keys repeated: more roles than the room the
+    /// scanner makes for them at first (four).
+    fn many_roles_text() -> impl proptest::strategy::Strategy<Value = String> {
+        use proptest::prelude::*;
+        let key = "[a-f]{1,2}";
+        let value = prop_oneof![
+            "[a-z ]{0,6}".prop_map(|s| format!("\"{s}\"")),
+            any::<i32>().prop_map(|n| n.to_string()),
+            Just("null".to_owned()),
+            Just("[1, {\"x\": 2}]".to_owned()),
+        ];
+        proptest::collection::vec((key, value), 0..12).prop_map(|entries| {
+            let entries: Vec<String> = entries
+                .iter()
+                .map(|(k, v)| format!("\"{k}\": {v}"))
+                .collect();
+            format!("{{{}}}", entries.join(", "))
+        })
+    }
+
     proptest::proptest! {
+        /// Many roles (more than four, keys repeated) read as serde_json reads them, through
+        /// the scanner and through serde_json, borrowed or owned.
+        #[test]
+        fn many_roles_read_as_a_value(text in many_roles_text()) {
+            let expected = serde_json::from_str::<Value>(&text).map_err(|e| e.to_string());
+            proptest::prop_assert_eq!(as_value(&text), expected.clone(), "{}", text);
+            let Ok(Ok(roles)) = RolesIn::parse_with_serde_json(&text) else {
+                panic!("{text}");
+            };
+            let owned = roles.clone().into_static();
+            proptest::prop_assert_eq!(
+                Ok(Value::Object(owned.into_map())),
+                expected.clone()
+            );
+            let Ok(Value::Object(map)) = expected else { panic!("{text}") };
+            let keys: Vec<&str> = roles.iter().map(|(k, _)| k).collect();
+            proptest::prop_assert_eq!(keys, map.keys().map(String::as_str).collect::<Vec<_>>());
+            proptest::prop_assert_eq!(RolesIn::from_map(&map).into_map(), map.clone());
+            for (k, v) in &map {
+                let got = roles.get(k).map(FieldIn::to_value);
+                proptest::prop_assert_eq!(got.as_ref(), Some(v));
+            }
+        }
+
         /// `data` text reads as `serde_json::from_str::<Value>` reads it: the same object
         /// (repeated keys, escapes, numbers), the same other value, the same error.
         #[test]

@@ -27,7 +27,8 @@ pub enum Normalization {
         received: String,
     },
     /// A source value the docs use but that is not a constant (`UNKNOWN_USER`), read as
-    /// [`Source::UnknownAgent`]; or an empty source read as [`Source::Unknown`].
+    /// [`Source::UnknownAgent`]. (An empty source is no alias: it is a source not given, read
+    /// as [`Source::Unknown`] without a note.)
     SourceAlias {
         /// The value as received.
         received: String,
@@ -41,19 +42,29 @@ pub enum Normalization {
 }
 
 /// Strips one pair of surrounding double quotes (0.3.x constants) and reports it.
+#[inline]
 pub(crate) fn unquote<'a>(
     value: &'a str,
     field: &'static str,
     notes: &mut Vec<Normalization>,
 ) -> &'a str {
-    // The common case first: a value that starts with a printable ASCII character other
-    // than a quote and ends with a printable ASCII character has nothing to trim or strip
-    // (every character `trim` removes, ASCII or not, is no printable ASCII byte).
+    // The common case first, inline: a value that starts with a printable ASCII character
+    // other than a quote and ends with a printable ASCII character has nothing to trim or
+    // strip (every character `trim` removes, ASCII or not, is no printable ASCII byte).
     if let (Some(&first), Some(&last)) = (value.as_bytes().first(), value.as_bytes().last()) {
         if first.is_ascii_graphic() && first != b'"' && last.is_ascii_graphic() {
             return value;
         }
     }
+    unquote_blanks(value, field, notes)
+}
+
+/// [`unquote`] of a value that may have blanks or quotes around it (or is empty).
+fn unquote_blanks<'a>(
+    value: &'a str,
+    field: &'static str,
+    notes: &mut Vec<Normalization>,
+) -> &'a str {
     let trimmed = value.trim();
     if trimmed.len() >= 2 && trimmed.starts_with('"') && trimmed.ends_with('"') {
         notes.push(Normalization::QuotedConstant { field });
@@ -95,6 +106,17 @@ macro_rules! intents {
                 match self {
                     $( IntentKind::$variant => ::std::borrow::Cow::Borrowed($wire), )*
                     IntentKind::Custom(s) => ::std::borrow::Cow::Owned(s.clone()),
+                }
+            }
+
+            /// The standard intent's position in [`IntentKind::STANDARD`], or `None` for a
+            /// custom intent.
+            pub(crate) fn standard_index(&self) -> Option<u8> {
+                /// The standard intents in table order, numbered from 0.
+                enum Index { $( $variant, )* }
+                match self {
+                    $( IntentKind::$variant => Some(Index::$variant as u8), )*
+                    IntentKind::Custom(_) => None,
                 }
             }
 
@@ -233,9 +255,15 @@ impl Source {
     }
 
     /// Reads a source leniently: quotes removed; the docs' undefined `UNKNOWN_USER` (and its
-    /// misspelling `UNKONOWN_USER`) read as [`Source::UnknownAgent`]; an empty value reads as
-    /// [`Source::Unknown`]; every correction is reported in `notes`.
+    /// misspelling `UNKONOWN_USER`) read as [`Source::UnknownAgent`]; every correction is
+    /// reported in `notes`. An empty value (blank, or `""` quoted) is a source not given: it
+    /// reads as [`Source::Unknown`] without a note, as a JSON message without `source` does
+    /// (a ROS 2 string field left unset is empty: not a spelling to correct).
     pub fn read(value: &str, notes: &mut Vec<Normalization>) -> Source {
+        if value.is_empty() {
+            // A transport's unset field: not given, and nothing to unquote.
+            return Source::Unknown;
+        }
         let v = unquote(value, "source", notes);
         match v {
             "__myself__" => Source::Myself,
@@ -248,12 +276,7 @@ impl Source {
                 });
                 Source::UnknownAgent
             }
-            "" => {
-                notes.push(Normalization::SourceAlias {
-                    received: String::new(),
-                });
-                Source::Unknown
-            }
+            "" => Source::Unknown,
             id => Source::Person(id.to_owned()),
         }
     }
@@ -292,11 +315,18 @@ impl Modality {
     }
 
     /// Reads a modality leniently: quotes removed, the 0.3.x spellings (`speech`, ...) read
-    /// as their 2.x constants (reported in `notes`); anything else is
-    /// [`Modality::Unrecognized`].
+    /// as their 2.x constants (reported in `notes`); an empty value (blank, or `""` quoted)
+    /// is a modality not given and reads as [`Modality::Other`] without a word, as a JSON
+    /// message without `modality` does (a ROS 2 string field left unset is empty); anything
+    /// else is [`Modality::Unrecognized`].
     pub fn read(value: &str, notes: &mut Vec<Normalization>) -> Modality {
+        if value.is_empty() {
+            // A transport's unset field: not given, and nothing to unquote.
+            return Modality::Other;
+        }
         let v = unquote(value, "modality", notes);
         let canonical = match v {
+            "" => Some(Modality::Other),
             "__modality_speech__" => Some(Modality::Speech),
             "__modality_motion__" => Some(Modality::Motion),
             "__modality_touchscreen__" => Some(Modality::Touchscreen),
@@ -381,7 +411,20 @@ impl Role {
 
     /// The role with this key.
     pub fn from_key(key: &str) -> Option<Role> {
-        Role::ALL.iter().copied().find(|r| r.key() == key)
+        // A match (the compiler tells the keys apart by length first), not a search of
+        // `ALL` comparing every key: `Role::ALL` and `Role::key` are held to it by a test.
+        Some(match key {
+            "agent" => Role::Agent,
+            "object" => Role::Object,
+            "goal" => Role::Goal,
+            "recipient" => Role::Recipient,
+            "input" => Role::Input,
+            "locale" => Role::Locale,
+            "gaze_mode" => Role::GazeMode,
+            "target" => Role::Target,
+            "other_data" => Role::OtherData,
+            _ => return None,
+        })
     }
 }
 
@@ -434,6 +477,20 @@ mod tests {
             assert_eq!(IntentKind::from_constant_name(name).as_ref(), Some(kind));
         }
         assert_eq!(IntentKind::STANDARD.len(), 18);
+        for (i, kind) in IntentKind::STANDARD.iter().enumerate() {
+            assert_eq!(kind.standard_index(), Some(i as u8), "{kind}");
+        }
+        assert_eq!(IntentKind::Custom("x".into()).standard_index(), None);
+    }
+
+    #[test]
+    fn every_role_is_found_by_its_key() {
+        for role in Role::ALL {
+            assert_eq!(Role::from_key(role.key()), Some(*role));
+        }
+        for key in ["", "Goal", "goal ", "other", "gaze", "targets"] {
+            assert_eq!(Role::from_key(key), None, "{key:?}");
+        }
     }
 
     /// A value reads the same quoted or not, blanks inside the quotes included, so what is
@@ -538,11 +595,45 @@ mod tests {
             Source::read("UNKONOWN_USER", &mut notes),
             Source::UnknownAgent
         );
-        assert_eq!(Source::read("", &mut notes), Source::Unknown);
         assert_eq!(
             Source::read("person_b4x9", &mut notes),
             Source::Person("person_b4x9".into())
         );
-        assert_eq!(notes.len(), 2);
+        assert_eq!(notes.len(), 1);
+    }
+
+    /// An empty source or modality is one not given: read as a JSON message without the
+    /// field reads it (unknown, other), without a note; a non-empty unknown one is kept.
+    #[test]
+    fn empty_sources_and_modalities_are_not_given() {
+        for value in ["", " \t", "\"\"", "\" \""] {
+            let mut notes = Vec::new();
+            assert_eq!(
+                Source::read(value, &mut notes),
+                Source::Unknown,
+                "{value:?}"
+            );
+            assert_eq!(
+                Modality::read(value, &mut notes),
+                Modality::Other,
+                "{value:?}"
+            );
+            let quoted = value.contains('"');
+            let expected: &[Normalization] = if quoted {
+                &[
+                    Normalization::QuotedConstant { field: "source" },
+                    Normalization::QuotedConstant { field: "modality" },
+                ]
+            } else {
+                &[]
+            };
+            assert_eq!(notes, expected, "{value:?}");
+        }
+        let mut notes = Vec::new();
+        assert_eq!(
+            Modality::read("__modality_telepathy__", &mut notes),
+            Modality::Unrecognized("__modality_telepathy__".into())
+        );
+        assert!(notes.is_empty());
     }
 }

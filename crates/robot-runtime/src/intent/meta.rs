@@ -57,3 +57,188 @@ impl IntentMeta {
         }
     }
 }
+
+/// How the pending and the active intent keep their metadata: nothing for a request whose
+/// source says nothing (the cloud's, the app's: [`IntentMeta::for_source`] answers), inline
+/// when its source and modality are standard constants (an HRI request from a supervisor,
+/// a robot, an unknown agent: no allocation), boxed when either is free text (a person's
+/// id, an unrecognized modality). The inline form holds no heap data, so the cloud path's
+/// slot stays small and is dropped without looking further than the variant.
+#[derive(Clone, Debug, Default)]
+pub(crate) enum StoredMeta {
+    /// The defaults of the intent's source.
+    #[default]
+    Defaults,
+    /// Standard source and modality, kept inline.
+    Standard(StandardMeta),
+    /// Free-text source or modality.
+    Boxed(Box<IntentMeta>),
+}
+
+/// [`IntentMeta`] whose source and modality are standard constants, without heap data.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct StandardMeta {
+    source: StandardSource,
+    modality: StandardModality,
+    priority: Priority,
+    confidence: Confidence,
+    arrived_tick: u64,
+}
+
+/// The sources that are constants (not a person's id).
+#[derive(Clone, Copy, Debug)]
+enum StandardSource {
+    Myself,
+    RemoteSupervisor,
+    UnknownAgent,
+    Unknown,
+}
+
+/// The modalities that are constants (not an unrecognized text).
+#[derive(Clone, Copy, Debug)]
+enum StandardModality {
+    Speech,
+    Motion,
+    Touchscreen,
+    Other,
+    Internal,
+}
+
+impl StoredMeta {
+    /// Keeps the metadata `source`, `modality` and the rest of `meta` (whose own source and
+    /// modality are not read), copying `source` and `modality` only when they are free
+    /// text.
+    pub(crate) fn keep_parts(
+        source: &Source,
+        modality: &Modality,
+        priority: Priority,
+        confidence: Confidence,
+        arrived_tick: u64,
+    ) -> StoredMeta {
+        let rest = IntentMeta {
+            source: Source::Unknown,
+            modality: Modality::Other,
+            priority,
+            confidence,
+            arrived_tick,
+        };
+        StoredMeta::keep_from(source, modality, &rest).unwrap_or_else(|| {
+            StoredMeta::Boxed(Box::new(IntentMeta {
+                source: source.clone(),
+                modality: modality.clone(),
+                ..rest
+            }))
+        })
+    }
+
+    /// The inline form of `source`, `modality` and `rest`'s other fields, when both are
+    /// constants.
+    fn keep_from(source: &Source, modality: &Modality, rest: &IntentMeta) -> Option<StoredMeta> {
+        let source = match source {
+            Source::Myself => StandardSource::Myself,
+            Source::RemoteSupervisor => StandardSource::RemoteSupervisor,
+            Source::UnknownAgent => StandardSource::UnknownAgent,
+            Source::Unknown => StandardSource::Unknown,
+            Source::Person(_) => return None,
+        };
+        let modality = match modality {
+            Modality::Speech => StandardModality::Speech,
+            Modality::Motion => StandardModality::Motion,
+            Modality::Touchscreen => StandardModality::Touchscreen,
+            Modality::Other => StandardModality::Other,
+            Modality::Internal => StandardModality::Internal,
+            Modality::Unrecognized(_) => return None,
+        };
+        Some(StoredMeta::Standard(StandardMeta {
+            source,
+            modality,
+            priority: rest.priority,
+            confidence: rest.confidence,
+            arrived_tick: rest.arrived_tick,
+        }))
+    }
+
+    /// The metadata (`source` and `tick`: the intent's, for the defaults).
+    pub(crate) fn get(&self, source: IntentSource, tick: u64) -> IntentMeta {
+        match self {
+            StoredMeta::Defaults => IntentMeta::for_source(source, tick),
+            StoredMeta::Standard(m) => IntentMeta {
+                source: match m.source {
+                    StandardSource::Myself => Source::Myself,
+                    StandardSource::RemoteSupervisor => Source::RemoteSupervisor,
+                    StandardSource::UnknownAgent => Source::UnknownAgent,
+                    StandardSource::Unknown => Source::Unknown,
+                },
+                modality: match m.modality {
+                    StandardModality::Speech => Modality::Speech,
+                    StandardModality::Motion => Modality::Motion,
+                    StandardModality::Touchscreen => Modality::Touchscreen,
+                    StandardModality::Other => Modality::Other,
+                    StandardModality::Internal => Modality::Internal,
+                },
+                priority: m.priority,
+                confidence: m.confidence,
+                arrived_tick: m.arrived_tick,
+            },
+            StoredMeta::Boxed(m) => (**m).clone(),
+        }
+    }
+
+    /// The priority (the ROS4HRI default 128 for the defaults).
+    pub(crate) fn priority(&self) -> Priority {
+        match self {
+            StoredMeta::Defaults => Priority::DEFAULT,
+            StoredMeta::Standard(m) => m.priority,
+            StoredMeta::Boxed(m) => m.priority,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every source and modality, standard or free text, comes back as it was kept.
+    #[test]
+    fn kept_metadata_reads_back_unchanged() {
+        let sources = [
+            Source::Myself,
+            Source::RemoteSupervisor,
+            Source::UnknownAgent,
+            Source::Unknown,
+            Source::Person("person_1".into()),
+        ];
+        let modalities = [
+            Modality::Speech,
+            Modality::Motion,
+            Modality::Touchscreen,
+            Modality::Other,
+            Modality::Internal,
+            Modality::Unrecognized("telepathy".into()),
+        ];
+        for source in &sources {
+            for modality in &modalities {
+                let meta = IntentMeta {
+                    source: source.clone(),
+                    modality: modality.clone(),
+                    priority: Priority(200),
+                    confidence: Confidence::Stated(0.75),
+                    arrived_tick: 42,
+                };
+                let kept =
+                    StoredMeta::keep_parts(source, modality, meta.priority, meta.confidence, 42);
+                let free_text = matches!(source, Source::Person(_))
+                    || matches!(modality, Modality::Unrecognized(_));
+                assert_eq!(matches!(kept, StoredMeta::Boxed(_)), free_text, "{meta:?}");
+                assert_eq!(kept.get(IntentSource::Voice, 0), meta);
+                assert_eq!(kept.priority(), Priority(200));
+            }
+        }
+        let defaults = StoredMeta::Defaults;
+        assert_eq!(
+            defaults.get(IntentSource::App, 7),
+            IntentMeta::for_source(IntentSource::App, 7)
+        );
+        assert_eq!(defaults.priority(), Priority::DEFAULT);
+    }
+}

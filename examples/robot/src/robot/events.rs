@@ -283,7 +283,7 @@ impl Robot {
                 IntentEvent::CloudIgnored { message } => What::InputIgnored {
                     reason: format!("the intent component does not handle {message}"),
                 },
-                IntentEvent::Hri(e) => match hri_event(*e) {
+                IntentEvent::Hri(e) => match hri_event(e) {
                     Some(what) => what,
                     None => return,
                 },

@@ -16,7 +16,7 @@ use crate::classes::native::{Base, Native, NativeClass};
 use crate::keys::read_class_keys;
 use crate::logic::reads;
 use crate::robot_state::{Habitat, OffTreads, RobotState};
-use crate::specs::{ClassData, Mods};
+use crate::specs::{ClassData, Mods, IN_AIR_IDS, IN_AIR_SUPPRESSING, IN_AIR_UNLOCKING};
 
 /// When a suppression rule applies.
 #[derive(Clone, Debug)]
@@ -54,7 +54,11 @@ pub(super) enum Kind<T> {
         /// InitialHeldInPalmReaction ran during this holding.
         played: bool,
     },
-    /// CoordinateWhileInAir.
+    /// CoordinateWhileInAir. Its suppressions only: the original also locks the body
+    /// track while in the air (unless one of the `IN_AIR_UNLOCKING` behaviors runs or the
+    /// robot is in a palm); a behavior cannot take a track lock in the middle of its
+    /// activation here (locks are `tracksToLockWhileActivated`'s, taken at activation), so
+    /// that lock is not taken.
     InAir {
         dispatcher: Option<BehaviorId>,
         initial: Option<BehaviorId>,
@@ -388,31 +392,13 @@ pub(crate) fn build_while_in_air<U: IntentUnion, E: 'static>(
     coordinator(cx, "CoordinateWhileInAir", |cx, _| Kind::InAir {
         dispatcher: cx.global_id("WhileInAirDispatcher"),
         initial: cx.global_id("InitialPickupAnimation"),
-        suppressing: resolve_ids(
-            cx,
-            &[
-                "BlackJack",
-                "HeldInPalmDispatcher",
-                "ReactToTouchPetting",
-                "TakeAPhotoCoordinator",
-                "WeatherResponses",
-                "ShowWallTime",
-                "SingletonCancelTimer",
-                "SingletonTimerAlreadySet",
-                "SingletonAnticShowClock",
-                "SingletonTimerCheckTime",
-                "SingletonTimerSet",
-            ],
-        ),
-        blockers: resolve_ids(
-            cx,
-            &[
-                "WhileInAirDispatcher",
-                "ReactToRobotOnBack",
-                "ReactToRobotOnFace",
-                "HeldInPalmDispatcher",
-            ],
-        ),
+        suppressing: resolve_ids(cx, &IN_AIR_IDS[..IN_AIR_SUPPRESSING]),
+        blockers: {
+            let reactions = IN_AIR_SUPPRESSING + IN_AIR_UNLOCKING..IN_AIR_IDS.len() - 1;
+            let mut ids = resolve_ids(cx, &IN_AIR_IDS[reactions]);
+            ids.extend(cx.global_id("HeldInPalmDispatcher"));
+            ids
+        },
         played: false,
     })
 }

@@ -2,7 +2,7 @@
 
 use std::time::Duration;
 
-use robot_runtime::behavior::{BuildCx, Ctx, KeyReader, Wakeup};
+use robot_runtime::behavior::{BehaviorId, BuildCx, Ctx, KeyReader, Wakeup};
 use robot_runtime::intent::IntentUnion;
 
 /// One child's cooldown (the shared cooldown helper of §2.2): how long, and until when.
@@ -88,4 +88,18 @@ impl Cooldown {
     pub(super) fn reset(&mut self) {
         self.until = None;
     }
+}
+
+/// What `DispatchPolicy::cooldown_remaining` answers for a dispatcher whose `children` are
+/// `(id, cooldown)` pairs: `child`'s time left on cooldown, `None` when it is not cooling
+/// down (or not a child).
+pub(super) fn remaining_of<'a>(
+    mut children: impl Iterator<Item = (BehaviorId, &'a Cooldown)>,
+    child: BehaviorId,
+    now: Duration,
+) -> Option<Duration> {
+    children
+        .find(|(id, _)| *id == child)
+        .map(|(_, c)| c.remaining(now))
+        .filter(|d| !d.is_zero())
 }

@@ -175,11 +175,11 @@ impl DispatchPolicy for CooldownPolicy {
         self.link_scope
     }
     fn cooldown_remaining(&self, child: BehaviorId, now: Duration) -> Option<Duration> {
-        self.children
-            .iter()
-            .find(|c| c.id == child)
-            .map(|c| c.cooldown.remaining(now))
-            .filter(|d| !d.is_zero())
+        super::cooldown::remaining_of(
+            self.children.iter().map(|c| (c.id, &c.cooldown)),
+            child,
+            now,
+        )
     }
     fn wants_to_be_activated<U: IntentUnion, E: 'static>(
         &self,

@@ -30,11 +30,11 @@ pub struct RandomPolicy {
 
 impl DispatchPolicy for RandomPolicy {
     fn cooldown_remaining(&self, child: BehaviorId, now: Duration) -> Option<Duration> {
-        self.children
-            .iter()
-            .find(|c| c.id == child)
-            .map(|c| c.cooldown.remaining(now))
-            .filter(|d| !d.is_zero())
+        super::cooldown::remaining_of(
+            self.children.iter().map(|c| (c.id, &c.cooldown)),
+            child,
+            now,
+        )
     }
     fn next_wakeup<U: IntentUnion, E: 'static>(
         &self,

@@ -86,4 +86,14 @@ pub enum Invariant {
     /// A behavior was activated without `wants_to_be_activated` being true that tick.
     #[error("{0} activated without wanting to")]
     ActivatedWithoutWants(BehaviorId),
+    /// The runner's count of stack frames holding a track lock differs from the frames
+    /// that hold one (the per-tick poll of the locks would be skipped, or run for nothing,
+    /// and actions would run unmasked).
+    #[error("{held} stack frames hold a track lock, the runner counts {counted}")]
+    LockingFrames {
+        /// Frames holding a lock.
+        held: u32,
+        /// The runner's count.
+        counted: u32,
+    },
 }

@@ -12,7 +12,8 @@ impl<U: IntentUnion, E: 'static> Runner<U, E> {
     /// frames active, unique, at their recorded positions and chained by declared delegates;
     /// no active behavior off the stack; scope counts equal to what the stack and the linked
     /// scopes imply; every behavior in scope or active updated exactly once on the last
-    /// tick; activation on a tick where the behavior wanted to activate.
+    /// tick; activation on a tick where the behavior wanted to activate; the count of
+    /// frames holding a track lock equal to the frames that hold one.
     pub fn check_invariants(&self) -> Result<(), Invariant> {
         let c = &self.core;
         let tick = c.s.clock.tick();
@@ -40,6 +41,13 @@ impl<U: IntentUnion, E: 'static> Runner<U, E> {
             if node.activated_wants_tick != node.activated_tick {
                 return Err(Invariant::ActivatedWithoutWants(f.id));
             }
+        }
+        let held = c.s.stack.iter().filter(|f| f.lock.is_some()).count() as u32;
+        if held != c.locking_frames {
+            return Err(Invariant::LockingFrames {
+                held,
+                counted: c.locking_frames,
+            });
         }
         // Direct entries (the root's base, every frame's delegates), then the linked scope
         // of everything in scope, counted once per linking behavior.

@@ -1,6 +1,7 @@
 //! The tick's event buffer, subscribers and tracing.
 
 use super::*;
+use crate::hri::{EventSink, HriEvent};
 
 impl<U> IntentComponent<U>
 where
@@ -51,6 +52,11 @@ where
     /// logged and handed to the listeners by reference: built elsewhere, it would be
     /// copied in with wide loads of the fields just written one by one. Logging and the
     /// listeners cannot observe the buffer, so the order is invisible.
+    ///
+    /// [`Events`] takes the same steps over the fields it borrows; written over `self`
+    /// here, not through it, because the cloud path measured the difference (a request
+    /// through `Events` or a shared function over the fields: +33 to +40 instructions, and
+    /// two small callers no longer inlined).
     #[inline(always)]
     pub(super) fn emit_with(&mut self, make: impl FnOnce() -> IntentEvent<U::Tag>) {
         if self.events.len() < self.config.max_buffered_events {
@@ -107,6 +113,33 @@ where
         }
         for (_, l) in listeners {
             l(ev);
+        }
+    }
+}
+
+/// The component's event buffer, subscribers and lost count, borrowed apart from the rest
+/// of it: the HRI intake reports into them ([`EventSink`]) while the component lends it
+/// the request, so an HRI event is built once, where it stays.
+pub(super) struct Events<'c, U: super::super::IntentUnion> {
+    pub(super) buffer: &'c mut Vec<IntentEvent<U::Tag>>,
+    pub(super) listeners: &'c mut Vec<(SubscriptionId, Listener<U::Tag>)>,
+    pub(super) lost: &'c mut u64,
+    pub(super) max: usize,
+}
+
+impl<U: super::super::IntentUnion> EventSink for Events<'_, U> {
+    /// [`IntentComponent::emit_with`]'s steps, over the borrowed fields.
+    #[inline]
+    fn put(&mut self, event: HriEvent) {
+        if self.buffer.len() < self.max {
+            self.buffer.push(IntentEvent::Hri(event));
+            if let Some(ev) = self.buffer.last() {
+                IntentComponent::<U>::announce(self.listeners, ev);
+            }
+        } else {
+            let ev = IntentEvent::Hri(event);
+            IntentComponent::<U>::announce(self.listeners, &ev);
+            *self.lost += 1;
         }
     }
 }

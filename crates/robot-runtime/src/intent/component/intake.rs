@@ -236,9 +236,15 @@ where
         matched: Match<U::Tag>,
     ) -> IntakeOutcome<U::Tag> {
         if !self.is_whitelisted(tag) {
-            return self.not_whitelisted(tag, source, None);
+            return self.not_whitelisted(tag, source, StoredMeta::Defaults);
         }
-        if !self.set_pending_with(|| U::default_for(tag), tag, source, matched.clone(), None) {
+        if !self.set_pending_with(
+            || U::default_for(tag),
+            tag,
+            source,
+            matched.clone(),
+            StoredMeta::Defaults,
+        ) {
             return IntakeOutcome::Outranked { tag };
         }
         IntakeOutcome::Pending { tag, matched }
@@ -288,7 +294,7 @@ where
                 since_tick: tick,
                 window_start: tick,
                 warned: false,
-                meta: None,
+                meta: StoredMeta::Defaults,
             });
         });
         let notes = match built {
@@ -382,7 +388,7 @@ where
         &mut self,
         tag: U::Tag,
         source: IntentSource,
-        meta: Option<Box<IntentMeta>>,
+        meta: StoredMeta,
     ) -> IntakeOutcome<U::Tag> {
         tracing::info!(tag = U::tag_name(tag), "UserIntentComponent.NotWhitelisted");
         self.pend_unmatched_with(source, UnmatchedReason::NotWhitelisted { tag }, meta)
@@ -394,7 +400,7 @@ where
         &mut self,
         source: IntentSource,
         reason: UnmatchedReason<U::Tag>,
-        meta: Option<Box<IntentMeta>>,
+        meta: StoredMeta,
     ) -> IntakeOutcome<U::Tag> {
         let matched = Match::Unmatched(reason);
         let unmatched = self.translator.map().unmatched;
@@ -427,25 +433,29 @@ where
         // Read with `data` borrowed from the message: a request for the behaviors needs its
         // roles only to build its member; the owned intent is built for the mission
         // controller alone.
+        // The intake reports straight into the component's events (built once, in place).
+        let mut sink = events::Events::<U> {
+            buffer: &mut self.events,
+            listeners: &mut self.listeners,
+            lost: &mut self.lost_events,
+            max: self.config.max_buffered_events,
+        };
         let admission = match message {
             HriMessage::Text(text) => {
                 self.hri
-                    .receive_json_in(text, crate::hri::Envelope::new(), arrived)
+                    .receive_json_in(text, crate::hri::Envelope::new(), arrived, &mut sink)
             }
             HriMessage::Object(object) => {
                 self.hri
-                    .receive_object_in(object, crate::hri::Envelope::new(), arrived)
+                    .receive_object_in(object, crate::hri::Envelope::new(), arrived, &mut sink)
             }
-            HriMessage::Fields(fields, envelope) => {
-                self.hri.receive_fields_in(fields, envelope, arrived)
+            HriMessage::Fields(fields, envelope) => self
+                .hri
+                .receive_fields_in(fields, envelope, arrived, &mut sink),
+            HriMessage::Undecodable { reason, .. } => {
+                self.hri.receive_undecodable_in(reason, &mut sink)
             }
-            HriMessage::Undecodable { reason, .. } => self.hri.receive_undecodable_in(reason),
         };
-        let mut events = self.hri.take_event_buffer();
-        for e in events.drain(..) {
-            self.emit(IntentEvent::Hri(Box::new(e)));
-        }
-        self.hri.return_event_buffer(events);
         let record = match admission {
             Admission::Execute(record) => record,
             Admission::Confirm(record) => {
@@ -473,13 +483,13 @@ where
         record: IntentRecord<IntentIn<'_>>,
     ) -> IntakeOutcome<U::Tag> {
         let intent = &record.intent;
-        let meta = Some(Box::new(IntentMeta {
-            source: intent.source.clone(),
-            modality: intent.modality.clone(),
-            priority: intent.priority,
-            confidence: intent.confidence,
-            arrived_tick: self.tick,
-        }));
+        let meta = StoredMeta::keep_parts(
+            &intent.source,
+            &intent.modality,
+            intent.priority,
+            intent.confidence,
+            self.tick,
+        );
         let wire = intent.intent.wire();
         let role = |key: &str| intent.data.get(key);
         let entry = self
@@ -576,9 +586,15 @@ where
         self.sync_active();
         let tag = intent.tag();
         if !self.is_whitelisted(tag) {
-            return self.not_whitelisted(tag, IntentSource::Dev, None);
+            return self.not_whitelisted(tag, IntentSource::Dev, StoredMeta::Defaults);
         }
-        if !self.set_pending_with(move || intent, tag, IntentSource::Dev, Match::Direct, None) {
+        if !self.set_pending_with(
+            move || intent,
+            tag,
+            IntentSource::Dev,
+            Match::Direct,
+            StoredMeta::Defaults,
+        ) {
             return IntakeOutcome::Outranked { tag };
         }
         IntakeOutcome::Pending {
@@ -603,7 +619,7 @@ where
         self.log_ignored_params(intent, t.params_ignored);
         let tag = t.intent.tag();
         if !self.is_whitelisted(tag) {
-            return self.not_whitelisted(tag, source, None);
+            return self.not_whitelisted(tag, source, StoredMeta::Defaults);
         }
         // Moved once, straight from the translation into the pending slot.
         let matched = t.matched;

@@ -18,7 +18,7 @@ use super::event::{
 };
 use super::map::StaticIntentMap;
 use super::matcher::IntentMatcher;
-use super::meta::IntentMeta;
+use super::meta::{IntentMeta, StoredMeta};
 use super::translate::{FeatureGate, IntentTranslator, Note, TranslateConfig, TranslateError};
 use crate::union::CladUnion;
 

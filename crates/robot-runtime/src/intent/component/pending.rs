@@ -14,7 +14,7 @@ where
         matched: Match<U::Tag>,
     ) -> bool {
         let tag = intent.tag();
-        self.set_pending_with(move || intent, tag, source, matched, None)
+        self.set_pending_with(move || intent, tag, source, matched, StoredMeta::Defaults)
     }
 
     /// How important a request for member `tag` of `priority` is (the rule of
@@ -78,11 +78,9 @@ where
         tag: U::Tag,
         source: IntentSource,
         matched: Match<U::Tag>,
-        meta: Option<Box<IntentMeta>>,
+        meta: StoredMeta,
     ) -> bool {
-        let priority = meta
-            .as_ref()
-            .map_or(crate::hri::Priority::DEFAULT, |m| m.priority);
+        let priority = meta.priority();
         if self.refuse_lower(tag, source, priority) {
             return false;
         }

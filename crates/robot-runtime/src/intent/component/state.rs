@@ -13,25 +13,20 @@ pub struct PendingIntent<U: CladUnion> {
     /// Start of the claim window (moves while a `TimeoutHold` is alive).
     pub(super) window_start: u64,
     pub(super) warned: bool,
-    /// `None`: the honest defaults of its source (no allocation on the cloud path).
-    pub(super) meta: Option<Box<IntentMeta>>,
+    /// Its metadata ([`StoredMeta::Defaults`]: the honest defaults of its source).
+    pub(super) meta: StoredMeta,
 }
 
 impl<U: CladUnion> PendingIntent<U> {
     /// Its metadata: source, modality, priority, confidence, arrival tick (the defaults of
     /// [`IntentMeta::for_source`] when it came without any).
     pub fn meta(&self) -> IntentMeta {
-        match &self.meta {
-            Some(m) => (**m).clone(),
-            None => IntentMeta::for_source(self.source, self.since_tick),
-        }
+        self.meta.get(self.source, self.since_tick)
     }
 
     /// Its priority (128 unless its metadata says otherwise).
     pub fn priority(&self) -> crate::hri::Priority {
-        self.meta
-            .as_ref()
-            .map_or(crate::hri::Priority::DEFAULT, |m| m.priority)
+        self.meta.priority()
     }
     /// The intent.
     pub fn intent(&self) -> &U {
@@ -68,8 +63,8 @@ pub struct ActiveIntent<U: CladUnion> {
     pub(super) matched: Match<U::Tag>,
     pub(super) owner: Owner,
     pub(super) activated_tick: u64,
-    /// The pending intent's metadata (`None`: its source's defaults).
-    pub(super) meta: Option<Box<IntentMeta>>,
+    /// The pending intent's metadata.
+    pub(super) meta: StoredMeta,
     /// The tick it became pending.
     pub(super) arrived_tick: u64,
 }
@@ -77,10 +72,7 @@ pub struct ActiveIntent<U: CladUnion> {
 impl<U: CladUnion> ActiveIntent<U> {
     /// Its metadata (carried over from the pending intent).
     pub fn meta(&self) -> IntentMeta {
-        match &self.meta {
-            Some(m) => (**m).clone(),
-            None => IntentMeta::for_source(self.source, self.arrived_tick),
-        }
+        self.meta.get(self.source, self.arrived_tick)
     }
     /// The activation ID.
     pub fn id(&self) -> ActivationId {

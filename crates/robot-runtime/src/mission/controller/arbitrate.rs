@@ -27,6 +27,19 @@ impl<R: Resource> MissionController<R> {
         }
     }
 
+    /// Asks the arbiter to halt `victim` (`by`: who preempts it). A halt this controller
+    /// asks for is no news to it: when it had seen every earlier halt request, it has seen
+    /// this one too, and its next settle does not look through its requests for it (a stop
+    /// among many running requests stays linear).
+    fn request_halt(&mut self, victim: Holder, by: Option<Holder>) {
+        let mut arb = self.arbiter.lock();
+        let seen_all = arb.halt_requests() == self.halts_seen;
+        arb.request_halt(victim, by);
+        if seen_all {
+            self.halts_seen = arb.halt_requests();
+        }
+    }
+
     /// Removes the active entry at `pos`, releasing its claim.
     pub(super) fn remove_active(&mut self, pos: usize) -> Entry {
         let entry = self.active.remove(pos);
@@ -56,6 +69,10 @@ impl<R: Resource> MissionController<R> {
         let (verdict, own, foreign) = {
             let mut arb = self.arbiter.lock();
             let verdict = arb.decide(&candidate);
+            if verdict == Verdict::Blocked && from_queue {
+                // Still blocked: back to the queue, nothing to report.
+                return Some(entry);
+            }
             let mut own = Vec::new();
             let mut foreign = Vec::new();
             for h in arb.involved() {
@@ -112,11 +129,8 @@ impl<R: Resource> MissionController<R> {
                     }
                 });
                 let mut wait_for: Vec<Holder> = foreign.clone();
-                {
-                    let mut arb = self.arbiter.lock();
-                    for v in &foreign {
-                        arb.request_halt(*v, Some(candidate.holder));
-                    }
+                for v in &foreign {
+                    self.request_halt(*v, Some(candidate.holder));
                 }
                 for victim in own.iter().copied() {
                     let Some(pos) = self.active.iter().position(|e| e.request.id == victim) else {
@@ -173,7 +187,6 @@ impl<R: Resource> MissionController<R> {
                 }
                 None
             }
-            Verdict::Blocked if from_queue => Some(entry),
             Verdict::Blocked => {
                 let when_busy = self.slots[capability.0 as usize].policy.when_busy;
                 match when_busy {
@@ -275,24 +288,31 @@ impl<R: Resource> MissionController<R> {
             self.finish(entry.request.id, Outcome::Failed(reason));
             return;
         }
-        let result = self.slots[cap.0 as usize].capability.start(&entry.request);
+        // Into the active requests first, started there (the entry is large: moved once).
+        let (id, resumed) = (entry.request.id, entry.request.resumed);
+        entry.phase = Phase::Running;
+        entry.fresh_at = Some(self.now);
+        entry.started_seq = self.next_start;
+        self.active.push(entry);
+        let pos = self.active.len() - 1;
+        let result = self.slots[cap.0 as usize]
+            .capability
+            .start(&self.active[pos].request);
         match result {
             Ok(()) => {
-                self.emit(MissionEvent::Started {
-                    request: entry.request.id,
-                    capability: cap,
-                    resumed: entry.request.resumed,
-                });
-                entry.phase = Phase::Running;
-                entry.fresh_at = Some(self.now);
-                entry.started_seq = self.next_start;
                 self.next_start += 1;
-                self.active.push(entry);
+                self.emit(MissionEvent::Started {
+                    request: id,
+                    capability: cap,
+                    resumed,
+                });
             }
             Err(reason) => {
-                self.arbiter.lock().release(entry.holder());
-                tracing::warn!(request = entry.request.id.0, %reason, "capability failed to start");
-                self.finish(entry.request.id, Outcome::Failed(reason));
+                let holder = self.active[pos].holder();
+                self.arbiter.lock().release(holder);
+                tracing::warn!(request = id.0, %reason, "capability failed to start");
+                self.finish(id, Outcome::Failed(reason));
+                self.retire_active(pos);
             }
         }
     }
@@ -304,9 +324,7 @@ impl<R: Resource> MissionController<R> {
             HaltReason::Preempted(by) => Some(Holder::Mission(by.0)),
             _ => None,
         };
-        self.arbiter
-            .lock()
-            .request_halt(self.active[pos].holder(), by);
+        self.request_halt(self.active[pos].holder(), by);
         self.emit(MissionEvent::HaltRequested {
             request,
             reason: reason.clone(),
@@ -319,34 +337,49 @@ impl<R: Resource> MissionController<R> {
         e.after_halt = Some(after);
         e.fresh_at = Some(self.now);
         if self.slots[cap.0 as usize].capability.halt() == HaltProgress::Halted {
-            let entry = self.remove_active(pos);
-            self.emit(MissionEvent::Halted { request, ticks: 0 });
-            self.after_halted(entry, false);
+            self.halted_at(pos, MissionEvent::Halted { request, ticks: 0 }, false);
         }
     }
 
-    pub(super) fn after_halted(&mut self, mut entry: Entry, forced: bool) {
-        let id = entry.request.id;
-        match entry.after_halt.take() {
+    /// The halting entry at `pos` stopped (`forced`: force-released after its timeout): its
+    /// claim is released, `report` emitted, then it is paused or ends, and leaves the active
+    /// requests (an ended one is dropped where it lies: the entry is large, and the
+    /// halt-at-once path of every stop runs through here).
+    pub(super) fn halted_at(&mut self, pos: usize, report: MissionEvent, forced: bool) {
+        let holder = self.active[pos].holder();
+        self.arbiter.lock().release(holder);
+        self.emit(report);
+        let e = &mut self.active[pos];
+        let id = e.request.id;
+        let reason = match e.after_halt.take() {
             Some(AfterHalt::Pause) if !forced => {
+                let mut entry = self.active.remove(pos);
                 entry.phase = Phase::Paused;
                 entry.request.resumed = true;
                 self.emit(MissionEvent::Paused { request: id });
                 self.paused.push(entry);
+                return;
             }
-            Some(AfterHalt::End(reason)) => self.finish(id, Outcome::Cancelled { reason, forced }),
+            Some(AfterHalt::End(reason)) => reason,
             // A forced pause cannot be resumed (the capability's state is unknown).
-            Some(AfterHalt::Pause) | None => {
-                let reason = match entry.halt_reason.take() {
-                    Some(HaltReason::Preempted(by)) => CancelReason::Preempted { by },
-                    Some(HaltReason::Stopped(by)) => CancelReason::Stopped { by },
-                    Some(HaltReason::Claimed { by }) => CancelReason::Claimed { by },
-                    Some(HaltReason::Suspended) => CancelReason::Suspended,
-                    Some(HaltReason::Shutdown) | None => CancelReason::Shutdown,
-                };
-                self.finish(id, Outcome::Cancelled { reason, forced })
-            }
-        }
+            Some(AfterHalt::Pause) | None => match e.halt_reason.take() {
+                Some(HaltReason::Preempted(by)) => CancelReason::Preempted { by },
+                Some(HaltReason::Stopped(by)) => CancelReason::Stopped { by },
+                Some(HaltReason::Claimed { by }) => CancelReason::Claimed { by },
+                Some(HaltReason::Suspended) => CancelReason::Suspended,
+                Some(HaltReason::Shutdown) | None => CancelReason::Shutdown,
+            },
+        };
+        self.finish(id, Outcome::Cancelled { reason, forced });
+        self.retire_active(pos);
+    }
+
+    /// Drops the ended active entry at `pos` (its claim already released) where it lies,
+    /// keeping its object's string for the next request's.
+    pub(super) fn retire_active(&mut self, pos: usize) {
+        let object = self.active[pos].request.object.take();
+        self.keep_object(object);
+        self.active.drain(pos..=pos);
     }
 
     /// Halts the running requests another client's claim preempted (a behavior action of
@@ -427,12 +460,18 @@ impl<R: Resource> MissionController<R> {
                     i += 1;
                 }
             }
-            let queued = std::mem::take(&mut self.queue);
-            for entry in queued {
-                match self.arbitrate(entry, true) {
-                    Some(back) => self.queue.push(back),
-                    None => changed = true,
+            // The queue is re-arbitrated in order from a second, kept vector (arbitrating
+            // from the queue never queues anew: a blocked entry comes back).
+            if !self.queue.is_empty() {
+                let spare = std::mem::take(&mut self.requeue);
+                let mut queued = std::mem::replace(&mut self.queue, spare);
+                for entry in queued.drain(..) {
+                    match self.arbitrate(entry, true) {
+                        Some(back) => self.queue.push(back),
+                        None => changed = true,
+                    }
                 }
+                self.requeue = queued;
             }
             if !changed {
                 break;
@@ -477,9 +516,7 @@ impl<R: Resource> MissionController<R> {
             let request = self.active[i].request.id;
             let slot = &mut self.slots[cap.0 as usize];
             if slot.capability.halt() == HaltProgress::Halted {
-                let entry = self.remove_active(i);
-                self.emit(MissionEvent::Halted { request, ticks });
-                self.after_halted(entry, false);
+                self.halted_at(i, MissionEvent::Halted { request, ticks }, false);
             } else if ticks >= slot.policy.halt_timeout_ticks {
                 slot.unresponsive = true;
                 let timeout = slot.policy.halt_timeout_ticks;
@@ -489,13 +526,12 @@ impl<R: Resource> MissionController<R> {
                     ticks = timeout,
                     "capability did not confirm its halt; force-released"
                 );
-                let entry = self.remove_active(i);
-                self.emit(MissionEvent::HaltTimedOut {
+                let report = MissionEvent::HaltTimedOut {
                     request,
                     capability: cap,
                     ticks: timeout,
-                });
-                self.after_halted(entry, true);
+                };
+                self.halted_at(i, report, true);
             } else {
                 i += 1;
             }
@@ -525,12 +561,16 @@ impl<R: Resource> MissionController<R> {
             match self.slots[cap.0 as usize].capability.tick() {
                 Progress::Running => i += 1,
                 Progress::Succeeded => {
-                    let entry = self.remove_active(i);
-                    self.finish(entry.request.id, Outcome::Completed);
+                    let (id, holder) = (self.active[i].request.id, self.active[i].holder());
+                    self.arbiter.lock().release(holder);
+                    self.finish(id, Outcome::Completed);
+                    self.retire_active(i);
                 }
                 Progress::Failed(reason) => {
-                    let entry = self.remove_active(i);
-                    self.finish(entry.request.id, Outcome::Failed(reason));
+                    let (id, holder) = (self.active[i].request.id, self.active[i].holder());
+                    self.arbiter.lock().release(holder);
+                    self.finish(id, Outcome::Failed(reason));
+                    self.retire_active(i);
                 }
             }
         }

@@ -7,7 +7,7 @@ use crate::mission::capability::OnPreempt;
 use crate::mission::event::{
     CancelReason, ControlIgnoredReason, HaltReason, MissionEvent, Outcome, RejectReason,
 };
-use crate::mission::{RequestId, Resource};
+use crate::mission::Resource;
 
 impl<R: Resource> MissionController<R> {
     /// Stops the activity named `object` (a capability name or a request's object) or,
@@ -35,26 +35,28 @@ impl<R: Resource> MissionController<R> {
         // An empty object is no object: "the current main activity" (the spec's own
         // cancel-task example sends `{"object": ""}`).
         let object = object.map(str::trim).filter(|o| !o.is_empty());
-        let targets: Vec<RequestId> = match object {
-            Some(o) => self
-                .active
-                .iter()
-                .filter(|e| e.phase != Phase::Halting)
-                .chain(&self.queue)
-                .chain(&self.paused)
-                .filter(|e| self.matches_object(e, o))
-                .map(|e| e.request.id)
-                .collect(),
-            None => self
-                .active
-                .iter()
-                .filter(|e| matches!(e.phase, Phase::Running | Phase::WaitingForHalt(_)))
-                .max_by_key(|e| (e.request.priority, e.started_seq, e.request.id))
-                .map(|e| e.request.id)
-                .into_iter()
-                .collect(),
-        };
+        let mut targets = std::mem::take(&mut self.targets);
+        targets.clear();
+        match object {
+            Some(o) => targets.extend(
+                self.active
+                    .iter()
+                    .filter(|e| e.phase != Phase::Halting)
+                    .chain(&self.queue)
+                    .chain(&self.paused)
+                    .filter(|e| self.matches_object(e, o))
+                    .map(|e| e.request.id),
+            ),
+            None => targets.extend(
+                self.active
+                    .iter()
+                    .filter(|e| matches!(e.phase, Phase::Running | Phase::WaitingForHalt(_)))
+                    .max_by_key(|e| (e.request.priority, e.started_seq, e.request.id))
+                    .map(|e| e.request.id),
+            ),
+        }
         if targets.is_empty() {
+            self.targets = targets;
             self.emit(MissionEvent::ControlIgnored {
                 intent,
                 reason: ControlIgnoredReason::NothingMatches,
@@ -64,7 +66,7 @@ impl<R: Resource> MissionController<R> {
         let mut outranked = Vec::new();
         let mut stopped = false;
         let reason = CancelReason::Stopped { by };
-        for t in targets {
+        for &t in &targets {
             if let Some(pos) = self.active.iter().position(|e| e.request.id == t) {
                 if self.active[pos].request.priority > priority {
                     outranked.push(t);
@@ -74,7 +76,7 @@ impl<R: Resource> MissionController<R> {
                 if self.active[pos].phase == Phase::Running {
                     self.begin_halt(pos, HaltReason::Stopped(by), AfterHalt::End(reason.clone()));
                 } else {
-                    self.remove_active(pos);
+                    let entry = self.remove_active(pos);
                     self.finish(
                         t,
                         Outcome::Cancelled {
@@ -82,6 +84,7 @@ impl<R: Resource> MissionController<R> {
                             forced: false,
                         },
                     );
+                    self.retire(entry);
                 }
                 continue;
             }
@@ -96,7 +99,7 @@ impl<R: Resource> MissionController<R> {
                 if list[pos].request.priority > priority {
                     outranked.push(t);
                 } else {
-                    list.remove(pos);
+                    let entry = list.remove(pos);
                     stopped = true;
                     self.finish(
                         t,
@@ -105,9 +108,11 @@ impl<R: Resource> MissionController<R> {
                             forced: false,
                         },
                     );
+                    self.retire(entry);
                 }
             }
         }
+        self.targets = targets;
         if !stopped {
             self.emit(MissionEvent::ControlIgnored {
                 intent,
@@ -162,8 +167,10 @@ impl<R: Resource> MissionController<R> {
     pub fn suspend(&mut self) {
         self.suspended = true;
         self.emit(MissionEvent::Suspended);
-        let ids: Vec<RequestId> = self.active.iter().map(|e| e.request.id).collect();
-        for id in ids {
+        let mut ids = std::mem::take(&mut self.targets);
+        ids.clear();
+        ids.extend(self.active.iter().map(|e| e.request.id));
+        for &id in &ids {
             let Some(pos) = self.active.iter().position(|e| e.request.id == id) else {
                 continue;
             };
@@ -189,6 +196,7 @@ impl<R: Resource> MissionController<R> {
                 }
             }
         }
+        self.targets = ids;
         for entry in std::mem::take(&mut self.queue) {
             self.finish(
                 entry.request.id,
@@ -225,8 +233,10 @@ impl<R: Resource> MissionController<R> {
                 },
             );
         }
-        let ids: Vec<RequestId> = self.active.iter().map(|e| e.request.id).collect();
-        for id in ids {
+        let mut ids = std::mem::take(&mut self.targets);
+        ids.clear();
+        ids.extend(self.active.iter().map(|e| e.request.id));
+        for &id in &ids {
             let Some(pos) = self.active.iter().position(|e| e.request.id == id) else {
                 continue;
             };
@@ -249,5 +259,6 @@ impl<R: Resource> MissionController<R> {
                 }
             }
         }
+        self.targets = ids;
     }
 }

@@ -158,7 +158,22 @@ pub struct MissionController<R: Resource> {
     /// The arbiter's halt-request count when this controller last looked for requests
     /// another client halted.
     halts_seen: u64,
+    /// The requests a control acts on (stop, suspend, shutdown), gathered before it acts:
+    /// kept between calls so that acting allocates nothing.
+    targets: Vec<RequestId>,
+    /// The queue's second buffer, for re-arbitrating it in order without allocating.
+    requeue: Vec<Entry>,
+    /// Objects of ended requests, kept to be written over by the next requests' objects.
+    spare_objects: Vec<String>,
 }
+
+/// The event buffer keeps room for at most this many events between drains.
+const KEEP_EVENTS: usize = 64;
+
+/// At most this many objects of ended requests are kept, each of at most
+/// `SPARE_OBJECT_BYTES`.
+const SPARE_OBJECTS: usize = 4;
+const SPARE_OBJECT_BYTES: usize = 128;
 
 impl<R: Resource> std::fmt::Debug for MissionController<R> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -198,6 +213,9 @@ impl<R: Resource> MissionController<R> {
             listeners: Vec::new(),
             arbiter,
             halts_seen: 0,
+            targets: Vec::new(),
+            requeue: Vec::new(),
+            spare_objects: Vec::new(),
         }
     }
 
@@ -259,9 +277,28 @@ impl<R: Resource> MissionController<R> {
         self.raw_handler = Some(Box::new(handler));
     }
 
-    /// Takes the events reported since the last call, oldest first.
+    /// Takes the events reported since the last call, oldest first. The buffer goes out as
+    /// it is; the next one is made at the size of this batch (one allocation per drain that
+    /// took events, rather than one per growth of the next batch).
     pub fn drain_events(&mut self) -> Vec<MissionEvent> {
-        std::mem::take(&mut self.events)
+        let room = self.events.len().min(KEEP_EVENTS);
+        std::mem::replace(&mut self.events, Vec::with_capacity(room))
+    }
+
+    /// Moves the events reported since the last call to the end of `out`, oldest first:
+    /// with an `out` the caller reuses, a steady caller allocates nothing (both buffers keep
+    /// their capacity).
+    pub fn drain_events_into(&mut self, out: &mut Vec<MissionEvent>) {
+        out.append(&mut self.events);
+        self.shrink_events();
+    }
+
+    /// After a burst (a shutdown of many requests), gives the buffer's memory back rather
+    /// than keeping it for good.
+    fn shrink_events(&mut self) {
+        if self.events.capacity() > KEEP_EVENTS {
+            self.events.shrink_to(KEEP_EVENTS);
+        }
     }
 
     /// Calls `listener` with every event, synchronously, as it happens (the events are
@@ -336,6 +373,20 @@ impl<R: Resource> MissionController<R> {
         self.emit(MissionEvent::Finished { request, outcome });
     }
 
+    /// Drops an ended request, keeping its object's string for the next request's.
+    fn retire(&mut self, mut entry: Entry) {
+        self.keep_object(entry.request.object.take());
+    }
+
+    /// Keeps an ended request's object string for the next request's object.
+    fn keep_object(&mut self, object: Option<String>) {
+        if let Some(object) = object {
+            if self.spare_objects.len() < SPARE_OBJECTS && object.capacity() <= SPARE_OBJECT_BYTES {
+                self.spare_objects.push(object);
+            }
+        }
+    }
+
     /// Serves an admitted intent (execute band; confirmation is the caller's business):
     /// control intents act on the controller, `RAW_USER_INPUT` goes to the handler, every
     /// other intent is routed to a capability and arbitrated.
@@ -346,13 +397,11 @@ impl<R: Resource> MissionController<R> {
         let priority = record.intent.priority;
         match &record.intent.intent {
             IntentKind::StopActivity | IntentKind::CancelActivity => {
-                let object = record.intent.role(Role::Object).map(str::to_owned);
-                self.stop_inner(object.as_deref(), priority, Some(id), id);
+                self.stop_inner(record.intent.role(Role::Object), priority, Some(id), id);
                 Handling::Control
             }
             IntentKind::ContinueActivity => {
-                let object = record.intent.role(Role::Object).map(str::to_owned);
-                self.resume_inner(object.as_deref(), id);
+                self.resume_inner(record.intent.role(Role::Object), id);
                 Handling::Control
             }
             IntentKind::Suspend => {
@@ -398,7 +447,7 @@ impl<R: Resource> MissionController<R> {
                     self.emit(MissionEvent::Unroutable { intent: id, wire });
                     return Handling::Unroutable;
                 };
-                let object = object_of(&record);
+                let object = object_of(&record, &mut self.spare_objects);
                 let expired = record.is_expired(self.now);
                 if expired {
                     let request = self.new_request_id();
@@ -499,10 +548,14 @@ impl<R: Resource> MissionController<R> {
     }
 }
 
-/// The request's object: the `object` role, else `goal`, else `recipient`.
-fn object_of(record: &IntentRecord) -> Option<String> {
-    [Role::Object, Role::Goal, Role::Recipient]
+/// The request's object: the `object` role, else `goal`, else `recipient`; written into a
+/// spare string when there is one.
+fn object_of(record: &IntentRecord, spare: &mut Vec<String>) -> Option<String> {
+    let text = [Role::Object, Role::Goal, Role::Recipient]
         .iter()
-        .find_map(|r| record.intent.role(*r))
-        .map(str::to_owned)
+        .find_map(|r| record.intent.role(*r))?;
+    let mut object = spare.pop().unwrap_or_default();
+    object.clear();
+    object.push_str(text);
+    Some(object)
 }
