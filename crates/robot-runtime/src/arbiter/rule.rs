@@ -19,13 +19,14 @@
 use super::resource::{Resource, ResourceSet};
 use crate::hri::Priority;
 
-/// Who holds (or wants) resources: a mission request (its `RequestId`'s number) or a behavior
-/// action's claim (numbered by the arbiter). Arrival order within a kind is the number's.
+/// Who holds (or wants) resources: a mission request (its `RequestId`'s number) or a
+/// behavior's claim (numbered by the arbiter): one of its actions, or the lock of its
+/// `tracksToLockWhileActivated`. Arrival order within a kind is the number's.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Holder {
     /// A mission controller request.
     Mission(u64),
-    /// A behavior action.
+    /// A behavior's claim: an action's, or its track lock's.
     Action(u64),
 }
 

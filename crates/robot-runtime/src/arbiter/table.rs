@@ -424,7 +424,8 @@ impl std::fmt::Display for Holder {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
             Holder::Mission(n) => write!(f, "mission request {n}"),
-            Holder::Action(n) => write!(f, "action claim {n}"),
+            // An action's claim or a behavior's track lock: the label tells which.
+            Holder::Action(n) => write!(f, "behavior claim {n}"),
         }
     }
 }
@@ -464,6 +465,13 @@ mod tests {
     use super::*;
     use crate::arbiter::Body;
     use crate::hri::Priority;
+
+    /// A holder names its kind: a behavior's claim covers its actions and its track lock.
+    #[test]
+    fn holders_are_named_by_kind() {
+        assert_eq!(Holder::Mission(4).to_string(), "mission request 4");
+        assert_eq!(Holder::Action(7).to_string(), "behavior claim 7");
+    }
 
     fn claim(holder: Holder, parts: &[Body], priority: u8) -> Claim<Body> {
         Claim {
