@@ -32,7 +32,7 @@ use super::policy::ConfidenceDecision;
 use super::read::FieldIn;
 use super::vocab::{IntentKind, Role};
 use serde_json::Value;
-use std::collections::hash_map::RandomState;
+use std::collections::hash_map::{DefaultHasher, RandomState};
 use std::collections::VecDeque;
 use std::fmt::{self, Write as _};
 use std::hash::{BuildHasher, Hash, Hasher};
@@ -166,134 +166,57 @@ impl fmt::Write for HashWriter<'_> {
     }
 }
 
-/// The process's de-duplication key: drawn once, at random (from the standard library's
-/// per-process random hash keys), so that a remote sender cannot compute which requests
-/// share a content key and make a request collide with another to have it dropped.
-fn process_keys() -> (u64, u64) {
-    static KEYS: OnceLock<(u64, u64)> = OnceLock::new();
-    *KEYS.get_or_init(|| {
-        let random = RandomState::new();
-        (random.hash_one(0u64), random.hash_one(1u64))
-    })
+/// The process's hasher keys for the de-duplication key: one [`RandomState`], drawn once,
+/// so that keys are equal within the process and a remote sender cannot compute which
+/// requests share a content key (and make a request collide with another to have it
+/// dropped). `DefaultHasher::new()` would use fixed zero keys.
+fn process_state() -> &'static RandomState {
+    static STATE: OnceLock<RandomState> = OnceLock::new();
+    STATE.get_or_init(RandomState::new)
 }
 
-/// SipHash with `C` compression and `D` finalization rounds over whole 8-byte blocks
-/// (SipHash-1-3, `Sip<1, 3>`, is what std's `DefaultHasher` computes; its keys here are the
-/// process's). The state is small and `Copy`: finishing a copy leaves the stream going.
-#[derive(Clone, Copy)]
-struct Sip<const C: usize, const D: usize> {
-    v: [u64; 4],
-    /// The bytes compressed so far.
-    length: u64,
-}
-
-impl<const C: usize, const D: usize> Sip<C, D> {
-    fn new(k0: u64, k1: u64) -> Self {
-        Sip {
-            v: [
-                k0 ^ 0x736f_6d65_7073_6575,
-                k1 ^ 0x646f_7261_6e64_6f6d,
-                k0 ^ 0x6c79_6765_6e65_7261,
-                k1 ^ 0x7465_6462_7974_6573,
-            ],
-            length: 0,
-        }
-    }
-
-    #[inline(always)]
-    fn round(&mut self) {
-        let [mut v0, mut v1, mut v2, mut v3] = self.v;
-        v0 = v0.wrapping_add(v1);
-        v1 = v1.rotate_left(13) ^ v0;
-        v0 = v0.rotate_left(32);
-        v2 = v2.wrapping_add(v3);
-        v3 = v3.rotate_left(16) ^ v2;
-        v0 = v0.wrapping_add(v3);
-        v3 = v3.rotate_left(21) ^ v0;
-        v2 = v2.wrapping_add(v1);
-        v1 = v1.rotate_left(17) ^ v2;
-        v2 = v2.rotate_left(32);
-        self.v = [v0, v1, v2, v3];
-    }
-
-    #[inline(always)]
-    fn compress(&mut self, m: u64) {
-        self.v[3] ^= m;
-        for _ in 0..C {
-            self.round();
-        }
-        self.v[0] ^= m;
-    }
-
-    /// Compresses `bytes`, whose length is a multiple of 8.
-    fn blocks(&mut self, bytes: &[u8]) {
-        let mut chunks = bytes.chunks_exact(8);
-        for chunk in &mut chunks {
-            let mut m = [0; 8];
-            m.copy_from_slice(chunk);
-            self.compress(u64::from_le_bytes(m));
-        }
-        debug_assert!(chunks.remainder().is_empty());
-        self.length += bytes.len() as u64;
-    }
-
-    /// The hash of the stream: the bytes compressed, then `tail` (less than 8 bytes).
-    fn finish(mut self, tail: &[u8]) -> u64 {
-        let length = self.length.wrapping_add(tail.len() as u64);
-        let mut last = [0; 8];
-        last[..tail.len()].copy_from_slice(tail);
-        last[7] = length as u8;
-        self.compress(u64::from_le_bytes(last));
-        self.v[2] ^= 0xff;
-        for _ in 0..D {
-            self.round();
-        }
-        self.v[0] ^ self.v[1] ^ self.v[2] ^ self.v[3]
-    }
-}
-
-/// How many bytes [`KeyHasher`] gathers before compressing them: a usual request's key
-/// (the intent's index, a few role keys and values) fits, and is hashed in one pass.
+/// How many bytes [`KeyHasher`] gathers before handing them to the hasher: a usual
+/// request's key (the intent's index, a few role keys and values) fits, and is hashed in
+/// one write.
 const KEY_BUFFER: usize = 128;
 
-/// Keyed SipHash-1-3 fed in blocks: the input is gathered in a buffer and compressed a
-/// buffer at a time, so a key's dozen small writes cost a copy each, not a hash step each.
-/// The hash does not depend on how the input is cut into writes.
+/// The process's keyed `DefaultHasher` fed in blocks: the input is gathered in a buffer and
+/// written a buffer at a time, so a key's dozen small writes cost a copy each, not a hash
+/// step each. SipHash streams its input, so the hash does not depend on how the input is
+/// cut into writes.
 struct KeyHasher {
     buffer: [u8; KEY_BUFFER],
     len: usize,
-    sip: Sip<1, 3>,
+    inner: DefaultHasher,
 }
 
 impl KeyHasher {
     /// A hasher with the process's keys.
     fn new() -> KeyHasher {
-        let (k0, k1) = process_keys();
-        KeyHasher::with_keys(k0, k1)
+        KeyHasher::with_hasher(process_state().build_hasher())
     }
 
-    fn with_keys(k0: u64, k1: u64) -> KeyHasher {
+    fn with_hasher(inner: DefaultHasher) -> KeyHasher {
         KeyHasher {
             buffer: [0; KEY_BUFFER],
             len: 0,
-            sip: Sip::new(k0, k1),
+            inner,
         }
     }
 
-    /// Fills the buffer from `bytes`, compressing it each time it is full.
+    /// Hands the gathered bytes, then `bytes`, to the hasher.
     #[inline(never)]
-    fn spill(&mut self, mut bytes: &[u8]) {
-        loop {
-            let take = (KEY_BUFFER - self.len).min(bytes.len());
-            self.buffer[self.len..self.len + take].copy_from_slice(&bytes[..take]);
-            self.len += take;
-            bytes = &bytes[take..];
-            if self.len < KEY_BUFFER {
-                return;
-            }
-            self.sip.blocks(&self.buffer);
-            self.len = 0;
-        }
+    fn spill(&mut self, bytes: &[u8]) {
+        self.inner.write(&self.buffer[..self.len]);
+        self.len = 0;
+        self.inner.write(bytes);
+    }
+
+    /// The hash of everything written (what [`Hasher::finish`] answers, without copying
+    /// the hasher).
+    fn into_key(mut self) -> u64 {
+        self.inner.write(&self.buffer[..self.len]);
+        self.inner.finish()
     }
 }
 
@@ -321,10 +244,9 @@ impl Hasher for KeyHasher {
     }
 
     fn finish(&self) -> u64 {
-        let whole = self.len / 8 * 8;
-        let mut sip = self.sip;
-        sip.blocks(&self.buffer[..whole]);
-        sip.finish(&self.buffer[whole..self.len])
+        let mut inner = self.inner.clone();
+        inner.write(&self.buffer[..self.len]);
+        inner.finish()
     }
 }
 
@@ -342,8 +264,9 @@ impl Deduplicator {
 
     /// The content key of an intent: its intent (a standard one by its index) and `data`
     /// (serde_json maps are ordered, so equal objects hash equally; each value hashed as its
-    /// compact JSON text tells it apart, see `hash_value`), hashed with SipHash-1-3 under
-    /// the process's random keys: equal within a process, not predictable from outside.
+    /// compact JSON text tells it apart, see `hash_value`), hashed with std's
+    /// `DefaultHasher` under the process's random keys: equal within a process, not
+    /// predictable from outside.
     pub fn key(intent: &HriIntent) -> u64 {
         let mut h = KeyHasher::new();
         hash_intent(&intent.intent, &mut h);
@@ -351,7 +274,7 @@ impl Deduplicator {
             hash_role_key(k, &mut h);
             hash_value(v, &mut h);
         }
-        h.finish()
+        h.into_key()
     }
 
     /// [`Deduplicator::key`] of an intent whose `data` is still borrowed: the same key.
@@ -362,7 +285,7 @@ impl Deduplicator {
             hash_role_key(k, &mut h);
             hash_field(v, &mut h);
         }
-        h.finish()
+        h.into_key()
     }
 
     /// The robot's state changed by itself (an activity ended, a capability failed): the next
@@ -570,7 +493,6 @@ mod tests {
 
     #[test]
     fn the_key_hasher_hashes_as_sip_hash_does_however_the_input_is_cut() {
-        use std::collections::hash_map::DefaultHasher;
         let long = "x".repeat(300);
         let parts: [&[u8]; 7] = [
             b"__intent_say__",
@@ -583,7 +505,7 @@ mod tests {
         ];
         // std's `DefaultHasher` is SipHash-1-3 with the keys 0 and 0.
         let mut plain = DefaultHasher::new();
-        let mut buffered = KeyHasher::with_keys(0, 0);
+        let mut buffered = KeyHasher::with_hasher(DefaultHasher::new());
         for p in parts {
             plain.write(p);
             buffered.write(p);
@@ -598,18 +520,22 @@ mod tests {
     /// and the same for every key computed.
     #[test]
     fn keys_are_the_process_random_keys() {
-        assert_eq!(process_keys(), process_keys());
+        assert!(std::ptr::eq(process_state(), process_state()));
         let hash = |mut h: KeyHasher| {
             h.write(b"__intent_move_to__ goal poi_docking");
-            h.finish()
+            h.into_key()
         };
-        assert_ne!(hash(KeyHasher::new()), hash(KeyHasher::with_keys(0, 0)));
+        assert_ne!(
+            hash(KeyHasher::new()),
+            hash(KeyHasher::with_hasher(DefaultHasher::new()))
+        );
         assert_eq!(hash(KeyHasher::new()), hash(KeyHasher::new()));
     }
 
     proptest::proptest! {
-        /// The key hasher is SipHash-1-3 (std's `DefaultHasher`, keys 0) however its input
-        /// is cut into writes (bytes and single bytes), across the buffer's edge.
+        /// The key hasher is the `DefaultHasher` it wraps (here the zero keys') however its
+        /// input is cut into writes (bytes and single bytes), across the buffer's edge,
+        /// finished either way.
         #[test]
         fn the_key_hasher_is_sip_hash_1_3(
             pieces in proptest::collection::vec(
@@ -618,8 +544,8 @@ mod tests {
             ),
             single in proptest::prelude::any::<bool>(),
         ) {
-            let mut reference = std::collections::hash_map::DefaultHasher::new();
-            let mut h = KeyHasher::with_keys(0, 0);
+            let mut reference = DefaultHasher::new();
+            let mut h = KeyHasher::with_hasher(DefaultHasher::new());
             for piece in &pieces {
                 reference.write(piece);
                 if single {
@@ -629,23 +555,7 @@ mod tests {
                 }
             }
             proptest::prop_assert_eq!(h.finish(), reference.finish());
-        }
-
-        /// The rounds and the keys are SipHash's: `Sip<2, 4>` under any keys is std's
-        /// SipHash-2-4 (`SipHasher`, deprecated as a hasher, kept as the reference).
-        #[test]
-        fn the_sip_rounds_and_keys_are_sip_hash(
-            k0 in proptest::prelude::any::<u64>(),
-            k1 in proptest::prelude::any::<u64>(),
-            bytes in proptest::collection::vec(proptest::prelude::any::<u8>(), 0..70),
-        ) {
-            #[allow(deprecated)]
-            let mut reference = std::hash::SipHasher::new_with_keys(k0, k1);
-            reference.write(&bytes);
-            let whole = bytes.len() / 8 * 8;
-            let mut sip = Sip::<2, 4>::new(k0, k1);
-            sip.blocks(&bytes[..whole]);
-            proptest::prop_assert_eq!(sip.finish(&bytes[whole..]), reference.finish());
+            proptest::prop_assert_eq!(h.into_key(), reference.finish());
         }
     }
 
