@@ -259,10 +259,8 @@ impl HriIntake {
     ) -> Admission {
         let json = intent.to_json();
         let read = HriIntent::read_value(&json, self.config.read).map(|mut r| {
-            // Built in-process: confidence stays as given (unstated included) and no
-            // default-priority note applies.
+            // Built in-process: confidence stays as given (unstated included).
             r.intent.confidence = intent.confidence;
-            r.notes.retain(|n| *n != Normalization::DefaultPriority);
             r
         });
         self.with_own_events(|me, sink| me.admit(read, envelope, now, sink).into_owned())
@@ -271,17 +269,8 @@ impl HriIntake {
     /// Reports a message whose transport could not decode it (a truncated datagram, bad
     /// UTF-8): rejected as [`HriError::Undecodable`] with `reason`.
     pub fn receive_undecodable(&mut self, reason: impl Into<String>) -> Admission {
-        let rejected = RejectedIntent {
-            intent: None,
-            errors: vec![HriError::Undecodable {
-                reason: reason.into(),
-            }],
-            notes: Vec::new(),
-        };
-        self.with_own_events(|me, sink| {
-            me.admit(Err(rejected), Envelope::new(), Timestamp(0), sink)
-                .into_owned()
-        })
+        let reason = reason.into();
+        self.with_own_events(|me, sink| me.receive_undecodable_in(&reason, sink).into_owned())
     }
 
     /// [`HriIntake::receive_undecodable`] in the terms of the other `receive_*_in`.
@@ -364,12 +353,9 @@ impl HriIntake {
                 return Admission::Rejected(id);
             }
         };
-        // A missing priority is normal on the JSON path; only spelling fixes are news.
-        let notes: Vec<_> = read
-            .notes
-            .into_iter()
-            .filter(|n| !matches!(n, Normalization::DefaultPriority | Normalization::EmptyData))
-            .collect();
+        // Only spelling fixes are news: a missing priority or `data`, normal on the JSON
+        // path, is kept apart by the reader (`ReadIn::quiet`) and not reported.
+        let notes = read.notes;
         if !notes.is_empty() {
             emit(sink, HriEvent::Normalized { id, notes });
         }

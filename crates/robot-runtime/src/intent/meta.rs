@@ -105,9 +105,8 @@ enum StandardModality {
 }
 
 impl StoredMeta {
-    /// Keeps the metadata `source`, `modality` and the rest of `meta` (whose own source and
-    /// modality are not read), copying `source` and `modality` only when they are free
-    /// text.
+    /// Keeps an intent's metadata: inline when `source` and `modality` are constants,
+    /// else boxed (`source` and `modality` copied only then).
     pub(crate) fn keep_parts(
         source: &Source,
         modality: &Modality,
@@ -115,47 +114,37 @@ impl StoredMeta {
         confidence: Confidence,
         arrived_tick: u64,
     ) -> StoredMeta {
-        let rest = IntentMeta {
-            source: Source::Unknown,
-            modality: Modality::Other,
-            priority,
-            confidence,
-            arrived_tick,
+        let standard_source = match source {
+            Source::Myself => Some(StandardSource::Myself),
+            Source::RemoteSupervisor => Some(StandardSource::RemoteSupervisor),
+            Source::UnknownAgent => Some(StandardSource::UnknownAgent),
+            Source::Unknown => Some(StandardSource::Unknown),
+            Source::Person(_) => None,
         };
-        StoredMeta::keep_from(source, modality, &rest).unwrap_or_else(|| {
-            StoredMeta::Boxed(Box::new(IntentMeta {
+        let standard_modality = match modality {
+            Modality::Speech => Some(StandardModality::Speech),
+            Modality::Motion => Some(StandardModality::Motion),
+            Modality::Touchscreen => Some(StandardModality::Touchscreen),
+            Modality::Other => Some(StandardModality::Other),
+            Modality::Internal => Some(StandardModality::Internal),
+            Modality::Unrecognized(_) => None,
+        };
+        match (standard_source, standard_modality) {
+            (Some(source), Some(modality)) => StoredMeta::Standard(StandardMeta {
+                source,
+                modality,
+                priority,
+                confidence,
+                arrived_tick,
+            }),
+            _ => StoredMeta::Boxed(Box::new(IntentMeta {
                 source: source.clone(),
                 modality: modality.clone(),
-                ..rest
-            }))
-        })
-    }
-
-    /// The inline form of `source`, `modality` and `rest`'s other fields, when both are
-    /// constants.
-    fn keep_from(source: &Source, modality: &Modality, rest: &IntentMeta) -> Option<StoredMeta> {
-        let source = match source {
-            Source::Myself => StandardSource::Myself,
-            Source::RemoteSupervisor => StandardSource::RemoteSupervisor,
-            Source::UnknownAgent => StandardSource::UnknownAgent,
-            Source::Unknown => StandardSource::Unknown,
-            Source::Person(_) => return None,
-        };
-        let modality = match modality {
-            Modality::Speech => StandardModality::Speech,
-            Modality::Motion => StandardModality::Motion,
-            Modality::Touchscreen => StandardModality::Touchscreen,
-            Modality::Other => StandardModality::Other,
-            Modality::Internal => StandardModality::Internal,
-            Modality::Unrecognized(_) => return None,
-        };
-        Some(StoredMeta::Standard(StandardMeta {
-            source,
-            modality,
-            priority: rest.priority,
-            confidence: rest.confidence,
-            arrived_tick: rest.arrived_tick,
-        }))
+                priority,
+                confidence,
+                arrived_tick,
+            })),
+        }
     }
 
     /// The metadata (`source` and `tick`: the intent's, for the defaults).

@@ -432,8 +432,8 @@ where
         } = request;
         // Read with `data` borrowed from the message: a request for the behaviors needs its
         // roles only to build its member; the owned intent is built for the mission
-        // controller alone.
-        // The intake reports straight into the component's events (built once, in place).
+        // controller alone. The intake reports straight into the component's events, taken
+        // apart from `self.hri` (each event built once, where it stays).
         let mut sink = events::Events::<U> {
             buffer: &mut self.events,
             listeners: &mut self.listeners,
