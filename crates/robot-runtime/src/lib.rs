@@ -32,6 +32,7 @@ pub mod hri;
 pub mod intent;
 pub mod json_kind;
 pub mod mission;
+pub(crate) mod spare;
 pub mod suggest;
 
 /// The runtime generated code uses (the `clad-runtime` crate).

@@ -13,6 +13,7 @@ use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 
 use super::resource::{Resource, ResourceSet};
 use super::rule::{self, Claim, Holder, Verdict};
+use crate::spare::SpareStrings;
 
 /// Where a claim is.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -130,12 +131,8 @@ pub struct Arbiter<R: Resource> {
     halt_requests: u64,
     /// Labels of released claims, kept to be written over by the next claims: a client
     /// that holds and releases over and over allocates none.
-    spare_labels: Vec<String>,
+    spare_labels: SpareStrings<8, 128>,
 }
-
-/// At most this many released labels are kept, each of at most `SPARE_LABEL_BYTES`.
-const SPARE_LABELS: usize = 8;
-const SPARE_LABEL_BYTES: usize = 128;
 
 impl<R: Resource> std::fmt::Debug for Arbiter<R> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -155,7 +152,7 @@ impl<R: Resource> Default for Arbiter<R> {
             scratch: Vec::new(),
             involved: Vec::new(),
             halt_requests: 0,
-            spare_labels: Vec::new(),
+            spare_labels: SpareStrings::default(),
         }
     }
 }
@@ -248,12 +245,9 @@ impl<R: Resource> Arbiter<R> {
                 }
             }
             None => {
-                let mut spare = self.spare_labels.pop().unwrap_or_default();
-                spare.clear();
-                spare.push_str(label);
                 self.entries.push(Entry {
                     claim,
-                    label: spare,
+                    label: self.spare_labels.take(label),
                     state,
                     contested: false,
                 });
@@ -328,9 +322,8 @@ impl<R: Resource> Arbiter<R> {
                 label: e.label,
                 resources: e.claim.resources,
             });
-        } else if self.spare_labels.len() < SPARE_LABELS && e.label.capacity() <= SPARE_LABEL_BYTES
-        {
-            self.spare_labels.push(e.label);
+        } else {
+            self.spare_labels.give_back(e.label);
         }
     }
 

@@ -12,6 +12,7 @@ use super::event::{
 use super::ids::{CapabilityId, RequestId};
 use crate::arbiter::{Holder, Resource, ResourceSet, SharedArbiter};
 use crate::hri::{IntentKind, IntentRecord, Priority, Role, Timestamp};
+use crate::spare::SpareStrings;
 
 /// Configuration of a [`MissionController`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -164,16 +165,11 @@ pub struct MissionController<R: Resource> {
     /// The queue's second buffer, for re-arbitrating it in order without allocating.
     requeue: Vec<Entry>,
     /// Objects of ended requests, kept to be written over by the next requests' objects.
-    spare_objects: Vec<String>,
+    spare_objects: SpareStrings<4, 128>,
 }
 
 /// The event buffer keeps room for at most this many events between drains.
 const KEEP_EVENTS: usize = 64;
-
-/// At most this many objects of ended requests are kept, each of at most
-/// `SPARE_OBJECT_BYTES`.
-const SPARE_OBJECTS: usize = 4;
-const SPARE_OBJECT_BYTES: usize = 128;
 
 impl<R: Resource> std::fmt::Debug for MissionController<R> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -215,7 +211,7 @@ impl<R: Resource> MissionController<R> {
             halts_seen: 0,
             targets: Vec::new(),
             requeue: Vec::new(),
-            spare_objects: Vec::new(),
+            spare_objects: SpareStrings::default(),
         }
     }
 
@@ -381,9 +377,7 @@ impl<R: Resource> MissionController<R> {
     /// Keeps an ended request's object string for the next request's object.
     fn keep_object(&mut self, object: Option<String>) {
         if let Some(object) = object {
-            if self.spare_objects.len() < SPARE_OBJECTS && object.capacity() <= SPARE_OBJECT_BYTES {
-                self.spare_objects.push(object);
-            }
+            self.spare_objects.give_back(object);
         }
     }
 
@@ -550,12 +544,9 @@ impl<R: Resource> MissionController<R> {
 
 /// The request's object: the `object` role, else `goal`, else `recipient`; written into a
 /// spare string when there is one.
-fn object_of(record: &IntentRecord, spare: &mut Vec<String>) -> Option<String> {
-    let text = [Role::Object, Role::Goal, Role::Recipient]
+fn object_of(record: &IntentRecord, spare: &mut SpareStrings<4, 128>) -> Option<String> {
+    [Role::Object, Role::Goal, Role::Recipient]
         .iter()
-        .find_map(|r| record.intent.role(*r))?;
-    let mut object = spare.pop().unwrap_or_default();
-    object.clear();
-    object.push_str(text);
-    Some(object)
+        .find_map(|r| record.intent.role(*r))
+        .map(|text| spare.take(text))
 }
