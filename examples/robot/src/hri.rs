@@ -67,14 +67,19 @@ pub fn envelope(env: &IntentEnvelope) -> (IntentFields<'_>, Envelope) {
     if env.confidence_unstated {
         f.confidence = None;
     }
-    let nonzero = |v: u64| (v != 0).then_some(v);
-    let e = Envelope {
-        id: nonzero(env.id).map(IntentId),
-        created: nonzero(env.created_ms).map(Timestamp),
-        expires: nonzero(env.expires_ms).map(Timestamp),
-        correlation: (!env.correlation.is_empty()).then(|| env.correlation.clone()),
-    };
+    let e = envelope_of(env.id, env.created_ms, env.expires_ms, &env.correlation);
     (f, e)
+}
+
+/// The [`Envelope`] of a packed envelope's fields (0 and "" mean "not given").
+fn envelope_of(id: u64, created_ms: u64, expires_ms: u64, correlation: &str) -> Envelope {
+    let nonzero = |v: u64| (v != 0).then_some(v);
+    Envelope {
+        id: nonzero(id).map(IntentId),
+        created: nonzero(created_ms).map(Timestamp),
+        expires: nonzero(expires_ms).map(Timestamp),
+        correlation: (!correlation.is_empty()).then(|| correlation.to_owned()),
+    }
 }
 
 /// [`envelope`] of a borrowed view of a packed [`IntentEnvelope`] (its strings not copied).
@@ -88,13 +93,7 @@ pub fn envelope_view<'a>(env: &IntentEnvelopeView<'a>) -> (IntentFields<'a>, Env
         priority: Some(i.priority),
         confidence: (!env.confidence_unstated).then_some(i.confidence),
     };
-    let nonzero = |v: u64| (v != 0).then_some(v);
-    let e = Envelope {
-        id: nonzero(env.id).map(IntentId),
-        created: nonzero(env.created_ms).map(Timestamp),
-        expires: nonzero(env.expires_ms).map(Timestamp),
-        correlation: (!env.correlation.is_empty()).then(|| env.correlation.to_owned()),
-    };
+    let e = envelope_of(env.id, env.created_ms, env.expires_ms, env.correlation);
     (f, e)
 }
 
