@@ -8,7 +8,7 @@ use std::time::Duration;
 
 use original_behaviors::RobotAccess;
 use proptest::prelude::*;
-use robot_runtime::behavior::{LifecycleState, Runner, Wakeup};
+use robot_runtime::behavior::{LifecycleState, Runner};
 use robot_runtime_tests::shaped_tree;
 use robot_runtime_tests::world::{apply, change};
 use robot_runtime_tests::UserIntent;
@@ -70,14 +70,10 @@ fn run_skipping(
     while r.clock().tick() < until {
         if may_skip(r) {
             // The first tick whose time reaches the wake-up may act: skip the ones before.
-            let wake = match r.next_wakeup() {
-                Wakeup::EveryTick => 1,
-                Wakeup::At(at) => {
-                    let left = at.saturating_sub(r.clock().now()).as_nanos();
-                    u64::try_from(left.div_ceil(DT.as_nanos())).unwrap_or(u64::MAX)
-                }
-                Wakeup::Never => u64::MAX,
-            };
+            let wake = r
+                .next_wakeup()
+                .ticks_from(r.clock().now(), DT)
+                .unwrap_or(u64::MAX);
             let skip = wake.saturating_sub(1).min(until - r.clock().tick() - 1);
             if skip > 0 {
                 r.skip_idle_ticks(skip, DT);

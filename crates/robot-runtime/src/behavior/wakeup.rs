@@ -82,6 +82,22 @@ impl Wakeup {
         }
     }
 
+    /// How many ticks of `dt` from the clock's `now` until the first tick that may act:
+    /// 1 for [`Wakeup::EveryTick`]; for [`Wakeup::At`], the ticks until the first whose
+    /// time reaches it (0 when it has passed; `u64::MAX` at most); `None` for
+    /// [`Wakeup::Never`]. A caller may skip the ticks before that one
+    /// ([`Runner::skip_idle_ticks`](super::Runner::skip_idle_ticks)).
+    pub fn ticks_from(self, now: Duration, dt: Duration) -> Option<u64> {
+        match self {
+            Wakeup::EveryTick => Some(1),
+            Wakeup::At(at) => {
+                let left = at.saturating_sub(now).as_nanos();
+                Some(u64::try_from(left.div_ceil(dt.as_nanos().max(1))).unwrap_or(u64::MAX))
+            }
+            Wakeup::Never => None,
+        }
+    }
+
     /// The virtual time before which the answer holds, in nanoseconds (0: none; `u64::MAX`:
     /// forever).
     pub(crate) fn until_ns(self) -> u64 {
@@ -215,5 +231,30 @@ impl Watch {
             inputs: self.inputs | other.inputs,
             until: self.until.min(other.until),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ticks_from_counts_to_the_first_tick_that_reaches_the_wakeup() {
+        let ms = Duration::from_millis;
+        let (now, dt) = (ms(1_000), ms(50));
+        assert_eq!(Wakeup::EveryTick.ticks_from(now, dt), Some(1));
+        assert_eq!(Wakeup::Never.ticks_from(now, dt), None);
+        assert_eq!(Wakeup::At(ms(1_050)).ticks_from(now, dt), Some(1));
+        assert_eq!(Wakeup::At(ms(1_051)).ticks_from(now, dt), Some(2));
+        assert_eq!(Wakeup::At(ms(1_500)).ticks_from(now, dt), Some(10));
+        assert_eq!(Wakeup::At(ms(900)).ticks_from(now, dt), Some(0), "passed");
+        assert_eq!(
+            Wakeup::At(Duration::MAX).ticks_from(Duration::ZERO, Duration::from_nanos(1)),
+            Some(u64::MAX)
+        );
+        assert_eq!(
+            Wakeup::At(ms(1)).ticks_from(Duration::ZERO, Duration::ZERO),
+            Some(1_000_000)
+        );
     }
 }

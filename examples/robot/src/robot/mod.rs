@@ -478,19 +478,15 @@ impl Robot {
             return None;
         }
         let after = self.tick + 1;
-        let wake = match self.runner.next_wakeup() {
-            Wakeup::EveryTick => return None,
-            Wakeup::Never => None,
-            Wakeup::At(at) => {
-                // The runner's clock stands at the end of this tick; a tick advances it by
-                // one period first. The first tick whose time reaches `at` may act.
-                let now = self.runner.clock().now();
-                let dt = self.dt().as_nanos().max(1);
-                let left = at.saturating_sub(now).as_nanos();
-                let ticks = u64::try_from(left.div_ceil(dt)).unwrap_or(u64::MAX);
-                Some(self.tick.saturating_add(ticks.max(1)))
-            }
-        };
+        let wakeup = self.runner.next_wakeup();
+        if wakeup == Wakeup::EveryTick {
+            return None;
+        }
+        // The runner's clock stands at the end of this tick; a tick advances it by one
+        // period first. The first tick whose time reaches the wake-up may act.
+        let wake = wakeup
+            .ticks_from(self.runner.clock().now(), self.dt())
+            .map(|ticks| self.tick.saturating_add(ticks.max(1)));
         let busy = inputs.into_iter().flatten().chain(wake).min();
         // Nothing will ever happen: the caller stops anyway once the inputs are done.
         Some(busy.unwrap_or(after).max(after))

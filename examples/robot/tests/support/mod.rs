@@ -13,7 +13,7 @@ use std::time::Duration;
 use original_behaviors::specs::{ClassData, Key};
 use original_behaviors::RobotAccess;
 use robot_example::intents::UserIntent;
-use robot_runtime::behavior::{BehaviorId, Runner, Wakeup};
+use robot_runtime::behavior::{BehaviorId, Runner};
 use serde_json::{json, Map, Value};
 
 /// An instance `id` of `class` giving every key of its table but those `skip` names, each
@@ -64,14 +64,10 @@ pub fn run_skipping(
     while r.clock().tick() < until {
         let i = r.intents();
         if !i.is_any_pending() && !i.is_trigger_word_pending() {
-            let wake = match r.next_wakeup() {
-                Wakeup::EveryTick => 1,
-                Wakeup::At(at) => {
-                    let left = at.saturating_sub(r.clock().now()).as_nanos();
-                    u64::try_from(left.div_ceil(dt.as_nanos())).unwrap_or(u64::MAX)
-                }
-                Wakeup::Never => u64::MAX,
-            };
+            let wake = r
+                .next_wakeup()
+                .ticks_from(r.clock().now(), dt)
+                .unwrap_or(u64::MAX);
             let skip = wake.saturating_sub(1).min(until - r.clock().tick() - 1);
             if skip > 0 {
                 r.skip_idle_ticks(skip, dt);
