@@ -133,7 +133,7 @@ pub struct ReadIntent {
 
 /// A failed read: every fatal problem found (not only the first), plus the corrections
 /// applied before failing.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, Default, PartialEq)]
 pub struct RejectedIntent {
     /// The intent's wire value when it could be read (for reports).
     pub intent: Option<String>,
@@ -141,6 +141,19 @@ pub struct RejectedIntent {
     pub errors: Vec<HriError>,
     /// Spelling corrections applied.
     pub notes: Vec<Normalization>,
+}
+
+impl RejectedIntent {
+    /// A message its transport could not decode ([`HriError::Undecodable`] with `reason`).
+    pub(crate) fn undecodable(reason: &str) -> RejectedIntent {
+        RejectedIntent {
+            intent: None,
+            errors: vec![HriError::Undecodable {
+                reason: reason.to_owned(),
+            }],
+            notes: Vec::new(),
+        }
+    }
 }
 
 /// The canonical wire form: 2.x constants, `data` as compact JSON text.
@@ -189,6 +202,19 @@ pub(crate) struct IntentIn<'a> {
 }
 
 impl IntentIn<'_> {
+    /// The owned intent, taken out of `self` (left emptied: an intent read where it stays
+    /// is not moved to be owned).
+    pub(crate) fn take_owned(&mut self) -> HriIntent {
+        HriIntent {
+            intent: std::mem::replace(&mut self.intent, IntentKind::Custom(String::new())),
+            data: std::mem::take(&mut self.data).into_map(),
+            source: std::mem::replace(&mut self.source, Source::Unknown),
+            modality: std::mem::replace(&mut self.modality, Modality::Other),
+            priority: self.priority,
+            confidence: self.confidence,
+        }
+    }
+
     /// The owned intent.
     pub(crate) fn into_owned(self) -> HriIntent {
         HriIntent {
