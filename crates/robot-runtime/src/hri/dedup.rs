@@ -150,7 +150,12 @@ fn hash_intent(intent: &IntentKind, h: &mut KeyHasher) {
 /// place in [`Role::ALL`]), any other key as its text and `0xff`. Unambiguous: no UTF-8 text starts
 /// with a byte from `0x80` to `0xbf`, and `0xff` is in none.
 fn hash_role_key(key: &str, h: &mut KeyHasher) {
-    match Role::from_key(key) {
+    hash_role(Role::from_key(key), key, h);
+}
+
+/// [`hash_role_key`] of a key whose role (`Role::from_key`) is already known.
+fn hash_role(role: Option<Role>, key: &str, h: &mut KeyHasher) {
+    match role {
         Some(role) => h.write_u8(0x80 | role as u8),
         None => key.hash(h),
     }
@@ -192,10 +197,12 @@ struct KeyHasher {
 
 impl KeyHasher {
     /// A hasher with the process's keys.
+    #[inline]
     fn new() -> KeyHasher {
         KeyHasher::with_hasher(process_state().build_hasher())
     }
 
+    #[inline]
     fn with_hasher(inner: DefaultHasher) -> KeyHasher {
         KeyHasher {
             buffer: [0; KEY_BUFFER],
@@ -281,9 +288,9 @@ impl Deduplicator {
     pub(crate) fn key_in(intent: &IntentIn<'_>) -> u64 {
         let mut h = KeyHasher::new();
         hash_intent(&intent.intent, &mut h);
-        for (k, v) in intent.data.iter() {
-            hash_role_key(k, &mut h);
-            hash_field(v, &mut h);
+        for entry in intent.data.entries() {
+            hash_role(entry.role, &entry.key, &mut h);
+            hash_field(&entry.value, &mut h);
         }
         h.into_key()
     }

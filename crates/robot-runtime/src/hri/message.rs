@@ -387,11 +387,13 @@ impl HriIntent {
         text: &str,
         options: ReadOptions,
     ) -> Result<ReadIn<'_>, RejectedIntent> {
-        if let Some(message) = super::scan::message(text) {
+        let mut message = MessageIn::default();
+        if super::scan::message_into(text, &mut message).is_some() {
             return message.read(options);
         }
+        drop(message);
         match serde_json::from_str::<TopIn<'_>>(text) {
-            Ok(TopIn::Object(message)) => message.read(options),
+            Ok(TopIn::Object(mut message)) => message.read(options),
             Ok(TopIn::Other(value)) => Err(not_an_object(&value)),
             Err(e) => Err(RejectedIntent {
                 intent: None,
@@ -492,7 +494,9 @@ fn not_an_object(value: &Value) -> RejectedIntent {
 
 impl<'a> MessageIn<'a> {
     /// The lenient reading: every problem of the message, in the order of the checks.
-    fn read(self, options: ReadOptions) -> Result<ReadIn<'a>, RejectedIntent> {
+    /// Reads the message where the caller keeps it (its `data` taken out of it): a message
+    /// is large, and moving it costs a copy.
+    fn read(&mut self, options: ReadOptions) -> Result<ReadIn<'a>, RejectedIntent> {
         let mut r = Reader::new(options);
         if !self.unknown.is_empty() {
             r.unknown_fields(&self.unknown);
@@ -514,7 +518,7 @@ impl<'a> MessageIn<'a> {
             }
             (None, None) => None,
         };
-        let data = match self.data {
+        let data = match self.data.take() {
             None => DataIn::Text(Cow::Borrowed("")),
             Some(FieldIn::Str(s)) => DataIn::Text(s),
             Some(FieldIn::Roles(roles)) => {

@@ -19,15 +19,23 @@
 //!
 //! [`HriIntent::FIELDS`]: super::HriIntent::FIELDS
 
-use super::read::{FieldIn, MessageIn, RolesIn};
+use super::read::{FieldIn, MessageIn, RoleIn, RolesIn};
 use serde_json::Value;
 use std::borrow::Cow;
 
 /// The message's fields, or `None` when the text is not of the common shape.
+#[cfg(test)]
 pub(super) fn message(text: &str) -> Option<MessageIn<'_>> {
+    let mut message = MessageIn::default();
+    message_into(text, &mut message).map(|()| message)
+}
+
+/// [`message`] into `message` (empty on entry), read where the caller keeps it: the
+/// message's fields are not moved out of a return value. On `None`, `message` holds what
+/// was read before the text left the shape, and is to be dropped.
+pub(super) fn message_into<'a>(text: &'a str, message: &mut MessageIn<'a>) -> Option<()> {
     let mut s = Scanner::new(text);
     s.open()?;
-    let mut message = MessageIn::default();
     if !s.close_if_empty() {
         loop {
             let key = s.key()?;
@@ -50,8 +58,7 @@ pub(super) fn message(text: &str) -> Option<MessageIn<'_>> {
             }
         }
     }
-    s.end()?;
-    Some(message)
+    s.end()
 }
 
 /// The roles of `data` text, or `None` when the text is not a flat object of the common
@@ -224,7 +231,7 @@ impl<'a> Scanner<'a> {
         let mut entries = Vec::with_capacity(4);
         loop {
             let key = self.key()?;
-            entries.push((Cow::Borrowed(key), self.value()?));
+            entries.push(RoleIn::new(Cow::Borrowed(key), self.value()?));
             if self.next_or_close()? {
                 break;
             }
