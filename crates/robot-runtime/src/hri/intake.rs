@@ -358,22 +358,16 @@ impl HriIntake {
     ) -> IntentId {
         let id = self.id_of(&envelope);
         if !rejected.notes.is_empty() {
-            emit(
-                sink,
-                HriEvent::Normalized {
-                    id,
-                    notes: rejected.notes,
-                },
-            );
-        }
-        emit(
-            sink,
-            HriEvent::Rejected {
+            sink.put_with(|| HriEvent::Normalized {
                 id,
-                intent: rejected.intent,
-                errors: rejected.errors,
-            },
-        );
+                notes: rejected.notes,
+            });
+        }
+        sink.put_with(|| HriEvent::Rejected {
+            id,
+            intent: rejected.intent,
+            errors: rejected.errors,
+        });
         id
     }
 
@@ -394,11 +388,11 @@ impl HriIntake {
         // path, is kept apart by the reader (`ReadIn::quiet`) and not reported.
         if !read.notes.is_empty() {
             let notes = std::mem::take(&mut read.notes);
-            emit(sink, HriEvent::Normalized { id, notes });
+            sink.put_with(|| HriEvent::Normalized { id, notes });
         }
         if !read.warnings.is_empty() {
             for error in std::mem::take(&mut read.warnings) {
-                emit(sink, HriEvent::Warning { id, error });
+                sink.put_with(|| HriEvent::Warning { id, error });
             }
         }
         let intent = &read.intent;
@@ -407,14 +401,11 @@ impl HriIntake {
             .expires
             .or_else(|| self.config.default_ttl_ms.map(|ttl| created.plus(ttl)));
         if let Some(e) = expires.filter(|e| now > *e) {
-            emit(
-                sink,
-                HriEvent::Expired {
-                    id,
-                    intent: intent.intent.wire_cow(),
-                    late_by_ms: now.since(e),
-                },
-            );
+            sink.put_with(|| HriEvent::Expired {
+                id,
+                intent: intent.intent.wire_cow(),
+                late_by_ms: now.since(e),
+            });
             return Admission::Expired(id);
         }
         // The decision first: de-duplication compares it with the earlier admission's (a
@@ -425,27 +416,21 @@ impl HriIntake {
             self.dedup
                 .check_key(key, intent.confidence, envelope.id, id, now, decision)
         {
-            emit(
-                sink,
-                HriEvent::Duplicate {
-                    id,
-                    of,
-                    intent: intent.intent.wire_cow(),
-                    source: intent.source.clone(),
-                    modality: intent.modality.clone(),
-                },
-            );
+            sink.put_with(|| HriEvent::Duplicate {
+                id,
+                of,
+                intent: intent.intent.wire_cow(),
+                source: intent.source.clone(),
+                modality: intent.modality.clone(),
+            });
             return Admission::Duplicate { id, of };
         }
-        emit(
-            sink,
-            HriEvent::Admitted {
-                id,
-                intent: intent.intent.wire_cow(),
-                confidence: intent.confidence,
-                decision,
-            },
-        );
+        sink.put_with(|| HriEvent::Admitted {
+            id,
+            intent: intent.intent.wire_cow(),
+            confidence: intent.confidence,
+            decision,
+        });
         let record = IntentRecord {
             id,
             created,
@@ -467,21 +452,25 @@ impl HriIntake {
 /// intent component, straight into the component's buffer and subscribers, so an event is
 /// built once, where it stays.
 pub(crate) trait EventSink {
-    /// Takes one event.
-    fn put(&mut self, event: HriEvent);
+    /// Takes the event `make` builds, built where it is kept (built elsewhere, it would be
+    /// copied in with wide loads of the fields just written one by one: a stall per event),
+    /// and logs it ([`log_event`]).
+    fn put_with(&mut self, make: impl FnOnce() -> HriEvent);
 }
 
 impl EventSink for Vec<HriEvent> {
     #[inline]
-    fn put(&mut self, event: HriEvent) {
-        self.push(event);
+    fn put_with(&mut self, make: impl FnOnce() -> HriEvent) {
+        self.extend(std::iter::once_with(make));
+        if let Some(event) = self.last() {
+            log_event(event);
+        }
     }
 }
 
-/// Logs `event` (a rejection or a warning at `warn`, the rest at `debug`) and hands it to
-/// `sink`.
-fn emit(sink: &mut impl EventSink, event: HriEvent) {
-    match &event {
+/// Logs an intake event: a rejection or a warning at `warn`, the rest at `debug`.
+pub(crate) fn log_event(event: &HriEvent) {
+    match event {
         HriEvent::Rejected { id, intent, errors } => {
             tracing::warn!(id = id.0, ?intent, ?errors, "hri intent rejected");
         }
@@ -490,5 +479,4 @@ fn emit(sink: &mut impl EventSink, event: HriEvent) {
         }
         other => tracing::debug!(event = ?other, "hri intake"),
     }
-    sink.put(event);
 }

@@ -44,7 +44,7 @@ mod vocab;
 pub use dedup::Deduplicator;
 pub use envelope::{Envelope, IntentId, IntentRecord, Timestamp};
 pub use error::HriError;
-pub(crate) use intake::EventSink;
+pub(crate) use intake::{log_event, EventSink};
 pub use intake::{Admission, HriEvent, HriIntake, IntakeConfig};
 pub use map::{HriMapEntry, HriMapError, RoleCondition, RoleField, Route, StaticHriMap};
 pub(crate) use message::IntentIn;

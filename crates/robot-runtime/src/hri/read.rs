@@ -117,7 +117,21 @@ impl<'a> RolesIn<'a> {
     }
 
     /// Entries in the order read: sorted by key, the last of a repeated key kept.
-    pub(super) fn from_read(mut entries: Vec<RoleIn<'a>>) -> RolesIn<'a> {
+    pub(super) fn from_read(entries: Vec<RoleIn<'a>>) -> RolesIn<'a> {
+        let mut roles = RolesIn { entries };
+        roles.settle();
+        roles
+    }
+
+    /// The entries, to push the ones read onto ([`RolesIn::settle`] after).
+    pub(super) fn read_into(&mut self) -> &mut Vec<RoleIn<'a>> {
+        &mut self.entries
+    }
+
+    /// Puts entries pushed in the order read ([`RolesIn::read_into`]) as a map holds them:
+    /// sorted by key, the last of a repeated key kept.
+    pub(super) fn settle(&mut self) {
+        let entries = &mut self.entries;
         // Usually written in order already (a serializer writes a map's keys sorted): one
         // comparison per neighbour then, no sort.
         let in_order = entries.windows(2).all(|w| w[0].key < w[1].key);
@@ -133,7 +147,6 @@ impl<'a> RolesIn<'a> {
                 same
             });
         }
-        RolesIn { entries }
     }
 
     /// The same roles, owning their strings.

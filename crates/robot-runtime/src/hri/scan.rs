@@ -52,7 +52,14 @@ pub(super) fn message_into<'a>(text: &'a str, message: &mut MessageIn<'a>) -> Op
             if slot.is_some() {
                 return None;
             }
-            *slot = Some(if data { s.data_value()? } else { s.value()? });
+            // Written where the message keeps it (a field returned by value and moved in
+            // is copied with wide loads of what was just written narrowly: a stall each).
+            let slot = slot.insert(PLACEHOLDER);
+            if data {
+                s.data_value_into(slot)?;
+            } else {
+                s.value_into(slot)?;
+            }
             if s.next_or_close()? {
                 break;
             }
@@ -146,21 +153,35 @@ impl<'a> Scanner<'a> {
         Some(key)
     }
 
-    /// A string's contents after its opening quote: borrowed when it holds no escapes.
-    fn string(&mut self) -> Option<Cow<'a, str>> {
+    /// A string after its opening quote, written into `slot` as [`FieldIn::Str`]: borrowed
+    /// when it holds no escapes. Each path writes the slot itself: joined, the two paths'
+    /// strings would meet in a temporary, copied into the slot with wide loads of what was
+    /// just written narrowly (a stall per string, measured).
+    #[inline]
+    fn string_into(&mut self, slot: &mut FieldIn<'a>) -> Option<()> {
         let start = self.at;
         let bytes = self.text.as_bytes();
-        self.at = plain_run(bytes, start);
-        match *bytes.get(self.at)? {
-            b'"' => {
-                let s = self.text.get(start..self.at)?;
-                self.at += 1;
-                return Some(Cow::Borrowed(s));
-            }
-            b'\\' => {}
-            _ => return None,
+        let end = plain_run(bytes, start);
+        if bytes.get(end) == Some(&b'"') {
+            let s = self.text.get(start..end)?;
+            self.at = end + 1;
+            put(slot, FieldIn::Str(Cow::Borrowed(s)));
+            return Some(());
         }
-        // Escapes: the text so far, then each piece unescaped.
+        self.at = end;
+        let owned = self.escaped_string(start)?;
+        put(slot, FieldIn::Str(Cow::Owned(owned)));
+        Some(())
+    }
+
+    /// [`Scanner::string_into`] past its plain run (at a backslash, a control byte or the
+    /// end): the text so far, then each piece unescaped.
+    #[inline(never)]
+    fn escaped_string(&mut self, start: usize) -> Option<String> {
+        let bytes = self.text.as_bytes();
+        if *bytes.get(self.at)? != b'\\' {
+            return None;
+        }
         let mut owned = String::from(self.text.get(start..self.at)?);
         let mut piece = self.at;
         loop {
@@ -168,7 +189,7 @@ impl<'a> Scanner<'a> {
                 b'"' => {
                     owned.push_str(self.text.get(piece..self.at)?);
                     self.at += 1;
-                    return Some(Cow::Owned(owned));
+                    return Some(owned);
                 }
                 b'\\' => {
                     owned.push_str(self.text.get(piece..self.at)?);
@@ -193,13 +214,14 @@ impl<'a> Scanner<'a> {
         }
     }
 
-    /// A string, a plain number or a literal, after blanks.
-    fn value(&mut self) -> Option<FieldIn<'a>> {
+    /// A string, a plain number or a literal, after blanks, written into `slot` (where the
+    /// caller keeps it).
+    fn value_into(&mut self, slot: &mut FieldIn<'a>) -> Option<()> {
         self.blanks();
         let value = match self.peek()? {
             b'"' => {
                 self.at += 1;
-                return self.string().map(FieldIn::Str);
+                return self.string_into(slot);
             }
             b'-' | b'0'..=b'9' => self.number()?,
             b't' => self.literal("true", Value::Bool(true))?,
@@ -207,36 +229,57 @@ impl<'a> Scanner<'a> {
             b'n' => self.literal("null", Value::Null)?,
             _ => return None,
         };
-        Some(FieldIn::Other(Cow::Owned(value)))
+        put(slot, FieldIn::Other(Cow::Owned(value)));
+        Some(())
     }
 
-    /// The message's `data`: a flat object (its roles) or any [`Scanner::value`].
-    fn data_value(&mut self) -> Option<FieldIn<'a>> {
+    /// The message's `data`, written into `slot`: a flat object (its roles) or any
+    /// [`Scanner::value_into`].
+    fn data_value_into(&mut self, slot: &mut FieldIn<'a>) -> Option<()> {
         self.blanks();
         if self.peek()? == b'{' {
-            self.flat_object().map(FieldIn::Roles)
+            put(slot, FieldIn::Roles(RolesIn::default()));
+            let FieldIn::Roles(roles) = slot else {
+                return None;
+            };
+            self.flat_object_into(roles)
         } else {
-            self.value()
+            self.value_into(slot)
         }
     }
 
     /// An object of strings, plain numbers and literals: its entries as [`RolesIn`] holds
     /// them (sorted, the last of a repeated key).
     fn flat_object(&mut self) -> Option<RolesIn<'a>> {
+        let mut roles = RolesIn::default();
+        self.flat_object_into(&mut roles)?;
+        Some(roles)
+    }
+
+    /// [`Scanner::flat_object`] into `roles` (empty on entry), each value written where the
+    /// entry keeps it.
+    fn flat_object_into(&mut self, roles: &mut RolesIn<'a>) -> Option<()> {
         self.open()?;
         if self.close_if_empty() {
-            return Some(RolesIn::default());
+            return Some(());
         }
+        let entries = roles.read_into();
         // Room for the roles of any standard intent without growing.
-        let mut entries = Vec::with_capacity(4);
+        entries.reserve(4);
         loop {
             let key = self.key()?;
-            entries.push(RoleIn::new(Cow::Borrowed(key), self.value()?));
+            entries.push(RoleIn::new(
+                Cow::Borrowed(key),
+                FieldIn::Str(Cow::Borrowed("")),
+            ));
+            let slot = &mut entries.last_mut()?.value;
+            self.value_into(slot)?;
             if self.next_or_close()? {
                 break;
             }
         }
-        Some(RolesIn::from_read(entries))
+        roles.settle();
+        Some(())
     }
 
     fn literal(&mut self, word: &str, value: Value) -> Option<Value> {
@@ -311,6 +354,18 @@ impl<'a> Scanner<'a> {
             Value::from(-(m as i64))
         })
     }
+}
+
+/// What a field's slot holds before its value is read into it: nothing to free.
+const PLACEHOLDER: FieldIn<'static> = FieldIn::Str(Cow::Borrowed(""));
+
+/// Puts `value` in `slot`, which holds the [`PLACEHOLDER`]. The placeholder owns nothing,
+/// so it is forgotten rather than dropped: the slot is a reference, and dropping what it
+/// held would be a call to the field's drop glue for each value read.
+#[inline]
+fn put<'a>(slot: &mut FieldIn<'a>, value: FieldIn<'a>) {
+    debug_assert!(matches!(slot, FieldIn::Str(Cow::Borrowed(""))));
+    std::mem::forget(std::mem::replace(slot, value));
 }
 
 /// The index of the first byte at or after `from` that ends a string's plain run (a quote,
