@@ -26,6 +26,7 @@
 //! Only admitted messages are remembered (with their confidence decision); rejected and
 //! expired ones are not.
 
+use super::data::RoleValue;
 use super::envelope::{IntentId, Timestamp};
 use super::message::{Confidence, HriIntent, IntentIn};
 use super::policy::ConfidenceDecision;
@@ -270,9 +271,19 @@ impl Deduplicator {
     pub fn key(intent: &HriIntent) -> u64 {
         let mut h = KeyHasher::new();
         hash_intent(&intent.intent, &mut h);
-        for (k, v) in &intent.data {
-            hash_role_key(k, &mut h);
-            hash_value(v, &mut h);
+        for (role, k, v) in intent.data.iter_roles() {
+            // The role's byte is kept: the key is not matched again.
+            match role {
+                Some(role) => h.write_u8(0x80 | role as u8),
+                None => k.hash(&mut h),
+            }
+            match v {
+                RoleValue::Str(s) => {
+                    0u8.hash(&mut h);
+                    s.hash(&mut h);
+                }
+                RoleValue::Other(v) => hash_value(v, &mut h),
+            }
         }
         h.into_key()
     }

@@ -1,6 +1,7 @@
 //! [`HriIntent`]: a validated `hri_actions_msgs/Intent`, read leniently from any released
 //! version's spelling and written canonically (2.x constants).
 
+use super::data::Roles;
 use super::error::HriError;
 use super::read::{FieldIn, MessageIn, RolesIn, TopIn};
 use super::roles;
@@ -64,14 +65,14 @@ impl Confidence {
     }
 }
 
-/// A validated intent. `data` is a JSON object whose keys passed the role table of
-/// [`IntentKind::roles`].
+/// A validated intent. `data` is a JSON object ([`Roles`]) whose keys passed the role table
+/// of [`IntentKind::roles`].
 #[derive(Clone, Debug, PartialEq)]
 pub struct HriIntent {
     /// Which intent.
     pub intent: IntentKind,
     /// The thematic roles (a JSON object).
-    pub data: Map<String, Value>,
+    pub data: Roles,
     /// Who expressed it.
     pub source: Source,
     /// How.
@@ -193,7 +194,7 @@ impl IntentIn<'_> {
     pub(crate) fn into_owned(self) -> HriIntent {
         HriIntent {
             intent: self.intent,
-            data: self.data.into_map(),
+            data: self.data.into_roles(),
             source: self.source,
             modality: self.modality,
             priority: self.priority,
@@ -274,7 +275,7 @@ impl HriIntent {
     pub fn new(intent: IntentKind) -> HriIntent {
         HriIntent {
             intent,
-            data: Map::new(),
+            data: Roles::new(),
             source: Source::Unknown,
             modality: Modality::Other,
             priority: Priority::DEFAULT,
@@ -315,7 +316,7 @@ impl HriIntent {
 
     /// A role's string value.
     pub fn role(&self, role: Role) -> Option<&str> {
-        self.data.get(role.key()).and_then(Value::as_str)
+        self.data.role(role)
     }
 
     /// Reads an intent from the message's fields (see [`IntentFields`]).
@@ -427,7 +428,7 @@ impl HriIntent {
     pub fn to_wire(&self) -> WireIntent {
         WireIntent {
             intent: self.intent.wire().to_owned(),
-            data: Value::Object(self.data.clone()).to_string(),
+            data: self.data.to_json_text(),
             source: self.source.wire().to_owned(),
             modality: self.modality.wire().to_owned(),
             priority: self.priority.0,

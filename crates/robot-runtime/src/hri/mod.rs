@@ -29,6 +29,7 @@
 //! Writing is canonical: [`HriIntent::to_wire`] and [`HriIntent::to_json`] always use the
 //! 2.x constants.
 
+mod data;
 mod dedup;
 mod envelope;
 mod error;
@@ -41,6 +42,7 @@ mod roles;
 mod scan;
 mod vocab;
 
+pub use data::{RoleValue, Roles, RolesIter};
 pub use dedup::Deduplicator;
 pub use envelope::{Envelope, IntentId, IntentRecord, Timestamp};
 pub use error::HriError;

@@ -4,6 +4,7 @@
 //! that build what serde_json's own `Value` visitor builds for everything else: the same
 //! text gives the same values and the same errors as reading it into a `Value`.
 
+use super::data::Roles;
 use serde::de::value::{MapAccessDeserializer, SeqAccessDeserializer};
 use serde::de::{self, Deserialize, MapAccess, SeqAccess, Visitor};
 use serde_json::{Map, Value};
@@ -136,6 +137,16 @@ impl<'a> RolesIn<'a> {
     /// True when `key` is present.
     pub(crate) fn contains_key(&self, key: &str) -> bool {
         self.get(key).is_some()
+    }
+
+    /// The entries, sorted by key, without repeats.
+    pub(crate) fn into_entries(self) -> Vec<(Cow<'a, str>, FieldIn<'a>)> {
+        self.entries
+    }
+
+    /// The owned roles ([`Roles`]: their strings copied into one buffer).
+    pub(crate) fn into_roles(self) -> Roles {
+        Roles::from_read(self)
     }
 
     /// The map serde_json would have read.
