@@ -346,29 +346,57 @@ impl Roles {
     }
 
     /// The roles of a `data` object as read, their strings copied into one buffer.
+    ///
+    /// Two passes: the entries first (each key matched against the role keys once, the
+    /// text laid out), then the text, allocated at its size, filled.
     pub(crate) fn from_read(roles: RolesIn<'_>) -> Roles {
-        let mut count = 0;
-        let mut text = 0;
-        for (k, v) in roles.iter() {
-            count += 1;
-            text += key_text_len(k);
-            if let FieldIn::Str(s) = v {
-                text += s.len();
-            }
-        }
-        let mut b = Builder::with_capacity(count, text);
-        for (k, v) in roles.into_entries() {
-            let v = match v {
-                FieldIn::Str(s) => {
-                    b.push(&k, ValueIn::Str(&s));
-                    continue;
+        let read = roles.into_entries();
+        let mut entries = Vec::with_capacity(read.len());
+        let mut len = 0;
+        for (k, v) in &read {
+            let start = len;
+            let role = match Role::from_key(k) {
+                Some(role) => role as u8,
+                None => {
+                    len += k.len();
+                    NO_ROLE
                 }
-                FieldIn::Other(v) => v.into_owned(),
-                FieldIn::Roles(r) => Value::Object(r.into_map()),
             };
-            b.push(&k, ValueIn::Other(v));
+            let key_end = len;
+            let value = match field_str(v) {
+                Some(s) => {
+                    len += s.len();
+                    Slot::Str { end: len }
+                }
+                // Moved in by the second pass.
+                None => Slot::Other(Value::Null),
+            };
+            entries.push(Entry {
+                role,
+                start,
+                key_end,
+                value,
+            });
         }
-        b.finish()
+        let mut text = String::with_capacity(len);
+        for ((k, v), e) in read.into_iter().zip(entries.iter_mut()) {
+            if e.role == NO_ROLE {
+                text.push_str(&k);
+            }
+            if let Some(s) = field_str(&v) {
+                text.push_str(s);
+                continue;
+            }
+            e.value = Slot::Other(match v {
+                FieldIn::Roles(r) => Value::Object(r.into_map()),
+                FieldIn::Other(v) => v.into_owned(),
+                FieldIn::Str(s) => Value::String(s.into_owned()),
+            });
+        }
+        Roles {
+            text: text.into_boxed_str(),
+            entries: entries.into_boxed_slice(),
+        }
     }
 
     fn key_of(&self, e: &Entry) -> &str {
@@ -388,6 +416,15 @@ fn key_of<'t>(text: &'t str, e: &Entry) -> &'t str {
     match Role::ALL.get(usize::from(e.role)) {
         Some(role) => role.key(),
         None => text.get(e.start..e.key_end).unwrap_or(""),
+    }
+}
+
+/// The string a value as read is, if it is one.
+fn field_str<'v>(v: &'v FieldIn<'_>) -> Option<&'v str> {
+    match v {
+        FieldIn::Str(s) => Some(s),
+        FieldIn::Other(v) => v.as_str(),
+        FieldIn::Roles(_) => None,
     }
 }
 
@@ -519,5 +556,212 @@ impl Serialize for Roles {
 impl<'de> Deserialize<'de> for Roles {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Roles, D::Error> {
         Map::<String, Value>::deserialize(d).map(Roles::from)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::hri::{Confidence, Deduplicator, IntentIn, IntentKind, Modality, Priority, Source};
+    use proptest::prelude::*;
+    use serde_json::json;
+
+    /// Keys: every role's, and others (empty, longer than a role's, not ASCII).
+    fn key() -> impl Strategy<Value = String> {
+        prop_oneof![
+            proptest::sample::select(Role::ALL).prop_map(|r| r.key().to_owned()),
+            proptest::sample::select(vec!["", "goals", "speed", "é", "a\"b", "zz"])
+                .prop_map(str::to_owned),
+            "[a-z_]{0,10}",
+        ]
+    }
+
+    /// Any JSON value, with the numbers serde_json tells apart or not (`1`, `1.0`, `-0.0`,
+    /// `0.0`) and strings that look like other values.
+    fn value() -> impl Strategy<Value = Value> {
+        let leaf = prop_oneof![
+            Just(Value::Null),
+            any::<bool>().prop_map(Value::Bool),
+            proptest::sample::select(vec![
+                json!(1),
+                json!(1.0),
+                json!(-0.0),
+                json!(0.0),
+                json!(-1),
+                json!(u64::MAX),
+                json!(0.1),
+                json!("1"),
+                json!(""),
+                json!("null"),
+            ]),
+            any::<i64>().prop_map(Value::from),
+            any::<f64>().prop_map(Value::from),
+            "[a-z \"\\\\é\u{0}]{0,8}".prop_map(Value::String),
+        ];
+        leaf.prop_recursive(3, 16, 4, |inner| {
+            prop_oneof![
+                proptest::collection::vec(inner.clone(), 0..3).prop_map(Value::Array),
+                proptest::collection::vec((key(), inner), 0..3)
+                    .prop_map(|v| Value::Object(v.into_iter().collect())),
+            ]
+        })
+    }
+
+    fn map() -> impl Strategy<Value = Map<String, Value>> {
+        proptest::collection::vec((key(), value()), 0..8).prop_map(|v| v.into_iter().collect())
+    }
+
+    /// Two maps, often equal or nearly so (one value or one key changed).
+    fn two_maps() -> impl Strategy<Value = (Map<String, Value>, Map<String, Value>)> {
+        (map(), map(), key(), value(), 0..4u8).prop_map(|(a, b, k, v, how)| match how {
+            0 => (a.clone(), a),
+            1 => {
+                let mut b = a.clone();
+                b.insert(k, v);
+                (a, b)
+            }
+            2 => {
+                let mut b = a.clone();
+                b.remove(&k);
+                (a, b)
+            }
+            _ => (a, b),
+        })
+    }
+
+    /// The owned intent of `roles` as read.
+    fn owned(roles: RolesIn<'_>) -> Roles {
+        Roles::from_read(roles)
+    }
+
+    proptest! {
+        /// Built from a map, as read (borrowed, or owned) or collected, the roles give the map
+        /// back, its JSON text, and each key's value.
+        #[test]
+        fn roles_hold_what_the_map_held(map in map(), probe in key()) {
+            let roles = Roles::from(map.clone());
+            prop_assert_eq!(roles.to_map(), map.clone());
+            prop_assert_eq!(roles.clone().into_map(), map.clone());
+            prop_assert_eq!(&roles, &map);
+            prop_assert_eq!(&Roles::from(&map), &roles);
+            prop_assert_eq!(&owned(RolesIn::from_map(&map)), &roles);
+            prop_assert_eq!(&owned(RolesIn::from_map(&map).into_static()), &roles);
+            prop_assert_eq!(&map.clone().into_iter().collect::<Roles>(), &roles);
+            prop_assert_eq!(roles.len(), map.len());
+            prop_assert_eq!(roles.is_empty(), map.is_empty());
+            let text = Value::Object(map.clone()).to_string();
+            prop_assert_eq!(roles.to_json_text(), text.clone());
+            let Ok(Ok(read)) = RolesIn::parse(&text) else { panic!("{text}") };
+            prop_assert_eq!(&owned(read), &roles);
+            let Ok(Ok(read)) = RolesIn::parse_with_serde_json(&text) else { panic!("{text}") };
+            prop_assert_eq!(&owned(read), &roles);
+            prop_assert_eq!(serde_json::from_str::<Roles>(&text).unwrap(), roles.clone());
+            let pairs: Vec<(String, Value)> =
+                roles.iter().map(|(k, v)| (k.to_owned(), v.to_value())).collect();
+            let expected: Vec<(String, Value)> = map.clone().into_iter().collect();
+            prop_assert_eq!(pairs, expected);
+            prop_assert_eq!(roles.keys().collect::<Vec<_>>(), map.keys().map(String::as_str).collect::<Vec<_>>());
+            for k in map.keys().map(String::as_str).chain([probe.as_str()]) {
+                prop_assert_eq!(roles.get(k).map(RoleValue::to_value), map.get(k).cloned());
+                prop_assert_eq!(roles.get(k).and_then(RoleValue::as_str), map.get(k).and_then(Value::as_str));
+                prop_assert_eq!(roles.contains_key(k), map.contains_key(k));
+                if let Some(v) = roles.get(k) {
+                    prop_assert_eq!(v.to_string(), map[k].to_string());
+                }
+            }
+            for role in Role::ALL {
+                prop_assert_eq!(roles.role(*role), map.get(role.key()).and_then(Value::as_str));
+            }
+            // Readable, and no panic.
+            let debug = format!("{roles:?}");
+            prop_assert!(debug.starts_with('{') && debug.ends_with('}'), "{}", debug);
+        }
+
+        /// Two roles are equal when their maps are (serde_json's number equality included).
+        #[test]
+        fn roles_are_equal_when_their_maps_are((a, b) in two_maps()) {
+            let (roles_a, roles_b) = (Roles::from(a.clone()), Roles::from(b.clone()));
+            prop_assert_eq!(roles_a == roles_b, a == b);
+            prop_assert_eq!(roles_a == b, a == b);
+        }
+
+        /// `insert` does what the map's does: the same value given back, the same map after.
+        #[test]
+        fn insert_is_the_maps(map in map(), k in key(), v in value()) {
+            let mut roles = Roles::from(map.clone());
+            let mut map = map;
+            prop_assert_eq!(roles.insert(k.clone(), v.clone()), map.insert(k, v));
+            prop_assert_eq!(roles.to_map(), map.clone());
+            prop_assert_eq!(&roles, &Roles::from(map));
+        }
+
+        /// The de-duplicator's key of the owned intent is the key of the intent as read.
+        #[test]
+        fn owned_roles_keep_the_deduplication_key(map in map()) {
+            let read = IntentIn {
+                intent: IntentKind::Custom("x".into()),
+                data: RolesIn::from_map(&map),
+                source: Source::Unknown,
+                modality: Modality::Other,
+                priority: Priority::DEFAULT,
+                confidence: Confidence::Unstated,
+            };
+            let key = Deduplicator::key_in(&read);
+            prop_assert_eq!(Deduplicator::key(&read.into_owned()), key);
+        }
+
+        /// Any `data` text that reads as an object gives the roles of serde_json's map; none
+        /// panics.
+        #[test]
+        fn any_data_text_builds_the_maps_roles(text in "\\{[ -~é\u{80}]{0,40}\\}?|.{0,20}") {
+            let expected = serde_json::from_str::<Value>(&text);
+            match RolesIn::parse(&text) {
+                Ok(Ok(roles)) => {
+                    let Ok(Value::Object(map)) = expected else {
+                        panic!("{text}: {expected:?}");
+                    };
+                    let roles = owned(roles);
+                    prop_assert_eq!(roles.to_map(), map);
+                }
+                _ => prop_assert!(!matches!(expected, Ok(Value::Object(_))), "{}", text),
+            }
+        }
+    }
+
+    #[test]
+    fn string_roles_are_laid_out_in_one_text() {
+        let Ok(Ok(read)) =
+            RolesIn::parse(r#"{"recipient": "person_1", "goal": "kitchen", "speed": "slow"}"#)
+        else {
+            panic!()
+        };
+        let roles = owned(read);
+        // Role keys are kept as their byte: only the other key is in the text.
+        assert_eq!(&*roles.text, "kitchenperson_1speedslow");
+        assert_eq!(roles.role(Role::Goal), Some("kitchen"));
+        assert_eq!(roles.role(Role::Recipient), Some("person_1"));
+        assert_eq!(roles.role(Role::Object), None);
+        assert_eq!(roles.get("speed").and_then(RoleValue::as_str), Some("slow"));
+        assert_eq!(
+            roles.keys().collect::<Vec<_>>(),
+            ["goal", "recipient", "speed"]
+        );
+    }
+
+    #[test]
+    fn numbers_keep_their_kind() {
+        let a = Roles::from_iter([("n".to_owned(), json!(1))]);
+        let b = Roles::from_iter([("n".to_owned(), json!(1.0))]);
+        let c = Roles::from_iter([("n".to_owned(), json!("1"))]);
+        assert_ne!(a, b);
+        assert_ne!(a, c);
+        assert_eq!(
+            Roles::from_iter([("n".to_owned(), json!(-0.0))]),
+            Roles::from_iter([("n".to_owned(), json!(0.0))])
+        );
+        assert_eq!(a.to_json_text(), r#"{"n":1}"#);
+        assert_eq!(b.to_json_text(), r#"{"n":1.0}"#);
+        assert_eq!(format!("{c:?}"), r#"{"n": "1"}"#);
+        assert_eq!(a.role(Role::Goal), None);
     }
 }
