@@ -24,7 +24,8 @@
 //!    ([`HriEvent::Duplicate`]) and is not executed again.
 //! 5. The admitted [`IntentRecord`] goes to the mission controller
 //!    ([`crate::mission::MissionController::handle_intent`]), and/or becomes a user-intent
-//!    member through the build-time [`StaticHriMap`].
+//!    member through the build-time [`StaticHriMap`]. The owned [`HriIntent`] keeps its
+//!    `data` as [`Roles`] (what a serde_json map held, in two allocations).
 //!
 //! Writing is canonical: [`HriIntent::to_wire`] and [`HriIntent::to_json`] always use the
 //! 2.x constants.
