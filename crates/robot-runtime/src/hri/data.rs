@@ -725,6 +725,10 @@ mod tests {
                 }
                 _ => prop_assert!(!matches!(expected, Ok(Value::Object(_))), "{}", text),
             }
+            // Deserialized, the roles are what the map is, and fail where it fails.
+            let as_map = serde_json::from_str::<Map<String, Value>>(&text).map_err(|e| e.to_string());
+            let as_roles = serde_json::from_str::<Roles>(&text).map_err(|e| e.to_string());
+            prop_assert_eq!(as_roles.map(Roles::into_map), as_map);
         }
     }
 
