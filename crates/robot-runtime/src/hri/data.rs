@@ -42,8 +42,9 @@ use std::fmt;
 pub struct Roles {
     /// The keys that are no role and the string values, entry after entry.
     text: Box<str>,
-    /// One per key, sorted by key.
-    entries: Box<[Entry]>,
+    /// One per key, sorted by key. A vector, not a boxed slice: built in the read roles'
+    /// buffer, it may have room to spare, and shrinking it would cost a reallocation.
+    entries: Vec<Entry>,
 }
 
 /// One key and its value. The entry's text is `text[start..end]`: the key (empty for a
@@ -200,7 +201,7 @@ impl Builder {
     fn finish(self) -> Roles {
         Roles {
             text: self.text.into_boxed_str(),
-            entries: self.entries.into_boxed_slice(),
+            entries: self.entries,
         }
     }
 }
@@ -332,7 +333,7 @@ impl Roles {
     pub fn into_map(self) -> Map<String, Value> {
         let Roles { text, entries } = self;
         let mut map = Map::new();
-        for e in entries.into_vec() {
+        for e in entries {
             let key = key_of(&text, &e).to_owned();
             let value = match e.value {
                 Slot::Str { end } => {
@@ -347,55 +348,55 @@ impl Roles {
 
     /// The roles of a `data` object as read, their strings copied into one buffer.
     ///
-    /// Two passes: the entries first (each key matched against the role keys once, the
-    /// text laid out), then the text, allocated at its size, filled.
+    /// The text's size first, then the entries, built by `map` and `collect` over the read
+    /// vector's own iterator: std builds them in place, in the read roles' buffer (an
+    /// [`Entry`] takes the room of a read entry; the test `entries_take_the_read_buffer`
+    /// holds this), so the owned roles cost one allocation, the text, and the read roles'
+    /// buffer is not freed but kept.
     pub(crate) fn from_read(roles: RolesIn<'_>) -> Roles {
         let read = roles.into_entries();
-        let mut entries = Vec::with_capacity(read.len());
-        let mut len = 0;
-        for (k, v) in &read {
-            let start = len;
-            let role = match Role::from_key(k) {
-                Some(role) => role as u8,
-                None => {
-                    len += k.len();
-                    NO_ROLE
-                }
-            };
-            let key_end = len;
-            let value = match field_str(v) {
-                Some(s) => {
-                    len += s.len();
-                    Slot::Str { end: len }
-                }
-                // Moved in by the second pass.
-                None => Slot::Other(Value::Null),
-            };
-            entries.push(Entry {
-                role,
-                start,
-                key_end,
-                value,
-            });
-        }
+        let len = read
+            .iter()
+            .map(|(k, v)| key_text_len(k) + field_str(v).map_or(0, str::len))
+            .sum();
         let mut text = String::with_capacity(len);
-        for ((k, v), e) in read.into_iter().zip(entries.iter_mut()) {
-            if e.role == NO_ROLE {
-                text.push_str(&k);
-            }
-            if let Some(s) = field_str(&v) {
-                text.push_str(s);
-                continue;
-            }
-            e.value = Slot::Other(match v {
-                FieldIn::Roles(r) => Value::Object(r.into_map()),
-                FieldIn::Other(v) => v.into_owned(),
-                FieldIn::Str(s) => Value::String(s.into_owned()),
-            });
-        }
+        let entries = read
+            .into_iter()
+            .map(|(k, v)| {
+                let start = text.len();
+                let role = match Role::from_key(&k) {
+                    Some(role) => role as u8,
+                    None => {
+                        text.push_str(&k);
+                        NO_ROLE
+                    }
+                };
+                let key_end = text.len();
+                let value = match v {
+                    FieldIn::Str(s) => {
+                        text.push_str(&s);
+                        Slot::Str { end: text.len() }
+                    }
+                    FieldIn::Other(v) => match v.as_str() {
+                        Some(s) => {
+                            text.push_str(s);
+                            Slot::Str { end: text.len() }
+                        }
+                        None => Slot::Other(v.into_owned()),
+                    },
+                    FieldIn::Roles(r) => Slot::Other(Value::Object(r.into_map())),
+                };
+                Entry {
+                    role,
+                    start,
+                    key_end,
+                    value,
+                }
+            })
+            .collect();
         Roles {
             text: text.into_boxed_str(),
-            entries: entries.into_boxed_slice(),
+            entries,
         }
     }
 
@@ -750,6 +751,21 @@ mod tests {
             roles.keys().collect::<Vec<_>>(),
             ["goal", "recipient", "speed"]
         );
+    }
+
+    /// The owned roles are built in the read roles' buffer: one allocation (the text), and
+    /// the read buffer kept rather than freed. Fails if a change to `FieldIn`, `Cow` or
+    /// [`Entry`] makes their sizes differ (std then allocates the entries apart).
+    #[test]
+    fn entries_take_the_read_buffer() {
+        let Ok(Ok(read)) = RolesIn::parse(r#"{"goal": "kitchen", "recipient": "person_1"}"#) else {
+            panic!()
+        };
+        let entries = read.into_entries();
+        let buffer = entries.as_ptr() as usize;
+        let roles = owned(RolesIn::from_read(entries));
+        assert_eq!(roles.entries.as_ptr() as usize, buffer);
+        assert_eq!(roles.role(Role::Recipient), Some("person_1"));
     }
 
     #[test]
