@@ -1,5 +1,6 @@
 //! [`Roles`]: an intent's thematic roles (`data`) as the owned intent keeps them: a JSON
-//! object in two allocations, looked up by [`Role`] without comparing strings.
+//! object in a text buffer and an entry vector, looked up by [`Role`] without comparing
+//! strings.
 
 use super::read::{FieldIn, RolesIn};
 use super::vocab::Role;
@@ -13,8 +14,9 @@ use std::fmt;
 /// value), kept compactly.
 ///
 /// * Every key that is no [`Role`] and every string value is in one text buffer; the
-///   entries (one per key, sorted by key) in one array: building the roles of a message
-///   costs two allocations whatever the number of string roles, dropping them two frees. A
+///   entries (one per key, sorted by key) in one vector: building the roles costs at most
+///   two allocations whatever the number of string roles (one for a message's roles, whose
+///   entries are built in the buffer they were read into), dropping them two frees. A
 ///   non-string value (a number, `true`, `null`, an array, an object) is kept as its
 ///   `serde_json::Value` in its entry: numbers, booleans and `null` allocate nothing, an
 ///   array or object what its `Value` does.

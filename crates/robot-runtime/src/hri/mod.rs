@@ -25,7 +25,7 @@
 //! 5. The admitted [`IntentRecord`] goes to the mission controller
 //!    ([`crate::mission::MissionController::handle_intent`]), and/or becomes a user-intent
 //!    member through the build-time [`StaticHriMap`]. The owned [`HriIntent`] keeps its
-//!    `data` as [`Roles`] (what a serde_json map held, in two allocations).
+//!    `data` as [`Roles`] (what a serde_json map held, in a text buffer and an entry vector).
 //!
 //! Writing is canonical: [`HriIntent::to_wire`] and [`HriIntent::to_json`] always use the
 //! 2.x constants.
