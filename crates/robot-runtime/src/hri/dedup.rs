@@ -26,6 +26,7 @@
 //! Only admitted messages are remembered (with their confidence decision); rejected and
 //! expired ones are not.
 
+use super::data::RoleValue;
 use super::envelope::{IntentId, Timestamp};
 use super::message::{Confidence, HriIntent, IntentIn};
 use super::policy::ConfidenceDecision;
@@ -149,11 +150,7 @@ fn hash_intent(intent: &IntentKind, h: &mut KeyHasher) {
 /// Hashes a key of `data`: a role's as one byte (`0x80` and the role's discriminant, its
 /// place in [`Role::ALL`]), any other key as its text and `0xff`. Unambiguous: no UTF-8 text starts
 /// with a byte from `0x80` to `0xbf`, and `0xff` is in none.
-fn hash_role_key(key: &str, h: &mut KeyHasher) {
-    hash_role(Role::from_key(key), key, h);
-}
-
-/// [`hash_role_key`] of a key whose role (`Role::from_key`) is already known.
+/// `role` is the key's (`Role::from_key`), found when the key was read.
 fn hash_role(role: Option<Role>, key: &str, h: &mut KeyHasher) {
     match role {
         Some(role) => h.write_u8(0x80 | role as u8),
@@ -277,9 +274,16 @@ impl Deduplicator {
     pub fn key(intent: &HriIntent) -> u64 {
         let mut h = KeyHasher::new();
         hash_intent(&intent.intent, &mut h);
-        for (k, v) in &intent.data {
-            hash_role_key(k, &mut h);
-            hash_value(v, &mut h);
+        for (role, k, v) in intent.data.iter_roles() {
+            // The role's byte is kept: the key is not matched again.
+            hash_role(role, k, &mut h);
+            match v {
+                RoleValue::Str(s) => {
+                    0u8.hash(&mut h);
+                    s.hash(&mut h);
+                }
+                RoleValue::Other(v) => hash_value(v, &mut h),
+            }
         }
         h.into_key()
     }

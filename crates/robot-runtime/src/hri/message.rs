@@ -1,6 +1,7 @@
 //! [`HriIntent`]: a validated `hri_actions_msgs/Intent`, read leniently from any released
 //! version's spelling and written canonically (2.x constants).
 
+use super::data::Roles;
 use super::error::HriError;
 use super::read::{FieldIn, MessageIn, RolesIn, TopIn};
 use super::roles;
@@ -64,14 +65,14 @@ impl Confidence {
     }
 }
 
-/// A validated intent. `data` is a JSON object whose keys passed the role table of
-/// [`IntentKind::roles`].
+/// A validated intent. `data` is a JSON object ([`Roles`]) whose keys passed the role table
+/// of [`IntentKind::roles`].
 #[derive(Clone, Debug, PartialEq)]
 pub struct HriIntent {
     /// Which intent.
     pub intent: IntentKind,
     /// The thematic roles (a JSON object).
-    pub data: Map<String, Value>,
+    pub data: Roles,
     /// Who expressed it.
     pub source: Source,
     /// How.
@@ -207,7 +208,7 @@ impl IntentIn<'_> {
     pub(crate) fn take_owned(&mut self) -> HriIntent {
         HriIntent {
             intent: std::mem::replace(&mut self.intent, IntentKind::Custom(String::new())),
-            data: std::mem::take(&mut self.data).into_map(),
+            data: std::mem::take(&mut self.data).into_roles(),
             source: std::mem::replace(&mut self.source, Source::Unknown),
             modality: std::mem::replace(&mut self.modality, Modality::Other),
             priority: self.priority,
@@ -219,7 +220,7 @@ impl IntentIn<'_> {
     pub(crate) fn into_owned(self) -> HriIntent {
         HriIntent {
             intent: self.intent,
-            data: self.data.into_map(),
+            data: self.data.into_roles(),
             source: self.source,
             modality: self.modality,
             priority: self.priority,
@@ -300,7 +301,7 @@ impl HriIntent {
     pub fn new(intent: IntentKind) -> HriIntent {
         HriIntent {
             intent,
-            data: Map::new(),
+            data: Roles::new(),
             source: Source::Unknown,
             modality: Modality::Other,
             priority: Priority::DEFAULT,
@@ -341,7 +342,7 @@ impl HriIntent {
 
     /// A role's string value.
     pub fn role(&self, role: Role) -> Option<&str> {
-        self.data.get(role.key()).and_then(Value::as_str)
+        self.data.role(role)
     }
 
     /// Reads an intent from the message's fields (see [`IntentFields`]).
@@ -455,7 +456,7 @@ impl HriIntent {
     pub fn to_wire(&self) -> WireIntent {
         WireIntent {
             intent: self.intent.wire().to_owned(),
-            data: Value::Object(self.data.clone()).to_string(),
+            data: self.data.to_json_text(),
             source: self.source.wire().to_owned(),
             modality: self.modality.wire().to_owned(),
             priority: self.priority.0,

@@ -24,11 +24,13 @@
 //!    ([`HriEvent::Duplicate`]) and is not executed again.
 //! 5. The admitted [`IntentRecord`] goes to the mission controller
 //!    ([`crate::mission::MissionController::handle_intent`]), and/or becomes a user-intent
-//!    member through the build-time [`StaticHriMap`].
+//!    member through the build-time [`StaticHriMap`]. The owned [`HriIntent`] keeps its
+//!    `data` as [`Roles`] (what a serde_json map held, in a text buffer and an entry vector).
 //!
 //! Writing is canonical: [`HriIntent::to_wire`] and [`HriIntent::to_json`] always use the
 //! 2.x constants.
 
+mod data;
 mod dedup;
 mod envelope;
 mod error;
@@ -41,6 +43,7 @@ mod roles;
 mod scan;
 mod vocab;
 
+pub use data::{RoleValue, Roles, RolesIter};
 pub use dedup::Deduplicator;
 pub use envelope::{Envelope, IntentId, IntentRecord, Timestamp};
 pub use error::HriError;

@@ -4,6 +4,7 @@
 //! that build what serde_json's own `Value` visitor builds for everything else: the same
 //! text gives the same values and the same errors as reading it into a `Value`.
 
+use super::data::Roles;
 use super::vocab::Role;
 use serde::de::value::{MapAccessDeserializer, SeqAccessDeserializer};
 use serde::de::{self, Deserialize, MapAccess, SeqAccess, Visitor};
@@ -181,6 +182,16 @@ impl<'a> RolesIn<'a> {
     /// True when `role`'s key is present.
     pub(crate) fn has_role(&self, role: Role) -> bool {
         self.entries.iter().any(|e| e.role == Some(role))
+    }
+
+    /// The entries, sorted by key, without repeats.
+    pub(crate) fn into_entries(self) -> Vec<RoleIn<'a>> {
+        self.entries
+    }
+
+    /// The owned roles ([`Roles`]: their strings copied into one buffer).
+    pub(crate) fn into_roles(self) -> Roles {
+        Roles::from_read(self)
     }
 
     /// The map serde_json would have read.

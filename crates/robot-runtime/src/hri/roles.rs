@@ -90,6 +90,8 @@ pub(crate) fn check(
 }
 
 /// [`check`] on roles as read ([`RolesIn`]: sorted by key, as a map iterates them).
+// Inlined into its one caller, `Reader::finish` (the test-only `check` aside).
+#[inline]
 pub(crate) fn check_in(
     intent: &IntentKind,
     data: &RolesIn<'_>,
