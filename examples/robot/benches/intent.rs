@@ -30,7 +30,9 @@
 //!
 //! Group `intent/sources`: every other source through the one intake
 //! (`IntentComponent::submit`), from what its transport decoded to the pending intent:
-//! `app/set_timer`, `hri_json/{charger,say}` (JSON text), `hri_envelope/charger` (a packed
+//! `app/set_timer`, `hri_json/{charger,say}` (JSON text, `data` inline as JSON bridges
+//! write it), `hri_json/{charger,say}_canonical` (`data` a string holding the object, as
+//! the message definition declares it and rosbridge writes it), `hri_envelope/charger` (a packed
 //! `Hri::IntentEnvelope`), `ros2_fields/charger` (the fields a ROS 2 sample decodes to),
 //! `dev/charger` (the inspector's member), `hri_mission/guide` (an HRI guide routed to the
 //! mission controller and granted by the one arbiter, then stopped). BENCHMARKS.md compares
@@ -229,6 +231,10 @@ fn sources(c: &mut Criterion) {
 
     const CHARGER: &str = r#"{"intent": "__intent_move_to__", "data": {"goal": "poi_docking"}, "source": "__remote_supervisor__", "priority": 200}"#;
     const SAY: &str = r#"{"intent": "__intent_say__", "data": {"object": "hello there", "recipient": "person_1"}, "source": "__remote_supervisor__", "priority": 200}"#;
+    // The same two as the message definition declares them (`data` a string holding the
+    // JSON object), as rosbridge writes an `hri_actions_msgs/Intent`.
+    const CHARGER_CANONICAL: &str = r#"{"intent": "__intent_move_to__", "data": "{\"goal\": \"poi_docking\"}", "source": "__remote_supervisor__", "priority": 200}"#;
+    const SAY_CANONICAL: &str = r#"{"intent": "__intent_say__", "data": "{\"object\": \"hello there\", \"recipient\": \"person_1\"}", "source": "__remote_supervisor__", "priority": 200}"#;
     let mut component = intents::component();
     let pending = |o: &IntakeOutcome<Tag>| matches!(o, IntakeOutcome::Pending { .. });
     let mut g = c.benchmark_group("intent/sources");
@@ -250,7 +256,12 @@ fn sources(c: &mut Criterion) {
         })
     });
     let mut now = 0;
-    for (name, json) in [("charger", CHARGER), ("say", SAY)] {
+    for (name, json) in [
+        ("charger", CHARGER),
+        ("say", SAY),
+        ("charger_canonical", CHARGER_CANONICAL),
+        ("say_canonical", SAY_CANONICAL),
+    ] {
         now += 10_000;
         let first = component.submit(Request::hri_text(IntentSource::Hri, json, Timestamp(now)));
         assert!(pending(&first), "{name}: {first:?}");

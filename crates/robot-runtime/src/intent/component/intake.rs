@@ -562,10 +562,8 @@ where
     /// full).
     fn queue_for_missions(&mut self, tag: U::Tag, source: IntentSource, record: IntentRecord) {
         let id = record.id;
-        let importance = crate::intent::shed::hri_importance(
-            record.intent.intent.wire(),
-            Some(record.intent.priority.0),
-        );
+        let importance =
+            crate::intent::shed::hri_importance_of(&record.intent.intent, record.intent.priority);
         self.emit(IntentEvent::ToMissions { tag, source, id });
         if !matches!(
             self.missions.push(record, importance),
