@@ -117,6 +117,10 @@ fn hash_field(value: &FieldIn<'_>, h: &mut KeyHasher) {
             s.hash(h);
         }
         FieldIn::Other(v) => hash_value(v, h),
+        FieldIn::TextRoles { raw, .. } => {
+            0u8.hash(h);
+            super::read::unescape_quotes(raw).hash(h);
+        }
         FieldIn::Roles(roles) => {
             2u8.hash(h);
             roles.iter().count().hash(h);

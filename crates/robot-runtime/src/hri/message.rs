@@ -186,6 +186,9 @@ struct Reader {
 /// `data` as received: text (the message's string) or an inline object (JSON bridges).
 enum DataIn<'a> {
     Text(Cow<'a, str>),
+    /// Text whose roles the scanner read already ([`FieldIn::TextRoles`]): what the text's
+    /// parse gives.
+    TextRoles(RolesIn<'a>),
     Inline(RolesIn<'a>),
 }
 
@@ -522,6 +525,7 @@ impl<'a> MessageIn<'a> {
         let data = match self.data.take() {
             None => DataIn::Text(Cow::Borrowed("")),
             Some(FieldIn::Str(s)) => DataIn::Text(s),
+            Some(FieldIn::TextRoles { roles, .. }) => DataIn::TextRoles(roles),
             Some(FieldIn::Roles(roles)) => {
                 r.note(Normalization::InlineData);
                 DataIn::Inline(roles)
@@ -666,7 +670,7 @@ impl Reader {
         // The intent's wire value, for reports (copied only when one is made).
         let wire = |kind: &Option<IntentKind>| kind.as_ref().map_or("", |k| k.wire()).to_owned();
         let data = match data {
-            DataIn::Inline(roles) => Some(roles),
+            DataIn::Inline(roles) | DataIn::TextRoles(roles) => Some(roles),
             DataIn::Text(t) if t.trim().is_empty() => {
                 self.quiet.empty_data_at = Some(self.notes.len());
                 Some(RolesIn::default())

@@ -30,6 +30,22 @@ pub(crate) enum FieldIn<'a> {
     Other(Cow<'a, Value>),
     /// A `data` object, read as roles (only the `data` field is read so).
     Roles(RolesIn<'a>),
+    /// A `data` string holding a flat object, as the message definition declares `data`
+    /// and rosbridge writes it (`"{\"goal\": \"kitchen\"}"`), its roles read by the
+    /// scanner straight from the message's text: `raw` is the string's contents as written
+    /// (its quotes escaped, and no other escape), `roles` what [`RolesIn::parse`] reads from
+    /// the string's value. The value is the string; only the `data` field is read so, and
+    /// [`FieldIn::as_str`] does not borrow it (its value is not in the text as it is).
+    TextRoles {
+        raw: &'a str,
+        roles: RolesIn<'a>,
+    },
+}
+
+/// The value of a string whose contents `raw` hold no escape but `\"` (a
+/// [`FieldIn::TextRoles`]).
+pub(crate) fn unescape_quotes(raw: &str) -> String {
+    raw.replace("\\\"", "\"")
 }
 
 impl FieldIn<'_> {
@@ -39,6 +55,7 @@ impl FieldIn<'_> {
             FieldIn::Str(s) => Value::String(s.to_string()),
             FieldIn::Other(v) => v.clone().into_owned(),
             FieldIn::Roles(r) => Value::Object(r.clone().into_map()),
+            FieldIn::TextRoles { raw, .. } => Value::String(unescape_quotes(raw)),
         }
     }
 
@@ -48,6 +65,7 @@ impl FieldIn<'_> {
             FieldIn::Str(s) => FieldIn::Str(Cow::Owned(s.into_owned())),
             FieldIn::Other(v) => FieldIn::Other(Cow::Owned(v.into_owned())),
             FieldIn::Roles(r) => FieldIn::Roles(r.into_static()),
+            FieldIn::TextRoles { raw, .. } => FieldIn::Str(Cow::Owned(unescape_quotes(raw))),
         }
     }
 
@@ -56,6 +74,7 @@ impl FieldIn<'_> {
     pub(crate) fn to_text(&self) -> Cow<'_, str> {
         match self {
             FieldIn::Str(s) => Cow::Borrowed(s),
+            FieldIn::TextRoles { raw, .. } => Cow::Owned(unescape_quotes(raw)),
             other => Cow::Owned(other.to_value().to_string()),
         }
     }
@@ -206,6 +225,7 @@ impl<'a> RolesIn<'a> {
                 FieldIn::Str(s) => Value::String(s.into_owned()),
                 FieldIn::Other(v) => v.into_owned(),
                 FieldIn::Roles(r) => Value::Object(r.into_map()),
+                FieldIn::TextRoles { raw, .. } => Value::String(unescape_quotes(raw)),
             };
             map.insert(key.into_owned(), value);
         }
