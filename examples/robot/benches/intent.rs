@@ -35,7 +35,10 @@
 //! the message definition declares it and rosbridge writes it), `hri_envelope/charger` (a packed
 //! `Hri::IntentEnvelope`), `ros2_fields/charger` (the fields a ROS 2 sample decodes to),
 //! `dev/charger` (the inspector's member), `hri_mission/guide` (an HRI guide routed to the
-//! mission controller and granted by the one arbiter, then stopped). BENCHMARKS.md compares
+//! mission controller and granted by the one arbiter, then stopped; `guide_canonical` with
+//! `data` a string). `intent/<workload>/pipeline_claimed`: the cloud request, then its
+//! pending intent activated as a behavior claims it (the cloud counterpart of a mission
+//! granted). BENCHMARKS.md compares
 //! them with the paths each source took before (issue 29).
 
 use std::hint::black_box;
@@ -167,6 +170,18 @@ fn bench(c: &mut Criterion) {
             b.iter(|| {
                 let outcome = intents::handle_datagram(&mut component, black_box(&bytes));
                 black_box((&outcome, component.pending()));
+                component.drain_events();
+            })
+        });
+        // The request claimed, as a behavior claims it on its tick: the datagram, then the
+        // pending intent activated (the guard dropped: deactivated) — what the HRI mission
+        // path's "granted" (then stopped) is compared with.
+        let tag = expected.tag();
+        g.bench_function("pipeline_claimed", |b| {
+            b.iter(|| {
+                let outcome = intents::handle_datagram(&mut component, black_box(&bytes));
+                let claimed = component.activate(tag, "bench").is_ok();
+                black_box((&outcome, claimed));
                 component.drain_events();
             })
         });
@@ -344,14 +359,15 @@ fn sources(c: &mut Criterion) {
             }
         }
         const GUIDE: &str = r#"{"intent": "__intent_guide__", "data": {"goal": "kitchen", "recipient": "person_1"}, "source": "person_1", "priority": 128}"#;
+        const GUIDE_CANONICAL: &str = r#"{"intent": "__intent_guide__", "data": "{\"goal\": \"kitchen\", \"recipient\": \"person_1\"}", "source": "person_1", "priority": 128}"#;
         let arbiter = SharedArbiter::<Body>::new();
         let mut mc = MissionController::with_arbiter(MissionConfig::default(), arbiter.clone());
         let guide = mc.register(Guide);
         mc.route(IntentKind::Guide, guide);
-        let mut grant = |now: u64| {
+        let mut grant = |now: u64, text: &str| {
             let outcome = component.submit(Request::hri_text(
                 IntentSource::Hri,
-                black_box(GUIDE),
+                black_box(text),
                 Timestamp(now),
             ));
             let mut granted = false;
@@ -363,15 +379,17 @@ fn sources(c: &mut Criterion) {
             component.drain_events();
             granted
         };
-        now += 10_000;
-        assert!(grant(now));
-        assert!(arbiter.lock().entries().is_empty());
-        g.bench_function("hri_mission/guide", |b| {
-            b.iter(|| {
-                now += 10_000;
-                grant(now)
-            })
-        });
+        for (name, text) in [("guide", GUIDE), ("guide_canonical", GUIDE_CANONICAL)] {
+            now += 10_000;
+            assert!(grant(now, text), "{name}");
+            assert!(arbiter.lock().entries().is_empty());
+            g.bench_function(format!("hri_mission/{name}"), |b| {
+                b.iter(|| {
+                    now += 10_000;
+                    grant(now, text)
+                })
+            });
+        }
     }
     g.bench_function("dev/charger", |b| {
         b.iter(|| {
