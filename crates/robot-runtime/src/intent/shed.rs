@@ -168,6 +168,7 @@ impl<T> ShedQueue<T> {
 
     /// Queues `item` of importance `importance`, shedding the least important request
     /// (the newcomer included) when the queue is full.
+    #[inline]
     pub fn push(&mut self, item: T, importance: Importance) -> Pushed<T> {
         if self.items.len() < self.capacity {
             self.items.push_back((importance, item));
@@ -185,6 +186,7 @@ impl<T> ShedQueue<T> {
     }
 
     /// The oldest queued request.
+    #[inline]
     pub fn pop(&mut self) -> Option<T> {
         self.items.pop_front().map(|(_, t)| t)
     }
