@@ -30,10 +30,15 @@
 //!
 //! Group `intent/sources`: every other source through the one intake
 //! (`IntentComponent::submit`), from what its transport decoded to the pending intent:
-//! `app/set_timer`, `hri_json/{charger,say}` (JSON text), `hri_envelope/charger` (a packed
+//! `app/set_timer`, `hri_json/{charger,say}` (JSON text, `data` inline as JSON bridges
+//! write it), `hri_json/{charger,say}_canonical` (`data` a string holding the object, as
+//! the message definition declares it and rosbridge writes it), `hri_envelope/charger` (a packed
 //! `Hri::IntentEnvelope`), `ros2_fields/charger` (the fields a ROS 2 sample decodes to),
 //! `dev/charger` (the inspector's member), `hri_mission/guide` (an HRI guide routed to the
-//! mission controller and granted by the one arbiter, then stopped). BENCHMARKS.md compares
+//! mission controller and granted by the one arbiter, then stopped; `guide_canonical` with
+//! `data` a string). `intent/<workload>/pipeline_claimed`: the cloud request, then its
+//! pending intent activated as a behavior claims it (the cloud counterpart of a mission
+//! granted). BENCHMARKS.md compares
 //! them with the paths each source took before (issue 29).
 
 use std::hint::black_box;
@@ -168,6 +173,18 @@ fn bench(c: &mut Criterion) {
                 component.drain_events();
             })
         });
+        // The request claimed, as a behavior claims it on its tick: the datagram, then the
+        // pending intent activated (the guard dropped: deactivated) — what the HRI mission
+        // path's "granted" (then stopped) is compared with.
+        let tag = expected.tag();
+        g.bench_function("pipeline_claimed", |b| {
+            b.iter(|| {
+                let outcome = intents::handle_datagram(&mut component, black_box(&bytes));
+                let claimed = component.activate(tag, "bench").is_ok();
+                black_box((&outcome, claimed));
+                component.drain_events();
+            })
+        });
         g.bench_function("pipeline_owned", |b| {
             b.iter(|| {
                 let event = intents::receive(black_box(&bytes)).unwrap();
@@ -229,6 +246,10 @@ fn sources(c: &mut Criterion) {
 
     const CHARGER: &str = r#"{"intent": "__intent_move_to__", "data": {"goal": "poi_docking"}, "source": "__remote_supervisor__", "priority": 200}"#;
     const SAY: &str = r#"{"intent": "__intent_say__", "data": {"object": "hello there", "recipient": "person_1"}, "source": "__remote_supervisor__", "priority": 200}"#;
+    // The same two as the message definition declares them (`data` a string holding the
+    // JSON object), as rosbridge writes an `hri_actions_msgs/Intent`.
+    const CHARGER_CANONICAL: &str = r#"{"intent": "__intent_move_to__", "data": "{\"goal\": \"poi_docking\"}", "source": "__remote_supervisor__", "priority": 200}"#;
+    const SAY_CANONICAL: &str = r#"{"intent": "__intent_say__", "data": "{\"object\": \"hello there\", \"recipient\": \"person_1\"}", "source": "__remote_supervisor__", "priority": 200}"#;
     let mut component = intents::component();
     let pending = |o: &IntakeOutcome<Tag>| matches!(o, IntakeOutcome::Pending { .. });
     let mut g = c.benchmark_group("intent/sources");
@@ -250,7 +271,12 @@ fn sources(c: &mut Criterion) {
         })
     });
     let mut now = 0;
-    for (name, json) in [("charger", CHARGER), ("say", SAY)] {
+    for (name, json) in [
+        ("charger", CHARGER),
+        ("say", SAY),
+        ("charger_canonical", CHARGER_CANONICAL),
+        ("say_canonical", SAY_CANONICAL),
+    ] {
         now += 10_000;
         let first = component.submit(Request::hri_text(IntentSource::Hri, json, Timestamp(now)));
         assert!(pending(&first), "{name}: {first:?}");
@@ -333,14 +359,15 @@ fn sources(c: &mut Criterion) {
             }
         }
         const GUIDE: &str = r#"{"intent": "__intent_guide__", "data": {"goal": "kitchen", "recipient": "person_1"}, "source": "person_1", "priority": 128}"#;
+        const GUIDE_CANONICAL: &str = r#"{"intent": "__intent_guide__", "data": "{\"goal\": \"kitchen\", \"recipient\": \"person_1\"}", "source": "person_1", "priority": 128}"#;
         let arbiter = SharedArbiter::<Body>::new();
         let mut mc = MissionController::with_arbiter(MissionConfig::default(), arbiter.clone());
         let guide = mc.register(Guide);
         mc.route(IntentKind::Guide, guide);
-        let mut grant = |now: u64| {
+        let mut grant = |now: u64, text: &str| {
             let outcome = component.submit(Request::hri_text(
                 IntentSource::Hri,
-                black_box(GUIDE),
+                black_box(text),
                 Timestamp(now),
             ));
             let mut granted = false;
@@ -352,15 +379,17 @@ fn sources(c: &mut Criterion) {
             component.drain_events();
             granted
         };
-        now += 10_000;
-        assert!(grant(now));
-        assert!(arbiter.lock().entries().is_empty());
-        g.bench_function("hri_mission/guide", |b| {
-            b.iter(|| {
-                now += 10_000;
-                grant(now)
-            })
-        });
+        for (name, text) in [("guide", GUIDE), ("guide_canonical", GUIDE_CANONICAL)] {
+            now += 10_000;
+            assert!(grant(now, text), "{name}");
+            assert!(arbiter.lock().entries().is_empty());
+            g.bench_function(format!("hri_mission/{name}"), |b| {
+                b.iter(|| {
+                    now += 10_000;
+                    grant(now, text)
+                })
+            });
+        }
     }
     g.bench_function("dev/charger", |b| {
         b.iter(|| {

@@ -252,7 +252,7 @@ pub fn heard(intent: &UserIntent) -> Result<HriIntent, Vec<HriError>> {
     };
     let hri = HriIntent {
         intent: kind,
-        data,
+        data: data.into(),
         source: Source::UnknownAgent,
         modality: Modality::Speech,
         priority: Priority::DEFAULT,

@@ -26,6 +26,7 @@
 //! Only admitted messages are remembered (with their confidence decision); rejected and
 //! expired ones are not.
 
+use super::data::RoleValue;
 use super::envelope::{IntentId, Timestamp};
 use super::message::{Confidence, HriIntent, IntentIn};
 use super::policy::ConfidenceDecision;
@@ -116,6 +117,10 @@ fn hash_field(value: &FieldIn<'_>, h: &mut KeyHasher) {
             s.hash(h);
         }
         FieldIn::Other(v) => hash_value(v, h),
+        FieldIn::TextRoles { raw, .. } => {
+            0u8.hash(h);
+            super::read::unescape_quotes(raw).hash(h);
+        }
         FieldIn::Roles(roles) => {
             2u8.hash(h);
             roles.iter().count().hash(h);
@@ -149,8 +154,9 @@ fn hash_intent(intent: &IntentKind, h: &mut KeyHasher) {
 /// Hashes a key of `data`: a role's as one byte (`0x80` and the role's discriminant, its
 /// place in [`Role::ALL`]), any other key as its text and `0xff`. Unambiguous: no UTF-8 text starts
 /// with a byte from `0x80` to `0xbf`, and `0xff` is in none.
-fn hash_role_key(key: &str, h: &mut KeyHasher) {
-    match Role::from_key(key) {
+/// `role` is the key's (`Role::from_key`), found when the key was read.
+fn hash_role(role: Option<Role>, key: &str, h: &mut KeyHasher) {
+    match role {
         Some(role) => h.write_u8(0x80 | role as u8),
         None => key.hash(h),
     }
@@ -192,10 +198,12 @@ struct KeyHasher {
 
 impl KeyHasher {
     /// A hasher with the process's keys.
+    #[inline]
     fn new() -> KeyHasher {
         KeyHasher::with_hasher(process_state().build_hasher())
     }
 
+    #[inline]
     fn with_hasher(inner: DefaultHasher) -> KeyHasher {
         KeyHasher {
             buffer: [0; KEY_BUFFER],
@@ -270,9 +278,16 @@ impl Deduplicator {
     pub fn key(intent: &HriIntent) -> u64 {
         let mut h = KeyHasher::new();
         hash_intent(&intent.intent, &mut h);
-        for (k, v) in &intent.data {
-            hash_role_key(k, &mut h);
-            hash_value(v, &mut h);
+        for (role, k, v) in intent.data.iter_roles() {
+            // The role's byte is kept: the key is not matched again.
+            hash_role(role, k, &mut h);
+            match v {
+                RoleValue::Str(s) => {
+                    0u8.hash(&mut h);
+                    s.hash(&mut h);
+                }
+                RoleValue::Other(v) => hash_value(v, &mut h),
+            }
         }
         h.into_key()
     }
@@ -281,9 +296,9 @@ impl Deduplicator {
     pub(crate) fn key_in(intent: &IntentIn<'_>) -> u64 {
         let mut h = KeyHasher::new();
         hash_intent(&intent.intent, &mut h);
-        for (k, v) in intent.data.iter() {
-            hash_role_key(k, &mut h);
-            hash_field(v, &mut h);
+        for entry in intent.data.entries() {
+            hash_role(entry.role, &entry.key, &mut h);
+            hash_field(&entry.value, &mut h);
         }
         h.into_key()
     }

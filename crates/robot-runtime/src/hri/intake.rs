@@ -188,7 +188,7 @@ impl HriIntake {
     }
 
     /// [`HriIntake::receive_json`], the record's `data` borrowed from `text`.
-    pub(crate) fn receive_json_in<'a>(
+    fn receive_json_in<'a>(
         &mut self,
         text: &'a str,
         envelope: Envelope,
@@ -213,7 +213,7 @@ impl HriIntake {
     }
 
     /// [`HriIntake::receive_object`], the record's `data` borrowed from `object`.
-    pub(crate) fn receive_object_in<'a>(
+    fn receive_object_in<'a>(
         &mut self,
         object: &'a serde_json::Map<String, serde_json::Value>,
         envelope: Envelope,
@@ -238,7 +238,7 @@ impl HriIntake {
     }
 
     /// [`HriIntake::receive_fields`], the record's `data` borrowed from the fields.
-    pub(crate) fn receive_fields_in<'a>(
+    fn receive_fields_in<'a>(
         &mut self,
         fields: IntentFields<'a>,
         envelope: Envelope,
@@ -274,19 +274,17 @@ impl HriIntake {
     }
 
     /// [`HriIntake::receive_undecodable`] in the terms of the other `receive_*_in`.
-    pub(crate) fn receive_undecodable_in(
+    fn receive_undecodable_in(
         &mut self,
         reason: &str,
         sink: &mut impl EventSink,
     ) -> AdmissionIn<'static> {
-        let rejected = RejectedIntent {
-            intent: None,
-            errors: vec![HriError::Undecodable {
-                reason: reason.to_owned(),
-            }],
-            notes: Vec::new(),
-        };
-        self.admit(Err(rejected), Envelope::new(), Timestamp(0), sink)
+        self.admit(
+            Err(RejectedIntent::undecodable(reason)),
+            Envelope::new(),
+            Timestamp(0),
+            sink,
+        )
     }
 
     /// Tells the de-duplicator that the robot's state changed by itself (an activity ended,
@@ -318,6 +316,8 @@ impl HriIntake {
         &self.events
     }
 
+    /// Admits a read (or reports its rejection): [`HriIntake::admit_read`] with the intent
+    /// put back into the record.
     fn admit<'a>(
         &mut self,
         read: Result<ReadIn<'a>, RejectedIntent>,
@@ -325,95 +325,119 @@ impl HriIntake {
         now: Timestamp,
         sink: &mut impl EventSink,
     ) -> AdmissionIn<'a> {
-        let id = envelope.id.unwrap_or_else(|| {
+        let mut read = match read {
+            Ok(r) => r,
+            Err(rejected) => return Admission::Rejected(self.reject(rejected, envelope, sink)),
+        };
+        match self.admit_read(&mut read, envelope, now, sink) {
+            Admission::Execute(head) => Admission::Execute(head.map(|()| read.intent)),
+            Admission::Confirm(head) => Admission::Confirm(head.map(|()| read.intent)),
+            Admission::Ignored(id) => Admission::Ignored(id),
+            Admission::Duplicate { id, of } => Admission::Duplicate { id, of },
+            Admission::Expired(id) => Admission::Expired(id),
+            Admission::Rejected(id) => Admission::Rejected(id),
+        }
+    }
+
+    /// The id of a message: its envelope's, or the next one assigned.
+    fn id_of(&mut self, envelope: &Envelope) -> IntentId {
+        envelope.id.unwrap_or_else(|| {
             let id = IntentId(self.next_id);
             self.next_id += 1;
             id
+        })
+    }
+
+    /// Reports a message the reader rejected (its notes, then every problem); its id.
+    #[cold]
+    pub(crate) fn reject(
+        &mut self,
+        rejected: RejectedIntent,
+        envelope: Envelope,
+        sink: &mut impl EventSink,
+    ) -> IntentId {
+        let id = self.id_of(&envelope);
+        if !rejected.notes.is_empty() {
+            sink.put_with(|| HriEvent::Normalized {
+                id,
+                notes: rejected.notes,
+            });
+        }
+        sink.put_with(|| HriEvent::Rejected {
+            id,
+            intent: rejected.intent,
+            errors: rejected.errors,
         });
-        let read = match read {
-            Ok(r) => r,
-            Err(rejected) => {
-                if !rejected.notes.is_empty() {
-                    emit(
-                        sink,
-                        HriEvent::Normalized {
-                            id,
-                            notes: rejected.notes,
-                        },
-                    );
-                }
-                emit(
-                    sink,
-                    HriEvent::Rejected {
-                        id,
-                        intent: rejected.intent,
-                        errors: rejected.errors,
-                    },
-                );
-                return Admission::Rejected(id);
-            }
-        };
+        id
+    }
+
+    /// Decides about a read message: stamps the envelope, drops it when stale, applies the
+    /// confidence policy and the de-duplicator, and reports (its notes and warnings are
+    /// taken out of `read`). The admitted record comes back without its intent
+    /// (`IntentRecord<()>`): the intent stays where the caller read it, and is not moved
+    /// to be admitted.
+    pub(crate) fn admit_read(
+        &mut self,
+        read: &mut ReadIn<'_>,
+        envelope: Envelope,
+        now: Timestamp,
+        sink: &mut impl EventSink,
+    ) -> Admission<IntentRecord<()>> {
+        let id = self.id_of(&envelope);
         // Only spelling fixes are news: a missing priority or `data`, normal on the JSON
         // path, is kept apart by the reader (`ReadIn::quiet`) and not reported.
-        let notes = read.notes;
-        if !notes.is_empty() {
-            emit(sink, HriEvent::Normalized { id, notes });
+        if !read.notes.is_empty() {
+            let notes = std::mem::take(&mut read.notes);
+            sink.put_with(|| HriEvent::Normalized { id, notes });
         }
-        for error in read.warnings {
-            emit(sink, HriEvent::Warning { id, error });
+        if !read.warnings.is_empty() {
+            for error in std::mem::take(&mut read.warnings) {
+                sink.put_with(|| HriEvent::Warning { id, error });
+            }
         }
-        let intent = read.intent;
+        let intent = &read.intent;
         let created = envelope.created.unwrap_or(now);
         let expires = envelope
             .expires
             .or_else(|| self.config.default_ttl_ms.map(|ttl| created.plus(ttl)));
         if let Some(e) = expires.filter(|e| now > *e) {
-            emit(
-                sink,
-                HriEvent::Expired {
-                    id,
-                    intent: intent.intent.wire_cow(),
-                    late_by_ms: now.since(e),
-                },
-            );
+            sink.put_with(|| HriEvent::Expired {
+                id,
+                intent: intent.intent.wire_cow(),
+                late_by_ms: now.since(e),
+            });
             return Admission::Expired(id);
         }
         // The decision first: de-duplication compares it with the earlier admission's (a
         // clearer restatement of an ignored or unconfirmed request is a new request).
         let decision = self.config.policy.decide(&intent.intent, intent.confidence);
-        let key = Deduplicator::key_in(&intent);
+        let key = Deduplicator::key_in(intent);
         if let Some(of) =
             self.dedup
                 .check_key(key, intent.confidence, envelope.id, id, now, decision)
         {
-            emit(
-                sink,
-                HriEvent::Duplicate {
-                    id,
-                    of,
-                    intent: intent.intent.wire_cow(),
-                    source: intent.source.clone(),
-                    modality: intent.modality.clone(),
-                },
-            );
+            sink.put_with(|| HriEvent::Duplicate {
+                id,
+                of,
+                intent: intent.intent.wire_cow(),
+                source: intent.source.clone(),
+                modality: intent.modality.clone(),
+            });
             return Admission::Duplicate { id, of };
         }
-        emit(
-            sink,
-            HriEvent::Admitted {
-                id,
-                intent: intent.intent.wire_cow(),
-                confidence: intent.confidence,
-                decision,
-            },
-        );
+        sink.put_with(|| HriEvent::Admitted {
+            id,
+            intent: intent.intent.wire_cow(),
+            confidence: intent.confidence,
+            decision,
+        });
         let record = IntentRecord {
             id,
             created,
             arrived: now,
             expires,
             correlation: envelope.correlation,
-            intent,
+            intent: (),
             decision,
         };
         match decision {
@@ -428,21 +452,25 @@ impl HriIntake {
 /// intent component, straight into the component's buffer and subscribers, so an event is
 /// built once, where it stays.
 pub(crate) trait EventSink {
-    /// Takes one event.
-    fn put(&mut self, event: HriEvent);
+    /// Takes the event `make` builds, built where it is kept (built elsewhere, it would be
+    /// copied in with wide loads of the fields just written one by one: a stall per event),
+    /// and logs it ([`log_event`]).
+    fn put_with(&mut self, make: impl FnOnce() -> HriEvent);
 }
 
 impl EventSink for Vec<HriEvent> {
     #[inline]
-    fn put(&mut self, event: HriEvent) {
-        self.push(event);
+    fn put_with(&mut self, make: impl FnOnce() -> HriEvent) {
+        self.extend(std::iter::once_with(make));
+        if let Some(event) = self.last() {
+            log_event(event);
+        }
     }
 }
 
-/// Logs `event` (a rejection or a warning at `warn`, the rest at `debug`) and hands it to
-/// `sink`.
-fn emit(sink: &mut impl EventSink, event: HriEvent) {
-    match &event {
+/// Logs an intake event: a rejection or a warning at `warn`, the rest at `debug`.
+pub(crate) fn log_event(event: &HriEvent) {
+    match event {
         HriEvent::Rejected { id, intent, errors } => {
             tracing::warn!(id = id.0, ?intent, ?errors, "hri intent rejected");
         }
@@ -451,5 +479,4 @@ fn emit(sink: &mut impl EventSink, event: HriEvent) {
         }
         other => tracing::debug!(event = ?other, "hri intake"),
     }
-    sink.put(event);
 }

@@ -3,10 +3,10 @@
 //! checked against the user-intent union and this crate's ROS4HRI vocabulary. With it a touchscreen's `MOVE_TO goal=kitchen` and a voice command
 //! become the same user-intent member, claimed by the same behavior.
 
+use super::data::RoleValue;
 use super::message::HriIntent;
 use crate::union::CladUnion;
 use serde::de::value::MapDeserializer;
-use serde_json::Value;
 use std::borrow::Cow;
 use thiserror::Error;
 
@@ -125,7 +125,7 @@ impl<T: Copy + 'static> StaticHriMap<T> {
     /// its intent whose conditions hold.
     pub fn lookup(&self, intent: &HriIntent) -> Option<&'static HriMapEntry<T>> {
         self.lookup_with(intent.intent.wire(), |role| {
-            intent.data.get(role).and_then(Value::as_str)
+            intent.data.get(role).and_then(RoleValue::as_str)
         })
     }
 
@@ -184,8 +184,8 @@ impl<T: Copy + 'static> HriMapEntry<T> {
     pub fn build<U: CladUnion<Tag = T>>(&self, intent: &HriIntent) -> Result<U, HriMapError> {
         self.build_with(intent.intent.wire(), |role| {
             intent.data.get(role).map(|v| match v {
-                Value::String(s) => Cow::Borrowed(s.as_str()),
-                other => Cow::Owned(other.to_string()),
+                RoleValue::Str(s) => Cow::Borrowed(s),
+                RoleValue::Other(other) => Cow::Owned(other.to_string()),
             })
         })
     }

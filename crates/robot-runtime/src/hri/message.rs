@@ -1,6 +1,7 @@
 //! [`HriIntent`]: a validated `hri_actions_msgs/Intent`, read leniently from any released
 //! version's spelling and written canonically (2.x constants).
 
+use super::data::Roles;
 use super::error::HriError;
 use super::read::{FieldIn, MessageIn, RolesIn, TopIn};
 use super::roles;
@@ -64,14 +65,14 @@ impl Confidence {
     }
 }
 
-/// A validated intent. `data` is a JSON object whose keys passed the role table of
-/// [`IntentKind::roles`].
+/// A validated intent. `data` is a JSON object ([`Roles`]) whose keys passed the role table
+/// of [`IntentKind::roles`].
 #[derive(Clone, Debug, PartialEq)]
 pub struct HriIntent {
     /// Which intent.
     pub intent: IntentKind,
     /// The thematic roles (a JSON object).
-    pub data: Map<String, Value>,
+    pub data: Roles,
     /// Who expressed it.
     pub source: Source,
     /// How.
@@ -133,7 +134,7 @@ pub struct ReadIntent {
 
 /// A failed read: every fatal problem found (not only the first), plus the corrections
 /// applied before failing.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, Default, PartialEq)]
 pub struct RejectedIntent {
     /// The intent's wire value when it could be read (for reports).
     pub intent: Option<String>,
@@ -141,6 +142,19 @@ pub struct RejectedIntent {
     pub errors: Vec<HriError>,
     /// Spelling corrections applied.
     pub notes: Vec<Normalization>,
+}
+
+impl RejectedIntent {
+    /// A message its transport could not decode ([`HriError::Undecodable`] with `reason`).
+    pub(crate) fn undecodable(reason: &str) -> RejectedIntent {
+        RejectedIntent {
+            intent: None,
+            errors: vec![HriError::Undecodable {
+                reason: reason.to_owned(),
+            }],
+            notes: Vec::new(),
+        }
+    }
 }
 
 /// The canonical wire form: 2.x constants, `data` as compact JSON text.
@@ -172,6 +186,9 @@ struct Reader {
 /// `data` as received: text (the message's string) or an inline object (JSON bridges).
 enum DataIn<'a> {
     Text(Cow<'a, str>),
+    /// Text whose roles the scanner read already ([`FieldIn::TextRoles`]): what the text's
+    /// parse gives.
+    TextRoles(RolesIn<'a>),
     Inline(RolesIn<'a>),
 }
 
@@ -189,11 +206,24 @@ pub(crate) struct IntentIn<'a> {
 }
 
 impl IntentIn<'_> {
+    /// The owned intent, taken out of `self` (left emptied: an intent read where it stays
+    /// is not moved to be owned).
+    pub(crate) fn take_owned(&mut self) -> HriIntent {
+        HriIntent {
+            intent: std::mem::replace(&mut self.intent, IntentKind::Custom(String::new())),
+            data: std::mem::take(&mut self.data).into_roles(),
+            source: std::mem::replace(&mut self.source, Source::Unknown),
+            modality: std::mem::replace(&mut self.modality, Modality::Other),
+            priority: self.priority,
+            confidence: self.confidence,
+        }
+    }
+
     /// The owned intent.
     pub(crate) fn into_owned(self) -> HriIntent {
         HriIntent {
             intent: self.intent,
-            data: self.data.into_map(),
+            data: self.data.into_roles(),
             source: self.source,
             modality: self.modality,
             priority: self.priority,
@@ -274,7 +304,7 @@ impl HriIntent {
     pub fn new(intent: IntentKind) -> HriIntent {
         HriIntent {
             intent,
-            data: Map::new(),
+            data: Roles::new(),
             source: Source::Unknown,
             modality: Modality::Other,
             priority: Priority::DEFAULT,
@@ -315,7 +345,7 @@ impl HriIntent {
 
     /// A role's string value.
     pub fn role(&self, role: Role) -> Option<&str> {
-        self.data.get(role.key()).and_then(Value::as_str)
+        self.data.role(role)
     }
 
     /// Reads an intent from the message's fields (see [`IntentFields`]).
@@ -361,11 +391,13 @@ impl HriIntent {
         text: &str,
         options: ReadOptions,
     ) -> Result<ReadIn<'_>, RejectedIntent> {
-        if let Some(message) = super::scan::message(text) {
+        let mut message = MessageIn::default();
+        if super::scan::message_into(text, &mut message).is_some() {
             return message.read(options);
         }
+        drop(message);
         match serde_json::from_str::<TopIn<'_>>(text) {
-            Ok(TopIn::Object(message)) => message.read(options),
+            Ok(TopIn::Object(mut message)) => message.read(options),
             Ok(TopIn::Other(value)) => Err(not_an_object(&value)),
             Err(e) => Err(RejectedIntent {
                 intent: None,
@@ -427,7 +459,7 @@ impl HriIntent {
     pub fn to_wire(&self) -> WireIntent {
         WireIntent {
             intent: self.intent.wire().to_owned(),
-            data: Value::Object(self.data.clone()).to_string(),
+            data: self.data.to_json_text(),
             source: self.source.wire().to_owned(),
             modality: self.modality.wire().to_owned(),
             priority: self.priority.0,
@@ -466,7 +498,9 @@ fn not_an_object(value: &Value) -> RejectedIntent {
 
 impl<'a> MessageIn<'a> {
     /// The lenient reading: every problem of the message, in the order of the checks.
-    fn read(self, options: ReadOptions) -> Result<ReadIn<'a>, RejectedIntent> {
+    /// Reads the message where the caller keeps it (its `data` taken out of it): a message
+    /// is large, and moving it costs a copy.
+    fn read(&mut self, options: ReadOptions) -> Result<ReadIn<'a>, RejectedIntent> {
         let mut r = Reader::new(options);
         if !self.unknown.is_empty() {
             r.unknown_fields(&self.unknown);
@@ -488,9 +522,10 @@ impl<'a> MessageIn<'a> {
             }
             (None, None) => None,
         };
-        let data = match self.data {
+        let data = match self.data.take() {
             None => DataIn::Text(Cow::Borrowed("")),
             Some(FieldIn::Str(s)) => DataIn::Text(s),
+            Some(FieldIn::TextRoles { roles, .. }) => DataIn::TextRoles(roles),
             Some(FieldIn::Roles(roles)) => {
                 r.note(Normalization::InlineData);
                 DataIn::Inline(roles)
@@ -635,7 +670,7 @@ impl Reader {
         // The intent's wire value, for reports (copied only when one is made).
         let wire = |kind: &Option<IntentKind>| kind.as_ref().map_or("", |k| k.wire()).to_owned();
         let data = match data {
-            DataIn::Inline(roles) => Some(roles),
+            DataIn::Inline(roles) | DataIn::TextRoles(roles) => Some(roles),
             DataIn::Text(t) if t.trim().is_empty() => {
                 self.quiet.empty_data_at = Some(self.notes.len());
                 Some(RolesIn::default())

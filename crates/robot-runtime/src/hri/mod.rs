@@ -24,11 +24,13 @@
 //!    ([`HriEvent::Duplicate`]) and is not executed again.
 //! 5. The admitted [`IntentRecord`] goes to the mission controller
 //!    ([`crate::mission::MissionController::handle_intent`]), and/or becomes a user-intent
-//!    member through the build-time [`StaticHriMap`].
+//!    member through the build-time [`StaticHriMap`]. The owned [`HriIntent`] keeps its
+//!    `data` as [`Roles`] (what a serde_json map held, in a text buffer and an entry vector).
 //!
 //! Writing is canonical: [`HriIntent::to_wire`] and [`HriIntent::to_json`] always use the
 //! 2.x constants.
 
+mod data;
 mod dedup;
 mod envelope;
 mod error;
@@ -41,10 +43,11 @@ mod roles;
 mod scan;
 mod vocab;
 
+pub use data::{RoleValue, Roles, RolesIter};
 pub use dedup::Deduplicator;
 pub use envelope::{Envelope, IntentId, IntentRecord, Timestamp};
 pub use error::HriError;
-pub(crate) use intake::EventSink;
+pub(crate) use intake::{log_event, EventSink};
 pub use intake::{Admission, HriEvent, HriIntake, IntakeConfig};
 pub use map::{HriMapEntry, HriMapError, RoleCondition, RoleField, Route, StaticHriMap};
 pub(crate) use message::IntentIn;

@@ -4,6 +4,8 @@
 //! that build what serde_json's own `Value` visitor builds for everything else: the same
 //! text gives the same values and the same errors as reading it into a `Value`.
 
+use super::data::Roles;
+use super::vocab::Role;
 use serde::de::value::{MapAccessDeserializer, SeqAccessDeserializer};
 use serde::de::{self, Deserialize, MapAccess, SeqAccess, Visitor};
 use serde_json::{Map, Value};
@@ -28,6 +30,22 @@ pub(crate) enum FieldIn<'a> {
     Other(Cow<'a, Value>),
     /// A `data` object, read as roles (only the `data` field is read so).
     Roles(RolesIn<'a>),
+    /// A `data` string holding a flat object, as the message definition declares `data`
+    /// and rosbridge writes it (`"{\"goal\": \"kitchen\"}"`), its roles read by the
+    /// scanner straight from the message's text: `raw` is the string's contents as written
+    /// (its quotes escaped, and no other escape), `roles` what [`RolesIn::parse`] reads from
+    /// the string's value. The value is the string; only the `data` field is read so, and
+    /// [`FieldIn::as_str`] does not borrow it (its value is not in the text as it is).
+    TextRoles {
+        raw: &'a str,
+        roles: RolesIn<'a>,
+    },
+}
+
+/// The value of a string whose contents `raw` hold no escape but `\"` (a
+/// [`FieldIn::TextRoles`]).
+pub(crate) fn unescape_quotes(raw: &str) -> String {
+    raw.replace("\\\"", "\"")
 }
 
 impl FieldIn<'_> {
@@ -37,6 +55,7 @@ impl FieldIn<'_> {
             FieldIn::Str(s) => Value::String(s.to_string()),
             FieldIn::Other(v) => v.clone().into_owned(),
             FieldIn::Roles(r) => Value::Object(r.clone().into_map()),
+            FieldIn::TextRoles { raw, .. } => Value::String(unescape_quotes(raw)),
         }
     }
 
@@ -46,6 +65,7 @@ impl FieldIn<'_> {
             FieldIn::Str(s) => FieldIn::Str(Cow::Owned(s.into_owned())),
             FieldIn::Other(v) => FieldIn::Other(Cow::Owned(v.into_owned())),
             FieldIn::Roles(r) => FieldIn::Roles(r.into_static()),
+            FieldIn::TextRoles { raw, .. } => FieldIn::Str(Cow::Owned(unescape_quotes(raw))),
         }
     }
 
@@ -54,6 +74,7 @@ impl FieldIn<'_> {
     pub(crate) fn to_text(&self) -> Cow<'_, str> {
         match self {
             FieldIn::Str(s) => Cow::Borrowed(s),
+            FieldIn::TextRoles { raw, .. } => Cow::Owned(unescape_quotes(raw)),
             other => Cow::Owned(other.to_value().to_string()),
         }
     }
@@ -77,7 +98,26 @@ impl FieldIn<'_> {
 /// `serde_json_maps_are_sorted`).
 #[derive(Clone, Debug, Default)]
 pub(crate) struct RolesIn<'a> {
-    entries: Vec<(Cow<'a, str>, FieldIn<'a>)>,
+    entries: Vec<RoleIn<'a>>,
+}
+
+/// One entry of [`RolesIn`]: its key, the role the key names (found once, when read: the
+/// role table's check and the de-duplication key both ask), and its value.
+#[derive(Clone, Debug)]
+pub(crate) struct RoleIn<'a> {
+    pub(crate) key: Cow<'a, str>,
+    pub(crate) role: Option<Role>,
+    pub(crate) value: FieldIn<'a>,
+}
+
+impl<'a> RoleIn<'a> {
+    pub(super) fn new(key: Cow<'a, str>, value: FieldIn<'a>) -> RoleIn<'a> {
+        RoleIn {
+            role: Role::from_key(&key),
+            key,
+            value,
+        }
+    }
 }
 
 impl<'a> RolesIn<'a> {
@@ -90,27 +130,43 @@ impl<'a> RolesIn<'a> {
                     Value::String(s) => FieldIn::Str(Cow::Borrowed(s.as_str())),
                     other => FieldIn::Other(Cow::Borrowed(other)),
                 };
-                (Cow::Borrowed(k.as_str()), v)
+                RoleIn::new(Cow::Borrowed(k.as_str()), v)
             })
             .collect();
         RolesIn { entries }
     }
 
     /// Entries in the order read: sorted by key, the last of a repeated key kept.
-    pub(super) fn from_read(mut entries: Vec<(Cow<'a, str>, FieldIn<'a>)>) -> RolesIn<'a> {
-        if entries.len() > 1 {
-            entries.sort_by(|a, b| a.0.cmp(&b.0));
+    pub(super) fn from_read(entries: Vec<RoleIn<'a>>) -> RolesIn<'a> {
+        let mut roles = RolesIn { entries };
+        roles.settle();
+        roles
+    }
+
+    /// The entries, to push the ones read onto ([`RolesIn::settle`] after).
+    pub(super) fn read_into(&mut self) -> &mut Vec<RoleIn<'a>> {
+        &mut self.entries
+    }
+
+    /// Puts entries pushed in the order read ([`RolesIn::read_into`]) as a map holds them:
+    /// sorted by key, the last of a repeated key kept.
+    pub(super) fn settle(&mut self) {
+        let entries = &mut self.entries;
+        // Usually written in order already (a serializer writes a map's keys sorted): one
+        // comparison per neighbour then, no sort.
+        let in_order = entries.windows(2).all(|w| w[0].key < w[1].key);
+        if !in_order {
+            entries.sort_by(|a, b| a.key.cmp(&b.key));
             // `dedup_by` removes the later of two equal neighbours: the later value is
             // swapped into the one kept first.
             entries.dedup_by(|later, kept| {
-                let same = later.0 == kept.0;
+                let same = later.key == kept.key;
                 if same {
                     std::mem::swap(later, kept);
                 }
                 same
             });
         }
-        RolesIn { entries }
     }
 
     /// The same roles, owning their strings.
@@ -118,24 +174,43 @@ impl<'a> RolesIn<'a> {
         let entries = self
             .entries
             .into_iter()
-            .map(|(k, v)| (Cow::Owned(k.into_owned()), v.into_static()))
+            .map(|e| RoleIn {
+                key: Cow::Owned(e.key.into_owned()),
+                role: e.role,
+                value: e.value.into_static(),
+            })
             .collect();
         RolesIn { entries }
     }
 
     /// The entries, sorted by key.
     pub(crate) fn iter(&self) -> impl Iterator<Item = (&str, &FieldIn<'a>)> {
-        self.entries.iter().map(|(k, v)| (&**k, v))
+        self.entries.iter().map(|e| (&*e.key, &e.value))
+    }
+
+    /// The entries, sorted by key, with the role each key names.
+    pub(crate) fn entries(&self) -> &[RoleIn<'a>] {
+        &self.entries
     }
 
     /// The value of `key`.
     pub(crate) fn get(&self, key: &str) -> Option<&FieldIn<'a>> {
-        self.entries.iter().find(|(k, _)| k == key).map(|(_, v)| v)
+        self.entries.iter().find(|e| e.key == key).map(|e| &e.value)
     }
 
-    /// True when `key` is present.
-    pub(crate) fn contains_key(&self, key: &str) -> bool {
-        self.get(key).is_some()
+    /// True when `role`'s key is present.
+    pub(crate) fn has_role(&self, role: Role) -> bool {
+        self.entries.iter().any(|e| e.role == Some(role))
+    }
+
+    /// The entries, sorted by key, without repeats.
+    pub(crate) fn into_entries(self) -> Vec<RoleIn<'a>> {
+        self.entries
+    }
+
+    /// The owned roles ([`Roles`]: their strings copied into one buffer).
+    pub(crate) fn into_roles(self) -> Roles {
+        Roles::from_read(self)
     }
 
     /// The map serde_json would have read.
@@ -145,13 +220,14 @@ impl<'a> RolesIn<'a> {
     /// sorts it and builds the tree from it.
     pub(crate) fn into_map(self) -> Map<String, Value> {
         let mut map = Map::new();
-        for (k, v) in self.entries {
-            let v = match v {
+        for RoleIn { key, value, .. } in self.entries {
+            let value = match value {
                 FieldIn::Str(s) => Value::String(s.into_owned()),
                 FieldIn::Other(v) => v.into_owned(),
                 FieldIn::Roles(r) => Value::Object(r.into_map()),
+                FieldIn::TextRoles { raw, .. } => Value::String(unescape_quotes(raw)),
             };
-            map.insert(k.into_owned(), v);
+            map.insert(key.into_owned(), value);
         }
         map
     }
@@ -206,7 +282,7 @@ impl<'de> Visitor<'de> for DataVisitor {
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<FieldIn<'de>, A::Error> {
         let mut entries = Vec::new();
         while let Some(KeyIn(key)) = map.next_key::<KeyIn<'de>>()? {
-            entries.push((key, map.next_value::<FieldIn<'de>>()?));
+            entries.push(RoleIn::new(key, map.next_value::<FieldIn<'de>>()?));
         }
         Ok(FieldIn::Roles(RolesIn::from_read(entries)))
     }

@@ -90,6 +90,8 @@ pub(crate) fn check(
 }
 
 /// [`check`] on roles as read ([`RolesIn`]: sorted by key, as a map iterates them).
+// Inlined into its one caller, `Reader::finish` (the test-only `check` aside).
+#[inline]
 pub(crate) fn check_in(
     intent: &IntentKind,
     data: &RolesIn<'_>,
@@ -98,16 +100,16 @@ pub(crate) fn check_in(
 ) {
     let spec = intent.roles();
     for role in spec.required {
-        if !data.contains_key(role.key()) {
+        if !data.has_role(*role) {
             errors.push(HriError::MissingRole {
                 intent: intent.wire().to_owned(),
                 role: *role,
             });
         }
     }
-    for (key, value) in data.iter() {
-        let role = Role::from_key(key);
-        match role {
+    for entry in data.entries() {
+        let (key, value) = (&*entry.key, &entry.value);
+        match entry.role {
             Some(Role::OtherData) => {}
             Some(role) if spec.allows(role) || spec.open => match value.as_str() {
                 Some(s) if s.is_empty() && spec.required.contains(&role) => {

@@ -19,15 +19,23 @@
 //!
 //! [`HriIntent::FIELDS`]: super::HriIntent::FIELDS
 
-use super::read::{FieldIn, MessageIn, RolesIn};
+use super::read::{FieldIn, MessageIn, RoleIn, RolesIn};
 use serde_json::Value;
 use std::borrow::Cow;
 
 /// The message's fields, or `None` when the text is not of the common shape.
+#[cfg(test)]
 pub(super) fn message(text: &str) -> Option<MessageIn<'_>> {
+    let mut message = MessageIn::default();
+    message_into(text, &mut message).map(|()| message)
+}
+
+/// [`message`] into `message` (empty on entry), read where the caller keeps it: the
+/// message's fields are not moved out of a return value. On `None`, `message` holds what
+/// was read before the text left the shape, and is to be dropped.
+pub(super) fn message_into<'a>(text: &'a str, message: &mut MessageIn<'a>) -> Option<()> {
     let mut s = Scanner::new(text);
     s.open()?;
-    let mut message = MessageIn::default();
     if !s.close_if_empty() {
         loop {
             let key = s.key()?;
@@ -44,14 +52,20 @@ pub(super) fn message(text: &str) -> Option<MessageIn<'_>> {
             if slot.is_some() {
                 return None;
             }
-            *slot = Some(if data { s.data_value()? } else { s.value()? });
+            // Written where the message keeps it (a field returned by value and moved in
+            // is copied with wide loads of what was just written narrowly: a stall each).
+            let slot = slot.insert(PLACEHOLDER);
+            if data {
+                s.data_value_into(slot)?;
+            } else {
+                s.value_into(slot)?;
+            }
             if s.next_or_close()? {
                 break;
             }
         }
     }
-    s.end()?;
-    Some(message)
+    s.end()
 }
 
 /// The roles of `data` text, or `None` when the text is not a flat object of the common
@@ -139,21 +153,35 @@ impl<'a> Scanner<'a> {
         Some(key)
     }
 
-    /// A string's contents after its opening quote: borrowed when it holds no escapes.
-    fn string(&mut self) -> Option<Cow<'a, str>> {
+    /// A string after its opening quote, written into `slot` as [`FieldIn::Str`]: borrowed
+    /// when it holds no escapes. Each path writes the slot itself: joined, the two paths'
+    /// strings would meet in a temporary, copied into the slot with wide loads of what was
+    /// just written narrowly (a stall per string, measured).
+    #[inline(always)]
+    fn string_into(&mut self, slot: &mut FieldIn<'a>) -> Option<()> {
         let start = self.at;
         let bytes = self.text.as_bytes();
-        self.at = plain_run(bytes, start);
-        match *bytes.get(self.at)? {
-            b'"' => {
-                let s = self.text.get(start..self.at)?;
-                self.at += 1;
-                return Some(Cow::Borrowed(s));
-            }
-            b'\\' => {}
-            _ => return None,
+        let end = plain_run(bytes, start);
+        if bytes.get(end) == Some(&b'"') {
+            let s = self.text.get(start..end)?;
+            self.at = end + 1;
+            put(slot, FieldIn::Str(Cow::Borrowed(s)));
+            return Some(());
         }
-        // Escapes: the text so far, then each piece unescaped.
+        self.at = end;
+        let owned = self.escaped_string(start)?;
+        put(slot, FieldIn::Str(Cow::Owned(owned)));
+        Some(())
+    }
+
+    /// [`Scanner::string_into`] past its plain run (at a backslash, a control byte or the
+    /// end): the text so far, then each piece unescaped.
+    #[inline(never)]
+    fn escaped_string(&mut self, start: usize) -> Option<String> {
+        let bytes = self.text.as_bytes();
+        if *bytes.get(self.at)? != b'\\' {
+            return None;
+        }
         let mut owned = String::from(self.text.get(start..self.at)?);
         let mut piece = self.at;
         loop {
@@ -161,7 +189,7 @@ impl<'a> Scanner<'a> {
                 b'"' => {
                     owned.push_str(self.text.get(piece..self.at)?);
                     self.at += 1;
-                    return Some(Cow::Owned(owned));
+                    return Some(owned);
                 }
                 b'\\' => {
                     owned.push_str(self.text.get(piece..self.at)?);
@@ -186,13 +214,14 @@ impl<'a> Scanner<'a> {
         }
     }
 
-    /// A string, a plain number or a literal, after blanks.
-    fn value(&mut self) -> Option<FieldIn<'a>> {
+    /// A string, a plain number or a literal, after blanks, written into `slot` (where the
+    /// caller keeps it).
+    fn value_into(&mut self, slot: &mut FieldIn<'a>) -> Option<()> {
         self.blanks();
         let value = match self.peek()? {
             b'"' => {
                 self.at += 1;
-                return self.string().map(FieldIn::Str);
+                return self.string_into(slot);
             }
             b'-' | b'0'..=b'9' => self.number()?,
             b't' => self.literal("true", Value::Bool(true))?,
@@ -200,36 +229,159 @@ impl<'a> Scanner<'a> {
             b'n' => self.literal("null", Value::Null)?,
             _ => return None,
         };
-        Some(FieldIn::Other(Cow::Owned(value)))
+        put(slot, FieldIn::Other(Cow::Owned(value)));
+        Some(())
     }
 
-    /// The message's `data`: a flat object (its roles) or any [`Scanner::value`].
-    fn data_value(&mut self) -> Option<FieldIn<'a>> {
+    /// The message's `data`, written into `slot`: a flat object (its roles) or any
+    /// [`Scanner::value_into`].
+    fn data_value_into(&mut self, slot: &mut FieldIn<'a>) -> Option<()> {
         self.blanks();
-        if self.peek()? == b'{' {
-            self.flat_object().map(FieldIn::Roles)
+        match self.peek()? {
+            b'{' => {
+                put(slot, FieldIn::Roles(RolesIn::default()));
+                let FieldIn::Roles(roles) = slot else {
+                    return None;
+                };
+                self.flat_object_into(roles)
+            }
+            b'"' => {
+                // The canonical form: a string holding the object. Its roles are read from
+                // the text as it is (quotes escaped), without unescaping it first; a string
+                // of another shape is read as any string.
+                let start = self.at + 1;
+                self.at = start;
+                if let Some(roles) = self.quoted_object() {
+                    let raw = self.text.get(start..self.at - 1)?;
+                    put(slot, FieldIn::TextRoles { raw, roles });
+                    return Some(());
+                }
+                self.at = start;
+                self.string_into(slot)
+            }
+            _ => self.value_into(slot),
+        }
+    }
+
+    /// Inside a string, after its opening quote: a flat object written with its quotes
+    /// escaped (`{\"goal\": \"kitchen\", \"level\": 2}`), then the string's closing
+    /// quote; the roles, as [`RolesIn::parse`] reads them from the string's value. Keys and
+    /// values are borrowed from the text. `None` (the position then undefined) for any
+    /// other escape, a blank other than a space (written escaped in a string), or any other
+    /// shape: the caller reads the string as a string.
+    fn quoted_object(&mut self) -> Option<RolesIn<'a>> {
+        self.spaces();
+        if self.peek()? != b'{' {
+            return None;
+        }
+        self.at += 1;
+        let mut roles = RolesIn::default();
+        self.spaces();
+        if self.peek()? == b'}' {
+            self.at += 1;
         } else {
-            self.value()
+            let entries = roles.read_into();
+            entries.reserve(4);
+            loop {
+                self.spaces();
+                let key = self.quoted_run()?;
+                self.spaces();
+                if self.peek()? != b':' {
+                    return None;
+                }
+                self.at += 1;
+                self.spaces();
+                entries.push(RoleIn::new(Cow::Borrowed(key), PLACEHOLDER));
+                let slot = &mut entries.last_mut()?.value;
+                let value = match self.peek()? {
+                    b'\\' => {
+                        put(slot, FieldIn::Str(Cow::Borrowed(self.quoted_run()?)));
+                        None
+                    }
+                    b'-' | b'0'..=b'9' => Some(self.number()?),
+                    b't' => Some(self.literal("true", Value::Bool(true))?),
+                    b'f' => Some(self.literal("false", Value::Bool(false))?),
+                    b'n' => Some(self.literal("null", Value::Null)?),
+                    _ => return None,
+                };
+                if let Some(value) = value {
+                    put(slot, FieldIn::Other(Cow::Owned(value)));
+                }
+                self.spaces();
+                match self.peek()? {
+                    b',' => self.at += 1,
+                    b'}' => {
+                        self.at += 1;
+                        break;
+                    }
+                    _ => return None,
+                }
+            }
+            roles.settle();
+        }
+        self.spaces();
+        if self.peek()? != b'"' {
+            return None;
+        }
+        self.at += 1;
+        Some(roles)
+    }
+
+    /// Inside a string: `\"`, a run without escapes, `\"`; the run.
+    fn quoted_run(&mut self) -> Option<&'a str> {
+        let bytes = self.text.as_bytes();
+        if bytes.get(self.at..self.at + 2)? != b"\\\"" {
+            return None;
+        }
+        let start = self.at + 2;
+        let end = plain_run(bytes, start);
+        if bytes.get(end..end + 2)? != b"\\\"" {
+            return None;
+        }
+        let run = self.text.get(start..end)?;
+        self.at = end + 2;
+        Some(run)
+    }
+
+    /// Skips spaces (inside a string, the only blank written as it is).
+    fn spaces(&mut self) {
+        while self.peek() == Some(b' ') {
+            self.at += 1;
         }
     }
 
     /// An object of strings, plain numbers and literals: its entries as [`RolesIn`] holds
     /// them (sorted, the last of a repeated key).
     fn flat_object(&mut self) -> Option<RolesIn<'a>> {
+        let mut roles = RolesIn::default();
+        self.flat_object_into(&mut roles)?;
+        Some(roles)
+    }
+
+    /// [`Scanner::flat_object`] into `roles` (empty on entry), each value written where the
+    /// entry keeps it.
+    fn flat_object_into(&mut self, roles: &mut RolesIn<'a>) -> Option<()> {
         self.open()?;
         if self.close_if_empty() {
-            return Some(RolesIn::default());
+            return Some(());
         }
+        let entries = roles.read_into();
         // Room for the roles of any standard intent without growing.
-        let mut entries = Vec::with_capacity(4);
+        entries.reserve(4);
         loop {
             let key = self.key()?;
-            entries.push((Cow::Borrowed(key), self.value()?));
+            entries.push(RoleIn::new(
+                Cow::Borrowed(key),
+                FieldIn::Str(Cow::Borrowed("")),
+            ));
+            let slot = &mut entries.last_mut()?.value;
+            self.value_into(slot)?;
             if self.next_or_close()? {
                 break;
             }
         }
-        Some(RolesIn::from_read(entries))
+        roles.settle();
+        Some(())
     }
 
     fn literal(&mut self, word: &str, value: Value) -> Option<Value> {
@@ -306,6 +458,18 @@ impl<'a> Scanner<'a> {
     }
 }
 
+/// What a field's slot holds before its value is read into it: nothing to free.
+const PLACEHOLDER: FieldIn<'static> = FieldIn::Str(Cow::Borrowed(""));
+
+/// Puts `value` in `slot`, which holds the [`PLACEHOLDER`]. The placeholder owns nothing,
+/// so it is forgotten rather than dropped: the slot is a reference, and dropping what it
+/// held would be a call to the field's drop glue for each value read.
+#[inline]
+fn put<'a>(slot: &mut FieldIn<'a>, value: FieldIn<'a>) {
+    debug_assert!(matches!(slot, FieldIn::Str(Cow::Borrowed(""))));
+    std::mem::forget(std::mem::replace(slot, value));
+}
+
 /// The index of the first byte at or after `from` that ends a string's plain run (a quote,
 /// a backslash or a control character), or the text's length. Eight bytes at a time: in
 /// each word, a byte equal to `"` or `\\` or below 0x20 sets the high bit of its lane in
@@ -359,6 +523,9 @@ mod tests {
             FieldIn::Str(_) => "str",
             FieldIn::Other(_) => "other",
             FieldIn::Roles(_) => "roles",
+            // A string whose value is an object, its roles read: the string it is (the
+            // roles are held to the string's parse by `quoted_data_reads_as_its_string`).
+            FieldIn::TextRoles { .. } => "str",
         };
         format!("{kind} {:?}", f.to_value())
     }
@@ -394,6 +561,47 @@ mod tests {
     }
 
     const CHARGER: &str = r#"{"intent": "__intent_move_to__", "data": {"goal": "poi_docking"}, "source": "__remote_supervisor__", "modality": "__modality_touchscreen__", "priority": 200}"#;
+
+    #[test]
+    fn a_data_string_holding_an_object_is_read_as_its_roles() {
+        let canonical = r#"{"intent": "__intent_say__", "data": "{\"object\": \"hello there\", \"recipient\": \"person_1\", \"level\": 2}", "priority": 200}"#;
+        let m = message(canonical).expect("scanned");
+        let Some(FieldIn::TextRoles { raw, roles }) = &m.data else {
+            panic!("not read as roles: {:?}", m.data.as_ref().map(field));
+        };
+        assert_eq!(
+            *raw,
+            r#"{\"object\": \"hello there\", \"recipient\": \"person_1\", \"level\": 2}"#
+        );
+        assert_eq!(
+            roles_of(roles),
+            [
+                ("level".to_owned(), "other Number(2)".to_owned()),
+                (
+                    "object".to_owned(),
+                    "str String(\"hello there\")".to_owned()
+                ),
+                (
+                    "recipient".to_owned(),
+                    "str String(\"person_1\")".to_owned()
+                ),
+            ]
+        );
+        assert_eq!(Some(message_of(&m)), message_by_serde_json(canonical));
+        // Any other escape, a blank written escaped, or no object: read as a string.
+        for data in [
+            r#""{\"object\": \"a\\nb\"}""#,
+            r#""{\n\"goal\": \"kitchen\"}""#,
+            r#""{\"goal\": \"kitchen\"} x""#,
+            r#""[\"kitchen\"]""#,
+            r#""{\"goal\": \"kitchen\"""#,
+        ] {
+            let text = format!(r#"{{"intent": "__intent_move_to__", "data": {data}}}"#);
+            let m = message(&text).expect("scanned");
+            assert!(matches!(m.data, Some(FieldIn::Str(_))), "{text}");
+            assert_eq!(Some(message_of(&m)), message_by_serde_json(&text), "{text}");
+        }
+    }
 
     #[test]
     fn the_common_shapes_are_scanned() {
@@ -587,6 +795,31 @@ mod tests {
             let text = cut(text, at, whole);
             if let Some(scanned) = message(&text) {
                 prop_assert_eq!(Some(message_of(&scanned)), message_by_serde_json(&text), "{}", text);
+            }
+        }
+
+        /// A `data` string holding an object (as the message definition declares `data`),
+        /// whole or cut short: when the scanner reads its roles straight from the escaped
+        /// text, the string is the one serde_json reads, and the roles are what the string's
+        /// own parse gives.
+        #[test]
+        fn quoted_data_reads_as_its_string(
+            data in data_text(),
+            at in any::<proptest::sample::Index>(),
+            whole in any::<bool>(),
+        ) {
+            let data = cut(data, at, whole);
+            let quoted = serde_json::to_string(&data).unwrap_or_default();
+            let text = format!(r#"{{"intent": "__intent_say__", "data": {quoted}}}"#);
+            let Some(scanned) = message(&text) else {
+                return Ok(());
+            };
+            if let Some(FieldIn::TextRoles { raw, roles }) = &scanned.data {
+                prop_assert_eq!(&super::super::read::unescape_quotes(raw), &data);
+                let Ok(Ok(parsed)) = RolesIn::parse(&data) else {
+                    return Err(TestCaseError::fail(format!("not an object: {data}")));
+                };
+                prop_assert_eq!(roles_of(roles), roles_of(&parsed), "{}", text);
             }
         }
 

@@ -125,11 +125,14 @@ impl<T: Copy + PartialEq + 'static> Ranker<T> {
 /// The importance of an HRI intent as it arrives: its wire value (any released spelling)
 /// and its priority (`None`: unstated, the default 128).
 pub fn hri_importance(intent: &str, priority: Option<u8>) -> Importance {
-    let stop = matches!(
-        IntentKind::read(intent, &mut Vec::new()),
-        IntentKind::StopActivity | IntentKind::CancelActivity
-    );
-    Importance::new(priority.map_or(Priority::DEFAULT, Priority), stop)
+    let kind = IntentKind::read(intent, &mut Vec::new());
+    hri_importance_of(&kind, priority.map_or(Priority::DEFAULT, Priority))
+}
+
+/// [`hri_importance`] of an intent already read.
+pub fn hri_importance_of(kind: &IntentKind, priority: Priority) -> Importance {
+    let stop = matches!(kind, IntentKind::StopActivity | IntentKind::CancelActivity);
+    Importance::new(priority, stop)
 }
 
 /// What [`ShedQueue::push`] did.
@@ -165,6 +168,7 @@ impl<T> ShedQueue<T> {
 
     /// Queues `item` of importance `importance`, shedding the least important request
     /// (the newcomer included) when the queue is full.
+    #[inline]
     pub fn push(&mut self, item: T, importance: Importance) -> Pushed<T> {
         if self.items.len() < self.capacity {
             self.items.push_back((importance, item));
@@ -182,6 +186,7 @@ impl<T> ShedQueue<T> {
     }
 
     /// The oldest queued request.
+    #[inline]
     pub fn pop(&mut self) -> Option<T> {
         self.items.pop_front().map(|(_, t)| t)
     }

@@ -1,7 +1,7 @@
 //! The tick's event buffer, subscribers and tracing.
 
 use super::*;
-use crate::hri::{EventSink, HriEvent};
+use crate::hri::{log_event, EventSink, HriEvent};
 
 impl<U> IntentComponent<U>
 where
@@ -130,14 +130,21 @@ pub(super) struct Events<'c, U: super::super::IntentUnion> {
 impl<U: super::super::IntentUnion> EventSink for Events<'_, U> {
     /// [`IntentComponent::emit_with`]'s steps, over the borrowed fields.
     #[inline]
-    fn put(&mut self, event: HriEvent) {
+    fn put_with(&mut self, make: impl FnOnce() -> HriEvent) {
         if self.buffer.len() < self.max {
-            self.buffer.push(IntentEvent::Hri(event));
+            self.buffer
+                .extend(std::iter::once_with(|| IntentEvent::Hri(make())));
             if let Some(ev) = self.buffer.last() {
+                if let IntentEvent::Hri(event) = ev {
+                    log_event(event);
+                }
                 IntentComponent::<U>::announce(self.listeners, ev);
             }
         } else {
-            let ev = IntentEvent::Hri(event);
+            let ev = IntentEvent::Hri(make());
+            if let IntentEvent::Hri(event) = &ev {
+                log_event(event);
+            }
             IntentComponent::<U>::announce(self.listeners, &ev);
             *self.lost += 1;
         }

@@ -31,7 +31,7 @@
 //! and moving it in costs more than building a small payload.
 
 use super::*;
-use crate::hri::{Admission, FieldIn, IntentIn, IntentRecord};
+use crate::hri::{Admission, Envelope, FieldIn, HriIntent, IntentIn, IntentRecord, RejectedIntent};
 use crate::intent::map::SimpleVoiceResponse;
 use crate::intent::request::{CloudRequest, HriMessage, HriRequest, IntentRequest, Request};
 use crate::intent::translate::{MappedEntry, Params, Resolved, Side, Translation};
@@ -440,26 +440,31 @@ where
             lost: &mut self.lost_events,
             max: self.config.max_buffered_events,
         };
-        let admission = match message {
-            HriMessage::Text(text) => {
-                self.hri
-                    .receive_json_in(text, crate::hri::Envelope::new(), arrived, &mut sink)
+        // Read into this frame, and admitted here: the read intent is not moved to be
+        // admitted, only its record's head (`IntentRecord<()>`) comes back.
+        let options = self.hri.config().read;
+        let mut envelope = Envelope::new();
+        let mut read = match message {
+            HriMessage::Text(text) => HriIntent::read_json(text, options),
+            HriMessage::Object(object) => HriIntent::read_object(object, options),
+            HriMessage::Fields(fields, given) => {
+                envelope = given;
+                HriIntent::read_fields(fields, options)
             }
-            HriMessage::Object(object) => {
-                self.hri
-                    .receive_object_in(object, crate::hri::Envelope::new(), arrived, &mut sink)
-            }
-            HriMessage::Fields(fields, envelope) => self
-                .hri
-                .receive_fields_in(fields, envelope, arrived, &mut sink),
-            HriMessage::Undecodable { reason, .. } => {
-                self.hri.receive_undecodable_in(reason, &mut sink)
+            HriMessage::Undecodable { reason, .. } => Err(RejectedIntent::undecodable(reason)),
+        };
+        let read = match &mut read {
+            Ok(read) => read,
+            Err(rejected) => {
+                let rejected = std::mem::take(rejected);
+                let id = self.hri.reject(rejected, envelope, &mut sink);
+                return IntakeOutcome::NotAdmitted(NotAdmitted::Rejected(id));
             }
         };
-        let record = match admission {
-            Admission::Execute(record) => record,
-            Admission::Confirm(record) => {
-                return IntakeOutcome::NotAdmitted(NotAdmitted::NeedsConfirmation(record.id))
+        let head = match self.hri.admit_read(read, envelope, arrived, &mut sink) {
+            Admission::Execute(head) => head,
+            Admission::Confirm(head) => {
+                return IntakeOutcome::NotAdmitted(NotAdmitted::NeedsConfirmation(head.id))
             }
             Admission::Ignored(id) => {
                 return IntakeOutcome::NotAdmitted(NotAdmitted::LowConfidence(id))
@@ -472,7 +477,7 @@ where
                 return IntakeOutcome::NotAdmitted(NotAdmitted::Rejected(id))
             }
         };
-        self.route_hri(source, record)
+        self.route_hri(source, head, &mut read.intent)
     }
 
     /// Steps 2 to 6 for an admitted HRI request: the HRI map's entry (lookup), its feature
@@ -480,26 +485,31 @@ where
     fn route_hri(
         &mut self,
         source: IntentSource,
-        record: IntentRecord<IntentIn<'_>>,
+        head: IntentRecord<()>,
+        intent: &mut IntentIn<'_>,
     ) -> IntakeOutcome<U::Tag> {
-        let intent = &record.intent;
-        let meta = StoredMeta::keep_parts(
-            &intent.source,
-            &intent.modality,
-            intent.priority,
-            intent.confidence,
-            self.tick,
-        );
+        // The metadata the pending slot keeps, built only for a request that may pend.
+        let tick = self.tick;
+        let meta = |intent: &IntentIn<'_>| {
+            StoredMeta::keep_parts(
+                &intent.source,
+                &intent.modality,
+                intent.priority,
+                intent.confidence,
+                tick,
+            )
+        };
         let wire = intent.intent.wire();
         let role = |key: &str| intent.data.get(key);
         let entry = self
             .hri_map
             .and_then(|m| m.lookup_with(wire, |key| role(key).and_then(FieldIn::as_str)));
         let Some(entry) = entry else {
-            let intent = wire.into();
+            let name = wire.into();
+            let meta = meta(intent);
             return self.pend_unmatched_with(
                 source,
-                UnmatchedReason::UnknownIntent { intent },
+                UnmatchedReason::UnknownIntent { intent: name },
                 meta,
             );
         };
@@ -508,19 +518,20 @@ where
                 intent: entry.intent,
                 feature,
             };
-            return self.pend_unmatched_with(source, reason, meta);
+            return self.pend_unmatched_with(source, reason, meta(intent));
         }
         let tag = entry.tag;
         if !self.is_whitelisted(tag) {
-            return self.not_whitelisted(tag, source, meta);
+            return self.not_whitelisted(tag, source, meta(intent));
         }
         if !entry.route.to_behaviors() {
-            self.queue_for_missions(tag, source, record.map(IntentIn::into_owned));
+            self.queue_for_missions(tag, source, head.map(|()| intent.take_owned()));
             return IntakeOutcome::ToMissions { tag };
         }
         let built = entry.build_with::<U>(wire, |key| role(key).map(FieldIn::to_text));
+        let meta = meta(intent);
         if entry.route.to_missions() {
-            self.queue_for_missions(tag, source, record.map(IntentIn::into_owned));
+            self.queue_for_missions(tag, source, head.map(|()| intent.take_owned()));
         }
         match built {
             Ok(intent) => {
@@ -551,10 +562,8 @@ where
     /// full).
     fn queue_for_missions(&mut self, tag: U::Tag, source: IntentSource, record: IntentRecord) {
         let id = record.id;
-        let importance = crate::intent::shed::hri_importance(
-            record.intent.intent.wire(),
-            Some(record.intent.priority.0),
-        );
+        let importance =
+            crate::intent::shed::hri_importance_of(&record.intent.intent, record.intent.priority);
         self.emit(IntentEvent::ToMissions { tag, source, id });
         if !matches!(
             self.missions.push(record, importance),
