@@ -453,13 +453,16 @@ fn value_in(v: RoleValue<'_>) -> ValueIn<'_> {
     }
 }
 
+/// The text [`Roles`] keeps for these entries: the keys that are no role and the strings.
+fn text_len_of<'m>(entries: impl Iterator<Item = (&'m String, &'m Value)>) -> usize {
+    entries
+        .map(|(k, v)| key_text_len(k) + v.as_str().map_or(0, str::len))
+        .sum()
+}
+
 impl From<Map<String, Value>> for Roles {
     fn from(map: Map<String, Value>) -> Roles {
-        let text = map
-            .iter()
-            .map(|(k, v)| key_text_len(k) + v.as_str().map_or(0, str::len))
-            .sum();
-        let mut b = Builder::with_capacity(map.len(), text);
+        let mut b = Builder::with_capacity(map.len(), text_len_of(map.iter()));
         for (k, v) in map {
             b.push(&k, ValueIn::Other(v));
         }
@@ -469,11 +472,7 @@ impl From<Map<String, Value>> for Roles {
 
 impl From<&Map<String, Value>> for Roles {
     fn from(map: &Map<String, Value>) -> Roles {
-        let text = map
-            .iter()
-            .map(|(k, v)| key_text_len(k) + v.as_str().map_or(0, str::len))
-            .sum();
-        let mut b = Builder::with_capacity(map.len(), text);
+        let mut b = Builder::with_capacity(map.len(), text_len_of(map.iter()));
         for (k, v) in map {
             let v = match v {
                 Value::String(s) => ValueIn::Str(s),
