@@ -15,8 +15,7 @@ use std::fmt;
 ///
 /// * Every key that is no [`Role`] and every string value is in one text buffer; the
 ///   entries (one per key, sorted by key) in one vector: building the roles costs at most
-///   two allocations whatever the number of string roles (one for a message's roles, whose
-///   entries are built in the buffer they were read into), dropping them two frees. A
+///   two allocations whatever the number of string roles, dropping them two frees. A
 ///   non-string value (a number, `true`, `null`, an array, an object) is kept as its
 ///   `serde_json::Value` in its entry: numbers, booleans and `null` allocate nothing, an
 ///   array or object what its `Value` does.
@@ -44,8 +43,7 @@ use std::fmt;
 pub struct Roles {
     /// The keys that are no role and the string values, entry after entry.
     text: Box<str>,
-    /// One per key, sorted by key. A vector, not a boxed slice: built in the read roles'
-    /// buffer, it may have room to spare, and shrinking it would cost a reallocation.
+    /// One per key, sorted by key (allocated for exactly the entries pushed).
     entries: Vec<Entry>,
 }
 
@@ -171,8 +169,13 @@ impl Builder {
 
     /// Appends an entry (its key after every key pushed before).
     fn push(&mut self, key: &str, value: ValueIn<'_>) {
+        self.push_role(Role::from_key(key), key, value);
+    }
+
+    /// [`Builder::push`] of a key whose role (`Role::from_key`) is already known.
+    fn push_role(&mut self, role: Option<Role>, key: &str, value: ValueIn<'_>) {
         let start = self.text.len();
-        let role = match Role::from_key(key) {
+        let role = match role {
             Some(role) => role as u8,
             None => {
                 self.text.push_str(key);
@@ -363,57 +366,27 @@ impl Roles {
     /// message: measured, that cost more than the allocation saved.)
     pub(crate) fn from_read(roles: RolesIn<'_>) -> Roles {
         let read = roles.into_entries();
-        let len = read
+        let text = read
             .iter()
             .map(|e| read_key_text_len(e.role, &e.key) + field_str(&e.value).map_or(0, str::len))
             .sum();
-        let mut text = String::with_capacity(len);
-        let mut entries = Vec::with_capacity(read.len());
-        entries.extend(read.into_iter().map(
-            |RoleIn {
-                 key: k,
-                 role,
-                 value: v,
-             }| {
-                let start = text.len();
-                let role = match role {
-                    Some(role) => role as u8,
-                    None => {
-                        text.push_str(&k);
-                        NO_ROLE
-                    }
-                };
-                let key_end = text.len();
-                let value = match v {
-                    FieldIn::Str(s) => {
-                        text.push_str(&s);
-                        Slot::Str { end: text.len() }
-                    }
-                    FieldIn::Other(v) => match v.as_str() {
-                        Some(s) => {
-                            text.push_str(s);
-                            Slot::Str { end: text.len() }
-                        }
-                        None => Slot::Other(v.into_owned()),
-                    },
-                    FieldIn::Roles(r) => Slot::Other(Value::Object(r.into_map())),
-                    FieldIn::TextRoles { raw, .. } => {
-                        text.push_str(&unescape_quotes(raw));
-                        Slot::Str { end: text.len() }
-                    }
-                };
-                Entry {
-                    role,
-                    start,
-                    key_end,
-                    value,
+        let mut b = Builder::with_capacity(read.len(), text);
+        for RoleIn { key, role, value } in read {
+            match value {
+                FieldIn::Str(s) => b.push_role(role, &key, ValueIn::Str(&s)),
+                FieldIn::Other(v) => match v.as_str() {
+                    Some(s) => b.push_role(role, &key, ValueIn::Str(s)),
+                    None => b.push_role(role, &key, ValueIn::Other(v.into_owned())),
+                },
+                FieldIn::Roles(r) => {
+                    b.push_role(role, &key, ValueIn::Other(Value::Object(r.into_map())))
                 }
-            },
-        ));
-        Roles {
-            text: text.into_boxed_str(),
-            entries,
+                FieldIn::TextRoles { raw, .. } => {
+                    b.push_role(role, &key, ValueIn::Str(&unescape_quotes(raw)))
+                }
+            }
         }
+        b.finish()
     }
 
     fn key_of(&self, e: &Entry) -> &str {

@@ -81,10 +81,7 @@ fn more_confident(new: Confidence, old: Confidence) -> bool {
 /// numbers by their text: `1` and `1.0` differ), without writing the text.
 fn hash_value(value: &Value, h: &mut KeyHasher) {
     match value {
-        Value::String(s) => {
-            0u8.hash(h);
-            s.hash(h);
-        }
+        Value::String(s) => hash_str(s, h),
         Value::Array(items) => {
             1u8.hash(h);
             items.len().hash(h);
@@ -109,18 +106,20 @@ fn hash_value(value: &Value, h: &mut KeyHasher) {
     }
 }
 
+/// Hashes a string value: its kind's byte, then its text (as [`hash_value`] hashes a
+/// `Value::String`).
+#[inline]
+fn hash_str(s: &str, h: &mut KeyHasher) {
+    0u8.hash(h);
+    s.hash(h);
+}
+
 /// [`hash_value`] of a value as read: the same hash as the value serde_json would hold.
 fn hash_field(value: &FieldIn<'_>, h: &mut KeyHasher) {
     match value {
-        FieldIn::Str(s) => {
-            0u8.hash(h);
-            s.hash(h);
-        }
+        FieldIn::Str(s) => hash_str(s, h),
         FieldIn::Other(v) => hash_value(v, h),
-        FieldIn::TextRoles { raw, .. } => {
-            0u8.hash(h);
-            super::read::unescape_quotes(raw).hash(h);
-        }
+        FieldIn::TextRoles { raw, .. } => hash_str(&super::read::unescape_quotes(raw), h),
         FieldIn::Roles(roles) => {
             2u8.hash(h);
             roles.iter().count().hash(h);
@@ -282,10 +281,7 @@ impl Deduplicator {
             // The role's byte is kept: the key is not matched again.
             hash_role(role, k, &mut h);
             match v {
-                RoleValue::Str(s) => {
-                    0u8.hash(&mut h);
-                    s.hash(&mut h);
-                }
+                RoleValue::Str(s) => hash_str(s, &mut h),
                 RoleValue::Other(v) => hash_value(v, &mut h),
             }
         }

@@ -454,7 +454,7 @@ impl HriIntake {
 pub(crate) trait EventSink {
     /// Takes the event `make` builds, built where it is kept (built elsewhere, it would be
     /// copied in with wide loads of the fields just written one by one: a stall per event),
-    /// and logs it ([`log_event`]).
+    /// and logs it.
     fn put_with(&mut self, make: impl FnOnce() -> HriEvent);
 }
 
@@ -469,7 +469,7 @@ impl EventSink for Vec<HriEvent> {
 }
 
 /// Logs an intake event: a rejection or a warning at `warn`, the rest at `debug`.
-pub(crate) fn log_event(event: &HriEvent) {
+fn log_event(event: &HriEvent) {
     match event {
         HriEvent::Rejected { id, intent, errors } => {
             tracing::warn!(id = id.0, ?intent, ?errors, "hri intent rejected");

@@ -47,7 +47,7 @@ pub use data::{RoleValue, Roles, RolesIter};
 pub use dedup::Deduplicator;
 pub use envelope::{Envelope, IntentId, IntentRecord, Timestamp};
 pub use error::HriError;
-pub(crate) use intake::{log_event, EventSink};
+pub(crate) use intake::EventSink;
 pub use intake::{Admission, HriEvent, HriIntake, IntakeConfig};
 pub use map::{HriMapEntry, HriMapError, RoleCondition, RoleField, Route, StaticHriMap};
 pub(crate) use message::IntentIn;

@@ -218,11 +218,16 @@ impl<'a> Scanner<'a> {
     /// caller keeps it).
     fn value_into(&mut self, slot: &mut FieldIn<'a>) -> Option<()> {
         self.blanks();
+        if self.peek()? == b'"' {
+            self.at += 1;
+            return self.string_into(slot);
+        }
+        self.scalar_into(slot)
+    }
+
+    /// A plain number or a literal, written into `slot`.
+    fn scalar_into(&mut self, slot: &mut FieldIn<'a>) -> Option<()> {
         let value = match self.peek()? {
-            b'"' => {
-                self.at += 1;
-                return self.string_into(slot);
-            }
             b'-' | b'0'..=b'9' => self.number()?,
             b't' => self.literal("true", Value::Bool(true))?,
             b'f' => self.literal("false", Value::Bool(false))?,
@@ -293,19 +298,10 @@ impl<'a> Scanner<'a> {
                 self.spaces();
                 entries.push(RoleIn::new(Cow::Borrowed(key), PLACEHOLDER));
                 let slot = &mut entries.last_mut()?.value;
-                let value = match self.peek()? {
-                    b'\\' => {
-                        put(slot, FieldIn::Str(Cow::Borrowed(self.quoted_run()?)));
-                        None
-                    }
-                    b'-' | b'0'..=b'9' => Some(self.number()?),
-                    b't' => Some(self.literal("true", Value::Bool(true))?),
-                    b'f' => Some(self.literal("false", Value::Bool(false))?),
-                    b'n' => Some(self.literal("null", Value::Null)?),
-                    _ => return None,
-                };
-                if let Some(value) = value {
-                    put(slot, FieldIn::Other(Cow::Owned(value)));
+                if self.peek()? == b'\\' {
+                    put(slot, FieldIn::Str(Cow::Borrowed(self.quoted_run()?)));
+                } else {
+                    self.scalar_into(slot)?;
                 }
                 self.spaces();
                 match self.peek()? {
@@ -370,10 +366,7 @@ impl<'a> Scanner<'a> {
         entries.reserve(4);
         loop {
             let key = self.key()?;
-            entries.push(RoleIn::new(
-                Cow::Borrowed(key),
-                FieldIn::Str(Cow::Borrowed("")),
-            ));
+            entries.push(RoleIn::new(Cow::Borrowed(key), PLACEHOLDER));
             let slot = &mut entries.last_mut()?.value;
             self.value_into(slot)?;
             if self.next_or_close()? {

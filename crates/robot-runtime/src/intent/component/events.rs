@@ -1,7 +1,7 @@
 //! The tick's event buffer, subscribers and tracing.
 
 use super::*;
-use crate::hri::{log_event, EventSink, HriEvent};
+use crate::hri::{EventSink, HriEvent};
 
 impl<U> IntentComponent<U>
 where
@@ -103,7 +103,10 @@ where
             | IntentEvent::TranslateFailed { .. }
             | IntentEvent::CloudError { .. }
             | IntentEvent::CloudIgnored { .. }
-            | IntentEvent::FlagCleared { flag: Flag::Error } => log_at!(warn, ev, tag!()),
+            | IntentEvent::FlagCleared { flag: Flag::Error }
+            | IntentEvent::Hri(HriEvent::Rejected { .. } | HriEvent::Warning { .. }) => {
+                log_at!(warn, ev, tag!())
+            }
             IntentEvent::Pending { .. }
             | IntentEvent::Activated { .. }
             | IntentEvent::Deactivated { .. }
@@ -128,24 +131,19 @@ pub(super) struct Events<'c, U: super::super::IntentUnion> {
 }
 
 impl<U: super::super::IntentUnion> EventSink for Events<'_, U> {
-    /// [`IntentComponent::emit_with`]'s steps, over the borrowed fields.
+    /// [`IntentComponent::emit_with`]'s steps, over the borrowed fields: the event is
+    /// logged once, by [`IntentComponent::announce`] (an HRI rejection or warning at
+    /// `warn`), not also as the intake's own buffer logs it.
     #[inline]
     fn put_with(&mut self, make: impl FnOnce() -> HriEvent) {
         if self.buffer.len() < self.max {
             self.buffer
                 .extend(std::iter::once_with(|| IntentEvent::Hri(make())));
             if let Some(ev) = self.buffer.last() {
-                if let IntentEvent::Hri(event) = ev {
-                    log_event(event);
-                }
                 IntentComponent::<U>::announce(self.listeners, ev);
             }
         } else {
-            let ev = IntentEvent::Hri(make());
-            if let IntentEvent::Hri(event) = &ev {
-                log_event(event);
-            }
-            IntentComponent::<U>::announce(self.listeners, &ev);
+            IntentComponent::<U>::announce(self.listeners, &IntentEvent::Hri(make()));
             *self.lost += 1;
         }
     }
