@@ -1,6 +1,7 @@
 //! The owned roles of an intent (`robot_runtime::hri::Roles`) take at most two allocations
 //! (one text buffer, one entry array) whatever the number of string roles, none when empty;
-//! a copy as many. A counting global allocator around each build.
+//! a copy as many; and the intake reads a message's roles onto the vector it kept from the
+//! message before. A counting global allocator around each build.
 
 #[path = "../../robot-runtime-tests/src/counting_alloc.rs"]
 mod counting_alloc;
@@ -64,4 +65,22 @@ fn looking_up_a_role_allocates_nothing() {
             true
         )
     );
+}
+
+/// A message's roles are read onto the vector the intake kept from the one before: the
+/// third of three equal messages (the second and third not admitted: duplicates) takes one
+/// allocation fewer than the second, whose roles' vector the intake kept.
+#[test]
+fn the_intake_reads_roles_onto_the_vector_it_kept() {
+    use robot_runtime::hri::{Admission, Envelope, HriIntake, IntakeConfig, Timestamp};
+    let msg = r#"{"intent": "__intent_say__", "data": "{\"object\": \"hello there\", \"recipient\": \"person_1\"}", "source": "__remote_supervisor__", "priority": 200}"#;
+    let mut intake = HriIntake::new(IntakeConfig::default());
+    let mut receive = |t| allocations(|| intake.receive_json(msg, Envelope::new(), Timestamp(t)));
+    let (_, first) = receive(0);
+    assert!(matches!(first, Admission::Execute(_)), "{first:?}");
+    let (second, dup) = receive(1);
+    assert!(matches!(dup, Admission::Duplicate { .. }), "{dup:?}");
+    let (third, dup) = receive(2);
+    assert!(matches!(dup, Admission::Duplicate { .. }), "{dup:?}");
+    assert_eq!(third + 1, second, "second: {second}, third: {third}");
 }

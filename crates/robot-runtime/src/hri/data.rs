@@ -359,19 +359,20 @@ impl Roles {
     /// The roles of a `data` object as read, their strings copied into one buffer.
     ///
     /// The text's size first, then the entries, gathered into a vector of their own sized
-    /// for them: two allocations, and the read roles' vector freed. (Built in the read
+    /// for them: two allocations. The read entries are taken out of `roles`, whose vector
+    /// stays, empty, for the next message ([`super::read::SpareRoles`]). (Built in the read
     /// vector's own buffer by `collect`, std reuses the buffer only when an [`Entry`] takes
     /// the room of a read entry; when they differ it shrinks the buffer in place, and the
     /// allocator then no longer has a block of the read vector's size at hand for the next
     /// message: measured, that cost more than the allocation saved.)
-    pub(crate) fn from_read(roles: RolesIn<'_>) -> Roles {
-        let read = roles.into_entries();
+    pub(crate) fn from_read(roles: &mut RolesIn<'_>) -> Roles {
+        let read = roles.entries();
         let text = read
             .iter()
             .map(|e| read_key_text_len(e.role, &e.key) + field_str(&e.value).map_or(0, str::len))
             .sum();
         let mut b = Builder::with_capacity(read.len(), text);
-        for RoleIn { key, role, value } in read {
+        for RoleIn { key, role, value } in roles.drain() {
             match value {
                 FieldIn::Str(s) => b.push_role(role, &key, ValueIn::Str(&s)),
                 FieldIn::Other(v) => match v.as_str() {
@@ -619,8 +620,8 @@ mod tests {
     }
 
     /// The owned intent of `roles` as read.
-    fn owned(roles: RolesIn<'_>) -> Roles {
-        Roles::from_read(roles)
+    fn owned(mut roles: RolesIn<'_>) -> Roles {
+        Roles::from_read(&mut roles)
     }
 
     proptest! {

@@ -579,7 +579,12 @@ mod tests {
             r#"{"intent": "__intent_start_activity__", "data": {"object": "x", "other_data": {"b": [1, 2.5, null]}, "zz": true}}"#,
             r#"{"intent": "custom", "data": {"b": "2", "a": 1, "b": "3"}}"#,
         ] {
-            let read = crate::hri::HriIntent::read_json(text, ReadOptions::default()).unwrap();
+            let read = crate::hri::HriIntent::read_json(
+                text,
+                ReadOptions::default(),
+                &mut crate::hri::read::SpareRoles::default(),
+            )
+            .unwrap();
             let key = Deduplicator::key_in(&read.intent);
             assert_eq!(key, Deduplicator::key(&read.into_owned().intent), "{text}");
         }

@@ -7,6 +7,7 @@ use super::envelope::{Envelope, IntentId, IntentRecord, Timestamp};
 use super::error::HriError;
 use super::message::{HriIntent, IntentFields, IntentIn, ReadIn, ReadOptions, RejectedIntent};
 use super::policy::{ConfidenceDecision, ConfidencePolicy};
+use super::read::SpareRoles;
 use super::vocab::{Modality, Normalization, Source};
 use std::borrow::Cow;
 
@@ -164,6 +165,8 @@ pub struct HriIntake {
     dedup: Deduplicator,
     next_id: u64,
     events: Vec<HriEvent>,
+    /// The vector a JSON message's roles are read onto, kept from one message to the next.
+    spare: SpareRoles,
 }
 
 impl HriIntake {
@@ -174,7 +177,14 @@ impl HriIntake {
             config,
             next_id: 1,
             events: Vec::new(),
+            spare: SpareRoles::default(),
         }
+    }
+
+    /// The vector the next JSON message's roles are read onto: lent for a read, its room
+    /// kept when the read entries are dropped ([`SpareRoles`]).
+    pub(crate) fn spare_roles(&mut self) -> &mut SpareRoles {
+        &mut self.spare
     }
 
     /// The configuration.
@@ -195,7 +205,7 @@ impl HriIntake {
         now: Timestamp,
         sink: &mut impl EventSink,
     ) -> AdmissionIn<'a> {
-        let read = HriIntent::read_json(text, self.config.read);
+        let read = HriIntent::read_json(text, self.config.read, &mut self.spare);
         self.admit(read, envelope, now, sink)
     }
 
@@ -245,7 +255,7 @@ impl HriIntake {
         now: Timestamp,
         sink: &mut impl EventSink,
     ) -> AdmissionIn<'a> {
-        let read = HriIntent::read_fields(fields, self.config.read);
+        let read = HriIntent::read_fields(fields, self.config.read, &mut self.spare);
         self.admit(read, envelope, now, sink)
     }
 
@@ -329,14 +339,17 @@ impl HriIntake {
             Ok(r) => r,
             Err(rejected) => return Admission::Rejected(self.reject(rejected, envelope, sink)),
         };
-        match self.admit_read(&mut read, envelope, now, sink) {
-            Admission::Execute(head) => Admission::Execute(head.map(|()| read.intent)),
-            Admission::Confirm(head) => Admission::Confirm(head.map(|()| read.intent)),
+        let admission = match self.admit_read(&mut read, envelope, now, sink) {
+            Admission::Execute(head) => return Admission::Execute(head.map(|()| read.intent)),
+            Admission::Confirm(head) => return Admission::Confirm(head.map(|()| read.intent)),
             Admission::Ignored(id) => Admission::Ignored(id),
             Admission::Duplicate { id, of } => Admission::Duplicate { id, of },
             Admission::Expired(id) => Admission::Expired(id),
             Admission::Rejected(id) => Admission::Rejected(id),
-        }
+        };
+        // Not admitted: the roles' room is kept for the next message.
+        self.spare.keep(read.intent.data.take_entries());
+        admission
     }
 
     /// The id of a message: its envelope's, or the next one assigned.

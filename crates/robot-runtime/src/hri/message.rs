@@ -3,7 +3,7 @@
 
 use super::data::Roles;
 use super::error::HriError;
-use super::read::{FieldIn, MessageIn, RolesIn, TopIn};
+use super::read::{FieldIn, MessageIn, RolesIn, SpareRoles, TopIn};
 use super::roles;
 use super::vocab::{IntentKind, Modality, Normalization, Role, Source};
 use crate::json_kind::kind_of as json_kind;
@@ -186,8 +186,8 @@ struct Reader {
 /// `data` as received: text (the message's string) or an inline object (JSON bridges).
 enum DataIn<'a> {
     Text(Cow<'a, str>),
-    /// Text whose roles the scanner read already ([`FieldIn::TextRoles`]): what the text's
-    /// parse gives.
+    /// Text whose roles the scanner read already (a JSON message's [`FieldIn::TextRoles`],
+    /// or a fixed-layout message's `data` of the common shape): what the text's parse gives.
     TextRoles(RolesIn<'a>),
     Inline(RolesIn<'a>),
 }
@@ -211,7 +211,7 @@ impl IntentIn<'_> {
     pub(crate) fn take_owned(&mut self) -> HriIntent {
         HriIntent {
             intent: std::mem::replace(&mut self.intent, IntentKind::Custom(String::new())),
-            data: std::mem::take(&mut self.data).into_roles(),
+            data: self.data.take_roles(),
             source: std::mem::replace(&mut self.source, Source::Unknown),
             modality: std::mem::replace(&mut self.modality, Modality::Other),
             priority: self.priority,
@@ -353,19 +353,28 @@ impl HriIntent {
         fields: IntentFields<'_>,
         options: ReadOptions,
     ) -> Result<ReadIntent, RejectedIntent> {
-        HriIntent::read_fields(fields, options).map(ReadIn::into_owned)
+        HriIntent::read_fields(fields, options, &mut SpareRoles::default()).map(ReadIn::into_owned)
     }
 
     /// [`HriIntent::from_fields`], `data` borrowed.
-    pub(crate) fn read_fields(
-        fields: IntentFields<'_>,
+    ///
+    /// `data`'s roles are read onto `spare`'s vector (see [`SpareRoles`]).
+    pub(crate) fn read_fields<'a>(
+        fields: IntentFields<'a>,
         options: ReadOptions,
-    ) -> Result<ReadIn<'_>, RejectedIntent> {
+        spare: &mut SpareRoles,
+    ) -> Result<ReadIn<'a>, RejectedIntent> {
         let r = Reader::new(options);
         let confidence = fields.confidence.map(f64::from);
+        // The common shape read here, onto the spare vector: what the reader's own parse of
+        // the text would give (it tries the same scanner first).
+        let data = match super::scan::roles_onto(fields.data, spare.lend()) {
+            Some(roles) => DataIn::TextRoles(roles),
+            None => DataIn::Text(Cow::Borrowed(fields.data)),
+        };
         r.finish(
             Some(fields.intent),
-            DataIn::Text(Cow::Borrowed(fields.data)),
+            data,
             fields.source,
             fields.modality,
             fields.priority.map(Ok),
@@ -383,16 +392,19 @@ impl HriIntent {
     /// own (`hri/scan.rs`), anything else by serde_json's parser; what it reports is what
     /// [`HriIntent::from_json_value`] reports for the same text.
     pub fn from_json(text: &str, options: ReadOptions) -> Result<ReadIntent, RejectedIntent> {
-        HriIntent::read_json(text, options).map(ReadIn::into_owned)
+        HriIntent::read_json(text, options, &mut SpareRoles::default()).map(ReadIn::into_owned)
     }
 
     /// [`HriIntent::from_json`], `data` borrowed.
-    pub(crate) fn read_json(
-        text: &str,
+    ///
+    /// `data`'s roles are read onto `spare`'s vector (see [`SpareRoles`]).
+    pub(crate) fn read_json<'a>(
+        text: &'a str,
         options: ReadOptions,
-    ) -> Result<ReadIn<'_>, RejectedIntent> {
+        spare: &mut SpareRoles,
+    ) -> Result<ReadIn<'a>, RejectedIntent> {
         let mut message = MessageIn::default();
-        if super::scan::message_into(text, &mut message).is_some() {
+        if super::scan::message_into(text, &mut message, spare.lend()).is_some() {
             return message.read(options);
         }
         drop(message);

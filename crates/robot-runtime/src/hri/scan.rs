@@ -19,6 +19,8 @@
 //!
 //! [`HriIntent::FIELDS`]: super::HriIntent::FIELDS
 
+#[cfg(doc)]
+use super::read::SpareRoles;
 use super::read::{FieldIn, MessageIn, RoleIn, RolesIn};
 use serde_json::Value;
 use std::borrow::Cow;
@@ -27,14 +29,21 @@ use std::borrow::Cow;
 #[cfg(test)]
 pub(super) fn message(text: &str) -> Option<MessageIn<'_>> {
     let mut message = MessageIn::default();
-    message_into(text, &mut message).map(|()| message)
+    message_into(text, &mut message, Vec::new()).map(|()| message)
 }
 
 /// [`message`] into `message` (empty on entry), read where the caller keeps it: the
 /// message's fields are not moved out of a return value. On `None`, `message` holds what
 /// was read before the text left the shape, and is to be dropped.
-pub(super) fn message_into<'a>(text: &'a str, message: &mut MessageIn<'a>) -> Option<()> {
+///
+/// `spare` is the vector `data`'s roles are read onto (see [`SpareRoles`]).
+pub(super) fn message_into<'a>(
+    text: &'a str,
+    message: &mut MessageIn<'a>,
+    spare: Vec<RoleIn<'a>>,
+) -> Option<()> {
     let mut s = Scanner::new(text);
+    s.spare = spare;
     s.open()?;
     if !s.close_if_empty() {
         loop {
@@ -71,7 +80,13 @@ pub(super) fn message_into<'a>(text: &'a str, message: &mut MessageIn<'a>) -> Op
 /// The roles of `data` text, or `None` when the text is not a flat object of the common
 /// shape.
 pub(super) fn roles(text: &str) -> Option<RolesIn<'_>> {
+    roles_onto(text, Vec::new())
+}
+
+/// [`roles`], read onto `spare` (see [`SpareRoles`]).
+pub(super) fn roles_onto<'a>(text: &'a str, spare: Vec<RoleIn<'a>>) -> Option<RolesIn<'a>> {
     let mut s = Scanner::new(text);
+    s.spare = spare;
     let roles = s.flat_object()?;
     s.end()?;
     Some(roles)
@@ -82,11 +97,23 @@ pub(super) fn roles(text: &str) -> Option<RolesIn<'_>> {
 struct Scanner<'a> {
     text: &'a str,
     at: usize,
+    /// The vector the next roles are read onto (empty; taken by the first object read).
+    spare: Vec<RoleIn<'a>>,
 }
 
 impl<'a> Scanner<'a> {
     fn new(text: &'a str) -> Scanner<'a> {
-        Scanner { text, at: 0 }
+        Scanner {
+            text,
+            at: 0,
+            spare: Vec::new(),
+        }
+    }
+
+    /// Roles to read onto [`Scanner::spare`].
+    #[inline]
+    fn new_roles(&mut self) -> RolesIn<'a> {
+        RolesIn::onto(std::mem::take(&mut self.spare))
     }
 
     fn peek(&self) -> Option<u8> {
@@ -244,7 +271,8 @@ impl<'a> Scanner<'a> {
         self.blanks();
         match self.peek()? {
             b'{' => {
-                put(slot, FieldIn::Roles(RolesIn::default()));
+                let roles = self.new_roles();
+                put(slot, FieldIn::Roles(roles));
                 let FieldIn::Roles(roles) = slot else {
                     return None;
                 };
@@ -280,7 +308,7 @@ impl<'a> Scanner<'a> {
             return None;
         }
         self.at += 1;
-        let mut roles = RolesIn::default();
+        let mut roles = self.new_roles();
         self.spaces();
         if self.peek()? == b'}' {
             self.at += 1;
@@ -349,7 +377,7 @@ impl<'a> Scanner<'a> {
     /// An object of strings, plain numbers and literals: its entries as [`RolesIn`] holds
     /// them (sorted, the last of a repeated key).
     fn flat_object(&mut self) -> Option<RolesIn<'a>> {
-        let mut roles = RolesIn::default();
+        let mut roles = self.new_roles();
         self.flat_object_into(&mut roles)?;
         Some(roles)
     }

@@ -445,11 +445,11 @@ where
         let options = self.hri.config().read;
         let mut envelope = Envelope::new();
         let mut read = match message {
-            HriMessage::Text(text) => HriIntent::read_json(text, options),
+            HriMessage::Text(text) => HriIntent::read_json(text, options, self.hri.spare_roles()),
             HriMessage::Object(object) => HriIntent::read_object(object, options),
             HriMessage::Fields(fields, given) => {
                 envelope = given;
-                HriIntent::read_fields(fields, options)
+                HriIntent::read_fields(fields, options, self.hri.spare_roles())
             }
             HriMessage::Undecodable { reason, .. } => Err(RejectedIntent::undecodable(reason)),
         };
@@ -461,23 +461,22 @@ where
                 return IntakeOutcome::NotAdmitted(NotAdmitted::Rejected(id));
             }
         };
-        let head = match self.hri.admit_read(read, envelope, arrived, &mut sink) {
-            Admission::Execute(head) => head,
+        let outcome = match self.hri.admit_read(read, envelope, arrived, &mut sink) {
+            Admission::Execute(head) => self.route_hri(source, head, &mut read.intent),
             Admission::Confirm(head) => {
-                return IntakeOutcome::NotAdmitted(NotAdmitted::NeedsConfirmation(head.id))
+                IntakeOutcome::NotAdmitted(NotAdmitted::NeedsConfirmation(head.id))
             }
-            Admission::Ignored(id) => {
-                return IntakeOutcome::NotAdmitted(NotAdmitted::LowConfidence(id))
-            }
+            Admission::Ignored(id) => IntakeOutcome::NotAdmitted(NotAdmitted::LowConfidence(id)),
             Admission::Duplicate { id, of } => {
-                return IntakeOutcome::NotAdmitted(NotAdmitted::Duplicate { id, of })
+                IntakeOutcome::NotAdmitted(NotAdmitted::Duplicate { id, of })
             }
-            Admission::Expired(id) => return IntakeOutcome::NotAdmitted(NotAdmitted::Expired(id)),
-            Admission::Rejected(id) => {
-                return IntakeOutcome::NotAdmitted(NotAdmitted::Rejected(id))
-            }
+            Admission::Expired(id) => IntakeOutcome::NotAdmitted(NotAdmitted::Expired(id)),
+            Admission::Rejected(id) => IntakeOutcome::NotAdmitted(NotAdmitted::Rejected(id)),
         };
-        self.route_hri(source, head, &mut read.intent)
+        // The roles' room is kept for the next message (their entries dropped).
+        let entries = read.intent.data.take_entries();
+        self.hri.spare_roles().keep(entries);
+        outcome
     }
 
     /// Steps 2 to 6 for an admitted HRI request: the HRI map's entry (lookup), its feature
