@@ -527,13 +527,13 @@ where
             self.queue_for_missions(tag, source, head.map(|()| intent.take_owned()));
             return IntakeOutcome::ToMissions { tag };
         }
-        let built = entry.build_with::<U>(wire, |key| role(key).map(FieldIn::to_text));
+        let built = entry.deserialize_member::<U>(|key| role(key).map(FieldIn::to_text));
         let meta = meta(intent);
         if entry.route.to_missions() {
             self.queue_for_missions(tag, source, head.map(|()| intent.take_owned()));
         }
         match built {
-            Ok(intent) => {
+            Some(Ok(intent)) => {
                 let matched = Match::Hri {
                     intent: entry.intent,
                 };
@@ -542,10 +542,10 @@ where
                 }
                 IntakeOutcome::Pending { tag, matched }
             }
-            Err(error) => {
-                let reason = match error {
-                    crate::hri::HriMapError::Payload { reason, .. } => reason,
-                    other => other.to_string(),
+            other => {
+                let reason = match other {
+                    Some(Err(e)) => e.to_string(),
+                    _ => crate::hri::map::NOT_IMPLEMENTED.to_owned(),
                 };
                 let error = TranslateError::BadPayload {
                     tag: U::tag_name(tag),
