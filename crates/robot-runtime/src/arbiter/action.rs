@@ -8,7 +8,7 @@
 //!   released (halt before start). A reservation preempted in turn fails the action.
 //! * Blocked: it waits ([`WhenBlocked::Wait`], retrying every step, for at most `up_to`)
 //!   or fails at once ([`WhenBlocked::Fail`]), as its behavior's class says; either is an
-//!   [`ArbiterEvent`](super::ArbiterEvent) (the timeline shows it).
+//!   [`ArbiterEvent`] (the timeline shows it).
 //! * Asked to halt while running: it releases and ends as failed; the wrapped action's
 //!   `on_end` gets [`ActionEnd::Cancelled`] (it was stopped for someone else).
 //!

@@ -7,7 +7,7 @@
 //!
 //! 1. a claim that is already halting is going away: the candidate waits for it;
 //! 2. a higher priority (the intent's) wins;
-//! 3. equal priorities: the higher capability rank ([`super::CapabilityPolicy::rank`]) wins;
+//! 3. equal priorities: the higher capability rank ([`CapabilityPolicy::rank`](crate::mission::CapabilityPolicy::rank)) wins;
 //! 4. equal ranks: arrival order — the earlier claim keeps its resources;
 //! 5. a claim whose capability is not preemptible is never beaten.
 //!

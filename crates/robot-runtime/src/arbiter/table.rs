@@ -1,6 +1,6 @@
 //! [`Arbiter`]: the one table of who holds which part of the body, shared by the mission
 //! controller and behavior actions ([`SharedArbiter`]), with the policy of the
-//! [module documentation](super) applied by [`rule::decide`](super::rule::decide).
+//! [module documentation](super) applied by [`rule::decide`].
 //!
 //! A claim is in one of four states ([`HoldState`]): holding its resources, halting (still
 //! holding them: asked to stop, by whom), reserved (granted by preemption: it holds nothing
@@ -255,7 +255,7 @@ impl<R: Resource> Arbiter<R> {
         }
     }
 
-    /// Carries out a [`Verdict::Preempt`](super::Verdict::Preempt) just decided for `claim`
+    /// Carries out a [`Verdict::Preempt`] just decided for `claim`
     /// (halt before start): asks every holder [`involved`](Self::involved) to halt,
     /// reserves `claim` until they have released, and reports
     /// [`ArbiterEvent::Preempting`]. The one way a behavior's action and a track lock

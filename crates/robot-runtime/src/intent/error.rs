@@ -34,7 +34,7 @@ pub enum MissingFields {
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 #[non_exhaustive]
 pub enum TranslateError {
-    /// `parameters` is longer than [`TranslateConfig::max_parameters_len`].
+    /// `parameters` is longer than [`TranslateConfig::max_parameters_len`](crate::intent::TranslateConfig::max_parameters_len).
     #[error("parameters are {len} bytes, more than the limit of {limit}")]
     ParametersTooLarge {
         /// Length in bytes.

@@ -277,7 +277,7 @@ impl<'a, U: IntentUnion, E: 'static> Ctx<'a, U, E> {
     }
 
     /// Delegates to an action (same control rules as behaviors). The runner owns it until
-    /// it ends; `cont` receives [`DelegationOutcome::Action`].
+    /// it ends; `cont` receives [`DelegationOutcome::Action`](super::DelegationOutcome::Action).
     pub fn delegate_action(
         &mut self,
         action: Box<dyn Action>,
@@ -298,7 +298,7 @@ impl<'a, U: IntentUnion, E: 'static> Ctx<'a, U, E> {
     /// Cancels whatever this behavior delegated to (behaviors above it, its running
     /// action). With `run_continuation`, the pending continuation runs at this behavior's
     /// next update (as the original's callback) with [`BehaviorEnd::Cancelled`] /
-    /// [`ActionEnd::Cancelled`]; without, it is dropped. Returns whether anything was
+    /// [`ActionEnd::Cancelled`](crate::behavior::ActionEnd::Cancelled); without, it is dropped. Returns whether anything was
     /// delegated.
     pub fn cancel_delegates(&mut self, run_continuation: bool) -> Result<bool, RunnerError> {
         if self.state() != LifecycleState::Active || self.end_queued {

@@ -6,7 +6,7 @@ use crate::intent::{
     ActiveIntentGuard, IntentComponent, IntentUnion, TimeoutHold, TriggerWordSuppression,
 };
 
-/// Identifies one scoped effect of one behavior (see [`Ctx::release_effect`]).
+/// Identifies one scoped effect of one behavior (see [`Ctx::release_effect`](super::Ctx::release_effect)).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct EffectId(pub(super) u64);
 

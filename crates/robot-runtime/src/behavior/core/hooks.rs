@@ -34,7 +34,7 @@ use super::{
 /// ```
 pub trait Behavior<U: IntentUnion, E: 'static = ()>: Send + 'static {
     /// Every behavior this one may delegate to, declared once when the tree is built
-    /// (delegating to anything else is [`RunnerError::UndeclaredDelegate`]).
+    /// (delegating to anything else is [`RunnerError::UndeclaredDelegate`](super::RunnerError::UndeclaredDelegate)).
     fn delegates(&self) -> Vec<BehaviorId> {
         Vec::new()
     }
@@ -86,7 +86,7 @@ pub trait Behavior<U: IntentUnion, E: 'static = ()>: Send + 'static {
     fn on_entered_scope(&mut self, _ctx: &mut Ctx<'_, U, E>) {}
     /// Last exit from activatable scope.
     fn on_left_scope(&mut self, _ctx: &mut Ctx<'_, U, E>) {}
-    /// A delegation with [`Continuation::Call`] ended.
+    /// A delegation with [`Continuation::Call`](super::Continuation::Call) ended.
     fn on_delegation_done(
         &mut self,
         _step: u32,

@@ -79,7 +79,7 @@ pub enum BehaviorEvent<'a, T, E> {
 pub enum Continuation {
     /// Nothing.
     None,
-    /// Call [`Behavior::on_delegation_done`] with this step number (a state machine's
+    /// Call [`Behavior::on_delegation_done`](super::Behavior::on_delegation_done) with this step number (a state machine's
     /// "decide next step" function switches on it).
     Call(u32),
 }

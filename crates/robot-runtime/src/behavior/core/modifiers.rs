@@ -45,7 +45,7 @@ impl CubeRequirement {
 ///
 /// A behavior's modifiers are computed once when the tree is built: the base defaults
 /// ([`BASE`](Self::BASE)), then the instance's JSON `behaviorModifiers`, then the class's
-/// [`Behavior::operation_modifiers`] hook, which overwrites whatever it assigns (as the
+/// [`Behavior::operation_modifiers`](super::Behavior::operation_modifiers) hook, which overwrites whatever it assigns (as the
 /// original's `GetBehaviorOperationModifiers` ran after the JSON was applied).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OperationModifiers {

@@ -262,7 +262,7 @@ impl<U: IntentUnion, E: 'static> Runner<U, E> {
     }
 
     /// The revision at which any of `inputs` last changed (0: not since the runner began).
-    /// A robot-state field changed through [`robot_mut`](Self::robot_mut) since the last
+    /// A robot-state field changed through [`world_mut`](Self::world_mut) since the last
     /// tick (the runner compares at the start of the next one) counts at the current
     /// [`revision`](Self::revision). Read-only.
     pub fn changed_at(&self, inputs: Inputs) -> u64 {
@@ -270,7 +270,7 @@ impl<U: IntentUnion, E: 'static> Runner<U, E> {
     }
 
     /// The inputs that changed after revision `since` (a [`revision`](Self::revision) read
-    /// earlier); a robot-state field changed through [`robot_mut`](Self::robot_mut) since the
+    /// earlier); a robot-state field changed through [`world_mut`](Self::world_mut) since the
     /// last tick counts. Read-only: a tool asks once what moved, then reads only that.
     pub fn changed_since(&self, since: u64) -> Inputs {
         self.core

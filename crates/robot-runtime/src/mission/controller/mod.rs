@@ -116,7 +116,7 @@ pub type MissionListener = Box<dyn FnMut(&MissionEvent) + Send>;
 ///
 /// * Routes map an intent (optionally with a role value) to a capability.
 /// * Every request gets a typed [`Decision`] (grant, preempt, queue, reject) with the
-///   requests involved, decided by [`arbiter::decide`]: priority, then the capability's
+///   requests involved, decided by [`arbiter::rule::decide`](crate::arbiter::rule::decide): priority, then the capability's
 ///   rank, then arrival order.
 /// * Preemption is halt-before-start: the holders are halted first, the newcomer starts only
 ///   when they confirmed (polled once per tick) or their halt timeout passed (force-release,
