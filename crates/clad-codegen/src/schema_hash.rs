@@ -1,6 +1,6 @@
 //! The schema hash: one hash over a type and every type it refers to.
 //!
-//! The original compiler's per-declaration version hash (§3.12, [`crate::hash`]) covers a
+//! The original compiler's per-declaration version hash (§3.12, `crate::hash`) covers a
 //! declaration's own text only: a structure that holds another structure hashes that member
 //! as `CompoundType: name=Inner`, so a change *inside* `Inner` leaves it unchanged. A
 //! transport that promises to refuse a peer built from another schema instead of decoding

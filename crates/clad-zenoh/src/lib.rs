@@ -1,7 +1,8 @@
 //! CLAD messages across processes and machines, over [Zenoh](https://zenoh.io).
 //!
 //! Networking lives only in this crate: `clad-runtime`/`robot-runtime` and generated code
-//! know nothing of it. Everything here works with any generated [`Wire`] type:
+//! know nothing of it. Everything here works with any generated
+//! [`Wire`](clad_runtime::wire::Wire) type:
 //!
 //! - [`Publisher`] / [`subscribe`] / [`subscribe_view`]: typed publish/subscribe. The payload
 //!   is the CLAD packed encoding; every sample carries a [`TypeTag`] attachment (the type's

@@ -57,7 +57,7 @@ const CONDITIONS: &[&str] = &[
 /// Activation conditions that wait on time or keep state between evaluations (time since
 /// entering scope, since a change, durations, ages, cooldowns, "became true", dedup
 /// intervals, first detections, per-tick transitions): [`varied_tree`] adds them to
-/// [`CONDITIONS`], for the property tests of the wake-up and caching contracts.
+/// `CONDITIONS`, for the property tests of the wake-up and caching contracts.
 pub const TIMED_CONDITIONS: &[&str] = &[
     r#"{"conditionType": "TimerInRange", "begin_s": 2}"#,
     r#"{"conditionType": "TimerInRange", "begin_s": 0.5, "end_s": 3}"#,

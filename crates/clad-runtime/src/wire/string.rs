@@ -72,7 +72,8 @@ pub fn read_str<'a, L: LengthPrefix>(r: &mut Reader<'a>, max: u64) -> Result<&'a
 // ---------------------------------------------------------------------------------------
 
 /// Writes `N` consecutive `string[L]` members of the structure `type_name` (`strings`, in
-/// order); `fields` gives each member's schema name and declared maximum (or [`NO_MAX`]).
+/// order); `fields` gives each member's schema name and declared maximum (or
+/// [`NO_MAX`](super::NO_MAX)).
 ///
 /// The bytes and errors are exactly those of [`write_string`] per member followed by
 /// [`FieldContext::in_field`], but a run whose lengths are all within their limits and that
@@ -141,7 +142,8 @@ fn fill_str_run<L: LengthPrefix>(mut out: &mut [u8], strings: &[&str]) -> Option
 }
 
 /// Reads `N` consecutive `string[L]` members of the structure `type_name` as borrowed
-/// strings; `fields` gives each member's schema name and declared maximum (or [`NO_MAX`]).
+/// strings; `fields` gives each member's schema name and declared maximum (or
+/// [`NO_MAX`](super::NO_MAX)).
 ///
 /// Results, reader position and errors are exactly those of [`read_str`] per member
 /// followed by [`FieldContext::in_field`], but a run that decodes cleanly is validated as

@@ -10,7 +10,7 @@
 //! the intents its code claims (claim sites for coverage). A [`NativeClass`]'s hooks have
 //! the runtime's `Behavior` signatures, with the defaults of these classes: no wake-up of
 //! its own (its actions and delegates answer for themselves), never gently interrupted; a
-//! class that runs [`Steps`] hands them over ([`NativeClass::steps`]) and the base starts
+//! class that runs `Steps` hands them over ([`NativeClass::steps`]) and the base starts
 //! the next one whenever a delegation ends, before the class's own
 //! [`on_delegation_done`](NativeClass::on_delegation_done).
 
@@ -209,7 +209,7 @@ pub trait NativeClass<U: IntentUnion, E: 'static>: Send + 'static {
     fn on_entered_scope(&mut self, _ctx: &mut Ctx<'_, U, E>) {}
     /// Last exit from activatable scope.
     fn on_left_scope(&mut self, _ctx: &mut Ctx<'_, U, E>) {}
-    /// The steps it runs, if it runs its outcome as [`Steps`]: the base starts the next
+    /// The steps it runs, if it runs its outcome as `Steps`: the base starts the next
     /// one whenever a delegation ends.
     fn steps(&mut self) -> Option<&mut Steps> {
         None

@@ -13,7 +13,7 @@
 //!   Every gate open.
 //! * `Volume`, `EyeColorVoiceCommand`, `EyeColor`, `AlexaSignInOut`: their predicates are
 //!   `logic::voice`'s; each claims what the original claims in code (OCP §4.1) and plays
-//!   the original's animations ([`Steps`]).
+//!   the original's animations (`Steps`).
 //!
 //! Each class is a [`Native`] on its [`Base`] (gates, delegates, claimed intents), most
 //! deciding with a [`Decide`]: its keys read as its table says and its predicate

@@ -120,7 +120,7 @@ impl RobotState {
 
     /// The bits of the activation gates this state blocks (spec §0 steps 2–5): 1 off its
     /// treads, 2 on the charger's contacts, 4 carrying, 8 no cube connection (see
-    /// [`World::blocking`]).
+    /// [`World::blocking`](robot_runtime::behavior::World::blocking)).
     pub fn blocking_gates(&self) -> u8 {
         let mut bits = 0;
         if self.off_treads != OffTreads::OnTreads {

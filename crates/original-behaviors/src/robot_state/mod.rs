@@ -396,7 +396,8 @@ impl RobotState {
     pub fn touched_for(&self) -> Option<Duration> {
         self.touched_since.map(|t| self.now.saturating_sub(t))
     }
-    /// The last engine error code message (index into [`catalog::ENGINE_ERROR_CODES`]).
+    /// The last engine error code message (index into
+    /// [`catalog::ENGINE_ERROR_CODES`](crate::catalog::ENGINE_ERROR_CODES)).
     pub fn engine_error(&self) -> Option<u8> {
         self.engine_error.map(|(c, _)| c)
     }
@@ -405,7 +406,7 @@ impl RobotState {
         self.engine_error = Some((code, self.tick));
     }
     /// Adds or refreshes a located object of type `object_type` (index into
-    /// [`catalog::OBJECT_TYPES`]), observed now.
+    /// [`catalog::OBJECT_TYPES`](crate::catalog::OBJECT_TYPES)), observed now.
     pub fn observe_object(&mut self, object_type: u8, distance_mm: f32) {
         let ms = self.latest_message_ms;
         match self

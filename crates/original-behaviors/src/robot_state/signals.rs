@@ -155,7 +155,7 @@ pub struct NameSighting {
 }
 
 /// What the class predicates read besides the conditions' state (see the
-/// [module documentation](self)).
+/// `signals` module's documentation).
 #[derive(Clone, Debug, PartialEq)]
 pub struct Signals {
     /// The last RobotStopped with reason CLIFF (`cliff_stop`).

@@ -1,9 +1,10 @@
 //! The HRI intent map: `hri_intent_map.json`, a sibling of `user_intent_map.json`, maps a
 //! ROS4HRI intent (`hri_actions_msgs/Intent`) and conditions on its thematic roles to a
-//! member of the user-intent union, copying roles into payload fields. Checked at build time
-//! against the union and the ROS4HRI vocabulary of the runtime itself
+//! member of the user-intent union, copying roles into payload fields. Checked at build
+//! time against the union and the ROS4HRI vocabulary of the runtime itself
 //! ([`robot_runtime::hri::IntentKind`]: the constants, their wire values and
-//! [`IntentKind::roles`]), emitted as a `robot_runtime::hri::StaticHriMap` static.
+//! [`IntentKind::roles`](robot_runtime::hri::IntentKind::roles)), emitted as a
+//! `robot_runtime::hri::StaticHriMap` static.
 //!
 //! ```json
 //! {

@@ -120,7 +120,7 @@ pub fn input_kind(source: IntentSource) -> &'static str {
 /// The most bytes of an undecodable input a timeline line shows (as hex).
 const SHOWN_BYTES: usize = 48;
 
-/// Bytes as the timeline shows them: their count, and the first [`SHOWN_BYTES`] in hex.
+/// Bytes as the timeline shows them: their count, and the first `SHOWN_BYTES` in hex.
 pub fn describe_bytes(bytes: &[u8]) -> String {
     let hex = crate::scenario::encode_hex(&bytes[..bytes.len().min(SHOWN_BYTES)]);
     let more = if bytes.len() > SHOWN_BYTES { "…" } else { "" };

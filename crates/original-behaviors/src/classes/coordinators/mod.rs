@@ -3,12 +3,13 @@
 //!
 //! * the four pass-through coordinators ([`Coordinator`]): `CoordinateGlobalInterrupts`,
 //!   `CoordinateWhileHeldInPalm`, `CoordinateWhileInAir`, `CoordinateInHabitat` — a
-//!   [`PassThroughDispatcher`] (wants to run when its delegate does, has its modifiers,
-//!   ends with it) that, in each update while active, tells behaviors not to activate on
-//!   this tick (`Ctx::suppress_this_tick`, the original's `SetDontActivateThisTick`, §1.5).
-//!   The coordinator sits below its delegate on the stack, so its update runs first and the
-//!   dispatchers above it ask their children after the suppression is set. What it
-//!   suppresses this tick is its [`debug_state`](Behavior::debug_state) (tools see it);
+//!   [`PassThroughDispatcher`](crate::classes::PassThroughDispatcher) (wants to run when
+//!   its delegate does, has its modifiers, ends with it) that, in each update while active,
+//!   tells behaviors not to activate on this tick (`Ctx::suppress_this_tick`, the
+//!   original's `SetDontActivateThisTick`, §1.5). The coordinator sits below its delegate
+//!   on the stack, so its update runs first and the dispatchers above it ask their children
+//!   after the suppression is set. What it suppresses this tick is its
+//!   [`debug_state`](robot_runtime::behavior::Behavior::debug_state) (tools see it);
 //! * `QuietModeCoordinator` ([`QuietMode`]), `SDKInterface` and `SDKLock` ([`Sdk`]),
 //!   `StayOnChargerUntilCharged` ([`StayOnCharger`]), `ConfirmHabitat` ([`ConfirmHabitat`])
 //!   and `SleepCycle` ([`SleepCycle`]).
@@ -18,9 +19,10 @@
 //! stack and the intents, so those classes ask it themselves: [`timer_antics_skipped`],
 //! [`voice_turn_disabled`], [`drive_to_face_interrupted`].
 //!
-//! Every class reads its keys with [`read_class_keys`] (strict mode accepts exactly the
-//! table's keys), declares what its predicate reads (`activation_watch`) and when its
-//! update may next act (`next_wakeup`), and says its predicate for tools.
+//! Every class reads its keys with [`read_class_keys`](crate::keys::read_class_keys)
+//! (strict mode accepts exactly the table's keys), declares what its predicate reads
+//! (`activation_watch`) and when its update may next act (`next_wakeup`), and says its
+//! predicate for tools.
 //!
 //! One module a class or family: `global_interrupts` (its rules, and what it tells other
 //! classes), `pass_through` (the four pass-through coordinators), `quiet_mode`, `sdk`,

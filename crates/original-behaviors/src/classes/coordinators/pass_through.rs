@@ -70,7 +70,7 @@ pub(super) enum Kind<T> {
     },
 }
 
-/// A pass-through coordinator (see the [module documentation](self)).
+/// A pass-through coordinator (see the [family's documentation](super)).
 pub struct Coordinator<T> {
     class: &'static str,
     pass: PassThroughDispatcher,

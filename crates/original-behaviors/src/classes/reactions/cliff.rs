@@ -72,7 +72,7 @@ mod cliff_step {
     pub const END: u32 = 6;
 }
 
-/// `ReactToCliff` (see the [module documentation](self)).
+/// `ReactToCliff` (see the [family's documentation](super)).
 pub struct ReactToCliff {
     backup_mm: f32,
     backup_speed: f32,

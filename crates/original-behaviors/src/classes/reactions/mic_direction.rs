@@ -60,7 +60,7 @@ impl Default for StateReactions {
 
 const MIC_READS: &[Read] = &[reads::SOUND, reads::ON_PLATFORM, reads::PICKED_UP];
 
-/// `ReactToMicDirection` (see the [module documentation](self)).
+/// `ReactToMicDirection` (see the [family's documentation](super)).
 pub struct ReactToMicDirection {
     default: StateReactions,
     /// Per [`MIC_STATES`].

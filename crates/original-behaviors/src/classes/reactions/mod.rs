@@ -1,8 +1,11 @@
-//! The reactions a robot idle on its treads meets first (original-class-predicates.md
-//! §2.1, §2.2, §6), ported in code: each reads its keys through the class table
-//! ([`read_class_keys`]), decides with the original's class predicate on the robot state
-//! (events heard in scope as [`PredCx::heard`] on [`Signals`](crate::robot_state::Signals)
-//! times), declares exactly what that reads ([`Behavior::activation_watch`]) and acts:
+//! The reactions a robot idle on its treads meets first (original-class-predicates.md §2.1,
+//! §2.2, §6), ported in code: each reads its keys through the class table
+//! ([`read_class_keys`](crate::keys::read_class_keys)), decides with the original's class
+//! predicate on the robot state (events heard in scope as
+//! [`PredCx::heard`](crate::predicate::PredCx::heard) on
+//! [`Signals`](crate::robot_state::Signals) times), declares exactly what that reads
+//! ([`Behavior::activation_watch`](robot_runtime::behavior::Behavior::activation_watch))
+//! and acts:
 //!
 //! * `ReactToCliff` — wants to run after a cliff stop (`cliff_stop`) or a put-down onto a
 //!   cliff heard in scope, on its treads, settled (pitch below ≈0.17°, the literal value of

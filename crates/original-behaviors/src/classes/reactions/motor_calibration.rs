@@ -18,7 +18,7 @@ use crate::robot_state::RobotState;
 const CALIBRATION_TIMEOUT: Duration = Duration::from_secs(5);
 const CALIBRATION_READS: &[Read] = &[reads::CALIBRATION];
 
-/// `ReactToMotorCalibration` (see the [module documentation](self)).
+/// `ReactToMotorCalibration` (see the [family's documentation](super)).
 pub struct ReactToMotorCalibration {
     deadline: Option<Duration>,
 }

@@ -32,7 +32,7 @@ const SOUND_READS: &[Read] = &[
 /// Continuation step of `ReactToSound`: the reaction ended.
 const SOUND_DONE: u32 = 1;
 
-/// `ReactToSound` (see the [module documentation](self)).
+/// `ReactToSound` (see the [family's documentation](super)).
 pub struct ReactToSound {
     mic: BehaviorId,
     absolute_power: f64,
