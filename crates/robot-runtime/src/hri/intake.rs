@@ -165,7 +165,7 @@ pub struct HriIntake {
     dedup: Deduplicator,
     next_id: u64,
     events: Vec<HriEvent>,
-    /// The vector a JSON message's roles are read onto, kept from one message to the next.
+    /// The vector a message's `data` roles are read onto, kept from one message to the next.
     spare: SpareRoles,
 }
 
@@ -181,7 +181,7 @@ impl HriIntake {
         }
     }
 
-    /// The vector the next JSON message's roles are read onto: lent for a read, its room
+    /// The vector the next message's `data` roles are read onto: lent for a read, its room
     /// kept when the read entries are dropped ([`SpareRoles`]).
     pub(crate) fn spare_roles(&mut self) -> &mut SpareRoles {
         &mut self.spare

@@ -186,6 +186,9 @@ struct Reader {
 /// `data` as received: text (the message's string) or an inline object (JSON bridges).
 enum DataIn<'a> {
     Text(Cow<'a, str>),
+    /// Text the scanner already found not of the common shape: read by serde_json's reader
+    /// alone (what [`RolesIn::parse`] falls back to), not scanned a second time.
+    Unscanned(&'a str),
     /// Text whose roles the scanner read already (a JSON message's [`FieldIn::TextRoles`],
     /// or a fixed-layout message's `data` of the common shape): what the text's parse gives.
     TextRoles(RolesIn<'a>),
@@ -370,7 +373,7 @@ impl HriIntent {
         // the text would give (it tries the same scanner first).
         let data = match super::scan::roles_onto(fields.data, spare.lend()) {
             Some(roles) => DataIn::TextRoles(roles),
-            None => DataIn::Text(Cow::Borrowed(fields.data)),
+            None => DataIn::Unscanned(fields.data),
         };
         r.finish(
             Some(fields.intent),
@@ -683,15 +686,16 @@ impl Reader {
         let wire = |kind: &Option<IntentKind>| kind.as_ref().map_or("", |k| k.wire()).to_owned();
         let data = match data {
             DataIn::Inline(roles) | DataIn::TextRoles(roles) => Some(roles),
-            DataIn::Text(t) if t.trim().is_empty() => {
-                self.quiet.empty_data_at = Some(self.notes.len());
-                Some(RolesIn::default())
+            DataIn::Text(Cow::Borrowed(t)) | DataIn::Unscanned(t) if t.trim().is_empty() => {
+                self.empty_data()
             }
-            DataIn::Text(Cow::Borrowed(t)) => self.parse_data(&kind, t, wire),
+            DataIn::Text(Cow::Owned(t)) if t.trim().is_empty() => self.empty_data(),
+            DataIn::Text(Cow::Borrowed(t)) => self.parse_data(&kind, t, wire, RolesIn::parse),
+            DataIn::Unscanned(t) => self.parse_data(&kind, t, wire, RolesIn::parse_with_serde_json),
             // Owned text (a message's `data` string with escapes): its roles are copied out.
-            DataIn::Text(Cow::Owned(t)) => {
-                self.parse_data(&kind, &t, wire).map(RolesIn::into_static)
-            }
+            DataIn::Text(Cow::Owned(t)) => self
+                .parse_data(&kind, &t, wire, RolesIn::parse)
+                .map(RolesIn::into_static),
         };
         if let (Some(kind), Some(data)) = (&kind, &data) {
             let mut unexpected = Vec::new();
@@ -767,14 +771,21 @@ impl Reader {
         }
     }
 
-    /// Reads `data` text into roles, or reports why it cannot be.
+    /// Blank `data`: the empty object, as every consumer reads it (a quiet note).
+    fn empty_data<'t>(&mut self) -> Option<RolesIn<'t>> {
+        self.quiet.empty_data_at = Some(self.notes.len());
+        Some(RolesIn::default())
+    }
+
+    /// Reads `data` text into roles with `parse`, or reports why it cannot be.
     fn parse_data<'t>(
         &mut self,
         kind: &Option<IntentKind>,
         text: &'t str,
         wire: impl Fn(&Option<IntentKind>) -> String,
+        parse: impl FnOnce(&'t str) -> Result<Result<RolesIn<'t>, Value>, serde_json::Error>,
     ) -> Option<RolesIn<'t>> {
-        match RolesIn::parse(text) {
+        match parse(text) {
             Ok(Ok(roles)) => Some(roles),
             Ok(Err(other)) => {
                 self.errors.push(HriError::DataNotObject {
@@ -926,6 +937,46 @@ mod tests {
         let r = read(json!({"intent": "make_coffee", "data": "{\"sugar\": 2}"})).unwrap();
         assert_eq!(r.intent.intent, IntentKind::Custom("make_coffee".into()));
         assert_eq!(r.intent.to_wire().data, "{\"sugar\":2}");
+    }
+
+    /// A fixed-layout message's `data` (scanned once, then read by serde_json alone when it
+    /// is not of the common shape) reads as the same text in a JSON message's `data` string.
+    #[test]
+    fn fields_data_reads_as_a_json_data_string() {
+        let datas = [
+            "{\"recipient\": \"person_1\"}",
+            "{}",
+            "",
+            "   ",
+            " {\"goal\": \"kitchen\"} ",
+            "{\"object\": {\"nested\": [1, 2]}}",
+            "{\"goal\": 1e3, \"object\": \"a\\\"b\"}",
+            "{\"goal\": ",
+            "[1, 2]",
+            "\"text\"",
+            "not json",
+        ];
+        for data in datas {
+            let fields = HriIntent::from_fields(
+                IntentFields {
+                    intent: "__intent_engage_with__",
+                    data,
+                    source: "person_1",
+                    modality: "__modality_motion__",
+                    priority: Some(128),
+                    confidence: None,
+                },
+                ReadOptions::default(),
+            );
+            let json = read(json!({
+                "intent": "__intent_engage_with__",
+                "data": data,
+                "source": "person_1",
+                "modality": "__modality_motion__",
+                "priority": 128,
+            }));
+            assert_eq!(fields, json, "{data:?}");
+        }
     }
 
     #[test]

@@ -42,8 +42,7 @@ pub(super) fn message_into<'a>(
     message: &mut MessageIn<'a>,
     spare: Vec<RoleIn<'a>>,
 ) -> Option<()> {
-    let mut s = Scanner::new(text);
-    s.spare = spare;
+    let mut s = Scanner::onto(text, spare);
     s.open()?;
     if !s.close_if_empty() {
         loop {
@@ -85,8 +84,7 @@ pub(super) fn roles(text: &str) -> Option<RolesIn<'_>> {
 
 /// [`roles`], read onto `spare` (see [`SpareRoles`]).
 pub(super) fn roles_onto<'a>(text: &'a str, spare: Vec<RoleIn<'a>>) -> Option<RolesIn<'a>> {
-    let mut s = Scanner::new(text);
-    s.spare = spare;
+    let mut s = Scanner::onto(text, spare);
     let roles = s.flat_object()?;
     s.end()?;
     Some(roles)
@@ -102,12 +100,9 @@ struct Scanner<'a> {
 }
 
 impl<'a> Scanner<'a> {
-    fn new(text: &'a str) -> Scanner<'a> {
-        Scanner {
-            text,
-            at: 0,
-            spare: Vec::new(),
-        }
+    /// A scanner of `text` whose first roles are read onto `spare` (empty).
+    fn onto(text: &'a str, spare: Vec<RoleIn<'a>>) -> Scanner<'a> {
+        Scanner { text, at: 0, spare }
     }
 
     /// Roles to read onto [`Scanner::spare`].
