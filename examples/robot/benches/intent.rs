@@ -46,17 +46,18 @@ use std::time::Duration;
 
 use criterion::{criterion_group, criterion_main, Criterion};
 use robot_example::clad::anki::vector::{UserIntentTimeInSeconds, UserIntentWeatherResponse};
-use robot_example::clad::cloud_mic::{IntentResult, Message, MessageView};
+use robot_example::clad::cloud_mic::{Message, MessageView};
 use robot_example::intents::{self, Tag, UserIntent, USER_INTENT_MAP};
 use robot_runtime::intent::{CloudEvent, IntakeOutcome, StaticIntentMap};
 use robot_runtime::union::CladUnion;
 use robot_runtime::wire::{Wire, WireView};
 use serde_json::Value;
 
-const WEATHER_PARAMS: &str = "{\"condition\":\"Cloudy\",\"day_or_night\":\"day\",\
-\"is_forecast\":\"false\",\"local_datetime\":\"2018-05-03T10:30:00-07:00\",\
-\"speakable_location_string\":\"San Francisco\",\"temperature\":\"17\",\
-\"temperature_unit\":\"C\"}\n";
+mod requests;
+use requests::{
+    guide_controller, packed_result, CHARGER, CHARGER_CANONICAL, GUIDE, GUIDE_CANONICAL, SAY,
+    SAY_CANONICAL, WEATHER_PARAMS,
+};
 
 /// The naive translation, as a direct port of the original would write it (same map
 /// lookup; numerics: integers unless the text has a dot).
@@ -93,16 +94,6 @@ fn naive(map: &StaticIntentMap<Tag>, intent: &str, params: &str) -> Option<UserI
         Value::String(UserIntent::tag_name(entry.tag).to_owned()),
     );
     serde_json::from_value(Value::Object(obj)).ok()
-}
-
-fn packed_result(intent: &str, parameters: &str) -> Vec<u8> {
-    Message::Result(IntentResult {
-        intent: intent.into(),
-        parameters: parameters.into(),
-        metadata: String::new(),
-    })
-    .pack()
-    .expect("fits the wire limits")
 }
 
 fn bench(c: &mut Criterion) {
@@ -244,12 +235,6 @@ fn sources(c: &mut Criterion) {
     use robot_runtime::hri::Timestamp;
     use robot_runtime::intent::{IntentSource, Request};
 
-    const CHARGER: &str = r#"{"intent": "__intent_move_to__", "data": {"goal": "poi_docking"}, "source": "__remote_supervisor__", "priority": 200}"#;
-    const SAY: &str = r#"{"intent": "__intent_say__", "data": {"object": "hello there", "recipient": "person_1"}, "source": "__remote_supervisor__", "priority": 200}"#;
-    // The same two as the message definition declares them (`data` a string holding the
-    // JSON object), as rosbridge writes an `hri_actions_msgs/Intent`.
-    const CHARGER_CANONICAL: &str = r#"{"intent": "__intent_move_to__", "data": "{\"goal\": \"poi_docking\"}", "source": "__remote_supervisor__", "priority": 200}"#;
-    const SAY_CANONICAL: &str = r#"{"intent": "__intent_say__", "data": "{\"object\": \"hello there\", \"recipient\": \"person_1\"}", "source": "__remote_supervisor__", "priority": 200}"#;
     let mut component = intents::component();
     let pending = |o: &IntakeOutcome<Tag>| matches!(o, IntakeOutcome::Pending { .. });
     let mut g = c.benchmark_group("intent/sources");
@@ -334,36 +319,9 @@ fn sources(c: &mut Criterion) {
     // intake, then the controller's decision and start; the request is stopped (its
     // capability halts at once) so that every iteration is granted.
     {
-        use robot_runtime::arbiter::{Body, SharedArbiter};
-        use robot_runtime::hri::{IntentKind, Priority};
-        use robot_runtime::mission::{
-            Capability, HaltProgress, Handling, MissionConfig, MissionController, Progress,
-            ResourceSet,
-        };
-        struct Guide;
-        impl Capability<Body> for Guide {
-            fn name(&self) -> &str {
-                "guide"
-            }
-            fn resources(&self) -> ResourceSet<Body> {
-                ResourceSet::of(&[Body::Base, Body::Speech])
-            }
-            fn start(&mut self, _: &robot_runtime::mission::Request) -> Result<(), String> {
-                Ok(())
-            }
-            fn tick(&mut self) -> Progress {
-                Progress::Running
-            }
-            fn halt(&mut self) -> HaltProgress {
-                HaltProgress::Halted
-            }
-        }
-        const GUIDE: &str = r#"{"intent": "__intent_guide__", "data": {"goal": "kitchen", "recipient": "person_1"}, "source": "person_1", "priority": 128}"#;
-        const GUIDE_CANONICAL: &str = r#"{"intent": "__intent_guide__", "data": "{\"goal\": \"kitchen\", \"recipient\": \"person_1\"}", "source": "person_1", "priority": 128}"#;
-        let arbiter = SharedArbiter::<Body>::new();
-        let mut mc = MissionController::with_arbiter(MissionConfig::default(), arbiter.clone());
-        let guide = mc.register(Guide);
-        mc.route(IntentKind::Guide, guide);
+        use robot_runtime::hri::Priority;
+        use robot_runtime::mission::Handling;
+        let (mut mc, arbiter) = guide_controller();
         let mut grant = |now: u64, text: &str| {
             let outcome = component.submit(Request::hri_text(
                 IntentSource::Hri,

@@ -1,0 +1,334 @@
+//! Every source's request against the cloud request it is held to, timed **interleaved**:
+//! the ratios of issue 29's speed goal, on a machine whose speed drifts.
+//!
+//! ```sh
+//! cargo bench -p robot-example --bench intent_paired
+//! cargo bench -p robot-example --bench intent_paired -- --rounds 600 hri_json
+//! ```
+//!
+//! Criterion (`--bench intent`) times one workload after the other, each for seconds. On a
+//! shared virtual machine the same binary then measures the same workload up to 2× apart
+//! from one run to the next, and a ratio between two workloads timed a minute apart means
+//! little. Here every workload runs a short batch (`--batch`, 200 iterations: tens of
+//! microseconds) in turn, round after round (`--rounds`, 300), the order rotated each round;
+//! a workload's time in a round is compared with its reference's time in the *same* round,
+//! and the median of those paired ratios is reported with its quartiles. Drift slower than
+//! a round cancels out.
+//!
+//! The workloads are `intent`'s (see `benches/intent.rs` and the shared `requests` module),
+//! each on its own component: `cloud/weather` (the reference of every request),
+//! `cloud/weather_claimed` (the reference of a mission: the request, then claimed as a
+//! behavior claims it), `app/set_timer`, `hri_json/{charger,say}` (`data` inline),
+//! `hri_json/{charger,say}_canonical` (`data` a string), `hri_envelope/charger`,
+//! `ros2_fields/charger`, `hri_mission/{guide,guide_canonical}` (intake, grant, stop) and
+//! `dev/charger`.
+//!
+//! `--alone NAME` runs one workload `--rounds` × `--batch` times and reports nothing: a
+//! process for a sampling profiler (`perf record -e cpu-clock`, which needs no hardware
+//! counters).
+//!
+//! Without `--bench` (as `cargo test --benches` runs it) every workload runs twice, as a
+//! smoke test.
+
+use std::hint::black_box;
+use std::time::Instant;
+
+use robot_example::hri::{self, HriEnvelopeBytes};
+use robot_example::intents::{self, UserIntent};
+use robot_runtime::hri::{Priority, Timestamp};
+use robot_runtime::intent::{IntakeOutcome, IntentSource, Request};
+use robot_runtime::mission::Handling;
+use robot_runtime::wire::Wire;
+
+mod requests;
+use requests::{
+    guide_controller, packed_result, CHARGER, CHARGER_CANONICAL, GUIDE, GUIDE_CANONICAL, SAY,
+    SAY_CANONICAL, WEATHER_PARAMS,
+};
+
+/// The workloads every other is compared with (always timed, whatever the filter).
+const REFERENCES: [&str; 2] = ["cloud/weather", "cloud/weather_claimed"];
+
+/// One timed workload: one iteration per call, true when it did what it is timed for.
+struct Workload {
+    name: &'static str,
+    /// The name of the workload its time is compared with.
+    reference: &'static str,
+    run: Box<dyn FnMut() -> bool>,
+}
+
+/// A clock for HRI requests: each arrives 10 s after the one before (so that none is a
+/// duplicate of the one before).
+fn clock() -> impl FnMut() -> Timestamp {
+    let mut now = 0;
+    move || {
+        now += 10_000;
+        Timestamp(now)
+    }
+}
+
+fn pending(outcome: &IntakeOutcome<intents::Tag>) -> bool {
+    matches!(outcome, IntakeOutcome::Pending { .. })
+}
+
+fn workloads() -> Vec<Workload> {
+    let mut w: Vec<Workload> = Vec::new();
+    let weather = packed_result("intent_weather_extend", WEATHER_PARAMS);
+    let tag = intents::Tag::WeatherResponse;
+    {
+        let mut c = intents::component();
+        let bytes = weather.clone();
+        w.push(Workload {
+            name: "cloud/weather",
+            reference: "cloud/weather",
+            run: Box::new(move || {
+                let outcome = intents::handle_datagram(&mut c, black_box(&bytes));
+                let done = pending(&outcome);
+                black_box((&outcome, c.pending()));
+                c.drain_events();
+                done
+            }),
+        });
+    }
+    {
+        let mut c = intents::component();
+        w.push(Workload {
+            name: "cloud/weather_claimed",
+            reference: "cloud/weather_claimed",
+            run: Box::new(move || {
+                let outcome = intents::handle_datagram(&mut c, black_box(&weather));
+                let claimed = c.activate(tag, "bench").is_ok();
+                black_box((&outcome, claimed));
+                c.drain_events();
+                claimed
+            }),
+        });
+    }
+    {
+        let mut c = intents::component();
+        w.push(Workload {
+            name: "app/set_timer",
+            reference: "cloud/weather",
+            run: Box::new(move || {
+                let outcome = c.submit(Request::App {
+                    intent: black_box("intent_clock_settimer"),
+                    param: black_box("300"),
+                });
+                let done = pending(&outcome);
+                black_box((&outcome, c.pending()));
+                c.drain_events();
+                done
+            }),
+        });
+    }
+    for (name, json) in [
+        ("hri_json/charger", CHARGER),
+        ("hri_json/say", SAY),
+        ("hri_json/charger_canonical", CHARGER_CANONICAL),
+        ("hri_json/say_canonical", SAY_CANONICAL),
+    ] {
+        let mut c = intents::component();
+        let mut now = clock();
+        w.push(Workload {
+            name,
+            reference: "cloud/weather",
+            run: Box::new(move || {
+                let outcome =
+                    c.submit(Request::hri_text(IntentSource::Hri, black_box(json), now()));
+                let done = pending(&outcome);
+                black_box((&outcome, c.pending()));
+                c.drain_events();
+                done
+            }),
+        });
+    }
+    let mut env = hri::IntentEnvelope::default();
+    env.intent.intent = "__intent_move_to__".into();
+    env.intent.data = r#"{"goal": "poi_docking"}"#.into();
+    env.intent.source = "__remote_supervisor__".into();
+    env.intent.priority = 200;
+    env.confidence_unstated = true;
+    {
+        let bytes = env.pack().expect("fits the wire limits");
+        let mut c = intents::component();
+        let mut now = clock();
+        w.push(Workload {
+            name: "hri_envelope/charger",
+            reference: "cloud/weather",
+            run: Box::new(move || {
+                let outcome = c.submit(HriEnvelopeBytes {
+                    bytes: black_box(&bytes),
+                    arrived: now(),
+                });
+                let done = pending(&outcome);
+                black_box((&outcome, c.pending()));
+                c.drain_events();
+                done
+            }),
+        });
+    }
+    {
+        let mut c = intents::component();
+        let mut now = clock();
+        w.push(Workload {
+            name: "ros2_fields/charger",
+            reference: "cloud/weather",
+            run: Box::new(move || {
+                let (fields, envelope) = hri::envelope(black_box(&env));
+                let outcome = c.submit(Request::hri_fields(
+                    IntentSource::Ros2,
+                    fields,
+                    envelope,
+                    now(),
+                ));
+                let done = pending(&outcome);
+                black_box((&outcome, c.pending()));
+                c.drain_events();
+                done
+            }),
+        });
+    }
+    for (name, text) in [
+        ("hri_mission/guide", GUIDE),
+        ("hri_mission/guide_canonical", GUIDE_CANONICAL),
+    ] {
+        let mut c = intents::component();
+        let (mut mc, _arbiter) = guide_controller();
+        let mut now = clock();
+        w.push(Workload {
+            name,
+            reference: "cloud/weather_claimed",
+            run: Box::new(move || {
+                let outcome =
+                    c.submit(Request::hri_text(IntentSource::Hri, black_box(text), now()));
+                let mut granted = false;
+                for record in c.take_mission_requests() {
+                    granted |= matches!(mc.handle_intent(record), Handling::Request(_));
+                }
+                mc.stop(Some("guide"), Priority::MAX);
+                black_box((&outcome, mc.drain_events()));
+                c.drain_events();
+                granted
+            }),
+        });
+    }
+    {
+        let mut c = intents::component();
+        w.push(Workload {
+            name: "dev/charger",
+            reference: "cloud/weather",
+            run: Box::new(move || {
+                let outcome = c.submit(Request::direct(black_box(UserIntent::SystemCharger(
+                    Default::default(),
+                ))));
+                let done = pending(&outcome);
+                black_box((&outcome, c.pending()));
+                c.drain_events();
+                done
+            }),
+        });
+    }
+    w
+}
+
+/// The value at quantile `q` (0..=1) of `sorted`.
+fn quantile(sorted: &[f64], q: f64) -> f64 {
+    sorted[((sorted.len() - 1) as f64 * q).round() as usize]
+}
+
+fn main() {
+    let mut args = std::env::args().skip(1);
+    let mut bench = false;
+    let mut rounds = 300usize;
+    let mut batch = 200usize;
+    let mut filter = None;
+    let mut alone = None;
+    while let Some(arg) = args.next() {
+        let mut number = |what: &str| -> usize {
+            args.next()
+                .and_then(|n| n.parse().ok())
+                .filter(|&n| n > 0)
+                .unwrap_or_else(|| panic!("{what} needs a positive number"))
+        };
+        match arg.as_str() {
+            "--bench" => bench = true,
+            "--rounds" => rounds = number("--rounds"),
+            "--batch" => batch = number("--batch"),
+            "--alone" => alone = args.next(),
+            a if a.starts_with('-') => {} // cargo's and libtest's other flags
+            a => filter = Some(a.to_owned()),
+        }
+    }
+    if !bench {
+        (rounds, batch) = (2, 2);
+    }
+    let mut all = workloads();
+    for w in &mut all {
+        assert!((w.run)(), "{} did not do what it is timed for", w.name);
+    }
+    let wanted = |w: &Workload| {
+        filter.as_deref().is_none_or(|f| w.name.contains(f)) || REFERENCES.contains(&w.name)
+    };
+    if let Some(name) = alone {
+        let mut w = all
+            .into_iter()
+            .find(|w| w.name == name)
+            .unwrap_or_else(|| panic!("no workload {name}"));
+        for _ in 0..rounds * batch {
+            black_box((w.run)());
+        }
+        return;
+    }
+    let mut chosen: Vec<Workload> = all.into_iter().filter(wanted).collect();
+    let index = |name: &str, ws: &[Workload]| ws.iter().position(|w| w.name == name);
+    // Warm up: caches, branch predictors, the allocator's free lists.
+    let warm = Instant::now();
+    while warm.elapsed().as_millis() < if bench { 1000 } else { 0 } {
+        for w in &mut chosen {
+            for _ in 0..batch {
+                black_box((w.run)());
+            }
+        }
+    }
+    let n = chosen.len();
+    let mut times = vec![Vec::with_capacity(rounds); n];
+    for round in 0..rounds {
+        for k in 0..n {
+            let i = (k + round) % n;
+            let w = &mut chosen[i];
+            let start = Instant::now();
+            for _ in 0..batch {
+                black_box((w.run)());
+            }
+            times[i].push(start.elapsed().as_nanos() as f64 / batch as f64);
+        }
+    }
+    if !bench {
+        println!("smoke run ({rounds} rounds of {batch}): `cargo bench` for figures");
+    }
+    println!(
+        "{:<30} {:>9} {:>9}   {:<22} {:>22}",
+        "workload", "min ns", "median", "against", "paired ratio p25/p50/p75"
+    );
+    for (i, w) in chosen.iter().enumerate() {
+        let r = index(w.reference, &chosen).expect("references are always chosen");
+        let mut own = times[i].clone();
+        own.sort_by(f64::total_cmp);
+        let mut ratios: Vec<f64> = times[i]
+            .iter()
+            .zip(&times[r])
+            .map(|(t, base)| t / base)
+            .collect();
+        ratios.sort_by(f64::total_cmp);
+        println!(
+            "{:<30} {:>9.1} {:>9.1}   {:<22} {:>6.3} {:>6.3} {:>6.3}",
+            w.name,
+            own[0],
+            quantile(&own, 0.5),
+            w.reference,
+            quantile(&ratios, 0.25),
+            quantile(&ratios, 0.5),
+            quantile(&ratios, 0.75),
+        );
+    }
+}
