@@ -1,5 +1,5 @@
 //! The golden-vector checker: every vector of any tree described by a
-//! [`Manifest`](crate::corpus::Manifest), through a [`Backend`] that encodes and decodes.
+//! [`Manifest`], through a [`Backend`] that encodes and decodes.
 //!
 //! The expected counts come from the manifest's `totals` and per-file lists, never from
 //! this code: a tree passes when every vector passes and the vectors found are exactly the

@@ -162,13 +162,15 @@ impl Code {
     }
 
     /// Appends `/// text` lines for a doc comment written in a schema (`None`: nothing).
-    /// A line holding control characters, which a `///` comment cannot carry, becomes a
-    /// `#[doc = "..."]` attribute instead.
+    /// The comment is plain text, not Markdown: it is escaped so that rustdoc shows it as
+    /// written and takes no link, HTML tag, URL or code block from it (see
+    /// `rust::doc_text`). A line holding control characters, which a `///` comment cannot
+    /// carry, becomes a `#[doc = "..."]` attribute instead.
     pub fn docs(&mut self, text: Option<&str>) {
         let Some(text) = text else {
             return;
         };
-        for l in text.lines() {
+        for l in super::doc_text::escape(text).lines() {
             self.doc(l);
         }
     }
@@ -366,8 +368,8 @@ mod tests {
     }
 
     proptest::proptest! {
-        /// Whatever a schema's doc comment holds, the generated doc attribute holds exactly
-        /// it, and the code still parses.
+        /// Whatever a schema's doc comment holds, the generated doc attributes hold exactly
+        /// its escaped lines, and the code still parses.
         #[test]
         fn any_doc_text_survives(text in proptest::prelude::any::<String>()) {
             let mut c = Code::new();
@@ -386,7 +388,7 @@ mod tests {
                     _ => panic!("a doc attribute"),
                 })
                 .collect();
-            let want: Vec<String> = text
+            let want: Vec<String> = super::super::doc_text::escape(&text)
                 .lines()
                 .map(|l| if l.is_empty() { String::new() } else { format!(" {l}") })
                 .collect();

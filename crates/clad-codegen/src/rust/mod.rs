@@ -8,6 +8,7 @@
 //! default): `wire` for packing and `json` plus a re-exported `serde` for CLAD-JSON.
 
 pub mod code;
+mod doc_text;
 mod items;
 pub mod names;
 mod naming;
