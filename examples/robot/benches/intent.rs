@@ -55,8 +55,8 @@ use serde_json::Value;
 
 mod requests;
 use requests::{
-    guide_controller, packed_result, CHARGER, CHARGER_CANONICAL, GUIDE, GUIDE_CANONICAL, SAY,
-    SAY_CANONICAL, WEATHER_PARAMS,
+    grant_and_stop, guide_controller, packed_result, CHARGER, CHARGER_CANONICAL, GUIDE,
+    GUIDE_CANONICAL, SAY, SAY_CANONICAL, WEATHER_PARAMS,
 };
 
 /// The naive translation, as a direct port of the original would write it (same map
@@ -319,24 +319,9 @@ fn sources(c: &mut Criterion) {
     // intake, then the controller's decision and start; the request is stopped (its
     // capability halts at once) so that every iteration is granted.
     {
-        use robot_runtime::hri::Priority;
-        use robot_runtime::mission::Handling;
         let (mut mc, arbiter) = guide_controller();
-        let mut grant = |now: u64, text: &str| {
-            let outcome = component.submit(Request::hri_text(
-                IntentSource::Hri,
-                black_box(text),
-                Timestamp(now),
-            ));
-            let mut granted = false;
-            for record in component.take_mission_requests() {
-                granted |= matches!(mc.handle_intent(record), Handling::Request(_));
-            }
-            mc.stop(Some("guide"), Priority::MAX);
-            black_box((&outcome, mc.drain_events()));
-            component.drain_events();
-            granted
-        };
+        let mut grant =
+            |now: u64, text: &str| grant_and_stop(&mut component, &mut mc, text, Timestamp(now));
         for (name, text) in [("guide", GUIDE), ("guide_canonical", GUIDE_CANONICAL)] {
             now += 10_000;
             assert!(grant(now, text), "{name}");

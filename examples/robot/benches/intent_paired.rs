@@ -37,15 +37,14 @@ use std::time::Instant;
 
 use robot_example::hri::{self, HriEnvelopeBytes};
 use robot_example::intents::{self, UserIntent};
-use robot_runtime::hri::{Priority, Timestamp};
+use robot_runtime::hri::Timestamp;
 use robot_runtime::intent::{IntakeOutcome, IntentSource, Request};
-use robot_runtime::mission::Handling;
 use robot_runtime::wire::Wire;
 
 mod requests;
 use requests::{
-    guide_controller, packed_result, CHARGER, CHARGER_CANONICAL, GUIDE, GUIDE_CANONICAL, SAY,
-    SAY_CANONICAL, WEATHER_PARAMS,
+    grant_and_stop, guide_controller, packed_result, CHARGER, CHARGER_CANONICAL, GUIDE,
+    GUIDE_CANONICAL, SAY, SAY_CANONICAL, WEATHER_PARAMS,
 };
 
 /// The workloads every other is compared with (always timed, whatever the filter).
@@ -200,18 +199,7 @@ fn workloads() -> Vec<Workload> {
         w.push(Workload {
             name,
             reference: "cloud/weather_claimed",
-            run: Box::new(move || {
-                let outcome =
-                    c.submit(Request::hri_text(IntentSource::Hri, black_box(text), now()));
-                let mut granted = false;
-                for record in c.take_mission_requests() {
-                    granted |= matches!(mc.handle_intent(record), Handling::Request(_));
-                }
-                mc.stop(Some("guide"), Priority::MAX);
-                black_box((&outcome, mc.drain_events()));
-                c.drain_events();
-                granted
-            }),
+            run: Box::new(move || grant_and_stop(&mut c, &mut mc, text, now())),
         });
     }
     {

@@ -2,11 +2,15 @@
 //! time) and `intent_paired` (every workload interleaved, for ratios on a machine whose
 //! speed drifts).
 
+use std::hint::black_box;
+
 use robot_example::clad::cloud_mic::{IntentResult, Message};
+use robot_example::intents::UserIntent;
 use robot_runtime::arbiter::{Body, SharedArbiter};
-use robot_runtime::hri::IntentKind;
+use robot_runtime::hri::{IntentKind, Priority, Timestamp};
+use robot_runtime::intent::{IntentComponent, IntentSource, Request};
 use robot_runtime::mission::{
-    Capability, HaltProgress, MissionConfig, MissionController, Progress, ResourceSet,
+    Capability, HaltProgress, Handling, MissionConfig, MissionController, Progress, ResourceSet,
 };
 use robot_runtime::wire::Wire;
 
@@ -71,4 +75,25 @@ pub fn guide_controller() -> (MissionController<Body>, SharedArbiter<Body>) {
     let guide = mc.register(Guide);
     mc.route(IntentKind::Guide, guide);
     (mc, arbiter)
+}
+
+/// One mission iteration: the HRI guide `text` through the intake to `mc`, granted and
+/// started, then stopped (its capability halts at once) and every event drained; true when
+/// it was granted.
+#[inline(always)]
+pub fn grant_and_stop(
+    c: &mut IntentComponent<UserIntent>,
+    mc: &mut MissionController<Body>,
+    text: &str,
+    now: Timestamp,
+) -> bool {
+    let outcome = c.submit(Request::hri_text(IntentSource::Hri, black_box(text), now));
+    let mut granted = false;
+    for record in c.take_mission_requests() {
+        granted |= matches!(mc.handle_intent(record), Handling::Request(_));
+    }
+    mc.stop(Some("guide"), Priority::MAX);
+    black_box((&outcome, mc.drain_events()));
+    c.drain_events();
+    granted
 }
