@@ -15,7 +15,7 @@
 //! and the median of those paired ratios is reported with its quartiles. Drift slower than
 //! a round cancels out. The last column divides the workload's fastest batch by its
 //! reference's fastest: the ratio of the two when the machine was least disturbed, which
-//! moves least from run to run (about ±1% against about ±4% for the median).
+//! moves least from run to run (about ±1.5% against about ±5% for the median).
 //!
 //! The workloads are `intent`'s (see `benches/intent.rs` and the shared `requests` module),
 //! each on its own component: `cloud/weather` (the reference of every request),
