@@ -55,8 +55,8 @@ use serde_json::Value;
 
 mod requests;
 use requests::{
-    grant_and_stop, guide_controller, packed_result, CHARGER, CHARGER_CANONICAL, GUIDE,
-    GUIDE_CANONICAL, SAY, SAY_CANONICAL, WEATHER_PARAMS,
+    charger_envelope, grant_and_stop, guide_controller, packed_result, CHARGER, CHARGER_CANONICAL,
+    GUIDE, GUIDE_CANONICAL, SAY, SAY_CANONICAL, WEATHER_PARAMS,
 };
 
 /// The naive translation, as a direct port of the original would write it (same map
@@ -278,12 +278,7 @@ fn sources(c: &mut Criterion) {
             })
         });
     }
-    let mut env = hri::IntentEnvelope::default();
-    env.intent.intent = "__intent_move_to__".into();
-    env.intent.data = r#"{"goal": "poi_docking"}"#.into();
-    env.intent.source = "__remote_supervisor__".into();
-    env.intent.priority = 200;
-    env.confidence_unstated = true;
+    let env = charger_envelope();
     let bytes = env.pack().unwrap();
     now += 10_000;
     assert!(pending(&component.submit(HriEnvelopeBytes {

@@ -43,8 +43,8 @@ use robot_runtime::wire::Wire;
 
 mod requests;
 use requests::{
-    grant_and_stop, guide_controller, packed_result, CHARGER, CHARGER_CANONICAL, GUIDE,
-    GUIDE_CANONICAL, SAY, SAY_CANONICAL, WEATHER_PARAMS,
+    charger_envelope, grant_and_stop, guide_controller, packed_result, CHARGER, CHARGER_CANONICAL,
+    GUIDE, GUIDE_CANONICAL, SAY, SAY_CANONICAL, WEATHER_PARAMS,
 };
 
 /// The workloads every other is compared with (always timed, whatever the filter).
@@ -143,12 +143,7 @@ fn workloads() -> Vec<Workload> {
             }),
         });
     }
-    let mut env = hri::IntentEnvelope::default();
-    env.intent.intent = "__intent_move_to__".into();
-    env.intent.data = r#"{"goal": "poi_docking"}"#.into();
-    env.intent.source = "__remote_supervisor__".into();
-    env.intent.priority = 200;
-    env.confidence_unstated = true;
+    let env = charger_envelope();
     {
         let bytes = env.pack().expect("fits the wire limits");
         let mut c = intents::component();
@@ -221,6 +216,15 @@ fn workloads() -> Vec<Workload> {
     w
 }
 
+/// Says what is wrong with the command line, and how it is written; exits with status 2.
+fn usage(problem: &str) -> ! {
+    eprintln!(
+        "intent_paired: {problem}\n\
+         usage: intent_paired --bench [--rounds N] [--batch N] [--alone NAME | FILTER]"
+    );
+    std::process::exit(2)
+}
+
 /// The value at quantile `q` (0..=1) of `sorted`.
 fn quantile(sorted: &[f64], q: f64) -> f64 {
     sorted[((sorted.len() - 1) as f64 * q).round() as usize]
@@ -238,13 +242,18 @@ fn main() {
             args.next()
                 .and_then(|n| n.parse().ok())
                 .filter(|&n| n > 0)
-                .unwrap_or_else(|| panic!("{what} needs a positive number"))
+                .unwrap_or_else(|| usage(&format!("{what} needs a positive number")))
         };
         match arg.as_str() {
             "--bench" => bench = true,
             "--rounds" => rounds = number("--rounds"),
             "--batch" => batch = number("--batch"),
-            "--alone" => alone = args.next(),
+            "--alone" => {
+                alone = Some(
+                    args.next()
+                        .unwrap_or_else(|| usage("--alone needs a workload name")),
+                )
+            }
             a if a.starts_with('-') => {} // cargo's and libtest's other flags
             a => filter = Some(a.to_owned()),
         }
@@ -263,7 +272,7 @@ fn main() {
         let mut w = all
             .into_iter()
             .find(|w| w.name == name)
-            .unwrap_or_else(|| panic!("no workload {name}"));
+            .unwrap_or_else(|| usage(&format!("no workload {name}")));
         for _ in 0..rounds * batch {
             black_box((w.run)());
         }

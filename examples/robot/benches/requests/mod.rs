@@ -5,6 +5,7 @@
 use std::hint::black_box;
 
 use robot_example::clad::cloud_mic::{IntentResult, Message};
+use robot_example::hri::IntentEnvelope;
 use robot_example::intents::UserIntent;
 use robot_runtime::arbiter::{Body, SharedArbiter};
 use robot_runtime::hri::{IntentKind, Priority, Timestamp};
@@ -44,6 +45,17 @@ pub fn packed_result(intent: &str, parameters: &str) -> Vec<u8> {
     })
     .pack()
     .expect("fits the wire limits")
+}
+
+/// [`CHARGER`] as a packed `Hri::IntentEnvelope` carries it (confidence unstated).
+pub fn charger_envelope() -> IntentEnvelope {
+    let mut env = IntentEnvelope::default();
+    env.intent.intent = "__intent_move_to__".into();
+    env.intent.data = r#"{"goal": "poi_docking"}"#.into();
+    env.intent.source = "__remote_supervisor__".into();
+    env.intent.priority = 200;
+    env.confidence_unstated = true;
+    env
 }
 
 /// A guide capability that starts at once and halts at once (base and speech).
