@@ -164,3 +164,12 @@ impl HriError {
         }
     }
 }
+
+/// Pushes what `make` builds onto `list`, out of line and marked cold: a reader's problems
+/// are built there, so that its common path (a message without problems) stays dense in
+/// the instruction cache rather than strewn between the code that builds each report.
+#[cold]
+#[inline(never)]
+pub(crate) fn push_cold<T>(list: &mut Vec<T>, make: impl FnOnce() -> T) {
+    list.push(make());
+}

@@ -2,7 +2,7 @@
 //! version's spelling and written canonically (2.x constants).
 
 use super::data::Roles;
-use super::error::HriError;
+use super::error::{push_cold, HriError};
 use super::read::{FieldIn, MessageIn, RolesIn, SpareRoles, TopIn};
 use super::roles;
 use super::vocab::{IntentKind, Modality, Normalization, Role, Source};
@@ -378,8 +378,8 @@ impl HriIntent {
         r.finish(
             Some(fields.intent),
             data,
-            fields.source,
-            fields.modality,
+            Some(fields.source),
+            Some(fields.modality),
             fields.priority.map(Ok),
             confidence,
         )
@@ -524,7 +524,7 @@ impl<'a> MessageIn<'a> {
         let action = r.string_field(self.action.as_ref(), "action");
         let intent = match (intent, action) {
             (Some(i), Some(a)) if i.trim() != a.trim() => {
-                r.errors.push(HriError::ConflictingIntentFields {
+                push_cold(&mut r.errors, || HriError::ConflictingIntentFields {
                     intent: i.to_owned(),
                     action: a.to_owned(),
                 });
@@ -547,19 +547,15 @@ impl<'a> MessageIn<'a> {
             }
             Some(v) if v.is_null() => DataIn::Text(Cow::Borrowed("")),
             Some(other) => {
-                r.errors.push(HriError::DataNotObject {
+                push_cold(&mut r.errors, || HriError::DataNotObject {
                     intent: intent.unwrap_or_default().trim().to_owned(),
                     found: json_kind(&other.to_value()),
                 });
                 DataIn::Text(Cow::Borrowed(""))
             }
         };
-        let source = r
-            .string_field(self.source.as_ref(), "source")
-            .unwrap_or("__unknown__");
-        let modality = r
-            .string_field(self.modality.as_ref(), "modality")
-            .unwrap_or("__modality_other__");
+        let source = r.string_field(self.source.as_ref(), "source");
+        let modality = r.string_field(self.modality.as_ref(), "modality");
         let priority = self.priority.as_ref().map(|v| match v {
             FieldIn::Other(v) => match v.as_u64() {
                 Some(p) if p <= 255 => Ok(p as u8),
@@ -573,7 +569,7 @@ impl<'a> MessageIn<'a> {
                 Value::Null => None,
                 Value::Number(n) => Some(n.as_f64().unwrap_or(f64::NAN)),
                 other => {
-                    r.errors.push(HriError::FieldType {
+                    push_cold(&mut r.errors, || HriError::FieldType {
                         field: "confidence",
                         expected: "a number",
                         found: json_kind(other),
@@ -582,7 +578,7 @@ impl<'a> MessageIn<'a> {
                 }
             },
             Some(other) => {
-                r.errors.push(HriError::FieldType {
+                push_cold(&mut r.errors, || HriError::FieldType {
                     field: "confidence",
                     expected: "a number",
                     found: json_kind(&other.to_value()),
@@ -630,7 +626,7 @@ impl Reader {
             Some(FieldIn::Str(s)) => Some(s),
             Some(v) if v.is_null() => None,
             Some(other) => {
-                self.errors.push(HriError::FieldType {
+                push_cold(&mut self.errors, || HriError::FieldType {
                     field,
                     expected: "a string",
                     found: json_kind(&other.to_value()),
@@ -651,9 +647,9 @@ impl Reader {
                 meant: closest_field(field),
             };
             if self.options.reject_unknown_fields {
-                self.errors.push(e);
+                push_cold(&mut self.errors, || e);
             } else {
-                self.warnings.push(e);
+                push_cold(&mut self.warnings, || e);
             }
         }
     }
@@ -662,20 +658,20 @@ impl Reader {
         mut self,
         intent: Option<&str>,
         data: DataIn<'a>,
-        source: &str,
-        modality: &str,
+        source: Option<&str>,
+        modality: Option<&str>,
         priority: Option<Result<u8, String>>,
         confidence: Option<f64>,
     ) -> Result<ReadIn<'a>, RejectedIntent> {
         let kind = match intent {
             None => {
-                self.errors.push(HriError::MissingIntent);
+                push_cold(&mut self.errors, || HriError::MissingIntent);
                 None
             }
             Some(i) => {
                 let kind = IntentKind::read(i, &mut self.notes);
                 if kind.wire().is_empty() {
-                    self.errors.push(HriError::EmptyIntent);
+                    push_cold(&mut self.errors, || HriError::EmptyIntent);
                     None
                 } else {
                     Some(kind)
@@ -706,20 +702,21 @@ impl Reader {
                     key,
                 };
                 if self.options.reject_unexpected_roles {
-                    self.errors.push(e);
+                    push_cold(&mut self.errors, || e);
                 } else {
-                    self.warnings.push(e);
+                    push_cold(&mut self.warnings, || e);
                 }
             }
         }
-        let source = Source::read(source, &mut self.notes);
-        let modality = Modality::read(modality, &mut self.notes);
+        // An absent source or modality is unknown or other, as their unset values read.
+        let source = source.map_or(Source::Unknown, |s| Source::read(s, &mut self.notes));
+        let modality = modality.map_or(Modality::Other, |m| Modality::read(m, &mut self.notes));
         if let Modality::Unrecognized(v) = &modality {
             let e = HriError::UnknownModality { value: v.clone() };
             if self.options.reject_unknown_modality {
-                self.errors.push(e);
+                push_cold(&mut self.errors, || e);
             } else {
-                self.warnings.push(e);
+                push_cold(&mut self.warnings, || e);
             }
         }
         let priority = match priority {
@@ -730,7 +727,7 @@ impl Reader {
             }
             Some(Ok(p)) => Priority(p),
             Some(Err(value)) => {
-                self.errors.push(HriError::PriorityOutOfRange { value });
+                push_cold(&mut self.errors, || HriError::PriorityOutOfRange { value });
                 Priority::DEFAULT
             }
         };
@@ -788,14 +785,14 @@ impl Reader {
         match parse(text) {
             Ok(Ok(roles)) => Some(roles),
             Ok(Err(other)) => {
-                self.errors.push(HriError::DataNotObject {
+                push_cold(&mut self.errors, || HriError::DataNotObject {
                     intent: wire(kind),
                     found: json_kind(&other),
                 });
                 None
             }
             Err(e) => {
-                self.errors.push(HriError::MalformedData {
+                push_cold(&mut self.errors, || HriError::MalformedData {
                     intent: wire(kind),
                     reason: e.to_string(),
                 });

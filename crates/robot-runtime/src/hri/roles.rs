@@ -1,7 +1,7 @@
 //! The thematic-role table (which `data` keys each intent requires or allows) and the check
 //! of a `data` object against it.
 
-use super::error::HriError;
+use super::error::{push_cold, HriError};
 use super::read::RolesIn;
 use super::vocab::{GazeMode, IntentKind, Role};
 use crate::json_kind::kind_of as json_kind;
@@ -101,7 +101,7 @@ pub(crate) fn check_in(
     let spec = intent.roles();
     for role in spec.required {
         if !data.has_role(*role) {
-            errors.push(HriError::MissingRole {
+            push_cold(errors, || HriError::MissingRole {
                 intent: intent.wire().to_owned(),
                 role: *role,
             });
@@ -113,19 +113,19 @@ pub(crate) fn check_in(
             Some(Role::OtherData) => {}
             Some(role) if spec.allows(role) || spec.open => match value.as_str() {
                 Some(s) if s.is_empty() && spec.required.contains(&role) => {
-                    errors.push(HriError::EmptyRole {
+                    push_cold(errors, || HriError::EmptyRole {
                         intent: intent.wire().to_owned(),
                         role,
                     });
                 }
                 Some(s) if role == Role::GazeMode && GazeMode::from_wire(s).is_none() => {
-                    errors.push(HriError::BadGazeMode {
+                    push_cold(errors, || HriError::BadGazeMode {
                         intent: intent.wire().to_owned(),
                         value: s.to_owned(),
                     });
                 }
                 Some(_) => {}
-                None if intent.is_standard() => errors.push(HriError::RoleNotString {
+                None if intent.is_standard() => push_cold(errors, || HriError::RoleNotString {
                     intent: intent.wire().to_owned(),
                     role: key.to_owned(),
                     found: json_kind(&value.to_value()),
@@ -133,7 +133,7 @@ pub(crate) fn check_in(
                 None => {}
             },
             _ if spec.open => {}
-            _ => unexpected.push(key.to_owned()),
+            _ => push_cold(unexpected, || key.to_owned()),
         }
     }
 }
