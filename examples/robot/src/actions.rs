@@ -98,6 +98,16 @@ impl ActionSpec {
         }
     }
 
+    /// The parts of its claim it can play without while a hold keeps them from everyone
+    /// (`CoordinateWhileInAir` holds the base while the robot is lifted): every part of an
+    /// animation (a timed action naming no parts), none of an action that names its own.
+    pub fn maskable(&self) -> ResourceSet<Body> {
+        match (&self.needs, self.duration_ms) {
+            (None, Some(_)) => self.resources(),
+            _ => ResourceSet::EMPTY,
+        }
+    }
+
     /// How long it waits for its parts before it fails: its length, or its timeout.
     pub fn wait_limit(&self) -> Duration {
         Duration::from_millis(self.duration_ms.or(self.timeout_ms).unwrap_or(0))
@@ -106,11 +116,12 @@ impl ActionSpec {
 
 /// `action`, run once the arbiter grants it `resources` at `priority`, for `behavior`
 /// (the label `behavior/action` in the timeline); refused, it waits or fails as `blocked`
-/// says.
+/// says. While a hold keeps parts from everyone, it plays without those of them in
+/// `maskable` (an animation's tracks: [`arbiter::maskable`]) and claims the others.
 pub fn arbitrated(
     action: Box<dyn Action>,
     arbiter: &SharedArbiter<Body>,
-    resources: ResourceSet<Body>,
+    (resources, maskable): (ResourceSet<Body>, ResourceSet<Body>),
     priority: Priority,
     behavior: &str,
     blocked: WhenBlocked,
@@ -120,7 +131,9 @@ pub fn arbitrated(
     }
     let label = format!("{behavior}/{}", action.name());
     Box::new(
-        ArbitratedAction::new(action, arbiter, resources, priority, label).when_blocked(blocked),
+        ArbitratedAction::new(action, arbiter, resources, priority, label)
+            .when_blocked(blocked)
+            .maskable(maskable),
     )
 }
 
@@ -253,7 +266,7 @@ impl ActionFactory for RobotActions {
         arbitrated(
             action,
             &self.arbiter,
-            arbiter::needs(request),
+            (arbiter::needs(request), arbiter::maskable(request)),
             Priority::DEFAULT,
             behavior,
             WhenBlocked::Wait { up_to: length },

@@ -95,7 +95,7 @@ impl Behavior<UserIntent, Event> for VoiceCommand {
                 &self.completions,
             )),
             &self.arbiter,
-            self.action.resources(),
+            (self.action.resources(), self.action.maskable()),
             priority,
             &me,
             blocked,

@@ -27,7 +27,7 @@
 //! * `steps` — a native class's outcome as timed steps;
 //! * `coordinators` — the coordinators (`CoordinateGlobalInterrupts`, `...WhileHeldInPalm`,
 //!   `...WhileInAir`, `CoordinateInHabitat`: pass-throughs that suppress behaviors this
-//!   tick), `QuietModeCoordinator`, `SDKInterface`, `SDKLock`, `StayOnChargerUntilCharged`,
+//!   tick; the in-air one also holds the treads while lifted), `QuietModeCoordinator`, `SDKInterface`, `SDKLock`, `StayOnChargerUntilCharged`,
 //!   `ConfirmHabitat`, `SleepCycle`;
 //! * `reactions` — `ReactToCliff`, `ReactToMotorCalibration`, `ReactToSound`,
 //!   `ReactToMicDirection` (the reactions an idle robot meets first; the rest of their

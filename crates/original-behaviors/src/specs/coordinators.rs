@@ -96,7 +96,7 @@ pub const CLASSES: &[ClassData] = &[
         claims: &[],
         drops: &[],
         hard_coded: IN_AIR_IDS,
-        summary: "PassThrough (modifiers copied from the delegate). While InAir/Falling and no in-air/back/face/palm reaction active: suppresses WhileInAirDispatcher during the listed activities, locks the body track unless an unlocking behavior runs or the robot is in a palm (that lock is not taken here: a lock is taken at activation only), suppresses InitialPickupAnimation after 1 s or once played. Ends with its delegate.",
+        summary: "PassThrough (modifiers copied from the delegate). While InAir/Falling and no in-air/back/face/palm reaction active: suppresses WhileInAirDispatcher during the listed activities, holds the base (BODY_TRACK: a hold through the arbiter, lent to nobody, not preemptible; a drive is refused, an animation plays without its body track) unless an unlocking behavior runs or the robot is in a palm, giving it back when that no longer applies and at deactivation; suppresses InitialPickupAnimation after 1 s or once played. Ends with its delegate.",
     },
     ClassData {
         name: "CoordinateInHabitat",

@@ -11,6 +11,10 @@
 //!   [`ArbiterEvent`] (the timeline shows it).
 //! * Asked to halt while running: it releases and ends as failed; the wrapped action's
 //!   `on_end` gets [`ActionEnd::Cancelled`] (it was stopped for someone else).
+//! * Started while a behavior holds parts from everyone (a hold, see the
+//!   [module documentation](super), "Holds"): the parts it can play without
+//!   ([`maskable`](ArbitratedAction::maskable): an animation's tracks) are left out of its
+//!   claim; the others it still claims, and is refused.
 //!
 //! A waiting or reserved action wakes every tick ([`Wakeup::EveryTick`]): what frees its
 //! resources is another client's progress, not an input of the tree.
@@ -53,6 +57,8 @@ pub struct ArbitratedAction<R: Resource> {
     claim: Claim<R>,
     label: String,
     when_blocked: WhenBlocked,
+    /// The parts of its claim it can play without (see [`ArbitratedAction::maskable`]).
+    maskable: ResourceSet<R>,
     state: State,
     started: bool,
 }
@@ -93,6 +99,7 @@ impl<R: Resource> ArbitratedAction<R> {
             },
             label: label.into(),
             when_blocked: WhenBlocked::Wait { up_to: None },
+            maskable: ResourceSet::EMPTY,
             state: State::Idle,
             started: false,
         }
@@ -101,6 +108,15 @@ impl<R: Resource> ArbitratedAction<R> {
     /// What it does when refused.
     pub fn when_blocked(mut self, when: WhenBlocked) -> Self {
         self.when_blocked = when;
+        self
+    }
+
+    /// The parts of its claim it can play without when a hold keeps them from everyone
+    /// ([`Action::run_masked`]): an animation's tracks ([`needs`](super::needs) of an
+    /// animation; [`maskable`](super::body::maskable) says which for a [`Body`](super::Body)
+    /// request). Default: none (it needs every part it claims).
+    pub fn maskable(mut self, parts: ResourceSet<R>) -> Self {
+        self.maskable = parts;
         self
     }
 
@@ -257,6 +273,16 @@ impl<R: Resource> Action for ArbitratedAction<R> {
         let used = self.claim.resources.intersection(locked);
         self.claim.resources = self.claim.resources.difference(locked);
         LockedParts(used.bits())
+    }
+
+    /// Leaves the held-back parts it can play without out of its claim (see the
+    /// [module documentation](super), "Holds") and says which.
+    fn run_masked(&mut self, held_back: LockedParts) -> LockedParts {
+        let masked = self
+            .maskable
+            .intersection(ResourceSet::from_bits(held_back.0));
+        self.claim.resources = self.claim.resources.difference(masked);
+        LockedParts(masked.bits())
     }
 
     fn next_wakeup(&self, clock: &VirtualClock) -> Wakeup {

@@ -134,6 +134,18 @@ pub fn needs(request: &ActionRequest<'_>) -> ResourceSet<Body> {
     }
 }
 
+/// The parts of what `request` needs that it can play without when a hold keeps them from
+/// everyone ([`ArbitratedAction::maskable`](super::ArbitratedAction::maskable)): every track
+/// of an animation (the original's track locks masked tracks out of animations: lifted, an
+/// animation plays without its body track); nothing of the others (a turn without the base
+/// does nothing; speech and a head move need what they claim).
+pub fn maskable(request: &ActionRequest<'_>) -> ResourceSet<Body> {
+    match request {
+        ActionRequest::Animation { .. } => needs(request),
+        _ => ResourceSet::EMPTY,
+    }
+}
+
 /// A set's names joined with `+` (`base+speech`), for logs and the timeline.
 pub fn names(set: ResourceSet<Body>) -> String {
     let mut out = String::new();

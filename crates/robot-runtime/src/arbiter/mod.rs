@@ -10,7 +10,7 @@
 //!   a [`SharedArbiter`]; [`ArbiterEvent`]s say what happened between them.
 //! * [`ArbitratedAction`]: a behavior action that claims through it.
 //! * [`TrackLocker`]: a behavior's `tracksToLockWhileActivated`, claimed through it by the
-//!   runner (see "Tracks" below).
+//!   runner (see "Tracks" below), and the holds a class takes while active ("Holds").
 //! * The mission controller ([`crate::mission::MissionController::with_arbiter`]) claims
 //!   for its capabilities through the same table.
 //!
@@ -92,10 +92,51 @@
 //!   after both. When the newcomer is done, the lock takes them back before any claim it
 //!   outranks. A claim below the lock's priority waits for the behavior to end.
 //!
-//! Cost: nothing for a runner whose stack holds no lock (one counter compared per tick, and
-//! per action started). While a lock holds and nothing was asked to halt, one compare
-//! under the table's lock per tick; no allocation (tested in
-//! `robot-runtime-tests/tests/behavior_alloc.rs`).
+//! # Holds (parts kept from everyone)
+//!
+//! A track lock lends its parts to its own stack. A behavior near the root of the tree
+//! cannot use one to stop a part: it would lend the part to everything above it. The
+//! original engine's in-air coordinator (a pass-through near the root) locks `BODY_TRACK`
+//! while the robot is lifted so that nothing drives the treads. Here that is a **hold**: a
+//! claim on parts that lends them to nobody, taken and given back by the class in the
+//! middle of its activation ([`Ctx::hold_tracks`](crate::behavior::Ctx::hold_tracks) /
+//! [`Ctx::release_hold`](crate::behavior::Ctx::release_hold), through the runner's
+//! [`TrackLocks::hold`](crate::behavior::TrackLocks::hold)); the runner gives back any hold
+//! its behavior still has at deactivation step (5), so none outlives it. Its label is
+//! `Behavior/hold`.
+//!
+//! * **Priority: a safety stop.** A hold claims at [`Priority::MAX`](crate::hri::Priority)
+//!   with the highest rank and is **not preemptible**: no claim outranks it, whatever its
+//!   priority. Against a holder it outranks (any preemptible claim: an action, a track
+//!   lock, a mission capability) it preempts, halt before start (a drive running when the
+//!   robot is lifted is stopped, visibly, then the hold holds); against a non-preemptible
+//!   holder (another hold, a safety-stop capability) it waits, retried every tick. It never
+//!   fails: the behavior runs whatever its hold's state.
+//! * **Nothing is lent under it.** [`TrackLocks::locked`](crate::behavior::TrackLocks::locked)
+//!   and `held` leave holds out, so an action of the holding behavior's own stack claims
+//!   the part like anyone else. An action that needs a held part (a turn: the base) is
+//!   refused it: it waits or fails as its class says ([`WhenBlocked`]), each step an
+//!   [`ArbiterEvent`] naming the hold (`Waiting`/`Refused`, `blocked_by`); an action on
+//!   other parts (a head move, speech) runs on. A stack's track lock of a held part waits
+//!   for the hold (its actions wait for the lock, as under any holder) and takes the part
+//!   once the hold is given back.
+//! * **An animation plays masked.** An action started while holds exist is told what they
+//!   keep ([`Action::run_masked`](crate::behavior::Action::run_masked)) before its claim:
+//!   an [`ArbitratedAction`] leaves out the parts it can play without
+//!   ([`ArbitratedAction::maskable`]; [`maskable`] gives an animation's tracks, nothing
+//!   for a turn, a head move or speech), so an animation plays without its body track, as
+//!   the original's lock masked it out of animations. (An animation already holding the
+//!   base when the hold is taken is preempted, like any holder.)
+//! * **A mission capability** needing a held part meets the hold like any holder it cannot
+//!   outrank: it queues or is rejected per its
+//!   [`WhenBusy`](crate::mission::WhenBusy), and starts once the hold is given back.
+//! * **Visible.** A hold's grant and release are always reported
+//!   ([`ArbiterEvent::Granted`], [`ArbiterEvent::Released`]), contested or not.
+//!
+//! Cost: nothing for a runner whose stack holds no lock and no behavior a hold (a counter
+//! and a length compared per tick, and per action started). While the locks and holds hold
+//! and nothing was asked to halt, one compare under the table's lock per tick; no
+//! allocation (tested in `robot-runtime-tests/tests/behavior_alloc.rs`).
 
 pub mod action;
 pub mod body;
@@ -105,7 +146,7 @@ pub mod table;
 pub mod track_lock;
 
 pub use action::{ArbitratedAction, WhenBlocked};
-pub use body::{needs, Body};
+pub use body::{maskable, needs, Body};
 pub use resource::{Resource, ResourceSet};
 pub use rule::{Claim, Holder, Verdict};
 pub use table::{Arbiter, ArbiterEvent, Entry, HoldState, SharedArbiter};

@@ -1,10 +1,12 @@
 //! Property test: random mixes of behavior actions (granted, waiting, failing when blocked,
-//! cancelled by their behavior, started under track locks), mission requests (queued,
-//! rejected, preempting, stopped, with capabilities that halt over several ticks or never
-//! confirm), track locks (`tracksToLockWhileActivated`: taken and given back, waiting,
-//! preempting, preempted), stops and ticks, all through one shared arbiter: no resource is
-//! ever held by two, a part an action uses under its stack's locks is held by them, the
-//! controller's holders are in the table, and once everything ended the table is empty.
+//! cancelled by their behavior, started under track locks, masked of what holds keep),
+//! mission requests (queued, rejected, preempting, stopped, with capabilities that halt
+//! over several ticks or never confirm), track locks (`tracksToLockWhileActivated`: taken
+//! and given back, waiting, preempting, preempted), holds (taken and given back in the
+//! middle of an activation, preempting, waiting for each other), stops and ticks, all
+//! through one shared arbiter: no resource is ever held by two, a part an action uses under
+//! its stack's locks is held by them and never by a hold, the controller's holders are in
+//! the table, and once everything ended the table is empty.
 
 use std::time::Duration;
 
@@ -101,8 +103,14 @@ enum Op {
         length: Option<u8>,
         fail: bool,
         under_locks: bool,
+        /// It can play without any of its parts (an animation).
+        maskable: bool,
     },
     CancelAction(usize),
+    /// A behavior takes a hold (into hold slot `.0`, whose previous hold is given back
+    /// first).
+    Hold(usize, Vec<&'static str>),
+    ReleaseHold(usize),
     /// A behavior with `tracksToLockWhileActivated` activated (into lock slot `.0`, whose
     /// previous behavior deactivates first) at a priority.
     Lock(usize, Vec<&'static str>, u8),
@@ -118,16 +126,20 @@ fn op(caps: usize) -> impl Strategy<Value = Op> {
     prop_oneof![
         3 => (0..caps, any::<u8>()).prop_map(|(c, p)| Op::Mission(c, p)),
         1 => (proptest::option::of(0..caps), any::<u8>()).prop_map(|(c, p)| Op::Stop(c, p)),
-        3 => (0..3usize, resources(), any::<u8>(), proptest::option::of(1u8..8), any::<bool>(), any::<bool>())
-            .prop_map(|(slot, resources, priority, length, fail, under_locks)| Op::Action {
+        3 => (0..3usize, resources(), any::<u8>(), proptest::option::of(1u8..8), any::<bool>(), any::<bool>(), any::<bool>())
+            .prop_map(|(slot, resources, priority, length, fail, under_locks, maskable)| Op::Action {
                 slot,
                 resources,
                 priority,
                 length,
                 fail,
                 under_locks,
+                maskable,
             }),
         1 => (0..3usize).prop_map(Op::CancelAction),
+        1 => (0..2usize, proptest::sample::subsequence(TRACKS.to_vec(), 1..=2))
+            .prop_map(|(slot, tracks)| Op::Hold(slot, tracks)),
+        1 => (0..2usize).prop_map(Op::ReleaseHold),
         2 => (0..2usize, proptest::sample::subsequence(TRACKS.to_vec(), 1..=2), any::<u8>())
             .prop_map(|(slot, tracks, p)| Op::Lock(slot, tracks, p)),
         1 => (0..2usize).prop_map(Op::Unlock),
@@ -166,6 +178,7 @@ struct World {
     slots: [Option<Slot>; 3],
     locker: TrackLocker<Res>,
     locks: [Option<LockId>; 2],
+    holds: [Option<LockId>; 2],
     now_ms: u64,
 }
 
@@ -181,8 +194,10 @@ impl World {
                 .any(|(h, _, r)| h == Holder::Mission(request.0) && r == resources);
             prop_assert!(held, "mission request {request:?} holds outside the table");
         }
-        // What an action uses under the locks, the locks hold.
+        // What an action uses under the locks, the locks hold; a hold lends nothing.
         let held = self.locker.held();
+        let (kept, _) = self.locker.held_back();
+        prop_assert!(!held.intersects(kept), "{held:?} held by a lock and a hold");
         for s in self.slots.iter().flatten().filter(|s| !s.awaiting) {
             prop_assert!(
                 s.lent.is_subset(held),
@@ -200,6 +215,7 @@ impl World {
                         .flatten()
                         .any(|s| s.action.holder() == e.claim.holder)
                         || self.locks.iter().flatten().any(|l| l.0 == n)
+                        || self.holds.iter().flatten().any(|l| l.0 == n)
                 }
                 Holder::Mission(n) => self.mc.phase(crate::mission::RequestId(n)).is_some(),
             };
@@ -299,6 +315,7 @@ proptest! {
             slots: [None, None, None],
             locker: TrackLocker::new(&arbiter, of_track, Priority::DEFAULT),
             locks: [None, None],
+            holds: [None, None],
             now_ms: 0,
         };
         for op in ops {
@@ -310,7 +327,7 @@ proptest! {
                     let name = c.map(|c| format!("c{c}"));
                     w.mc.stop(name.as_deref(), Priority(p));
                 }
-                Op::Action { slot, resources, priority, length, fail, under_locks } => {
+                Op::Action { slot, resources, priority, length, fail, under_locks, maskable } => {
                     // A behavior starting a new action ends its previous one.
                     w.end_action(slot, ActionEnd::Interrupted);
                     let inner = Timed::new(
@@ -329,8 +346,13 @@ proptest! {
                         Priority(priority),
                         format!("slot{slot}"),
                     )
-                    .when_blocked(blocked);
-                    // An action of the stack holding the locks (the runner's part).
+                    .when_blocked(blocked)
+                    .maskable(if maskable { ResourceSet::of(&resources) } else { ResourceSet::EMPTY });
+                    // Masked of what the holds keep, then an action of the stack holding the
+                    // locks (the runner's part).
+                    if w.holds.iter().any(Option::is_some) {
+                        a.run_masked(w.locker.held_back().1);
+                    }
                     let lent = if under_locks {
                         a.run_under_locks(w.locker.locked())
                     } else {
@@ -351,6 +373,17 @@ proptest! {
                     let tracks: Vec<Box<str>> = tracks.into_iter().map(Into::into).collect();
                     w.locks[slot] = w.locker.lock(&format!("b{slot}"), &tracks, Some(Priority(p)));
                 }
+                Op::Hold(slot, tracks) => {
+                    if let Some(h) = w.holds[slot].take() {
+                        w.locker.unlock(h);
+                    }
+                    w.holds[slot] = w.locker.hold(&format!("h{slot}"), &tracks);
+                }
+                Op::ReleaseHold(slot) => {
+                    if let Some(h) = w.holds[slot].take() {
+                        w.locker.unlock(h);
+                    }
+                }
                 Op::Unlock(slot) => {
                     if w.locks[slot].is_some() {
                         w.end_lent_actions();
@@ -367,6 +400,11 @@ proptest! {
         }
         w.unlock(0);
         w.unlock(1);
+        for h in w.holds.iter_mut() {
+            if let Some(h) = h.take() {
+                w.locker.unlock(h);
+            }
+        }
         w.mc.shutdown();
         for _ in 0..20 {
             w.tick();

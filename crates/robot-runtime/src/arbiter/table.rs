@@ -61,7 +61,8 @@ pub struct Entry<R: Resource> {
 
 /// What the arbiter reports when a behavior action is involved and something was contested
 /// (an uncontested action's grant and release are not news; the mission controller reports
-/// its own requests in its own events; these say what happened across the two).
+/// its own requests in its own events; these say what happened across the two), and every
+/// grant and release of a hold (see the [module documentation](super), "Holds").
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum ArbiterEvent<R: Resource> {
     /// A claim holds its resources (granted at once, or its reservation came true).
@@ -325,6 +326,19 @@ impl<R: Resource> Arbiter<R> {
         } else {
             self.spare_labels.give_back(e.label);
         }
+    }
+
+    /// `holder` gives back what it holds or reserves, and the release is reported
+    /// ([`ArbiterEvent::Released`]) whenever it held its resources, contested or not: a
+    /// hold's release is news (the parts may move again).
+    pub fn release_reported(&mut self, holder: Holder) {
+        let Some(i) = self.position(holder) else {
+            return;
+        };
+        if self.entries[i].state.holds() {
+            self.entries[i].contested = true;
+        }
+        self.release(holder);
     }
 
     /// True when `holder` is reserved and everything it waits for is released.

@@ -88,6 +88,17 @@ pub trait Action: Send + 'static {
     fn run_under_locks(&mut self, _locked: LockedParts) -> LockedParts {
         LockedParts::NONE
     }
+    /// Called once before [`run_under_locks`](Self::run_under_locks) and
+    /// [`start`](Self::start) when a behavior holds parts of the body from everyone (a hold:
+    /// see [`track_locks`](super::track_locks); the original's in-air coordinator holds the
+    /// treads while the robot is lifted): `held_back` are those parts. An action that can do
+    /// without some of them leaves them out of its claim and plays without them (an
+    /// animation without its body track, as the original's lock masked it) and returns the
+    /// ones it left out; an action that needs them (a turn) keeps them in its claim, is
+    /// refused them and waits or fails as its class says. Default: masks nothing.
+    fn run_masked(&mut self, _held_back: LockedParts) -> LockedParts {
+        LockedParts::NONE
+    }
 }
 
 impl fmt::Debug for dyn Action {

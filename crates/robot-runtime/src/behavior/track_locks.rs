@@ -12,11 +12,26 @@
 //! * an action started on a stack holding locks: [`locked`](TrackLocks::locked) and
 //!   [`held`](TrackLocks::held) tell the action what its stack locks
 //!   ([`Action::run_under_locks`](super::Action::run_under_locks));
-//! * each tick while a lock exists: [`poll`](TrackLocks::poll), which moves waiting locks
-//!   on and gives up the parts a higher claim took.
+//! * each tick while a lock or a hold exists: [`poll`](TrackLocks::poll), which moves
+//!   waiting locks and holds on and gives up the parts a higher claim took.
+//!
+//! A **hold** ([`hold`](TrackLocks::hold)) is the other kind of claim a behavior makes
+//! through the same trait: taken and given back by its class in the middle of its
+//! activation ([`Ctx::hold_tracks`](super::Ctx::hold_tracks) /
+//! [`Ctx::release_hold`](super::Ctx::release_hold); the runner gives back what is left at
+//! deactivation step (5)), it keeps its parts from *everyone*, its own stack included:
+//! nothing is lent under it. The original's in-air coordinator holds `BODY_TRACK` while the
+//! robot is lifted, so the treads do not move. An action started while holds exist is told
+//! what they keep ([`held_back`](TrackLocks::held_back),
+//! [`Action::run_masked`](super::Action::run_masked)): one that can do without those parts
+//! (an animation) plays without them; one that cannot (a turn) claims them and is refused
+//! them, waiting or failing as its class says. The robot's policy for holds is its own
+//! ([`crate::arbiter::TrackLocker`]: above every other claim and not preemptible, a safety
+//! stop).
 //!
 //! A runner without one (the default) locks nothing, and a behavior without tracks costs
-//! the runner nothing: everything above is skipped while no frame holds a lock.
+//! the runner nothing: everything above is skipped while no frame holds a lock and no
+//! behavior a hold.
 //!
 //! [`SharedArbiter`]: crate::arbiter::SharedArbiter
 
@@ -67,17 +82,29 @@ pub trait TrackLocks: Send {
         priority: Option<Priority>,
     ) -> Option<LockId>;
 
-    /// Gives the lock back, whatever its state.
+    /// Holds what `tracks` name for the behavior `behavior`, lent to nobody (see the
+    /// module documentation), until [`unlock`](Self::unlock). Like a lock, a hold never
+    /// fails: one that cannot hold at once waits or preempts under the robot's policy and
+    /// says so itself. `None`: nothing to hold (`EVENT_TRACK` only, or no name this robot
+    /// knows).
+    fn hold(&mut self, behavior: &str, tracks: &[&str]) -> Option<LockId>;
+
+    /// Gives the lock or the hold back, whatever its state.
     fn unlock(&mut self, lock: LockId);
 
-    /// The parts every live lock locks, held or not.
+    /// The parts every live lock locks, held or not (holds excluded: they lend nothing).
     fn locked(&self) -> LockedParts;
 
-    /// The parts the live locks hold now.
+    /// The parts the live locks hold now (holds excluded).
     fn held(&self) -> LockedParts;
 
-    /// Moves waiting locks on (a lock whose way is free takes its parts) and gives up the
-    /// parts of locks a higher claim asked to halt; returns the parts given up (the runner
-    /// stops the actions that used them, in the same tick, before anything else runs).
+    /// The parts the live holds hold now, and the parts they keep from everyone, held or
+    /// not yet (an action started meanwhile is masked of these).
+    fn held_back(&self) -> (LockedParts, LockedParts);
+
+    /// Moves waiting locks and holds on (one whose way is free takes its parts) and gives
+    /// up the parts of locks a higher claim asked to halt; returns the lent parts given up
+    /// (the runner stops the actions that used them, in the same tick, before anything else
+    /// runs).
     fn poll(&mut self) -> LockedParts;
 }

@@ -9,7 +9,12 @@
 //!   original's `SetDontActivateThisTick`, §1.5). The coordinator sits below its delegate
 //!   on the stack, so its update runs first and the dispatchers above it ask their children
 //!   after the suppression is set. What it suppresses this tick is its
-//!   [`debug_state`](robot_runtime::behavior::Behavior::debug_state) (tools see it);
+//!   [`debug_state`](robot_runtime::behavior::Behavior::debug_state) (tools see it).
+//!   `CoordinateWhileInAir` also holds the base (`BODY_TRACK`) while the robot is lifted
+//!   (`Ctx::hold_tracks`: a claim in the robot's arbiter lent to nobody, so no action
+//!   drives the treads and an animation plays without its body track; see
+//!   `robot_runtime::arbiter`, "Holds") and gives it back when its rule stops applying
+//!   and at its deactivation;
 //! * `QuietModeCoordinator` ([`QuietMode`]), `SDKInterface` and `SDKLock` ([`Sdk`]),
 //!   `StayOnChargerUntilCharged` ([`StayOnCharger`]), `ConfirmHabitat` ([`ConfirmHabitat`])
 //!   and `SleepCycle` ([`SleepCycle`]).

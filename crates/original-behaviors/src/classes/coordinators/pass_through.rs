@@ -5,8 +5,8 @@
 use std::time::Duration;
 
 use robot_runtime::behavior::{
-    Behavior, BehaviorId, BuildCx, ClassPredicate, Ctx, IntentUnion, OperationModifiers, View,
-    Wakeup, Watch,
+    Behavior, BehaviorId, BuildCx, ClassPredicate, Ctx, IntentUnion, LockId, OperationModifiers,
+    View, Wakeup, Watch,
 };
 
 use super::{active_since, class_on_stack, data, id_on_stack, pred, resolve_ids, wake_at};
@@ -54,17 +54,19 @@ pub(super) enum Kind<T> {
         /// InitialHeldInPalmReaction ran during this holding.
         played: bool,
     },
-    /// CoordinateWhileInAir. Its suppressions only: the original also locks the body
-    /// track while in the air (unless one of the `IN_AIR_UNLOCKING` behaviors runs or the
-    /// robot is in a palm); a behavior cannot take a track lock in the middle of its
-    /// activation here (locks are `tracksToLockWhileActivated`'s, taken at activation), so
-    /// that lock is not taken.
+    /// CoordinateWhileInAir: its suppressions, and the hold of the treads (`BODY_TRACK`,
+    /// [`Ctx::hold_tracks`]) while in the air, unless one of `unlocking` runs or the robot
+    /// is in a palm.
     InAir {
         dispatcher: Option<BehaviorId>,
         initial: Option<BehaviorId>,
         suppressing: Vec<BehaviorId>,
+        /// WhatsMyNameVoiceCommand, MeetVictor: the treads stay free while one runs.
+        unlocking: Vec<BehaviorId>,
         /// WhileInAirDispatcher, ReactToRobotOnBack, ReactToRobotOnFace, HeldInPalmDispatcher.
         blockers: Vec<BehaviorId>,
+        /// The hold of the treads, while taken.
+        hold: Option<LockId>,
         /// InitialPickupAnimation ran since the robot left its treads.
         played: bool,
     },
@@ -166,6 +168,7 @@ impl<T: Copy + PartialEq> Coordinator<T> {
                 suppressing,
                 blockers,
                 played,
+                ..
             } => {
                 let (state, _) = robot.off_treads();
                 if state == OffTreads::OnTreads {
@@ -193,6 +196,23 @@ impl<T: Copy + PartialEq> Coordinator<T> {
             }
         }
     }
+}
+
+/// The original's track the in-air coordinator locks: the treads.
+const AIR_HELD: &[&str] = &["BODY_TRACK"];
+
+/// CoordinateWhileInAir's lock rule: in the air (InAir or Falling), none of the blocking
+/// reactions active, none of the unlocking behaviors active, not in a palm.
+fn air_hold_applies<U: IntentUnion, E: 'static>(
+    view: &View<'_, U, E>,
+    unlocking: &[BehaviorId],
+    blockers: &[BehaviorId],
+) -> bool {
+    let robot = view.robot();
+    matches!(robot.off_treads().0, OffTreads::InAir | OffTreads::Falling)
+        && !robot.held_in_palm()
+        && !id_on_stack(view, blockers)
+        && !id_on_stack(view, unlocking)
 }
 
 /// Time since the robot last left its treads (zero on treads).
@@ -293,11 +313,35 @@ impl<U: IntentUnion, E: 'static> NativeClass<U, E> for Coordinator<U::Tag> {
             std::mem::swap(&mut self.suppressing, &mut out);
         }
         self.scratch = out;
+        if let Kind::InAir {
+            unlocking,
+            blockers,
+            hold,
+            ..
+        } = &mut self.kind
+        {
+            // Takes or gives back the hold of the treads as the rule applies (the hold is
+            // taken again when the previous call found no track locks to take it from).
+            let applies = air_hold_applies(&ctx.view(), unlocking, blockers);
+            match (applies, *hold) {
+                (true, None) => *hold = ctx.hold_tracks(AIR_HELD),
+                (false, Some(h)) => {
+                    ctx.release_hold(h);
+                    *hold = None;
+                }
+                _ => {}
+            }
+        }
         self.pass.update(ctx);
     }
-    fn on_deactivated(&mut self, _ctx: &mut Ctx<'_, U, E>) {
+    fn on_deactivated(&mut self, ctx: &mut Ctx<'_, U, E>) {
         self.status.clear();
         self.suppressing.clear();
+        if let Kind::InAir { hold, .. } = &mut self.kind {
+            if let Some(h) = hold.take() {
+                ctx.release_hold(h);
+            }
+        }
     }
     fn debug_state(&self) -> Option<&str> {
         (!self.status.is_empty()).then_some(self.status.as_str())
@@ -393,12 +437,17 @@ pub(crate) fn build_while_in_air<U: IntentUnion, E: 'static>(
         dispatcher: cx.global_id("WhileInAirDispatcher"),
         initial: cx.global_id("InitialPickupAnimation"),
         suppressing: resolve_ids(cx, &IN_AIR_IDS[..IN_AIR_SUPPRESSING]),
+        unlocking: resolve_ids(
+            cx,
+            &IN_AIR_IDS[IN_AIR_SUPPRESSING..IN_AIR_SUPPRESSING + IN_AIR_UNLOCKING],
+        ),
         blockers: {
             let reactions = IN_AIR_SUPPRESSING + IN_AIR_UNLOCKING..IN_AIR_IDS.len() - 1;
             let mut ids = resolve_ids(cx, &IN_AIR_IDS[reactions]);
             ids.extend(cx.global_id("HeldInPalmDispatcher"));
             ids
         },
+        hold: None,
         played: false,
     })
 }

@@ -9,7 +9,7 @@ use crate::behavior::changes::{Cached, Changes};
 use crate::behavior::clock::VirtualClock;
 use crate::behavior::condition::Condition;
 use crate::behavior::ids::{BehaviorId, BehaviorName};
-use crate::behavior::track_locks::{LockId, LockedParts};
+use crate::behavior::track_locks::{LockId, LockedParts, TrackLocks};
 use crate::behavior::world::World;
 use crate::intent::{IntentComponent, IntentEvent, IntentMatcher, IntentUnion};
 
@@ -206,6 +206,12 @@ pub(crate) struct Mutable<U: IntentUnion> {
     pub suppressed: Vec<BehaviorId>,
     /// The tick of `suppressed`.
     pub suppressed_tick: u64,
+    /// The robot's track locks (`tracksToLockWhileActivated` and holds; see
+    /// [`track_locks`](crate::behavior::track_locks)); None: nothing is locked or held.
+    pub track_locks: Option<Box<dyn TrackLocks>>,
+    /// The holds the active behaviors took ([`Ctx::hold_tracks`]), with their owner; usually
+    /// empty. The runner gives back what is left when the owner is deactivated.
+    pub holds: Vec<(BehaviorId, LockId)>,
 }
 
 impl<U: IntentUnion> Mutable<U> {

@@ -4,6 +4,7 @@ use crate::behavior::action::{Action, ActionRequest};
 use crate::behavior::clock::VirtualClock;
 use crate::behavior::condition::{Condition, MachineTimes};
 use crate::behavior::ids::{BehaviorId, BehaviorName};
+use crate::behavior::track_locks::LockId;
 use crate::behavior::wakeup::Inputs;
 use crate::behavior::world::{self, World};
 use crate::intent::{
@@ -410,6 +411,41 @@ impl<'a, U: IntentUnion, E: 'static> Ctx<'a, U, E> {
     /// Number of scoped effects this behavior holds.
     pub fn effect_count(&self) -> usize {
         self.m.effects[self.me.index()].len()
+    }
+
+    /// Holds the parts of the body `tracks` name (the original's track names: `BODY_TRACK`
+    /// is the treads) from everyone, this behavior's own stack included, until
+    /// [`release_hold`](Self::release_hold) or this behavior's deactivation (the runner gives
+    /// back what is left at step (5)). Unlike `tracksToLockWhileActivated`, which lends its
+    /// parts to the stack's own actions, a hold lends them to nobody: an action needing them
+    /// (a turn) is refused and waits or fails as its class says, an animation plays without
+    /// them (see [`track_locks`](crate::behavior::track_locks)). The hold never fails: it
+    /// waits or preempts under the robot's policy. `None`: this behavior is not active, the
+    /// runner has no [`TrackLocks`](crate::behavior::TrackLocks), or the names hold nothing.
+    pub fn hold_tracks(&mut self, tracks: &[&str]) -> Option<LockId> {
+        if !self.is_active() {
+            return None;
+        }
+        let name = &self.s.nodes[self.me.index()].name;
+        let hold = self.m.track_locks.as_mut()?.hold(name.as_str(), tracks)?;
+        tracing::debug!(behavior = %name, ?hold, "Behavior.Hold");
+        self.m.holds.push((self.me, hold));
+        Some(hold)
+    }
+
+    /// Gives back a hold this behavior took ([`hold_tracks`](Self::hold_tracks)), whatever
+    /// its state; false when it is not one of this behavior's live holds.
+    pub fn release_hold(&mut self, hold: LockId) -> bool {
+        let me = self.me;
+        let Some(i) = self.m.holds.iter().position(|&h| h == (me, hold)) else {
+            return false;
+        };
+        self.m.holds.swap_remove(i);
+        if let Some(locks) = self.m.track_locks.as_mut() {
+            locks.unlock(hold);
+        }
+        tracing::debug!(behavior = %self.s.nodes[me.index()].name, ?hold, "Behavior.HoldReleased");
+        true
     }
 }
 

@@ -96,4 +96,8 @@ pub enum Invariant {
         /// The runner's count.
         counted: u32,
     },
+    /// A behavior that is not active has a hold (the runner gives holds back at
+    /// deactivation).
+    #[error("{0} has a hold but is not active")]
+    HoldOfInactive(BehaviorId),
 }

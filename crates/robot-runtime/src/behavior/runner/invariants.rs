@@ -13,7 +13,8 @@ impl<U: IntentUnion, E: 'static> Runner<U, E> {
     /// no active behavior off the stack; scope counts equal to what the stack and the linked
     /// scopes imply; every behavior in scope or active updated exactly once on the last
     /// tick; activation on a tick where the behavior wanted to activate; the count of
-    /// frames holding a track lock equal to the frames that hold one.
+    /// frames holding a track lock equal to the frames that hold one; every hold's behavior
+    /// active.
     pub fn check_invariants(&self) -> Result<(), Invariant> {
         let c = &self.core;
         let tick = c.s.clock.tick();
@@ -48,6 +49,11 @@ impl<U: IntentUnion, E: 'static> Runner<U, E> {
                 held,
                 counted: c.locking_frames,
             });
+        }
+        for &(b, _) in &c.m.holds {
+            if c.s.nodes[b.index()].state != LifecycleState::Active {
+                return Err(Invariant::HoldOfInactive(b));
+            }
         }
         // Direct entries (the root's base, every frame's delegates), then the linked scope
         // of everything in scope, counted once per linking behavior.

@@ -148,13 +148,15 @@ impl<U: IntentUnion, E: 'static> Runner<U, E> {
         if let Some(w) = n.wants.as_ref().filter(|_| n.scope_count > 0) {
             w.set_active(true, now);
         }
-        // Spec deactivation step (5): its track lock.
+        // Spec deactivation step (5): its track lock, and the holds its class kept.
         if let Some(lock) = frame.lock {
             c.locking_frames -= 1;
-            if let Some(locks) = c.track_locks.as_mut() {
+            if let Some(locks) = c.m.track_locks.as_mut() {
                 locks.unlock(lock);
             }
         }
+        self.release_holds(id);
+        let c = &mut self.core;
         let n = &c.s.nodes[id.index()];
         if let Some(s) = n.post_suggestion {
             c.m.changes.touch_world();

@@ -1,8 +1,11 @@
-//! The runner's side of `tracksToLockWhileActivated` (see
+//! The runner's side of `tracksToLockWhileActivated` and of holds (see
 //! [`track_locks`](crate::behavior::track_locks)): a behavior's lock taken at activation
 //! step (3) and given back at deactivation step (5); an action started under its stack's
 //! locks uses the locked parts instead of claiming them, starts once the locks hold them and
-//! is stopped if a higher claim takes them. None of it runs while no frame holds a lock.
+//! is stopped if a higher claim takes them. A hold a class took
+//! ([`Ctx::hold_tracks`](crate::behavior::Ctx::hold_tracks)) is given back at the same step
+//! if its class did not; an action started while holds exist is first masked of what they
+//! keep. None of it runs while no frame holds a lock and no behavior a hold.
 
 use crate::behavior::action::{Action, ActionEnd};
 use crate::behavior::core::{Continuation, DelegationOutcome};
@@ -14,18 +17,24 @@ use super::Runner;
 
 impl<U: IntentUnion, E: 'static> Runner<U, E> {
     /// Gives the runner the robot's track locks (by default it has none and locks nothing).
-    /// Locks taken through a previous one are given back to it first.
+    /// Locks and holds taken through a previous one are given back to it first (a class
+    /// that kept a hold's id finds it gone: [`Ctx::release_hold`](crate::behavior::Ctx::release_hold)
+    /// says false); configure it before the first tick.
     pub fn set_track_locks(&mut self, locks: Box<dyn TrackLocks>) {
         let c = &mut self.core;
-        if let Some(old) = c.track_locks.as_mut() {
+        if let Some(old) = c.m.track_locks.as_mut() {
             for f in &mut c.s.stack {
                 if let Some(l) = f.lock.take() {
                     old.unlock(l);
                 }
             }
+            for (_, h) in c.m.holds.drain(..) {
+                old.unlock(h);
+            }
         }
+        c.m.holds.clear();
         c.locking_frames = 0;
-        c.track_locks = Some(locks);
+        c.m.track_locks = Some(locks);
     }
 
     /// The lock `id`'s `tracksToLockWhileActivated` took when it was activated (None when it
@@ -38,10 +47,48 @@ impl<U: IntentUnion, E: 'static> Runner<U, E> {
     /// The parts the stack's locks hold now and the parts they lock (held or not), as the
     /// robot's resource bits; both empty without locks.
     pub fn locked_parts(&self) -> (LockedParts, LockedParts) {
-        match (&self.core.track_locks, self.core.locking_frames) {
+        match (&self.core.m.track_locks, self.core.locking_frames) {
             (Some(l), 1..) => (l.held(), l.locked()),
             _ => (LockedParts::NONE, LockedParts::NONE),
         }
+    }
+
+    /// The holds behavior `id` has now ([`Ctx::hold_tracks`](crate::behavior::Ctx::hold_tracks);
+    /// empty when it holds nothing).
+    pub fn holds_of(&self, id: BehaviorId) -> impl Iterator<Item = LockId> + '_ {
+        self.core
+            .m
+            .holds
+            .iter()
+            .filter(move |(b, _)| *b == id)
+            .map(|(_, h)| *h)
+    }
+
+    /// The parts the behaviors' holds have now and the parts they keep from everyone (held
+    /// or not yet), as the robot's resource bits; both empty without holds.
+    pub fn held_back_parts(&self) -> (LockedParts, LockedParts) {
+        match &self.core.m.track_locks {
+            Some(l) if !self.core.m.holds.is_empty() => l.held_back(),
+            _ => (LockedParts::NONE, LockedParts::NONE),
+        }
+    }
+
+    /// Deactivation step (5) for holds: gives back every hold `id` still has.
+    pub(super) fn release_holds(&mut self, id: BehaviorId) {
+        let m = &mut self.core.m;
+        if m.holds.is_empty() {
+            return;
+        }
+        let Some(locks) = m.track_locks.as_mut() else {
+            return;
+        };
+        m.holds.retain(|&(b, h)| {
+            if b == id {
+                tracing::debug!(?h, "Behavior.HoldReleased");
+                locks.unlock(h);
+            }
+            b != id
+        });
     }
 
     /// Activation step (3): locks `id`'s tracks at the active intent's priority (the one
@@ -52,7 +99,7 @@ impl<U: IntentUnion, E: 'static> Runner<U, E> {
         if n.tracks.is_empty() {
             return;
         }
-        let Some(locks) = c.track_locks.as_mut() else {
+        let Some(locks) = c.m.track_locks.as_mut() else {
             return;
         };
         let priority = c.m.intents.active().map(|a| a.meta().priority);
@@ -64,12 +111,23 @@ impl<U: IntentUnion, E: 'static> Runner<U, E> {
         }
     }
 
-    /// Tells `action`, about to run on the top frame, what its stack locks; returns the
+    /// Tells `action`, about to run on the top frame, what the holds keep from everyone
+    /// (it plays without what it can do without), then what its stack locks; returns the
     /// locked parts it uses and whether it must wait for the locks to hold them.
     #[inline]
     pub(super) fn run_under_locks(&mut self, action: &mut dyn Action) -> (LockedParts, bool) {
         let c = &mut self.core;
-        match (&c.track_locks, c.locking_frames) {
+        if let (Some(locks), false) = (&c.m.track_locks, c.m.holds.is_empty()) {
+            let masked = action.run_masked(locks.held_back().1);
+            if !masked.is_empty() {
+                tracing::debug!(
+                    action = action.name(),
+                    parts = masked.0,
+                    "Behavior.Action.Masked"
+                );
+            }
+        }
+        match (&c.m.track_locks, c.locking_frames) {
             (Some(locks), 1..) => {
                 let lent = action.run_under_locks(locks.locked());
                 (lent, !lent.is_subset(locks.held()))
@@ -82,10 +140,10 @@ impl<U: IntentUnion, E: 'static> Runner<U, E> {
     #[inline(never)]
     pub(super) fn start_when_locked(&mut self, i: usize) {
         let c = &mut self.core;
-        let held = c
-            .track_locks
-            .as_ref()
-            .map_or(LockedParts::NONE, |l| l.held());
+        let held =
+            c.m.track_locks
+                .as_ref()
+                .map_or(LockedParts::NONE, |l| l.held());
         let clock = c.s.clock;
         let Some(f) = c.s.stack.get_mut(i) else {
             return;
@@ -105,7 +163,7 @@ impl<U: IntentUnion, E: 'static> Runner<U, E> {
     /// continuation, if any, runs as after a cancellation).
     #[inline(never)]
     pub(super) fn poll_track_locks(&mut self) {
-        let Some(locks) = self.core.track_locks.as_mut() else {
+        let Some(locks) = self.core.m.track_locks.as_mut() else {
             return;
         };
         let lost = locks.poll();

@@ -88,7 +88,6 @@ use super::clock::VirtualClock;
 use super::condition::Condition;
 use super::core::{ErrorLog, Mutable, Node, Shared, Slot};
 use super::ids::{BehaviorId, BehaviorName};
-use super::track_locks::TrackLocks;
 use super::tree::Tree;
 use super::wakeup::Inputs;
 use super::world::{self, World};
@@ -119,9 +118,6 @@ struct Core<U: IntentUnion, E: 'static> {
     settled_rev: u64,
     /// Nothing changed during the last tick nor between it and the one before.
     quiet: bool,
-    /// The robot's track locks (`tracksToLockWhileActivated`; see [`locks`]); None: nothing
-    /// is locked.
-    track_locks: Option<Box<dyn TrackLocks>>,
     /// How many frames hold a lock: while 0, nothing of the track locks runs.
     locking_frames: u32,
 }
@@ -181,6 +177,8 @@ impl<U: IntentUnion, E: 'static> Runner<U, E> {
                     errors: ErrorLog::new(),
                     rng: 0x9E37_79B9_7F4A_7C15,
                     actions: Box::new(SimulatedActions::default()),
+                    track_locks: None,
+                    holds: Vec::new(),
                 },
                 names: tree.names,
                 base: tree.base,
@@ -190,7 +188,6 @@ impl<U: IntentUnion, E: 'static> Runner<U, E> {
                 scope_work: Vec::with_capacity(16),
                 settled_rev: 0,
                 quiet: false,
-                track_locks: None,
                 locking_frames: 0,
             },
         };

@@ -54,7 +54,7 @@ impl<U: IntentUnion, E: 'static> Runner<U, E> {
         }
         c.m.changes.sync_world(&*c.m.world);
         let tick = c.s.clock.tick();
-        if c.locking_frames > 0 {
+        if c.locking_frames > 0 || !c.m.holds.is_empty() {
             self.poll_track_locks();
         }
         let c = &mut self.core;
@@ -102,8 +102,8 @@ impl<U: IntentUnion, E: 'static> Runner<U, E> {
     /// and of every in-scope behavior whose class updates while inactive.
     /// [`Wakeup::EveryTick`] when the last tick (or anything since) changed an input (the
     /// world, the intent component, the stack), had user events or errors, while a
-    /// continuation is ready, while the stack is empty, or while a track lock does not hold
-    /// its parts yet (it retries every tick) or an action waits for them.
+    /// continuation is ready, while the stack is empty, or while a track lock or a hold does
+    /// not hold its parts yet (it retries every tick) or an action waits for them.
     ///
     /// Pure. A caller may then skip the ticks that end before the wake-up
     /// ([`skip_idle_ticks`](Self::skip_idle_ticks)) as long as no input arrives and nothing
@@ -118,7 +118,8 @@ impl<U: IntentUnion, E: 'static> Runner<U, E> {
             return Wakeup::EveryTick;
         }
         let (held, locked) = self.locked_parts();
-        if held != locked {
+        let (kept, held_back) = self.held_back_parts();
+        if held != locked || kept != held_back {
             return Wakeup::EveryTick;
         }
         let clock = c.s.clock;
