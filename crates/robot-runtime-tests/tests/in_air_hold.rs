@@ -13,24 +13,18 @@ use std::time::Duration;
 
 use original_behaviors::robot_state::OffTreads;
 use original_behaviors::RobotAccessMut;
-use robot_runtime::arbiter::{
-    self, ArbiterEvent, ArbitratedAction, Body, ResourceSet, SharedArbiter, TrackLocker,
-    WhenBlocked,
-};
+use robot_runtime::arbiter::{Body, ResourceSet, SharedArbiter, TrackLocker, WhenBlocked};
 use robot_runtime::behavior::{
-    load_tree, Action, ActionFactory, ActionRequest, Behavior, BehaviorId, Ctx, LoadOptions,
-    LockId, LockedParts, OperationModifiers, Runner, SimulatedActions, Source, Spec, TreeBuilder,
+    Behavior, BehaviorId, Ctx, LockId, LockedParts, OperationModifiers, Runner, Spec, TreeBuilder,
     View, Wakeup,
 };
-use robot_runtime::hri::{Priority, Timestamp};
+use robot_runtime::hri::Priority;
 use robot_runtime::intent::{IntentComponent, IntentSource};
-use robot_runtime::mission::{
-    Capability, CapabilityId, CapabilityPolicy, HaltProgress, MissionConfig, MissionController,
-    Phase, Progress, Request,
-};
+use robot_runtime::mission::Phase;
 use robot_runtime_tests::{UserIntent, UserIntentTag, MAP};
 
-const DT: Duration = Duration::from_millis(100);
+mod support;
+use support::{Robot, DT};
 
 /// The coordinator over a priority list: the in-air reaction (on a touch), MeetVictor (on
 /// its intent), an animation (a beat), a head move (motion), a spin of the base (an
@@ -69,123 +63,10 @@ const TREE: &str = r#"[
 
 const HOLD: &str = "CoordinateWhileInAir/hold";
 
-/// The original classes' actions, simulated, each claiming what its kind needs from the
-/// arbiter (an animation can play without any of its tracks), refused as `blocked` says.
-struct Claiming {
-    inner: SimulatedActions,
-    arbiter: SharedArbiter<Body>,
-    blocked: WhenBlocked,
-}
-
-impl ActionFactory for Claiming {
-    fn make(&mut self, behavior: &str, request: &ActionRequest<'_>) -> Box<dyn Action> {
-        let action = self.inner.make(behavior, request);
-        let label = format!("{behavior}/{}", action.name());
-        Box::new(
-            ArbitratedAction::new(
-                action,
-                &self.arbiter,
-                arbiter::needs(request),
-                Priority::DEFAULT,
-                label,
-            )
-            .when_blocked(self.blocked)
-            .maskable(arbiter::maskable(request)),
-        )
-    }
-}
-
-/// A mission capability driving the base until stopped.
-struct Drive {
-    log: Arc<Mutex<Vec<String>>>,
-}
-
-impl Capability<Body> for Drive {
-    fn name(&self) -> &str {
-        "drive"
-    }
-    fn resources(&self) -> ResourceSet<Body> {
-        ResourceSet::of(&[Body::Base])
-    }
-    fn policy(&self) -> CapabilityPolicy {
-        CapabilityPolicy::default()
-    }
-    fn start(&mut self, request: &Request) -> Result<(), String> {
-        self.log
-            .lock()
-            .unwrap()
-            .push(format!("drive {} started", request.priority.0));
-        Ok(())
-    }
-    fn tick(&mut self) -> Progress {
-        Progress::Running
-    }
-    fn halt(&mut self) -> HaltProgress {
-        HaltProgress::Halted
-    }
-}
-
-struct Robot {
-    runner: Runner<UserIntent>,
-    arbiter: SharedArbiter<Body>,
-    mc: MissionController<Body>,
-    drive: CapabilityId,
-    /// The arbiter's events as the timeline shows them (`change label parts-or-holders`),
-    /// and the drive's starts.
-    events: Arc<Mutex<Vec<String>>>,
-    now_ms: u64,
-}
-
+/// The robot running [`TREE`], its actions refused as `blocked` says, its arbiter's events
+/// shown with the claims in the way.
 fn robot(blocked: WhenBlocked) -> Robot {
-    let t = load_tree(
-        &original_behaviors::registry(),
-        &[Source::new("tree.json", TREE)],
-        "Root",
-        &LoadOptions::default(),
-    )
-    .unwrap_or_else(|e| panic!("{e}"));
-    let arbiter = SharedArbiter::<Body>::new();
-    let events = Arc::new(Mutex::new(Vec::new()));
-    let sink = events.clone();
-    arbiter.lock().subscribe(move |e| {
-        let line = match e {
-            ArbiterEvent::Granted {
-                label, resources, ..
-            } => format!("granted {label} {}", arbiter::body::names(*resources)),
-            ArbiterEvent::Preempting { label, victims, .. } => {
-                format!("preempting {label} {}", victims.join(","))
-            }
-            ArbiterEvent::Waiting {
-                label, blocked_by, ..
-            } => format!("waiting {label} {}", blocked_by.join(",")),
-            ArbiterEvent::Refused {
-                label, blocked_by, ..
-            } => format!("refused {label} {}", blocked_by.join(",")),
-            ArbiterEvent::Released {
-                label, resources, ..
-            } => format!("released {label} {}", arbiter::body::names(*resources)),
-        };
-        sink.lock().unwrap().push(line);
-    });
-    let mut runner = Runner::new(t, IntentComponent::new(&MAP));
-    runner.set_action_factory(Box::new(Claiming {
-        inner: SimulatedActions::default(),
-        arbiter: arbiter.clone(),
-        blocked,
-    }));
-    runner.set_track_locks(Box::new(TrackLocker::body(&arbiter)));
-    let mut mc = MissionController::with_arbiter(MissionConfig::default(), arbiter.clone());
-    let drive = mc.register(Drive {
-        log: events.clone(),
-    });
-    let mut r = Robot {
-        runner,
-        arbiter,
-        mc,
-        drive,
-        events,
-        now_ms: 0,
-    };
+    let mut r = support::robot(TREE, blocked, support::with_holders);
     r.ticks(2);
     assert_eq!(
         r.runner.stack_names(),
@@ -204,41 +85,6 @@ const WAIT_1S: WhenBlocked = WhenBlocked::Wait {
 };
 
 impl Robot {
-    /// One robot tick: the behaviors, then the missions; after it, no part has two
-    /// holders and the runner's invariants hold.
-    fn tick(&mut self) {
-        self.now_ms += DT.as_millis() as u64;
-        self.runner.tick(DT, &[]);
-        assert_eq!(self.runner.errors(), []);
-        self.runner.check_invariants().unwrap();
-        self.mc.tick(Timestamp(self.now_ms));
-        if let Err((a, b, parts)) = self.arbiter.lock().check_exclusive() {
-            panic!("{a} and {b} both hold {parts:?}");
-        }
-    }
-
-    fn ticks(&mut self, n: usize) {
-        for _ in 0..n {
-            self.tick();
-        }
-    }
-
-    fn holder_of(&self, part: Body) -> Option<String> {
-        self.arbiter
-            .lock()
-            .holders()
-            .find(|(_, _, r)| r.contains(part))
-            .map(|(_, l, _)| l.to_owned())
-    }
-
-    fn events(&self) -> Vec<String> {
-        std::mem::take(&mut *self.events.lock().unwrap())
-    }
-
-    fn id(&self, name: &str) -> BehaviorId {
-        self.runner.id(name).unwrap_or_else(|| panic!("{name}"))
-    }
-
     fn coordinator_holds(&self) -> Vec<LockId> {
         self.runner
             .holds_of(self.id("CoordinateWhileInAir"))
@@ -367,14 +213,8 @@ fn an_animation_plays_without_its_body_track_while_the_base_is_held() {
     r.ticks(2);
     let greet = r.id("Greet");
     assert_eq!(r.runner.action_of(greet), Some("GreetLoop"));
-    let parts: Vec<_> = r
-        .arbiter
-        .lock()
-        .holders()
-        .map(|(_, l, p)| format!("{l} {}", arbiter::body::names(p)))
-        .collect();
     assert_eq!(
-        parts,
+        r.holders(),
         [
             format!("{HOLD} base"),
             "Greet/GreetLoop head+lift+screen+backpack_lights+audio".to_owned(),

@@ -5,26 +5,18 @@
 //! higher one takes the part after the behavior's work on it stopped, and the lock takes it
 //! back afterwards). Trees in the original's JSON format, run by the original's classes.
 
-use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use original_behaviors::RobotAccessMut;
-use robot_runtime::arbiter::{
-    self, ArbiterEvent, ArbitratedAction, Body, ResourceSet, SharedArbiter, TrackLocker,
-};
-use robot_runtime::behavior::{
-    load_tree, Action, ActionFactory, ActionRequest, LoadOptions, LockedParts, Runner,
-    SimulatedActions, Source, Wakeup,
-};
-use robot_runtime::hri::{Priority, Timestamp};
+use robot_runtime::arbiter::{Body, ResourceSet, WhenBlocked};
+use robot_runtime::behavior::{load_tree, LoadOptions, LockedParts, Runner, Source, Wakeup};
+use robot_runtime::hri::Priority;
 use robot_runtime::intent::IntentComponent;
-use robot_runtime::mission::{
-    Capability, CapabilityId, CapabilityPolicy, HaltProgress, MissionConfig, MissionController,
-    Phase, Progress, Request, RequestId,
-};
+use robot_runtime::mission::{Phase, RequestId};
 use robot_runtime_tests::{UserIntent, MAP};
 
-const DT: Duration = Duration::from_millis(100);
+mod support;
+use support::{Robot, DT};
 
 /// While the robot is on its charger, `StayDocked` keeps the treads to itself and looks
 /// around (an endless animation loop of its delegate); otherwise it idles.
@@ -41,160 +33,19 @@ const TREE: &str = r#"[
   {"behaviorID": "Idle", "behaviorClass": "Wait"}
 ]"#;
 
-/// The actions of the original's classes, simulated, each claiming what its kind needs
-/// from the arbiter (as the example robot's factory does), waiting at most 1 s.
-struct Claiming {
-    inner: SimulatedActions,
-    arbiter: SharedArbiter<Body>,
-}
-
-impl ActionFactory for Claiming {
-    fn make(&mut self, behavior: &str, request: &ActionRequest<'_>) -> Box<dyn Action> {
-        let action = self.inner.make(behavior, request);
-        let label = format!("{behavior}/{}", action.name());
-        Box::new(
-            ArbitratedAction::new(
-                action,
-                &self.arbiter,
-                arbiter::needs(request),
-                Priority::DEFAULT,
-                label,
-            )
-            .when_blocked(arbiter::WhenBlocked::Wait {
-                up_to: Some(Duration::from_secs(1)),
-            }),
-        )
-    }
-}
-
-/// A mission capability driving the base until it is stopped; it halts at once.
-struct Drive {
-    log: Arc<Mutex<Vec<String>>>,
-}
-
-impl Capability<Body> for Drive {
-    fn name(&self) -> &str {
-        "drive"
-    }
-    fn resources(&self) -> ResourceSet<Body> {
-        ResourceSet::of(&[Body::Base])
-    }
-    fn policy(&self) -> CapabilityPolicy {
-        CapabilityPolicy::default()
-    }
-    fn start(&mut self, request: &Request) -> Result<(), String> {
-        self.log
-            .lock()
-            .unwrap()
-            .push(format!("drive {} started", request.priority.0));
-        Ok(())
-    }
-    fn tick(&mut self) -> Progress {
-        Progress::Running
-    }
-    fn halt(&mut self) -> HaltProgress {
-        self.log.lock().unwrap().push("drive halted".to_owned());
-        HaltProgress::Halted
-    }
-}
-
-struct Robot {
-    runner: Runner<UserIntent>,
-    arbiter: SharedArbiter<Body>,
-    mc: MissionController<Body>,
-    drive: CapabilityId,
-    /// The arbiter's events as the timeline shows them (`change label parts`), and the
-    /// drive's starts and halts, in order.
-    events: Arc<Mutex<Vec<String>>>,
-    now_ms: u64,
-}
-
+/// The robot running `tree`, its actions waiting at most 1 s for what they need, its
+/// arbiter's events shown with the parts each claim names.
 fn robot(tree: &str) -> Robot {
-    let t = load_tree(
-        &original_behaviors::registry(),
-        &[Source::new("tree.json", tree)],
-        "Root",
-        &LoadOptions::default(),
+    support::robot(
+        tree,
+        WhenBlocked::Wait {
+            up_to: Some(Duration::from_secs(1)),
+        },
+        support::with_parts,
     )
-    .unwrap_or_else(|e| panic!("{e}"));
-    let arbiter = SharedArbiter::<Body>::new();
-    let events = Arc::new(Mutex::new(Vec::new()));
-    let sink = events.clone();
-    arbiter.lock().subscribe(move |e| {
-        let (change, label, parts) = match e {
-            ArbiterEvent::Granted {
-                label, resources, ..
-            } => ("granted", label, resources),
-            ArbiterEvent::Preempting {
-                label, resources, ..
-            } => ("preempting", label, resources),
-            ArbiterEvent::Waiting {
-                label, resources, ..
-            } => ("waiting", label, resources),
-            ArbiterEvent::Refused {
-                label, resources, ..
-            } => ("refused", label, resources),
-            ArbiterEvent::Released {
-                label, resources, ..
-            } => ("released", label, resources),
-        };
-        sink.lock()
-            .unwrap()
-            .push(format!("{change} {label} {}", arbiter::body::names(*parts)));
-    });
-    let mut runner = Runner::new(t, IntentComponent::new(&MAP));
-    runner.set_action_factory(Box::new(Claiming {
-        inner: SimulatedActions::default(),
-        arbiter: arbiter.clone(),
-    }));
-    runner.set_track_locks(Box::new(TrackLocker::body(&arbiter)));
-    let mut mc = MissionController::with_arbiter(MissionConfig::default(), arbiter.clone());
-    let drive = mc.register(Drive {
-        log: events.clone(),
-    });
-    Robot {
-        runner,
-        arbiter,
-        mc,
-        drive,
-        events,
-        now_ms: 0,
-    }
 }
 
 impl Robot {
-    /// One robot tick: the behaviors, then the missions; after it, no part has two
-    /// holders and the runner's invariants hold.
-    fn tick(&mut self) {
-        self.now_ms += DT.as_millis() as u64;
-        self.runner.tick(DT, &[]);
-        assert_eq!(self.runner.errors(), []);
-        self.runner.check_invariants().unwrap();
-        self.mc.tick(Timestamp(self.now_ms));
-        if let Err((a, b, parts)) = self.arbiter.lock().check_exclusive() {
-            panic!("{a} and {b} both hold {parts:?}");
-        }
-    }
-
-    fn ticks(&mut self, n: usize) {
-        for _ in 0..n {
-            self.tick();
-        }
-    }
-
-    /// Who holds `part` now (its label).
-    fn holder_of(&self, part: Body) -> Option<String> {
-        self.arbiter
-            .lock()
-            .holders()
-            .find(|(_, _, r)| r.contains(part))
-            .map(|(_, l, _)| l.to_owned())
-    }
-
-    fn events(&self) -> Vec<String> {
-        std::mem::take(&mut *self.events.lock().unwrap())
-    }
-
     fn docked(&mut self, on: bool) {
         self.runner.robot_mut().on_charger = on;
     }
@@ -231,14 +82,8 @@ fn a_behavior_locking_body_track_holds_the_base_while_active_and_its_delegates_a
     let look = r.runner.id("LookAroundOnCharger").unwrap();
     assert_eq!(r.runner.action_of(look), Some("LookAround"));
     assert_eq!(r.holder_of(Body::Head).as_deref(), Some(LOOK));
-    let parts: Vec<_> = r
-        .arbiter
-        .lock()
-        .holders()
-        .map(|(_, l, p)| format!("{l} {}", arbiter::body::names(p)))
-        .collect();
     assert_eq!(
-        parts,
+        r.holders(),
         [
             "StayDocked/tracks base".to_owned(),
             format!("{LOOK} head+lift+screen+backpack_lights+audio"),
