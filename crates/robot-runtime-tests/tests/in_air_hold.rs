@@ -118,6 +118,12 @@ fn lifted_the_base_is_held_a_drive_waits_then_fails_a_head_move_runs_and_put_dow
         (LockedParts::NONE, LockedParts::NONE),
         "nothing is lent"
     );
+    // Tools see it on the coordinator.
+    let coordinator = r.id("CoordinateWhileInAir");
+    assert_eq!(
+        r.runner.debug_state(coordinator),
+        Some("holding the treads")
+    );
 
     // A spin of the base: its turn waits for the base (its class waits up to 1 s), then
     // fails; the behavior is not stuck.
@@ -160,6 +166,7 @@ fn lifted_the_base_is_held_a_drive_waits_then_fails_a_head_move_runs_and_put_dow
         r.runner.held_back_parts(),
         (LockedParts::NONE, LockedParts::NONE)
     );
+    assert_eq!(r.runner.debug_state(coordinator), None);
     assert_eq!(r.holder_of(Body::Base).as_deref(), Some("Spin/Turn"));
     let events = r.events();
     assert!(

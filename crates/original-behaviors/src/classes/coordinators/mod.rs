@@ -14,7 +14,7 @@
 //!   (`Ctx::hold_tracks`: a claim in the robot's arbiter lent to nobody, so no action
 //!   drives the treads and an animation plays without its body track; see
 //!   `robot_runtime::arbiter`, "Holds") and gives it back when its rule stops applying
-//!   and at its deactivation;
+//!   and at its deactivation (its `debug_state` then ends with `holding the treads`);
 //! * `QuietModeCoordinator` ([`QuietMode`]), `SDKInterface` and `SDKLock` ([`Sdk`]),
 //!   `StayOnChargerUntilCharged` ([`StayOnCharger`]), `ConfirmHabitat` ([`ConfirmHabitat`])
 //!   and `SleepCycle` ([`SleepCycle`]).

@@ -198,6 +198,31 @@ impl<T: Copy + PartialEq> Coordinator<T> {
     }
 }
 
+impl<T: Copy + PartialEq> Coordinator<T> {
+    /// What tools show ([`debug_state`](NativeClass::debug_state)): the behaviors it
+    /// suppresses, and the treads while it holds them (`suppressing A, B; holding the
+    /// treads`).
+    fn write_status<U: IntentUnion<Tag = T>, E: 'static>(&mut self, view: &View<'_, U, E>) {
+        self.status.clear();
+        for &id in &self.suppressing {
+            if let Some(n) = view.name_of(id) {
+                self.status.push_str(if self.status.is_empty() {
+                    "suppressing "
+                } else {
+                    ", "
+                });
+                self.status.push_str(n.as_str());
+            }
+        }
+        if matches!(self.kind, Kind::InAir { hold: Some(_), .. }) {
+            if !self.status.is_empty() {
+                self.status.push_str("; ");
+            }
+            self.status.push_str("holding the treads");
+        }
+    }
+}
+
 /// The original's track the in-air coordinator locks: the treads.
 const AIR_HELD: &[&str] = &["BODY_TRACK"];
 
@@ -298,21 +323,12 @@ impl<U: IntentUnion, E: 'static> NativeClass<U, E> for Coordinator<U::Tag> {
         for &id in &out {
             ctx.suppress_this_tick(id);
         }
-        if out != self.suppressing {
-            self.status.clear();
-            for &id in &out {
-                if let Some(n) = ctx.view().name_of(id) {
-                    self.status.push_str(if self.status.is_empty() {
-                        "suppressing "
-                    } else {
-                        ", "
-                    });
-                    self.status.push_str(n.as_str());
-                }
-            }
+        let suppression_changed = out != self.suppressing;
+        if suppression_changed {
             std::mem::swap(&mut self.suppressing, &mut out);
         }
         self.scratch = out;
+        let mut hold_changed = false;
         if let Kind::InAir {
             unlocking,
             blockers,
@@ -324,13 +340,20 @@ impl<U: IntentUnion, E: 'static> NativeClass<U, E> for Coordinator<U::Tag> {
             // taken again when the previous call found no track locks to take it from).
             let applies = air_hold_applies(&ctx.view(), unlocking, blockers);
             match (applies, *hold) {
-                (true, None) => *hold = ctx.hold_tracks(AIR_HELD),
+                (true, None) => {
+                    *hold = ctx.hold_tracks(AIR_HELD);
+                    hold_changed = hold.is_some();
+                }
                 (false, Some(h)) => {
                     ctx.release_hold(h);
                     *hold = None;
+                    hold_changed = true;
                 }
                 _ => {}
             }
+        }
+        if suppression_changed || hold_changed {
+            self.write_status(&ctx.view());
         }
         self.pass.update(ctx);
     }
