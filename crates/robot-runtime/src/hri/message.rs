@@ -266,9 +266,9 @@ impl ReadIn<'_> {
 #[derive(Clone, Copy, Debug, Default)]
 pub(crate) struct QuietNotes {
     /// Where [`Normalization::EmptyData`] stands among the other notes.
-    empty_data_at: Option<usize>,
+    pub(super) empty_data_at: Option<usize>,
     /// [`Normalization::DefaultPriority`], which follows every other note.
-    default_priority: bool,
+    pub(super) default_priority: bool,
 }
 
 impl QuietNotes {
@@ -408,6 +408,11 @@ impl HriIntent {
     ) -> Result<ReadIn<'a>, RejectedIntent> {
         let mut message = MessageIn::default();
         if super::scan::message_into(text, &mut message, spare.lend()).is_some() {
+            // A message that needs no correction beyond inline `data` and reports no
+            // problem is read by the short path; any other by the reader (see `common`).
+            if let Some(read) = message.read_common() {
+                return Ok(read);
+            }
             return message.read(options);
         }
         drop(message);
@@ -515,7 +520,7 @@ impl<'a> MessageIn<'a> {
     /// The lenient reading: every problem of the message, in the order of the checks.
     /// Reads the message where the caller keeps it (its `data` taken out of it): a message
     /// is large, and moving it costs a copy.
-    fn read(&mut self, options: ReadOptions) -> Result<ReadIn<'a>, RejectedIntent> {
+    pub(super) fn read(&mut self, options: ReadOptions) -> Result<ReadIn<'a>, RejectedIntent> {
         let mut r = Reader::new(options);
         if !self.unknown.is_empty() {
             r.unknown_fields(&self.unknown);

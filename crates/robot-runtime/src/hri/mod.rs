@@ -30,6 +30,7 @@
 //! Writing is canonical: [`HriIntent::to_wire`] and [`HriIntent::to_json`] always use the
 //! 2.x constants.
 
+mod common;
 mod data;
 mod dedup;
 mod envelope;
