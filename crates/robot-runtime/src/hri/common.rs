@@ -135,7 +135,6 @@ fn text_of<'v>(field: &'v Option<FieldIn<'_>>) -> Option<Option<&'v str>> {
 mod tests {
     use super::super::message::ReadOptions;
     use super::super::scan;
-    use super::*;
     use proptest::prelude::*;
 
     /// The short path's read of `text` and the reader's (both on what the scanner read),
