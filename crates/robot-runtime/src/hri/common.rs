@@ -19,7 +19,7 @@
 //! is the checks a message without problems needs, and nothing else.
 
 use super::error::HriError;
-use super::message::{Confidence, IntentIn, QuietNotes, ReadIn};
+use super::message::{confidence_of, priority_of, Confidence, IntentIn, QuietNotes, ReadIn};
 use super::read::{FieldIn, MessageIn, RolesIn};
 use super::roles;
 use super::vocab::{IntentKind, Modality, Normalization, Source};
@@ -52,20 +52,14 @@ impl<'a> MessageIn<'a> {
         accepted(&kind, roles)?;
         let priority = match &self.priority {
             None => None,
-            Some(FieldIn::Other(v)) => match v.as_u64() {
-                Some(p) if p <= 255 => Some(Priority(p as u8)),
-                _ => return None,
-            },
+            Some(FieldIn::Other(v)) => Some(Priority(priority_of(v)?)),
             Some(_) => return None,
         };
         let confidence = match &self.confidence {
             None => Confidence::Unstated,
             Some(FieldIn::Other(v)) => match &**v {
                 Value::Null => Confidence::Unstated,
-                Value::Number(n) => {
-                    let c = n.as_f64().unwrap_or(f64::NAN);
-                    Confidence::new(c as f32).filter(|_| (0.0..=1.0).contains(&c))?
-                }
+                Value::Number(n) => confidence_of(n.as_f64().unwrap_or(f64::NAN))?,
                 _ => return None,
             },
             Some(_) => return None,

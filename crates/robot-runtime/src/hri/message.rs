@@ -562,10 +562,7 @@ impl<'a> MessageIn<'a> {
         let source = r.string_field(self.source.as_ref(), "source");
         let modality = r.string_field(self.modality.as_ref(), "modality");
         let priority = self.priority.as_ref().map(|v| match v {
-            FieldIn::Other(v) => match v.as_u64() {
-                Some(p) if p <= 255 => Ok(p as u8),
-                _ => Err(v.to_string()),
-            },
+            FieldIn::Other(v) => priority_of(v).ok_or_else(|| v.to_string()),
             other => Err(other.to_value().to_string()),
         });
         let confidence = match &self.confidence {
@@ -593,6 +590,18 @@ impl<'a> MessageIn<'a> {
         };
         r.finish(intent, data, source, modality, priority, confidence)
     }
+}
+
+/// A `priority` as the reader takes it: an integer in 0..=255 (the reader and its short
+/// path, `common.rs`, both ask here).
+pub(super) fn priority_of(value: &Value) -> Option<u8> {
+    value.as_u64().and_then(|p| u8::try_from(p).ok())
+}
+
+/// A stated `confidence` as the reader takes it: a number within 0..=1, checked before it
+/// is narrowed to `f32` (the reader and its short path both ask here).
+pub(super) fn confidence_of(value: f64) -> Option<Confidence> {
+    Confidence::new(value as f32).filter(|_| (0.0..=1.0).contains(&value))
 }
 
 /// See [`HriIntent::closest_field`].
@@ -738,14 +747,12 @@ impl Reader {
         };
         let confidence = match confidence {
             None => Confidence::Unstated,
-            Some(c) => match Confidence::new(c as f32).filter(|_| (0.0..=1.0).contains(&c)) {
-                Some(c) => c,
-                None => {
-                    self.errors
-                        .push(HriError::ConfidenceOutOfRange { value: c });
-                    Confidence::Unstated
-                }
-            },
+            Some(c) => confidence_of(c).unwrap_or_else(|| {
+                push_cold(&mut self.errors, || HriError::ConfidenceOutOfRange {
+                    value: c,
+                });
+                Confidence::Unstated
+            }),
         };
         match (kind, data) {
             (Some(intent), Some(data)) if self.errors.is_empty() => Ok(ReadIn {
