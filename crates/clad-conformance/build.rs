@@ -79,6 +79,7 @@ fn main() {
             "#[doc = \"(field attribute on Attrs.rank)\"]",
         )
         .field_attribute("Edge::Attrs", "#[allow(clippy::struct_field_names)]")
+        .field_attribute("Edge::SerdeAttrs.label", "#[serde(alias = \"name\")]")
         .view(".");
     emit_module(
         &edge,

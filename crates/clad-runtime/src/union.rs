@@ -1,6 +1,7 @@
 //! [`CladUnion`]: what every generated union offers generically, so runtime components (the
 //! user-intent component, routers, loggers) can serve any schema's union, ours or a user's.
 
+use std::borrow::Cow;
 use std::fmt::Debug;
 use std::hash::Hash;
 
@@ -55,6 +56,28 @@ pub trait CladUnion: Sized {
     ) -> Option<Result<Self, D::Error>>
     where
         D: serde::Deserializer<'de>,
+    {
+        let _ = (tag, fields);
+        None
+    }
+
+    /// Builds member `tag` from some of its payload structure's fields, each given by its
+    /// schema name and its text, as [`CladUnion::deserialize_struct_member`] builds it from a
+    /// map of those names to those texts (serde's `MapDeserializer` of `(&str, Cow<str>)`):
+    /// the structure's default, each named field then read from its text as CLAD-JSON
+    /// reads a JSON string into that field (a string field takes the text as it is; any
+    /// other type is deserialized from the string, with serde's errors), an unknown name
+    /// ignored and a name given twice an error (`duplicate field`). Same members, same
+    /// errors, without serde's map machinery: a string field is a move or one copy.
+    ///
+    /// Returns `None`, without touching `fields`, when the member's payload is not a
+    /// structure or when the generator left it to serde (user attributes on the structure
+    /// or its fields may change how serde reads it); the default implementation always
+    /// does, and callers then use [`CladUnion::deserialize_struct_member`].
+    fn struct_member_from_text<'f, 't, I, E>(tag: Self::Tag, fields: I) -> Option<Result<Self, E>>
+    where
+        I: IntoIterator<Item = (&'f str, Cow<'t, str>)>,
+        E: serde::de::Error,
     {
         let _ = (tag, fields);
         None

@@ -222,15 +222,28 @@ impl<T: Copy + 'static> HriMapEntry<T> {
                 "the member's payload is not a structure",
             )));
         }
-        // The roles as the payload's fields, borrowed.
-        let fields = self
-            .fields
-            .iter()
-            .filter_map(|f| role(f.role).map(|v| (f.field, v)));
-        let fields = MapDeserializer::<_, serde::de::value::Error>::new(fields);
+        // The roles as the payload's fields, borrowed: set one by one where the union's
+        // generated builder reads them (a string field is the text moved or copied), else
+        // through serde's map deserializer (the same member, the same errors).
+        let fields = || {
+            self.fields
+                .iter()
+                .filter_map(|f| role(f.role).map(|v| (f.field, v)))
+        };
+        if let Some(built) = U::struct_member_from_text(self.tag, fields()) {
+            return Some(built);
+        }
+        cold_path();
+        let fields = MapDeserializer::<_, serde::de::value::Error>::new(fields());
         U::deserialize_struct_member(self.tag, fields)
     }
 }
+
+/// Marks the branch it is called in as unlikely, so the compiler lays it out away from the
+/// code around it.
+#[cold]
+#[inline(never)]
+fn cold_path() {}
 
 /// Why a member could not be built when its union has no `deserialize_struct_member`.
 pub(crate) const NOT_IMPLEMENTED: &str = "the union does not implement deserialize_struct_member";

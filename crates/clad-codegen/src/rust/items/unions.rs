@@ -238,7 +238,7 @@ pub(super) fn union_items(
     }
 
     if !empty {
-        clad_union_impl(c, cx, u, &vids, ident, tag_ident, &fqn_lit);
+        clad_union_impl(c, cx, unit, module, u, &vids, ident, tag_ident, &fqn_lit);
     }
 
     // Wire.
@@ -358,9 +358,12 @@ pub(super) fn union_items(
 }
 
 /// The `clad_runtime::union::CladUnion` impl (what the CLAD-JSON union code uses).
+#[allow(clippy::too_many_arguments)]
 fn clad_union_impl(
     c: &mut Code,
     cx: &Context<'_>,
+    unit: usize,
+    module: &[String],
     u: &Union,
     vids: &[String],
     ident: &str,
@@ -444,6 +447,175 @@ fn clad_union_impl(
             c.line("_ => return ::core::option::Option::None,");
         }
         c.lines("})\n}");
+        struct_member_from_text(c, cx, unit, module, u, vids, tag_ident);
     }
     c.line("}");
+}
+
+/// `CladUnion::struct_member_from_text`: one builder per payload structure serde reads as
+/// derived (no user attribute naming serde on the structure or its fields), nested in the
+/// method, and an arm per member whose payload it builds.
+fn struct_member_from_text(
+    c: &mut Code,
+    cx: &Context<'_>,
+    unit: usize,
+    module: &[String],
+    u: &Union,
+    vids: &[String],
+    tag_ident: &str,
+) {
+    let rt = &cx.rt;
+    // The payload structures, each once, in member order; `None` for a member left to serde.
+    let mut builders: Vec<DeclId> = Vec::new();
+    let mut arms: Vec<(String, usize)> = Vec::new();
+    for (m, v) in u.members.iter().zip(vids) {
+        let Type::Struct(id) = m.ty else { continue };
+        let d = cx.units[unit].decl(id);
+        let DeclKind::Struct(s) = &d.kind else {
+            continue;
+        };
+        // A user attribute that names serde (`#[serde(alias = ...)]`, ...) may change how
+        // the derived `Deserialize` reads the structure: such a member is left to serde.
+        let fqn = d.fqn();
+        let serde_attribute = |(path, attribute): &(String, String), field: Option<&str>| {
+            attribute.contains("serde")
+                && match field {
+                    None => type_matches(path, &fqn),
+                    Some(f) => *path == format!("{fqn}.{f}") || *path == fqn,
+                }
+        };
+        let left_to_serde = cx
+            .opts
+            .type_attributes
+            .iter()
+            .any(|a| serde_attribute(a, None))
+            || s.fields.iter().any(|f| {
+                cx.opts
+                    .field_attributes
+                    .iter()
+                    .any(|a| serde_attribute(a, Some(&f.name)))
+            });
+        if left_to_serde {
+            continue;
+        }
+        let index = match builders.iter().position(|b| *b == id) {
+            Some(i) => i,
+            None => {
+                builders.push(id);
+                builders.len() - 1
+            }
+        };
+        arms.push((v.clone(), index));
+    }
+    if arms.is_empty() {
+        return;
+    }
+    emit!(
+        c,
+        "
+        fn struct_member_from_text<'f, 't, I, E>(
+            tag: {tag_ident},
+            fields: I,
+        ) -> ::core::option::Option<::core::result::Result<Self, E>>
+        where
+            I: ::core::iter::IntoIterator<Item = (&'f str, ::std::borrow::Cow<'t, str>)>,
+            E: {rt}::serde::de::Error,
+        {{"
+    );
+    for (i, id) in builders.iter().enumerate() {
+        let d = cx.units[unit].decl(*id);
+        let DeclKind::Struct(s) = &d.kind else {
+            unreachable!("only structures are kept")
+        };
+        let ty = rust_type(cx, unit, module, &Type::Struct(*id));
+        let fids = &cx.names_of(&d.fqn()).fields;
+        c.doc(&format!(
+            "`{}` from its fields' texts, as its derived `Deserialize` reads them.",
+            d.fqn()
+        ));
+        emit!(
+            c,
+            "
+            fn payload_{i}<'f, 't, I, E>(fields: I) -> ::core::result::Result<{ty}, E>
+            where
+                I: ::core::iter::IntoIterator<Item = (&'f str, ::std::borrow::Cow<'t, str>)>,
+                E: {rt}::serde::de::Error,
+            {{"
+        );
+        if s.fields.is_empty() {
+            // Every name is unknown, and serde ignores unknown names.
+            emit!(
+                c,
+                "
+                let _ = fields;
+                ::core::result::Result::Ok(<{ty} as ::core::default::Default>::default())
+                }}"
+            );
+            continue;
+        }
+        emit!(
+            c,
+            "
+            let mut payload = <{ty} as ::core::default::Default>::default();
+            let mut seen = [false; {}];
+            for (field, text) in fields {{",
+            s.fields.len()
+        );
+        // One field: an `if` (a `match` of one arm and `_` is clippy's `single_match`).
+        let single = s.fields.len() == 1;
+        if !single {
+            c.line("match field {");
+        }
+        for (k, (f, fid)) in s.fields.iter().zip(fids).enumerate() {
+            let name = str_lit(&f.name);
+            // A string field takes the text; any other is deserialized from it, as serde's
+            // derived code does (through the field's `with` helper when it has one).
+            let set = match (serde_with(cx, &f.ty, false), &f.ty) {
+                (None, Type::String { .. }) => format!("payload.{fid} = text.into_owned();"),
+                (with, other) => {
+                    let read = match with {
+                        Some(w) => format!("{w}::deserialize"),
+                        None => format!(
+                            "<{} as {rt}::serde::Deserialize>::deserialize",
+                            rust_type(cx, unit, module, other)
+                        ),
+                    };
+                    format!(
+                        "let text = {rt}::serde::de::value::CowStrDeserializer::<E>::new(text);\n\
+                         payload.{fid} = {read}(text)?;"
+                    )
+                }
+            };
+            let pattern = if single {
+                format!("if field == {name}")
+            } else {
+                format!("{name} =>")
+            };
+            emit!(
+                c,
+                "
+                {pattern} {{
+                    if ::core::mem::replace(&mut seen[{k}], true) {{
+                        return ::core::result::Result::Err(E::duplicate_field({name}));
+                    }}
+                    {set}
+                }}"
+            );
+        }
+        if !single {
+            c.lines("_ => {}\n}");
+        }
+        c.lines("}\n::core::result::Result::Ok(payload)\n}");
+    }
+    c.line("::core::option::Option::Some(match tag {");
+    for (v, i) in &arms {
+        c.lines(&arm(
+            &format!("{tag_ident}::{v}"),
+            &format!("payload_{i}(fields).map(Self::{v})"),
+        ));
+    }
+    if arms.len() < u.members.len() {
+        c.line("_ => return ::core::option::Option::None,");
+    }
+    c.lines("})\n}");
 }
