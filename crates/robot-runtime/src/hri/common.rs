@@ -1,108 +1,133 @@
 //! The short path of the lenient reader: a JSON message as bridges and rosbridge write it
-//! most of the time, read without the [`Reader`](super::message) that reports problems.
+//! most of the time, read straight from its text into [`ReadIn`], without the
+//! [`MessageIn`](super::read::MessageIn) of its fields and without the
+//! [`Reader`](super::message) that reports problems.
 //!
-//! The common shape is a message the scanner read ([`super::scan`]) whose fields need
-//! nothing the reader would note, warn about or reject: no unknown field and no `action`; an
-//! `intent` that is exactly a standard constant; `data` absent, blank, an inline object
-//! (noted, [`Normalization::InlineData`], as the reader notes it) or a string holding a flat
-//! object; roles the intent's table accepts; `source` and `modality` absent, `null` or
-//! strings that read without a warning (a spelling the vocabulary corrects is noted here as
-//! the reader notes it); `priority` absent or an integer up to 255; `confidence` absent,
-//! `null` or a number within 0..=1. Anything else answers `None`, and the reader reads the
-//! message. What this path reads is exactly what the reader reads (the notes in the same
-//! order, the quiet notes in the same places): held to it by the proptests of `scan.rs`,
-//! which compare every message through here with the `serde_json::Value` path.
+//! The common shape is a message of the scanner's shape ([`super::scan`]) whose fields need
+//! nothing the reader would note, warn about or reject: no unknown field and no `action`;
+//! an `intent` that is exactly a standard constant; `data` absent, blank, `null`, an inline
+//! object (noted, [`Normalization::InlineData`], as the reader notes it) or a string holding
+//! a flat object; roles the intent's table accepts; `source` and `modality` absent, `null`
+//! or strings that read without a warning (a spelling the vocabulary corrects is noted here
+//! as the reader notes it); `priority` absent or an integer up to 255; `confidence` absent,
+//! `null` or a number within 0..=1. Anything else answers `None`, and the scanner and the
+//! reader read the message. What this path reads is exactly what the reader reads from the
+//! scanner's fields (the notes in the same order, the quiet notes in the same places): held
+//! to it by the proptest below; the scanner is held to serde_json by `scan.rs`'s.
 //!
 //! Why a second path: the reader's checks are code a message runs through whether or not
 //! it has a problem, and on every request that code must be fetched into the instruction
 //! cache (BENCHMARKS.md, issue 29: the HRI path's time gap is its code footprint). This path
-//! is the checks a message without problems needs, and nothing else.
+//! is the checks a message without problems needs, made as each field is scanned, and
+//! nothing else: no field is stored to be looked at again.
 
 use super::error::HriError;
 use super::message::{confidence_of, priority_of, Confidence, IntentIn, QuietNotes, ReadIn};
-use super::read::{FieldIn, MessageIn, RolesIn};
+use super::read::{RoleIn, RolesIn};
 use super::roles;
+use super::scan::{DataIn, Field, Scanner};
 use super::vocab::{IntentKind, Modality, Normalization, Source};
 use crate::hri::Priority;
 use serde_json::Value;
+use std::borrow::Cow;
 
-impl<'a> MessageIn<'a> {
-    /// The message read by the short path, or `None` when it is not of the common shape
-    /// (the message is then as it was: nothing is taken out of it).
-    pub(super) fn read_common(&mut self) -> Option<ReadIn<'a>> {
-        if !self.unknown.is_empty() || self.action.is_some() {
-            return None;
-        }
-        let Some(FieldIn::Str(intent)) = &self.intent else {
-            return None;
-        };
-        let kind = IntentKind::from_wire_exact(intent)?;
-        let mut quiet = QuietNotes::default();
-        let empty = RolesIn::default();
-        let (roles, inline, blank) = match &self.data {
-            None => (&empty, false, true),
-            Some(FieldIn::Roles(r)) => (r, true, false),
-            Some(FieldIn::TextRoles { roles, .. }) => (roles, false, false),
-            Some(FieldIn::Str(t)) if t.trim().is_empty() => (&empty, false, true),
-            Some(v) if v.is_null() => (&empty, false, true),
-            Some(_) => return None,
-        };
-        // Blank `data` is the empty object, and the role table checks it too (a required
-        // role is missing).
-        accepted(&kind, roles)?;
-        let priority = match &self.priority {
-            None => None,
-            Some(FieldIn::Other(v)) => Some(Priority(priority_of(v)?)),
-            Some(_) => return None,
-        };
-        let confidence = match &self.confidence {
-            None => Confidence::Unstated,
-            Some(FieldIn::Other(v)) => match &**v {
-                Value::Null => Confidence::Unstated,
-                Value::Number(n) => confidence_of(n.as_f64().unwrap_or(f64::NAN))?,
+/// The message `text` read by the short path, its roles read onto `spare` (see
+/// [`super::read::SpareRoles`]); `None` when it is not of the common shape.
+pub(super) fn read_common<'a>(text: &'a str, spare: Vec<RoleIn<'a>>) -> Option<ReadIn<'a>> {
+    let mut s = Scanner::onto(text, spare);
+    let mut intent: Option<IntentKind> = None;
+    let mut data: Option<DataIn<'a>> = None;
+    let mut source: Option<Option<Cow<'a, str>>> = None;
+    let mut modality: Option<Option<Cow<'a, str>>> = None;
+    let mut priority: Option<Priority> = None;
+    let mut confidence: Option<Confidence> = None;
+    s.open()?;
+    if !s.close_if_empty() {
+        loop {
+            // A field given twice, `action` or an unknown key: the reader's (`field_key`
+            // answers `None` for an unknown key).
+            match s.field_key()? {
+                Field::Intent if intent.is_none() => {
+                    let text = s.string_value()?;
+                    intent = Some(IntentKind::from_wire_exact(&text)?);
+                }
+                Field::Data if data.is_none() => data = Some(s.common_data()?),
+                Field::Source if source.is_none() => source = Some(text_or_null(&mut s)?),
+                Field::Modality if modality.is_none() => modality = Some(text_or_null(&mut s)?),
+                Field::Priority if priority.is_none() => {
+                    priority = Some(Priority(priority_of(&s.scalar_value()?)?));
+                }
+                Field::Confidence if confidence.is_none() => {
+                    confidence = Some(match s.scalar_value()? {
+                        Value::Null => Confidence::Unstated,
+                        Value::Number(n) => confidence_of(n.as_f64().unwrap_or(f64::NAN))?,
+                        _ => return None,
+                    });
+                }
                 _ => return None,
-            },
-            Some(_) => return None,
-        };
-        let source = text_of(&self.source)?;
-        let modality = text_of(&self.modality)?;
-        // Past every check that can answer `None` but the vocabulary's: the notes, in the
-        // reader's order (inline `data` first, then the source's and the modality's).
-        let mut notes = Vec::new();
-        if inline {
-            notes.reserve_exact(4);
-            notes.push(Normalization::InlineData);
+            }
+            if s.next_or_close()? {
+                break;
+            }
         }
-        if blank {
-            quiet.empty_data_at = Some(notes.len());
-        }
-        let source = source.map_or(Source::Unknown, |s| Source::read(s, &mut notes));
-        let modality = modality.map_or(Modality::Other, |m| Modality::read(m, &mut notes));
-        if let Modality::Unrecognized(_) = modality {
-            // Warned about or rejected, as the options say: the reader's to decide.
-            return None;
-        }
-        let priority = priority.unwrap_or_else(|| {
-            quiet.default_priority = true;
-            Priority::DEFAULT
-        });
-        let data = match self.data.take() {
-            Some(FieldIn::Roles(r) | FieldIn::TextRoles { roles: r, .. }) => r,
-            _ => RolesIn::default(),
-        };
-        Some(ReadIn {
-            intent: IntentIn {
-                intent: kind,
-                data,
-                source,
-                modality,
-                priority,
-                confidence,
-            },
-            notes,
-            quiet,
-            warnings: Vec::new(),
-        })
+    }
+    s.end()?;
+    let kind = intent?;
+    let (roles, inline, blank) = match data {
+        None | Some(DataIn::Blank) => (RolesIn::default(), false, true),
+        Some(DataIn::Inline(roles)) => (roles, true, false),
+        Some(DataIn::Text(roles)) => (roles, false, false),
+    };
+    // Blank `data` is the empty object, and the role table checks it too (a required role
+    // is missing).
+    accepted(&kind, &roles)?;
+    let mut quiet = QuietNotes::default();
+    // Past every check that can answer `None` but the vocabulary's: the notes, in the
+    // reader's order (inline `data` first, then the source's and the modality's).
+    let mut notes = Vec::new();
+    if inline {
+        notes.reserve_exact(4);
+        notes.push(Normalization::InlineData);
+    }
+    if blank {
+        quiet.empty_data_at = Some(notes.len());
+    }
+    let source = source
+        .flatten()
+        .map_or(Source::Unknown, |s| Source::read(&s, &mut notes));
+    let modality = modality
+        .flatten()
+        .map_or(Modality::Other, |m| Modality::read(&m, &mut notes));
+    if let Modality::Unrecognized(_) = modality {
+        // Warned about or rejected, as the options say: the reader's to decide.
+        return None;
+    }
+    let priority = priority.unwrap_or_else(|| {
+        quiet.default_priority = true;
+        Priority::DEFAULT
+    });
+    Some(ReadIn {
+        intent: IntentIn {
+            intent: kind,
+            data: roles,
+            source,
+            modality,
+            priority,
+            confidence: confidence.unwrap_or(Confidence::Unstated),
+        },
+        notes,
+        quiet,
+        warnings: Vec::new(),
+    })
+}
+
+/// A string field's text, or `None` (in `Some`) for `null`; `None` for any other value (the
+/// reader reports it).
+fn text_or_null<'a>(s: &mut Scanner<'a>) -> Option<Option<Cow<'a, str>>> {
+    match s.scalar_or_string()? {
+        Ok(text) => Some(Some(text)),
+        Err(Value::Null) => Some(None),
+        Err(_) => None,
     }
 }
 
@@ -114,32 +139,25 @@ fn accepted(kind: &IntentKind, roles: &RolesIn<'_>) -> Option<()> {
     (errors.is_empty() && unexpected.is_empty()).then_some(())
 }
 
-/// A string field's text (`Some(None)` when absent or `null`); `None` for any other value
-/// (the reader reports it).
-fn text_of<'v>(field: &'v Option<FieldIn<'_>>) -> Option<Option<&'v str>> {
-    match field {
-        None => Some(None),
-        Some(FieldIn::Str(s)) => Some(Some(s)),
-        Some(v) if v.is_null() => Some(None),
-        Some(_) => None,
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::super::message::ReadOptions;
     use super::super::scan;
+    use super::read_common;
     use proptest::prelude::*;
 
-    /// The short path's read of `text` and the reader's (both on what the scanner read),
-    /// owned; `None` for the short path when it leaves the message to the reader, or when
-    /// the scanner does not read the text.
+    /// The short path's read of `text` and the reader's (on what the scanner read), owned;
+    /// `None` for the short path when it leaves the message to the reader; `None` when the
+    /// scanner does not read the text (and then the short path must not either).
     fn both(text: &str, options: ReadOptions) -> Option<(Option<String>, String)> {
-        let mut common = scan::message(text)?;
-        let mut full = scan::message(text)?;
-        let short = common
-            .read_common()
-            .map(|r| format!("{:?}", r.into_owned()));
+        let short = read_common(text, Vec::new()).map(|r| format!("{:?}", r.into_owned()));
+        let Some(mut full) = scan::message(text) else {
+            assert_eq!(
+                short, None,
+                "read by the short path, not by the scanner: {text}"
+            );
+            return None;
+        };
         let read = match full.read(options) {
             Ok(r) => format!("{:?}", r.into_owned()),
             Err(e) => format!("rejected {e:?}"),
@@ -245,7 +263,8 @@ mod tests {
         let data = prop_oneof![
             3 => roles.clone(),
             2 => roles.prop_map(|r| serde_json::to_string(&r).unwrap_or_default()),
-            1 => mostly(&[r#""""#, r#""  ""#, "null"], &["5", r#""x""#]).prop_map(str::to_owned),
+            1 => mostly(&[r#""""#, r#""  ""#, "null"], &["5", r#""x""#, r#""	""#, "true"])
+                .prop_map(str::to_owned),
         ];
         let source = mostly(
             &[
@@ -255,7 +274,8 @@ mod tests {
                 r#""""#,
                 "null",
             ],
-            &["3"],
+            // Escapes the scanner reads, an escape it leaves to serde_json, not a string.
+            &[r#""person\/1""#, r#""per"son""#, r#""p1""#, "3"],
         );
         let modality = mostly(
             &[r#""__modality_speech__""#, r#""speech""#, r#""""#, "null"],
@@ -278,8 +298,12 @@ mod tests {
             proptest::option::of(confidence),
             proptest::option::weighted(0.05, Just(r#""action": "__intent_say__""#)),
             proptest::option::weighted(0.05, Just(r#""priorty": 1"#)),
+            // A field given twice.
+            proptest::option::weighted(0.05, Just(r#""priority": 7"#)),
+            // Blanks around the punctuation, or none.
+            proptest::sample::select(&[", ", ",", " ,\n  "][..]),
         )
-            .prop_map(|(i, d, s, m, p, c, action, unknown)| {
+            .prop_map(|(i, d, s, m, p, c, action, unknown, again, comma)| {
                 let mut fields = vec![format!("\"intent\": {i}")];
                 let named = [
                     ("data", d),
@@ -295,7 +319,8 @@ mod tests {
                 }
                 fields.extend(action.map(str::to_owned));
                 fields.extend(unknown.map(str::to_owned));
-                format!("{{{}}}", fields.join(", "))
+                fields.extend(again.map(str::to_owned));
+                format!("{{{}}}", fields.join(comma))
             })
     }
 

@@ -406,13 +406,16 @@ impl HriIntent {
         options: ReadOptions,
         spare: &mut SpareRoles,
     ) -> Result<ReadIn<'a>, RejectedIntent> {
+        // A message that needs no correction beyond inline `data` and reports no problem is
+        // read by the short path, straight from its text; any other is scanned into its
+        // fields and read by the reader (see `common`). The roles' vector lent to a short
+        // path that gives up is dropped with what it read: the scanner then reads onto a
+        // new one (an unusual message pays one allocation).
+        if let Some(read) = super::common::read_common(text, spare.lend()) {
+            return Ok(read);
+        }
         let mut message = MessageIn::default();
         if super::scan::message_into(text, &mut message, spare.lend()).is_some() {
-            // A message that needs no correction beyond inline `data` and reports no
-            // problem is read by the short path; any other by the reader (see `common`).
-            if let Some(read) = message.read_common() {
-                return Ok(read);
-            }
             return message.read(options);
         }
         drop(message);

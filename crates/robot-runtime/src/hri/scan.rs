@@ -89,8 +89,8 @@ pub(super) fn roles_onto<'a>(text: &'a str, spare: Vec<RoleIn<'a>>) -> Option<Ro
 }
 
 /// A position in the text; every method answers `None` as soon as the text leaves the
-/// shape.
-struct Scanner<'a> {
+/// shape. The short path ([`super::common`]) reads a message's fields with it too.
+pub(super) struct Scanner<'a> {
     text: &'a str,
     at: usize,
     /// The vector the next roles are read onto (empty; taken by the first object read).
@@ -99,7 +99,7 @@ struct Scanner<'a> {
 
 impl<'a> Scanner<'a> {
     /// A scanner of `text` whose first roles are read onto `spare` (empty).
-    fn onto(text: &'a str, spare: Vec<RoleIn<'a>>) -> Scanner<'a> {
+    pub(super) fn onto(text: &'a str, spare: Vec<RoleIn<'a>>) -> Scanner<'a> {
         Scanner { text, at: 0, spare }
     }
 
@@ -126,12 +126,12 @@ impl<'a> Scanner<'a> {
         (self.peek()? == byte).then(|| self.at += 1)
     }
 
-    fn open(&mut self) -> Option<()> {
+    pub(super) fn open(&mut self) -> Option<()> {
         self.expect(b'{')
     }
 
     /// True (and past it) when the object closes right away.
-    fn close_if_empty(&mut self) -> bool {
+    pub(super) fn close_if_empty(&mut self) -> bool {
         self.blanks();
         let empty = self.peek() == Some(b'}');
         if empty {
@@ -142,7 +142,7 @@ impl<'a> Scanner<'a> {
 
     /// After an entry: `false` past a comma (another entry follows), `true` past the
     /// closing brace.
-    fn next_or_close(&mut self) -> Option<bool> {
+    pub(super) fn next_or_close(&mut self) -> Option<bool> {
         self.blanks();
         let closed = match self.peek()? {
             b',' => false,
@@ -154,7 +154,7 @@ impl<'a> Scanner<'a> {
     }
 
     /// Only blanks left.
-    fn end(&mut self) -> Option<()> {
+    pub(super) fn end(&mut self) -> Option<()> {
         self.blanks();
         (self.at == self.text.len()).then_some(())
     }
@@ -165,7 +165,7 @@ impl<'a> Scanner<'a> {
     /// bytes with its closing quote: no run is scanned for the key's end, and no string is
     /// matched against seven.
     #[inline]
-    fn field_key(&mut self) -> Option<Field> {
+    pub(super) fn field_key(&mut self) -> Option<Field> {
         self.expect(b'"')?;
         let rest = self.text.as_bytes().get(self.at..)?;
         // Each arm compares a constant number of bytes: wide loads, no call.
@@ -259,6 +259,71 @@ impl<'a> Scanner<'a> {
         }
     }
 
+    /// A string after its opening quote: borrowed when it holds no escapes.
+    fn string(&mut self) -> Option<Cow<'a, str>> {
+        let start = self.at;
+        let bytes = self.text.as_bytes();
+        let end = plain_run(bytes, start);
+        if bytes.get(end) == Some(&b'"') {
+            let s = self.text.get(start..end)?;
+            self.at = end + 1;
+            return Some(Cow::Borrowed(s));
+        }
+        self.at = end;
+        self.escaped_string(start).map(Cow::Owned)
+    }
+
+    /// A string, after blanks.
+    pub(super) fn string_value(&mut self) -> Option<Cow<'a, str>> {
+        self.blanks();
+        if self.peek()? != b'"' {
+            return None;
+        }
+        self.at += 1;
+        self.string()
+    }
+
+    /// A plain number or a literal, after blanks.
+    pub(super) fn scalar_value(&mut self) -> Option<Value> {
+        self.blanks();
+        self.scalar()
+    }
+
+    /// A string (`Ok`), or a plain number or a literal (`Err`), after blanks.
+    pub(super) fn scalar_or_string(&mut self) -> Option<Result<Cow<'a, str>, Value>> {
+        self.blanks();
+        if self.peek()? == b'"' {
+            self.at += 1;
+            return self.string().map(Ok);
+        }
+        self.scalar().map(Err)
+    }
+
+    /// The message's `data` as the short path takes it: a flat object (inline), a string
+    /// holding one (the canonical form), or blank (a string of blanks, or `null`); `None`
+    /// for anything else.
+    pub(super) fn common_data(&mut self) -> Option<DataIn<'a>> {
+        self.blanks();
+        match self.peek()? {
+            b'{' => {
+                let mut roles = self.new_roles();
+                self.flat_object_into(&mut roles)?;
+                Some(DataIn::Inline(roles))
+            }
+            b'"' => {
+                let start = self.at + 1;
+                self.at = start;
+                if let Some(roles) = self.quoted_object() {
+                    return Some(DataIn::Text(roles));
+                }
+                self.at = start;
+                let text = self.string()?;
+                text.trim().is_empty().then_some(DataIn::Blank)
+            }
+            _ => matches!(self.scalar()?, Value::Null).then_some(DataIn::Blank),
+        }
+    }
+
     /// A string, a plain number or a literal, after blanks, written into `slot` (where the
     /// caller keeps it).
     fn value_into(&mut self, slot: &mut FieldIn<'a>) -> Option<()> {
@@ -272,15 +337,20 @@ impl<'a> Scanner<'a> {
 
     /// A plain number or a literal, written into `slot`.
     fn scalar_into(&mut self, slot: &mut FieldIn<'a>) -> Option<()> {
-        let value = match self.peek()? {
-            b'-' | b'0'..=b'9' => self.number()?,
-            b't' => self.literal("true", Value::Bool(true))?,
-            b'f' => self.literal("false", Value::Bool(false))?,
-            b'n' => self.literal("null", Value::Null)?,
-            _ => return None,
-        };
+        let value = self.scalar()?;
         put(slot, FieldIn::Other(Cow::Owned(value)));
         Some(())
+    }
+
+    /// A plain number or a literal.
+    fn scalar(&mut self) -> Option<Value> {
+        match self.peek()? {
+            b'-' | b'0'..=b'9' => self.number(),
+            b't' => self.literal("true", Value::Bool(true)),
+            b'f' => self.literal("false", Value::Bool(false)),
+            b'n' => self.literal("null", Value::Null),
+            _ => None,
+        }
     }
 
     /// The message's `data`, written into `slot`: a flat object (its roles) or any
@@ -497,9 +567,19 @@ impl<'a> Scanner<'a> {
     }
 }
 
+/// `data` as the short path takes it ([`Scanner::common_data`]).
+pub(super) enum DataIn<'a> {
+    /// A string of blanks, or `null`: the empty object.
+    Blank,
+    /// An object, written inline.
+    Inline(RolesIn<'a>),
+    /// A string holding an object, read from the text as [`FieldIn::TextRoles`] is.
+    Text(RolesIn<'a>),
+}
+
 /// A field of the message ([`HriIntent::FIELDS`](super::HriIntent::FIELDS)), as a key names it.
 #[derive(Clone, Copy)]
-enum Field {
+pub(super) enum Field {
     Intent,
     Data,
     Source,
