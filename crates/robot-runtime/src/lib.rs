@@ -28,6 +28,7 @@
 
 pub mod arbiter;
 pub mod behavior;
+mod hint;
 pub mod hri;
 pub mod intent;
 pub mod json_kind;

@@ -404,6 +404,7 @@ impl HriIntake {
             sink.put_with(|| HriEvent::Normalized { id, notes });
         }
         if !read.warnings.is_empty() {
+            crate::hint::cold_path();
             for error in std::mem::take(&mut read.warnings) {
                 sink.put_with(|| HriEvent::Warning { id, error });
             }
@@ -414,6 +415,7 @@ impl HriIntake {
             .expires
             .or_else(|| self.config.default_ttl_ms.map(|ttl| created.plus(ttl)));
         if let Some(e) = expires.filter(|e| now > *e) {
+            crate::hint::cold_path();
             sink.put_with(|| HriEvent::Expired {
                 id,
                 intent: intent.intent.wire_cow(),
@@ -429,6 +431,7 @@ impl HriIntake {
             self.dedup
                 .check_key(key, intent.confidence, envelope.id, id, now, decision)
         {
+            crate::hint::cold_path();
             sink.put_with(|| HriEvent::Duplicate {
                 id,
                 of,

@@ -233,17 +233,11 @@ impl<T: Copy + 'static> HriMapEntry<T> {
         if let Some(built) = U::struct_member_from_text(self.tag, fields()) {
             return Some(built);
         }
-        cold_path();
+        crate::hint::cold_path();
         let fields = MapDeserializer::<_, serde::de::value::Error>::new(fields());
         U::deserialize_struct_member(self.tag, fields)
     }
 }
-
-/// Marks the branch it is called in as unlikely, so the compiler lays it out away from the
-/// code around it.
-#[cold]
-#[inline(never)]
-fn cold_path() {}
 
 /// Why a member could not be built when its union has no `deserialize_struct_member`.
 pub(crate) const NOT_IMPLEMENTED: &str = "the union does not implement deserialize_struct_member";

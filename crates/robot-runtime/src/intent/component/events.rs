@@ -63,6 +63,7 @@ where
             self.events.extend(core::iter::once_with(make));
             self.announce_last();
         } else {
+            crate::hint::cold_path();
             let ev = make();
             Self::announce(&mut self.listeners, &ev);
             self.lost_events += 1;
@@ -143,6 +144,7 @@ impl<U: super::super::IntentUnion> EventSink for Events<'_, U> {
                 IntentComponent::<U>::announce(self.listeners, ev);
             }
         } else {
+            crate::hint::cold_path();
             IntentComponent::<U>::announce(self.listeners, &IntentEvent::Hri(make()));
             *self.lost += 1;
         }

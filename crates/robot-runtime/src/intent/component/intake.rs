@@ -456,6 +456,7 @@ where
         let read = match &mut read {
             Ok(read) => read,
             Err(rejected) => {
+                crate::hint::cold_path();
                 let rejected = std::mem::take(rejected);
                 let id = self.hri.reject(rejected, envelope, &mut sink);
                 return IntakeOutcome::NotAdmitted(NotAdmitted::Rejected(id));
@@ -463,15 +464,27 @@ where
         };
         let outcome = match self.hri.admit_read(read, envelope, arrived, &mut sink) {
             Admission::Execute(head) => self.route_hri(source, head, &mut read.intent),
+            // Each other answer is the unusual request's: laid out apart (`cold_path`).
             Admission::Confirm(head) => {
+                crate::hint::cold_path();
                 IntakeOutcome::NotAdmitted(NotAdmitted::NeedsConfirmation(head.id))
             }
-            Admission::Ignored(id) => IntakeOutcome::NotAdmitted(NotAdmitted::LowConfidence(id)),
+            Admission::Ignored(id) => {
+                crate::hint::cold_path();
+                IntakeOutcome::NotAdmitted(NotAdmitted::LowConfidence(id))
+            }
             Admission::Duplicate { id, of } => {
+                crate::hint::cold_path();
                 IntakeOutcome::NotAdmitted(NotAdmitted::Duplicate { id, of })
             }
-            Admission::Expired(id) => IntakeOutcome::NotAdmitted(NotAdmitted::Expired(id)),
-            Admission::Rejected(id) => IntakeOutcome::NotAdmitted(NotAdmitted::Rejected(id)),
+            Admission::Expired(id) => {
+                crate::hint::cold_path();
+                IntakeOutcome::NotAdmitted(NotAdmitted::Expired(id))
+            }
+            Admission::Rejected(id) => {
+                crate::hint::cold_path();
+                IntakeOutcome::NotAdmitted(NotAdmitted::Rejected(id))
+            }
         };
         // The roles' room is kept for the next message (their entries dropped).
         let entries = read.intent.data.take_entries();
@@ -538,6 +551,7 @@ where
                     intent: entry.intent,
                 };
                 if !self.set_pending_with(move || intent, tag, source, matched.clone(), meta) {
+                    crate::hint::cold_path();
                     return IntakeOutcome::Outranked { tag };
                 }
                 IntakeOutcome::Pending { tag, matched }
