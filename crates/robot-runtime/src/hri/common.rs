@@ -21,7 +21,6 @@
 //! is the checks a message without problems needs, made as each field is scanned, and
 //! nothing else: no field is stored to be looked at again.
 
-use super::error::HriError;
 use super::message::{confidence_of, priority_of, Confidence, IntentIn, QuietNotes, ReadIn};
 use super::read::{RoleIn, RolesIn};
 use super::roles;
@@ -55,7 +54,11 @@ pub(super) fn read_common<'a>(text: &'a str, spare: Vec<RoleIn<'a>>) -> Option<R
                 Field::Source if source.is_none() => source = Some(text_or_null(&mut s)?),
                 Field::Modality if modality.is_none() => modality = Some(text_or_null(&mut s)?),
                 Field::Priority if priority.is_none() => {
-                    priority = Some(Priority(priority_of(&s.scalar_value()?)?));
+                    let p = match s.byte_integer() {
+                        Some(p) => p,
+                        None => priority_of(&s.scalar_value()?)?,
+                    };
+                    priority = Some(Priority(p));
                 }
                 Field::Confidence if confidence.is_none() => {
                     confidence = Some(match s.scalar_value()? {
@@ -133,10 +136,7 @@ fn text_or_null<'a>(s: &mut Scanner<'a>) -> Option<Option<Cow<'a, str>>> {
 
 /// `Some` when the intent's role table takes `roles` without an error or an unexpected key.
 fn accepted(kind: &IntentKind, roles: &RolesIn<'_>) -> Option<()> {
-    let mut errors: Vec<HriError> = Vec::new();
-    let mut unexpected: Vec<String> = Vec::new();
-    roles::check_in(kind, roles, &mut errors, &mut unexpected);
-    (errors.is_empty() && unexpected.is_empty()).then_some(())
+    roles::accepts(kind, roles).then_some(())
 }
 
 #[cfg(test)]
@@ -282,8 +282,11 @@ mod tests {
             &[r#""telepathy""#, "1"],
         );
         let priority = mostly(
-            &["0", "128", "255"],
-            &["256", "-1", "1.5", r#""x""#, "null"],
+            &["0", "7", "42", "128", "200", "255"],
+            &[
+                "256", "-1", "1.5", r#""x""#, "null", "0200", "00", "2000", "200.0", "2e2", "-0",
+                "1000", "true",
+            ],
         );
         let confidence = mostly(
             &["0", "0.5", "1", "1.0", "null"],

@@ -98,10 +98,62 @@ pub(crate) fn check_in(
     errors: &mut Vec<HriError>,
     unexpected: &mut Vec<String>,
 ) {
+    check_into(intent, data, &mut Reported { errors, unexpected });
+}
+
+/// True when [`check_in`] would find nothing: no error and no unexpected role. The same
+/// checks, but no report is built (the reader's short path asks only this).
+#[inline]
+pub(crate) fn accepts(intent: &IntentKind, data: &RolesIn<'_>) -> bool {
+    let mut found = Found(false);
+    check_into(intent, data, &mut found);
+    !found.0
+}
+
+/// Where [`check_into`] puts what it finds.
+trait Problems {
+    /// An error, built by `make` when it is to be kept.
+    fn error(&mut self, make: impl FnOnce() -> HriError);
+    /// A role the intent does not take.
+    fn unexpected(&mut self, key: &str);
+}
+
+/// Every problem, reported.
+struct Reported<'p> {
+    errors: &'p mut Vec<HriError>,
+    unexpected: &'p mut Vec<String>,
+}
+
+impl Problems for Reported<'_> {
+    fn error(&mut self, make: impl FnOnce() -> HriError) {
+        push_cold(self.errors, make);
+    }
+
+    fn unexpected(&mut self, key: &str) {
+        push_cold(self.unexpected, || key.to_owned());
+    }
+}
+
+/// Whether there was a problem, and nothing else.
+struct Found(bool);
+
+impl Problems for Found {
+    fn error(&mut self, _: impl FnOnce() -> HriError) {
+        self.0 = true;
+    }
+
+    fn unexpected(&mut self, _: &str) {
+        self.0 = true;
+    }
+}
+
+/// The role checks, written once: each problem goes to `problems`.
+#[inline]
+fn check_into(intent: &IntentKind, data: &RolesIn<'_>, problems: &mut impl Problems) {
     let spec = intent.roles();
     for role in spec.required {
         if !data.has_role(*role) {
-            push_cold(errors, || HriError::MissingRole {
+            problems.error(|| HriError::MissingRole {
                 intent: intent.wire().to_owned(),
                 role: *role,
             });
@@ -113,19 +165,19 @@ pub(crate) fn check_in(
             Some(Role::OtherData) => {}
             Some(role) if spec.allows(role) || spec.open => match value.as_str() {
                 Some(s) if s.is_empty() && spec.required.contains(&role) => {
-                    push_cold(errors, || HriError::EmptyRole {
+                    problems.error(|| HriError::EmptyRole {
                         intent: intent.wire().to_owned(),
                         role,
                     });
                 }
                 Some(s) if role == Role::GazeMode && GazeMode::from_wire(s).is_none() => {
-                    push_cold(errors, || HriError::BadGazeMode {
+                    problems.error(|| HriError::BadGazeMode {
                         intent: intent.wire().to_owned(),
                         value: s.to_owned(),
                     });
                 }
                 Some(_) => {}
-                None if intent.is_standard() => push_cold(errors, || HriError::RoleNotString {
+                None if intent.is_standard() => problems.error(|| HriError::RoleNotString {
                     intent: intent.wire().to_owned(),
                     role: key.to_owned(),
                     found: json_kind(&value.to_value()),
@@ -133,7 +185,7 @@ pub(crate) fn check_in(
                 None => {}
             },
             _ if spec.open => {}
-            _ => push_cold(unexpected, || key.to_owned()),
+            _ => problems.unexpected(key),
         }
     }
 }
@@ -193,5 +245,52 @@ mod tests {
             json!({"gaze_mode": "SIDEWAYS", "target": "p1"}),
         );
         assert!(matches!(&e[0], HriError::BadGazeMode { value, .. } if value == "SIDEWAYS"));
+    }
+
+    /// `accepts` answers what `check_in` finds, for every intent and every shape of roles
+    /// (each role given or not, empty, not a string, a gaze mode right or wrong, an
+    /// unknown key).
+    #[test]
+    fn accepts_is_check_in_finding_nothing() {
+        let mut intents = IntentKind::STANDARD.to_vec();
+        intents.push(IntentKind::Custom("wave".into()));
+        let values = [
+            json!("x"),
+            json!(""),
+            json!(3),
+            json!("LOOK_AT"),
+            json!(null),
+        ];
+        let mut checked = 0;
+        for intent in &intents {
+            // Every subset of the roles in play, each with each value.
+            let keys = [
+                "object",
+                "recipient",
+                "goal",
+                "gaze_mode",
+                "target",
+                "speed",
+            ];
+            for mask in 0u32..(1 << keys.len()) {
+                for value in &values {
+                    let data: serde_json::Map<String, Value> = keys
+                        .iter()
+                        .enumerate()
+                        .filter(|(i, _)| mask & (1 << i) != 0)
+                        .map(|(_, k)| ((*k).to_owned(), value.clone()))
+                        .collect();
+                    let (e, u) = run(intent.clone(), Value::Object(data.clone()));
+                    let roles = RolesIn::from_map(&data);
+                    assert_eq!(
+                        accepts(intent, &roles),
+                        e.is_empty() && u.is_empty(),
+                        "{intent:?} {data:?}: {e:?} {u:?}"
+                    );
+                    checked += usize::from(e.is_empty() && u.is_empty());
+                }
+            }
+        }
+        assert!(checked > 100, "too few accepted shapes: {checked}");
     }
 }

@@ -289,6 +289,33 @@ impl<'a> Scanner<'a> {
         self.scalar()
     }
 
+    /// An integer from 0 to 255 written plainly (`0`, or one to three digits without a
+    /// leading zero) and ending there, after blanks: what a message's `priority` usually
+    /// is, read without valuing a JSON number. `None`, the position unmoved but for the
+    /// blanks, for any other text ([`Scanner::scalar_value`] reads it).
+    pub(super) fn byte_integer(&mut self) -> Option<u8> {
+        self.blanks();
+        let bytes = self.text.as_bytes();
+        let digits = bytes
+            .get(self.at..)?
+            .iter()
+            .take(4)
+            .take_while(|b| b.is_ascii_digit())
+            .count();
+        let run = bytes.get(self.at..self.at + digits)?;
+        let ends = !matches!(
+            bytes.get(self.at + digits),
+            Some(b'0'..=b'9' | b'.' | b'e' | b'E')
+        );
+        if !(1..=3).contains(&digits) || !ends || (digits > 1 && run[0] == b'0') {
+            return None;
+        }
+        let value = run.iter().fold(0u16, |v, d| v * 10 + u16::from(d - b'0'));
+        let value = u8::try_from(value).ok()?;
+        self.at += digits;
+        Some(value)
+    }
+
     /// A string (`Ok`), or a plain number or a literal (`Err`), after blanks.
     pub(super) fn scalar_or_string(&mut self) -> Option<Result<Cow<'a, str>, Value>> {
         self.blanks();
@@ -731,6 +758,31 @@ mod tests {
             let m = message(&text).expect("scanned");
             assert!(matches!(m.data, Some(FieldIn::Str(_))), "{text}");
             assert_eq!(Some(message_of(&m)), message_by_serde_json(&text), "{text}");
+        }
+    }
+
+    #[test]
+    fn a_byte_integer_is_read_plainly_or_left_where_it_stands() {
+        for (text, read) in [
+            ("0,", Some(0)),
+            (" 7}", Some(7)),
+            ("255", Some(255)),
+            ("200 ", Some(200)),
+            ("256", None),
+            ("1000", None),
+            ("007", None),
+            ("2.5", None),
+            ("2e2", None),
+            ("-1", None),
+            ("x", None),
+            ("", None),
+        ] {
+            let mut s = Scanner::onto(text, Vec::new());
+            assert_eq!(s.byte_integer(), read, "{text:?}");
+            if read.is_none() {
+                // Unmoved but for the blanks: the scalar reader reads what stands there.
+                assert_eq!(s.at, text.len() - text.trim_start().len(), "{text:?}");
+            }
         }
     }
 
