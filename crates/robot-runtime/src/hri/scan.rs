@@ -295,22 +295,20 @@ impl<'a> Scanner<'a> {
     /// blanks, for any other text ([`Scanner::scalar_value`] reads it).
     pub(super) fn byte_integer(&mut self) -> Option<u8> {
         self.blanks();
-        let bytes = self.text.as_bytes();
-        let digits = bytes
-            .get(self.at..)?
-            .iter()
-            .take(4)
-            .take_while(|b| b.is_ascii_digit())
-            .count();
-        let run = bytes.get(self.at..self.at + digits)?;
-        let ends = !matches!(
-            bytes.get(self.at + digits),
-            Some(b'0'..=b'9' | b'.' | b'e' | b'E')
-        );
-        if !(1..=3).contains(&digits) || !ends || (digits > 1 && run[0] == b'0') {
+        let rest = self.text.as_bytes().get(self.at..)?;
+        let mut value: u32 = 0;
+        let mut digits = 0;
+        while let Some(&d @ b'0'..=b'9') = rest.get(digits) {
+            if digits == 3 {
+                return None;
+            }
+            value = value * 10 + u32::from(d - b'0');
+            digits += 1;
+        }
+        let leading_zero = digits > 1 && rest[0] == b'0';
+        if digits == 0 || leading_zero || matches!(rest.get(digits), Some(b'.' | b'e' | b'E')) {
             return None;
         }
-        let value = run.iter().fold(0u16, |v, d| v * 10 + u16::from(d - b'0'));
         let value = u8::try_from(value).ok()?;
         self.at += digits;
         Some(value)
