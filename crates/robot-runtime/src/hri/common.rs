@@ -8,8 +8,8 @@
 //! an `intent` that is exactly a standard constant; `data` absent, blank, `null`, an inline
 //! object (noted, [`Normalization::InlineData`], as the reader notes it) or a string holding
 //! a flat object; roles the intent's table accepts; `source` and `modality` absent, `null`
-//! or strings that read without a warning (a spelling the vocabulary corrects is noted here
-//! as the reader notes it); `priority` absent or an integer up to 255; `confidence` absent,
+//! or strings written without escapes that read without a warning (a spelling the
+//! vocabulary corrects is noted here as the reader notes it); `priority` absent or an integer up to 255; `confidence` absent,
 //! `null` or a number within 0..=1. Anything else answers `None`, and the scanner and the
 //! reader read the message. What this path reads is exactly what the reader reads from the
 //! scanner's fields (the notes in the same order, the quiet notes in the same places): held
@@ -28,16 +28,17 @@ use super::scan::{DataIn, Field, Scanner};
 use super::vocab::{IntentKind, Modality, Normalization, Source};
 use crate::hri::Priority;
 use serde_json::Value;
-use std::borrow::Cow;
 
 /// The message `text` read by the short path, its roles read onto `spare` (see
 /// [`super::read::SpareRoles`]); `None` when it is not of the common shape.
 pub(super) fn read_common<'a>(text: &'a str, spare: Vec<RoleIn<'a>>) -> Option<ReadIn<'a>> {
     let mut s = Scanner::onto(text, spare);
-    let mut intent: Option<IntentKind> = None;
+    // Texts borrowed from the message, and plain values: nothing to drop when the message
+    // leaves the shape half read.
+    let mut intent: Option<&'a str> = None;
     let mut data: Option<DataIn<'a>> = None;
-    let mut source: Option<Option<Cow<'a, str>>> = None;
-    let mut modality: Option<Option<Cow<'a, str>>> = None;
+    let mut source: Option<Option<&'a str>> = None;
+    let mut modality: Option<Option<&'a str>> = None;
     let mut priority: Option<Priority> = None;
     let mut confidence: Option<Confidence> = None;
     s.open()?;
@@ -46,13 +47,12 @@ pub(super) fn read_common<'a>(text: &'a str, spare: Vec<RoleIn<'a>>) -> Option<R
             // A field given twice, `action` or an unknown key: the reader's (`field_key`
             // answers `None` for an unknown key).
             match s.field_key()? {
-                Field::Intent if intent.is_none() => {
-                    let text = s.string_value()?;
-                    intent = Some(IntentKind::from_wire_exact(&text)?);
-                }
+                Field::Intent if intent.is_none() => intent = Some(s.plain_string_value()?),
                 Field::Data if data.is_none() => data = Some(s.common_data()?),
-                Field::Source if source.is_none() => source = Some(text_or_null(&mut s)?),
-                Field::Modality if modality.is_none() => modality = Some(text_or_null(&mut s)?),
+                Field::Source if source.is_none() => source = Some(s.plain_string_or_null()?),
+                Field::Modality if modality.is_none() => {
+                    modality = Some(s.plain_string_or_null()?);
+                }
                 Field::Priority if priority.is_none() => {
                     let p = match s.byte_integer() {
                         Some(p) => p,
@@ -75,7 +75,7 @@ pub(super) fn read_common<'a>(text: &'a str, spare: Vec<RoleIn<'a>>) -> Option<R
         }
     }
     s.end()?;
-    let kind = intent?;
+    let kind = IntentKind::from_wire_exact(intent?)?;
     let (roles, inline, blank) = match data {
         None | Some(DataIn::Blank) => (RolesIn::default(), false, true),
         Some(DataIn::Inline(roles)) => (roles, true, false),
@@ -97,10 +97,10 @@ pub(super) fn read_common<'a>(text: &'a str, spare: Vec<RoleIn<'a>>) -> Option<R
     }
     let source = source
         .flatten()
-        .map_or(Source::Unknown, |s| Source::read(&s, &mut notes));
+        .map_or(Source::Unknown, |s| Source::read(s, &mut notes));
     let modality = modality
         .flatten()
-        .map_or(Modality::Other, |m| Modality::read(&m, &mut notes));
+        .map_or(Modality::Other, |m| Modality::read(m, &mut notes));
     if let Modality::Unrecognized(_) = modality {
         // Warned about or rejected, as the options say: the reader's to decide.
         return None;
@@ -122,16 +122,6 @@ pub(super) fn read_common<'a>(text: &'a str, spare: Vec<RoleIn<'a>>) -> Option<R
         quiet,
         warnings: Vec::new(),
     })
-}
-
-/// A string field's text, or `None` (in `Some`) for `null`; `None` for any other value (the
-/// reader reports it).
-fn text_or_null<'a>(s: &mut Scanner<'a>) -> Option<Option<Cow<'a, str>>> {
-    match s.scalar_or_string()? {
-        Ok(text) => Some(Some(text)),
-        Err(Value::Null) => Some(None),
-        Err(_) => None,
-    }
 }
 
 /// `Some` when the intent's role table takes `roles` without an error or an unexpected key.

@@ -273,14 +273,36 @@ impl<'a> Scanner<'a> {
         self.escaped_string(start).map(Cow::Owned)
     }
 
-    /// A string, after blanks.
-    pub(super) fn string_value(&mut self) -> Option<Cow<'a, str>> {
+    /// A string written without escapes, after blanks: its text, borrowed.
+    pub(super) fn plain_string_value(&mut self) -> Option<&'a str> {
         self.blanks();
         if self.peek()? != b'"' {
             return None;
         }
-        self.at += 1;
-        self.string()
+        self.plain_string()
+    }
+
+    /// A string after its opening quote, written without escapes: its text, borrowed.
+    fn plain_string(&mut self) -> Option<&'a str> {
+        let start = self.at + 1;
+        let bytes = self.text.as_bytes();
+        let end = plain_run(bytes, start);
+        if bytes.get(end) != Some(&b'"') {
+            return None;
+        }
+        let text = self.text.get(start..end)?;
+        self.at = end + 1;
+        Some(text)
+    }
+
+    /// [`Scanner::plain_string_value`], or `null` (`Some(None)`), after blanks.
+    pub(super) fn plain_string_or_null(&mut self) -> Option<Option<&'a str>> {
+        self.blanks();
+        match self.peek()? {
+            b'"' => self.plain_string().map(Some),
+            b'n' => self.literal("null", ()).map(|()| None),
+            _ => None,
+        }
     }
 
     /// A plain number or a literal, after blanks.
@@ -312,16 +334,6 @@ impl<'a> Scanner<'a> {
         let value = u8::try_from(value).ok()?;
         self.at += digits;
         Some(value)
-    }
-
-    /// A string (`Ok`), or a plain number or a literal (`Err`), after blanks.
-    pub(super) fn scalar_or_string(&mut self) -> Option<Result<Cow<'a, str>, Value>> {
-        self.blanks();
-        if self.peek()? == b'"' {
-            self.at += 1;
-            return self.string().map(Ok);
-        }
-        self.scalar().map(Err)
     }
 
     /// The message's `data` as the short path takes it: a flat object (inline), a string
@@ -518,7 +530,7 @@ impl<'a> Scanner<'a> {
         Some(())
     }
 
-    fn literal(&mut self, word: &str, value: Value) -> Option<Value> {
+    fn literal<T>(&mut self, word: &str, value: T) -> Option<T> {
         let rest = self.text.get(self.at..)?;
         rest.starts_with(word).then(|| {
             self.at += word.len();
