@@ -50,39 +50,71 @@ impl<R: Resource> MissionController<R> {
     /// Decides `entry` against every claim of the arbiter (this controller's active requests
     /// and other clients' claims). From the queue, a blocked entry goes back to the queue
     /// without a new event. Returns the entry when it stays queued.
-    pub(super) fn arbitrate(&mut self, mut entry: Entry, from_queue: bool) -> Option<Entry> {
+    ///
+    /// The grant is the common case and stays here; a preemption or a block is carried out
+    /// out of line ([`contested`](Self::contested)), so that the code every granted request
+    /// runs stays small (the request path is bound by instruction-cache misses, issue 29).
+    pub(super) fn arbitrate(&mut self, entry: Entry, from_queue: bool) -> Option<Entry> {
         let capability = entry.request.capability;
         if self.slots[capability.0 as usize].unresponsive {
-            // Force-released and not yet confirmed: it takes no request, queued ones
-            // included, until it does (the capability contract).
-            let reason = RejectReason::CapabilityUnresponsive(capability);
-            self.emit(MissionEvent::Decided {
-                request: entry.request.id,
-                capability,
-                priority: entry.request.priority,
-                decision: Decision::Rejected(reason.clone()),
-            });
-            self.finish(entry.request.id, Outcome::Rejected(reason));
+            self.reject_unresponsive(entry);
             return None;
         }
         let candidate = self.claim_of(&entry);
-        let (verdict, own, foreign) = {
+        let (verdict, involved) = {
             let mut arb = self.arbiter.lock();
             let verdict = arb.decide(&candidate);
-            if verdict == Verdict::Blocked && from_queue {
+            match verdict {
+                Verdict::Grant => (verdict, None),
                 // Still blocked: back to the queue, nothing to report.
-                return Some(entry);
+                Verdict::Blocked if from_queue => return Some(entry),
+                // Read under the same lock as the decision.
+                _ => (verdict, Some(split_involved(arb.involved()))),
             }
-            let mut own = Vec::new();
-            let mut foreign = Vec::new();
-            for h in arb.involved() {
-                match *h {
-                    Holder::Mission(n) => own.push(RequestId(n)),
-                    other => foreign.push(other),
-                }
-            }
-            (verdict, own, foreign)
         };
+        match involved {
+            None => {
+                self.emit(MissionEvent::Decided {
+                    request: entry.request.id,
+                    capability,
+                    priority: entry.request.priority,
+                    decision: Decision::Granted,
+                });
+                self.start(entry);
+            }
+            Some((own, foreign)) => self.contested(entry, candidate, verdict, own, foreign),
+        }
+        None
+    }
+
+    /// Rejects `entry`: its capability was force-released and has not confirmed yet, so it
+    /// takes no request, queued ones included, until it does (the capability contract).
+    #[cold]
+    #[inline(never)]
+    fn reject_unresponsive(&mut self, entry: Entry) {
+        let capability = entry.request.capability;
+        let reason = RejectReason::CapabilityUnresponsive(capability);
+        self.emit(MissionEvent::Decided {
+            request: entry.request.id,
+            capability,
+            priority: entry.request.priority,
+            decision: Decision::Rejected(reason.clone()),
+        });
+        self.finish(entry.request.id, Outcome::Rejected(reason));
+    }
+
+    /// Carries out a [`Verdict::Preempt`] or a [`Verdict::Blocked`] decided for `entry`
+    /// (`candidate`: its claim), given the claims involved: this controller's requests
+    /// (`own`) and other clients' (`foreign`).
+    #[inline(never)]
+    fn contested(
+        &mut self,
+        mut entry: Entry,
+        candidate: Claim<R>,
+        verdict: Verdict,
+        own: Vec<RequestId>,
+        foreign: Vec<Holder>,
+    ) {
         let id = entry.request.id;
         let capability = entry.request.capability;
         let priority = entry.request.priority;
@@ -100,17 +132,7 @@ impl<R: Resource> MissionController<R> {
                     ));
                 }
             };
-        let result = match verdict {
-            Verdict::Grant => {
-                self.emit(MissionEvent::Decided {
-                    request: id,
-                    capability,
-                    priority,
-                    decision: Decision::Granted,
-                });
-                self.start(entry);
-                None
-            }
+        match verdict {
             Verdict::Preempt => {
                 self.emit(MissionEvent::Decided {
                     request: id,
@@ -185,9 +207,9 @@ impl<R: Resource> MissionController<R> {
                     entry.phase = Phase::WaitingForHalt(own_wait);
                     self.active.push(entry);
                 }
-                None
             }
-            Verdict::Blocked => {
+            // Blocked (a grant never comes here).
+            _ => {
                 let when_busy = self.slots[capability.0 as usize].policy.when_busy;
                 match when_busy {
                     WhenBusy::Reject => {
@@ -223,10 +245,8 @@ impl<R: Resource> MissionController<R> {
                         self.enqueue(entry, blocked_by);
                     }
                 }
-                None
             }
-        };
-        result
+        }
     }
 
     fn queue_key(&self, e: &Entry) -> (Reverse<Priority>, Reverse<u8>, RequestId) {
@@ -576,4 +596,19 @@ impl<R: Resource> MissionController<R> {
         }
         self.settle();
     }
+}
+
+/// The claims a decision involved, split into this controller's requests and other
+/// clients' claims (out of line: a grant involves none).
+#[inline(never)]
+fn split_involved(involved: &[Holder]) -> (Vec<RequestId>, Vec<Holder>) {
+    let mut own = Vec::new();
+    let mut foreign = Vec::new();
+    for h in involved {
+        match *h {
+            Holder::Mission(n) => own.push(RequestId(n)),
+            other => foreign.push(other),
+        }
+    }
+    (own, foreign)
 }
