@@ -301,11 +301,7 @@ impl<R: Resource> MissionController<R> {
             .lock()
             .hold(claim, &self.slots[cap.0 as usize].label, false)
         {
-            // Another client holds part of it (the arbiter logged who): never two owners.
-            self.arbiter.lock().release(entry.holder());
-            let reason = "its resources are still held by another client".to_owned();
-            tracing::error!(request = entry.request.id.0, %reason, "capability not started");
-            self.finish(entry.request.id, Outcome::Failed(reason));
+            self.refuse_start(entry);
             return;
         }
         // Into the active requests first, started there (the entry is large: moved once).
@@ -327,14 +323,31 @@ impl<R: Resource> MissionController<R> {
                     resumed,
                 });
             }
-            Err(reason) => {
-                let holder = self.active[pos].holder();
-                self.arbiter.lock().release(holder);
-                tracing::warn!(request = id.0, %reason, "capability failed to start");
-                self.finish(id, Outcome::Failed(reason));
-                self.retire_active(pos);
-            }
+            Err(reason) => self.start_failed(pos, reason),
         }
+    }
+
+    /// `entry` was granted but another client holds part of its resources (the arbiter
+    /// logged who): it fails rather than make two owners.
+    #[cold]
+    #[inline(never)]
+    fn refuse_start(&mut self, entry: Entry) {
+        self.arbiter.lock().release(entry.holder());
+        let reason = "its resources are still held by another client".to_owned();
+        tracing::error!(request = entry.request.id.0, %reason, "capability not started");
+        self.finish(entry.request.id, Outcome::Failed(reason));
+    }
+
+    /// The capability of the active entry at `pos` failed to start: its claim is released
+    /// and the request ends.
+    #[cold]
+    #[inline(never)]
+    fn start_failed(&mut self, pos: usize, reason: String) {
+        let (id, holder) = (self.active[pos].request.id, self.active[pos].holder());
+        self.arbiter.lock().release(holder);
+        tracing::warn!(request = id.0, %reason, "capability failed to start");
+        self.finish(id, Outcome::Failed(reason));
+        self.retire_active(pos);
     }
 
     /// Asks the running entry at `pos` to halt; releases it at once if it confirms.
@@ -372,26 +385,29 @@ impl<R: Resource> MissionController<R> {
         let e = &mut self.active[pos];
         let id = e.request.id;
         let reason = match e.after_halt.take() {
+            Some(AfterHalt::End(reason)) => reason,
             Some(AfterHalt::Pause) if !forced => {
-                let mut entry = self.active.remove(pos);
-                entry.phase = Phase::Paused;
-                entry.request.resumed = true;
-                self.emit(MissionEvent::Paused { request: id });
-                self.paused.push(entry);
+                self.pause_halted(pos);
                 return;
             }
-            Some(AfterHalt::End(reason)) => reason,
             // A forced pause cannot be resumed (the capability's state is unknown).
-            Some(AfterHalt::Pause) | None => match e.halt_reason.take() {
-                Some(HaltReason::Preempted(by)) => CancelReason::Preempted { by },
-                Some(HaltReason::Stopped(by)) => CancelReason::Stopped { by },
-                Some(HaltReason::Claimed { by }) => CancelReason::Claimed { by },
-                Some(HaltReason::Suspended) => CancelReason::Suspended,
-                Some(HaltReason::Shutdown) | None => CancelReason::Shutdown,
-            },
+            Some(AfterHalt::Pause) | None => cancel_reason_of(e.halt_reason.take()),
         };
         self.finish(id, Outcome::Cancelled { reason, forced });
         self.retire_active(pos);
+    }
+
+    /// Moves the halted entry at `pos` to the paused requests (out of line: a stop, the
+    /// common halt, ends its request).
+    #[inline(never)]
+    fn pause_halted(&mut self, pos: usize) {
+        let mut entry = self.active.remove(pos);
+        entry.phase = Phase::Paused;
+        entry.request.resumed = true;
+        self.emit(MissionEvent::Paused {
+            request: entry.request.id,
+        });
+        self.paused.push(entry);
     }
 
     /// Drops the ended active entry at `pos` (its claim already released) where it lies,
@@ -399,7 +415,12 @@ impl<R: Resource> MissionController<R> {
     pub(super) fn retire_active(&mut self, pos: usize) {
         let object = self.active[pos].request.object.take();
         self.keep_object(object);
-        self.active.drain(pos..=pos);
+        if pos + 1 == self.active.len() {
+            // The last one (the usual case: one request at a time): nothing moves.
+            self.active.truncate(pos);
+        } else {
+            self.active.drain(pos..=pos);
+        }
     }
 
     /// Halts the running requests another client's claim preempted (a behavior action of
@@ -611,4 +632,18 @@ fn split_involved(involved: &[Holder]) -> (Vec<RequestId>, Vec<Holder>) {
         }
     }
     (own, foreign)
+}
+
+/// How a halted request whose halt did not say how it ends (a forced pause, or no
+/// `after_halt`) is cancelled: by the reason it was halted for (out of line: a stop or a
+/// preemption says).
+#[inline(never)]
+fn cancel_reason_of(halt: Option<HaltReason>) -> CancelReason {
+    match halt {
+        Some(HaltReason::Preempted(by)) => CancelReason::Preempted { by },
+        Some(HaltReason::Stopped(by)) => CancelReason::Stopped { by },
+        Some(HaltReason::Claimed { by }) => CancelReason::Claimed { by },
+        Some(HaltReason::Suspended) => CancelReason::Suspended,
+        Some(HaltReason::Shutdown) | None => CancelReason::Shutdown,
+    }
 }

@@ -7,7 +7,7 @@ use crate::mission::capability::OnPreempt;
 use crate::mission::event::{
     CancelReason, ControlIgnoredReason, HaltReason, MissionEvent, Outcome, RejectReason,
 };
-use crate::mission::Resource;
+use crate::mission::{RequestId, Resource};
 
 impl<R: Resource> MissionController<R> {
     /// Stops the activity named `object` (a capability name or a request's object) or,
@@ -38,34 +38,26 @@ impl<R: Resource> MissionController<R> {
         let mut targets = std::mem::take(&mut self.targets);
         targets.clear();
         match object {
-            Some(o) => targets.extend(
-                self.active
-                    .iter()
-                    .filter(|e| e.phase != Phase::Halting)
-                    .chain(&self.queue)
-                    .chain(&self.paused)
-                    .filter(|e| self.matches_object(e, o))
-                    .map(|e| e.request.id),
-            ),
-            None => targets.extend(
-                self.active
-                    .iter()
-                    .filter(|e| matches!(e.phase, Phase::Running | Phase::WaitingForHalt(_)))
-                    .max_by_key(|e| (e.request.priority, e.started_seq, e.request.id))
-                    .map(|e| e.request.id),
-            ),
+            // Plain loops rather than a chain of iterators: less code on every stop. Only
+            // active requests halt (queued and paused ones never match the filter).
+            Some(o) => {
+                for list in [&self.active, &self.queue, &self.paused] {
+                    for e in list {
+                        if e.phase != Phase::Halting && self.matches_object(e, o) {
+                            targets.push(e.request.id);
+                        }
+                    }
+                }
+            }
+            None => targets.extend(self.main_activity()),
         }
         if targets.is_empty() {
             self.targets = targets;
-            self.emit(MissionEvent::ControlIgnored {
-                intent,
-                reason: ControlIgnoredReason::NothingMatches,
-            });
+            self.control_ignored(intent, ControlIgnoredReason::NothingMatches);
             return;
         }
         let mut outranked = Vec::new();
         let mut stopped = false;
-        let reason = CancelReason::Stopped { by };
         for &t in &targets {
             if let Some(pos) = self.active.iter().position(|e| e.request.id == t) {
                 if self.active[pos].request.priority > priority {
@@ -74,54 +66,84 @@ impl<R: Resource> MissionController<R> {
                 }
                 stopped = true;
                 if self.active[pos].phase == Phase::Running {
-                    self.begin_halt(pos, HaltReason::Stopped(by), AfterHalt::End(reason.clone()));
+                    let end = AfterHalt::End(CancelReason::Stopped { by });
+                    self.begin_halt(pos, HaltReason::Stopped(by), end);
                 } else {
-                    let entry = self.remove_active(pos);
-                    self.finish(
-                        t,
-                        Outcome::Cancelled {
-                            reason: reason.clone(),
-                            forced: false,
-                        },
-                    );
-                    self.retire(entry);
+                    self.cancel_unstarted(pos, by);
                 }
                 continue;
             }
-            let in_queue = self.queue.iter().position(|e| e.request.id == t);
-            let in_paused = self.paused.iter().position(|e| e.request.id == t);
-            let list = match (in_queue, in_paused) {
-                (Some(pos), _) => Some((&mut self.queue, pos)),
-                (None, Some(pos)) => Some((&mut self.paused, pos)),
-                (None, None) => None,
-            };
-            if let Some((list, pos)) = list {
-                if list[pos].request.priority > priority {
-                    outranked.push(t);
-                } else {
-                    let entry = list.remove(pos);
-                    stopped = true;
-                    self.finish(
-                        t,
-                        Outcome::Cancelled {
-                            reason: reason.clone(),
-                            forced: false,
-                        },
-                    );
-                    self.retire(entry);
-                }
-            }
+            stopped |= self.stop_waiting(t, priority, by, &mut outranked);
         }
         self.targets = targets;
         if !stopped {
-            self.emit(MissionEvent::ControlIgnored {
+            self.control_ignored(
                 intent,
-                reason: ControlIgnoredReason::Outranked {
+                ControlIgnoredReason::Outranked {
                     requests: outranked,
                 },
-            });
+            );
         }
         self.settle();
+    }
+
+    /// The current main activity: the latest started of the highest priority among the
+    /// running and waiting requests.
+    #[inline(never)]
+    fn main_activity(&self) -> Option<RequestId> {
+        self.active
+            .iter()
+            .filter(|e| matches!(e.phase, Phase::Running | Phase::WaitingForHalt(_)))
+            .max_by_key(|e| (e.request.priority, e.started_seq, e.request.id))
+            .map(|e| e.request.id)
+    }
+
+    /// Cancels the active entry at `pos` that was stopped before it started (it waits for
+    /// its victims' halt).
+    #[inline(never)]
+    fn cancel_unstarted(&mut self, pos: usize, by: Option<IntentId>) {
+        let entry = self.remove_active(pos);
+        self.finish(
+            entry.request.id,
+            Outcome::Cancelled {
+                reason: CancelReason::Stopped { by },
+                forced: false,
+            },
+        );
+        self.retire(entry);
+    }
+
+    /// Stops request `t` if it is queued or paused and `priority` reaches its own (else it
+    /// goes to `outranked`). True when it was stopped.
+    #[inline(never)]
+    fn stop_waiting(
+        &mut self,
+        t: RequestId,
+        priority: Priority,
+        by: Option<IntentId>,
+        outranked: &mut Vec<RequestId>,
+    ) -> bool {
+        let in_queue = self.queue.iter().position(|e| e.request.id == t);
+        let in_paused = self.paused.iter().position(|e| e.request.id == t);
+        let (list, pos) = match (in_queue, in_paused) {
+            (Some(pos), _) => (&mut self.queue, pos),
+            (None, Some(pos)) => (&mut self.paused, pos),
+            (None, None) => return false,
+        };
+        if list[pos].request.priority > priority {
+            outranked.push(t);
+            return false;
+        }
+        let entry = list.remove(pos);
+        self.finish(
+            t,
+            Outcome::Cancelled {
+                reason: CancelReason::Stopped { by },
+                forced: false,
+            },
+        );
+        self.retire(entry);
+        true
     }
 
     /// Resumes the paused request named `object` (capability name or request object) or,
@@ -134,10 +156,7 @@ impl<R: Resource> MissionController<R> {
     pub(super) fn resume_inner(&mut self, object: Option<&str>, intent: IntentId) {
         let object = object.map(str::trim).filter(|o| !o.is_empty());
         if self.suspended {
-            self.emit(MissionEvent::ControlIgnored {
-                intent,
-                reason: ControlIgnoredReason::AlreadyInState,
-            });
+            self.control_ignored(intent, ControlIgnoredReason::AlreadyInState);
             return;
         }
         let pos = match object {
@@ -145,10 +164,7 @@ impl<R: Resource> MissionController<R> {
             None => self.paused.len().checked_sub(1),
         };
         let Some(pos) = pos else {
-            self.emit(MissionEvent::ControlIgnored {
-                intent,
-                reason: ControlIgnoredReason::NothingMatches,
-            });
+            self.control_ignored(intent, ControlIgnoredReason::NothingMatches);
             return;
         };
         let mut entry = self.paused.remove(pos);

@@ -11,7 +11,7 @@ use super::event::{
 };
 use super::ids::{CapabilityId, RequestId};
 use crate::arbiter::{Holder, Resource, ResourceSet, SharedArbiter};
-use crate::hri::{IntentKind, IntentRecord, Priority, Role, Timestamp};
+use crate::hri::{IntentId, IntentKind, IntentRecord, Priority, Role, Timestamp};
 use crate::spare::SpareStrings;
 
 /// Configuration of a [`MissionController`].
@@ -361,6 +361,13 @@ impl<R: Resource> MissionController<R> {
         self.events.push(event);
     }
 
+    /// Reports a control intent that did nothing (out of line: a control usually acts).
+    #[cold]
+    #[inline(never)]
+    fn control_ignored(&mut self, intent: IntentId, reason: ControlIgnoredReason) {
+        self.emit(MissionEvent::ControlIgnored { intent, reason });
+    }
+
     fn finish(&mut self, request: RequestId, outcome: Outcome) {
         match &outcome {
             Outcome::Completed => tracing::info!(request = request.0, "request completed"),
@@ -400,10 +407,7 @@ impl<R: Resource> MissionController<R> {
             }
             IntentKind::Suspend => {
                 if self.suspended {
-                    self.emit(MissionEvent::ControlIgnored {
-                        intent: id,
-                        reason: ControlIgnoredReason::AlreadyInState,
-                    });
+                    self.control_ignored(id, ControlIgnoredReason::AlreadyInState);
                 } else {
                     self.suspend();
                 }
@@ -413,10 +417,7 @@ impl<R: Resource> MissionController<R> {
                 if self.suspended {
                     self.wakeup();
                 } else {
-                    self.emit(MissionEvent::ControlIgnored {
-                        intent: id,
-                        reason: ControlIgnoredReason::AlreadyInState,
-                    });
+                    self.control_ignored(id, ControlIgnoredReason::AlreadyInState);
                 }
                 Handling::Control
             }
