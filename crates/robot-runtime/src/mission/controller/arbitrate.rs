@@ -94,13 +94,7 @@ impl<R: Resource> MissionController<R> {
     fn reject_unresponsive(&mut self, entry: Entry) {
         let capability = entry.request.capability;
         let reason = RejectReason::CapabilityUnresponsive(capability);
-        self.emit(MissionEvent::Decided {
-            request: entry.request.id,
-            capability,
-            priority: entry.request.priority,
-            decision: Decision::Rejected(reason.clone()),
-        });
-        self.finish(entry.request.id, Outcome::Rejected(reason));
+        self.reject(entry.request.id, capability, entry.request.priority, reason);
     }
 
     /// Carries out a [`Verdict::Preempt`] or a [`Verdict::Blocked`] decided for `entry`
@@ -224,13 +218,7 @@ impl<R: Resource> MissionController<R> {
                         let reason = RejectReason::Busy {
                             holders: own.clone(),
                         };
-                        self.emit(MissionEvent::Decided {
-                            request: id,
-                            capability,
-                            priority,
-                            decision: Decision::Rejected(reason.clone()),
-                        });
-                        self.finish(id, Outcome::Rejected(reason));
+                        self.reject(id, capability, priority, reason);
                     }
                     WhenBusy::Queue => {
                         report(self, |holder, label, resources, blocked_by| {
@@ -272,13 +260,7 @@ impl<R: Resource> MissionController<R> {
                     );
                 }
             } else {
-                self.emit(MissionEvent::Decided {
-                    request: id,
-                    capability,
-                    priority,
-                    decision: Decision::Rejected(RejectReason::QueueFull),
-                });
-                self.finish(id, Outcome::Rejected(RejectReason::QueueFull));
+                self.reject(id, capability, priority, RejectReason::QueueFull);
                 return;
             }
         }

@@ -394,10 +394,39 @@ impl<R: Resource> MissionController<R> {
     pub fn handle_intent(&mut self, record: IntentRecord) -> Handling {
         // What it starts or stops, it does at its arrival time (see "Time" above).
         self.now = self.now.max(record.arrived);
-        let id = record.id;
+        let kind = &record.intent.intent;
+        if matches!(
+            kind,
+            IntentKind::StopActivity
+                | IntentKind::CancelActivity
+                | IntentKind::ContinueActivity
+                | IntentKind::Suspend
+                | IntentKind::Wakeup
+                | IntentKind::RawUserInput
+        ) {
+            return self.handle_control(&record);
+        }
+        let Some(capability) = self.find_route(kind, &record) else {
+            return self.unroutable(&record);
+        };
         let priority = record.intent.priority;
+        let object = object_of(&record, &mut self.spare_objects);
+        if record.is_expired(self.now) {
+            let request = self.new_request_id();
+            self.reject(request, capability, priority, RejectReason::Expired);
+            return Handling::Request(request);
+        }
+        Handling::Request(self.submit_inner(capability, priority, object, Some(record)))
+    }
+
+    /// Serves a control intent or `RAW_USER_INPUT` (out of line: the routed requests'
+    /// path, the one every request runs, stays small).
+    #[inline(never)]
+    fn handle_control(&mut self, record: &IntentRecord) -> Handling {
+        let id = record.id;
         match &record.intent.intent {
             IntentKind::StopActivity | IntentKind::CancelActivity => {
+                let priority = record.intent.priority;
                 self.stop_inner(record.intent.role(Role::Object), priority, Some(id), id);
                 Handling::Control
             }
@@ -421,9 +450,10 @@ impl<R: Resource> MissionController<R> {
                 }
                 Handling::Control
             }
-            IntentKind::RawUserInput => {
+            // `RAW_USER_INPUT` (`handle_intent` sends nothing else here).
+            _ => {
                 let handled = match self.raw_handler.as_mut() {
-                    Some(h) => h(&record),
+                    Some(h) => h(record),
                     None => false,
                 };
                 if !handled {
@@ -435,29 +465,38 @@ impl<R: Resource> MissionController<R> {
                 });
                 Handling::RawInput(handled)
             }
-            kind => {
-                let Some(capability) = self.find_route(kind, &record) else {
-                    let wire = kind.wire().to_owned();
-                    tracing::warn!(intent = id.0, %wire, "no capability serves this intent");
-                    self.emit(MissionEvent::Unroutable { intent: id, wire });
-                    return Handling::Unroutable;
-                };
-                let object = object_of(&record, &mut self.spare_objects);
-                let expired = record.is_expired(self.now);
-                if expired {
-                    let request = self.new_request_id();
-                    self.emit(MissionEvent::Decided {
-                        request,
-                        capability,
-                        priority,
-                        decision: Decision::Rejected(RejectReason::Expired),
-                    });
-                    self.finish(request, Outcome::Rejected(RejectReason::Expired));
-                    return Handling::Request(request);
-                }
-                Handling::Request(self.submit_inner(capability, priority, object, Some(record)))
-            }
         }
+    }
+
+    /// Reports an intent no route leads from.
+    #[cold]
+    #[inline(never)]
+    fn unroutable(&mut self, record: &IntentRecord) -> Handling {
+        let id = record.id;
+        let wire = record.intent.intent.wire().to_owned();
+        tracing::warn!(intent = id.0, %wire, "no capability serves this intent");
+        self.emit(MissionEvent::Unroutable { intent: id, wire });
+        Handling::Unroutable
+    }
+
+    /// Rejects `request`: its decision, then its end, for `reason` (out of line: a request
+    /// is usually granted).
+    #[cold]
+    #[inline(never)]
+    fn reject(
+        &mut self,
+        request: RequestId,
+        capability: CapabilityId,
+        priority: Priority,
+        reason: RejectReason,
+    ) {
+        self.emit(MissionEvent::Decided {
+            request,
+            capability,
+            priority,
+            decision: Decision::Rejected(reason.clone()),
+        });
+        self.finish(request, Outcome::Rejected(reason));
     }
 
     fn find_route(&self, kind: &IntentKind, record: &IntentRecord) -> Option<CapabilityId> {
@@ -510,13 +549,7 @@ impl<R: Resource> MissionController<R> {
             Some(_) => None,
         };
         if let Some(reason) = reject {
-            self.emit(MissionEvent::Decided {
-                request: id,
-                capability,
-                priority,
-                decision: Decision::Rejected(reason.clone()),
-            });
-            self.finish(id, Outcome::Rejected(reason));
+            self.reject(id, capability, priority, reason);
             return id;
         }
         let expires = intent.as_ref().and_then(|r| r.expires);
