@@ -34,19 +34,19 @@ impl<R: Resource> MissionController<R> {
     ) {
         // An empty object is no object: "the current main activity" (the spec's own
         // cancel-task example sends `{"object": ""}`).
-        let object = object.map(str::trim).filter(|o| !o.is_empty());
+        let object = object.map(trimmed).filter(|o| !o.is_empty());
         let mut targets = std::mem::take(&mut self.targets);
         targets.clear();
         match object {
-            // Plain loops rather than a chain of iterators: less code on every stop. Only
-            // active requests halt (queued and paused ones never match the filter).
+            // Plain loops rather than a chain of iterators: less code on every stop.
             Some(o) => {
-                for list in [&self.active, &self.queue, &self.paused] {
-                    for e in list {
-                        if e.phase != Phase::Halting && self.matches_object(e, o) {
-                            targets.push(e.request.id);
-                        }
+                for e in &self.active {
+                    if e.phase != Phase::Halting && self.matches_object(e, o) {
+                        targets.push(e.request.id);
                     }
+                }
+                if !(self.queue.is_empty() && self.paused.is_empty()) {
+                    self.waiting_matching(o, &mut targets);
                 }
             }
             None => targets.extend(self.main_activity()),
@@ -85,6 +85,16 @@ impl<R: Resource> MissionController<R> {
             );
         }
         self.settle();
+    }
+
+    /// Adds the queued, then the paused requests that match `object` to `targets`.
+    #[inline(never)]
+    fn waiting_matching(&self, object: &str, targets: &mut Vec<RequestId>) {
+        for e in self.queue.iter().chain(&self.paused) {
+            if self.matches_object(e, object) {
+                targets.push(e.request.id);
+            }
+        }
     }
 
     /// The current main activity: the latest started of the highest priority among the
@@ -154,7 +164,7 @@ impl<R: Resource> MissionController<R> {
     }
 
     pub(super) fn resume_inner(&mut self, object: Option<&str>, intent: IntentId) {
-        let object = object.map(str::trim).filter(|o| !o.is_empty());
+        let object = object.map(trimmed).filter(|o| !o.is_empty());
         if self.suspended {
             self.control_ignored(intent, ControlIgnoredReason::AlreadyInState);
             return;
@@ -276,5 +286,57 @@ impl<R: Resource> MissionController<R> {
             }
         }
         self.targets = ids;
+    }
+}
+
+/// `object` without leading and trailing whitespace ([`str::trim`]). An object that starts
+/// and ends with an ASCII character other than whitespace, the usual one, is returned as it
+/// is without running `trim`'s Unicode code (a stop runs this on every call).
+fn trimmed(object: &str) -> &str {
+    // ASCII and not whitespace by `char::is_whitespace` (which, unlike
+    // `u8::is_ascii_whitespace`, includes the vertical tab).
+    let plain = |b: u8| b.is_ascii() && !(b == b' ' || (b'\t'..=b'\r').contains(&b));
+    match object.as_bytes() {
+        [first, .., last] if plain(*first) && plain(*last) => object,
+        [only] if plain(*only) => object,
+        _ => trim_slow(object),
+    }
+}
+
+/// [`str::trim`], out of line.
+#[cold]
+#[inline(never)]
+fn trim_slow(object: &str) -> &str {
+    object.trim()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::trimmed;
+
+    /// The fast path gives what `str::trim` gives, Unicode and the vertical tab included.
+    #[test]
+    fn trimmed_is_str_trim() {
+        for s in [
+            "",
+            " ",
+            "a",
+            " a",
+            "a ",
+            "guide",
+            " guide ",
+            "\u{b}guide",
+            "guide\u{b}",
+            "\u{a0}guide",
+            "guide\u{3000}",
+            "é",
+            "éa",
+            "aé",
+            "\tkitchen\r\n",
+            "a b",
+            "\u{1c}x",
+        ] {
+            assert_eq!(trimmed(s), s.trim(), "{s:?}");
+        }
     }
 }
