@@ -499,23 +499,26 @@ impl<R: Resource> MissionController<R> {
         self.finish(request, Outcome::Rejected(reason));
     }
 
+    /// The capability `kind` is routed to: the first conditional route whose role value
+    /// `record` has, else the first unconditional route (one pass over the routes).
     fn find_route(&self, kind: &IntentKind, record: &IntentRecord) -> Option<CapabilityId> {
-        let matching = |r: &&Route| r.intent == *kind;
-        self.routes
-            .iter()
-            .filter(matching)
-            .find(|r| {
-                r.when
-                    .as_ref()
-                    .is_some_and(|(role, v)| record.intent.role(*role) == Some(v.as_str()))
-            })
-            .or_else(|| {
-                self.routes
-                    .iter()
-                    .filter(matching)
-                    .find(|r| r.when.is_none())
-            })
-            .map(|r| r.capability)
+        let mut unconditional = None;
+        for r in &self.routes {
+            if r.intent != *kind {
+                continue;
+            }
+            match &r.when {
+                Some((role, v)) => {
+                    if record.intent.role(*role) == Some(v.as_str()) {
+                        return Some(r.capability);
+                    }
+                }
+                None => {
+                    unconditional = unconditional.or(Some(r.capability));
+                }
+            }
+        }
+        unconditional
     }
 
     fn new_request_id(&mut self) -> RequestId {
