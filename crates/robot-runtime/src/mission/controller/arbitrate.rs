@@ -414,6 +414,13 @@ impl<R: Resource> MissionController<R> {
             return false;
         }
         self.halts_seen = halts;
+        self.halt_claimed()
+    }
+
+    /// Halts or cancels the requests another client's claim asked to halt since the last
+    /// look (out of line: usually there are none). True when any.
+    #[inline(never)]
+    fn halt_claimed(&mut self) -> bool {
         let mut changed = false;
         let mut i = 0;
         while i < self.active.len() {
@@ -461,45 +468,67 @@ impl<R: Resource> MissionController<R> {
     pub(super) fn settle(&mut self) {
         loop {
             let mut changed = self.yield_to_other_clients();
-            let mut i = 0;
-            while i < self.active.len() {
-                let ready = matches!(self.active[i].phase, Phase::WaitingForHalt(_))
-                    && self.arbiter.lock().is_ready(self.active[i].holder());
-                if ready {
-                    let entry = self.remove_active(i);
-                    let capability = entry.request.capability;
-                    if self.slots[capability.0 as usize].unresponsive {
-                        // Its own capability was force-released (it preempted a request
-                        // of the same capability that never confirmed its halt).
-                        self.finish(
-                            entry.request.id,
-                            Outcome::Rejected(RejectReason::CapabilityUnresponsive(capability)),
-                        );
-                    } else {
-                        self.start(entry);
-                    }
-                    changed = true;
-                } else {
-                    i += 1;
-                }
+            if self
+                .active
+                .iter()
+                .any(|e| matches!(e.phase, Phase::WaitingForHalt(_)))
+            {
+                changed |= self.start_ready();
             }
-            // The queue is re-arbitrated in order from a second, kept vector (arbitrating
-            // from the queue never queues anew: a blocked entry comes back).
             if !self.queue.is_empty() {
-                let spare = std::mem::take(&mut self.requeue);
-                let mut queued = std::mem::replace(&mut self.queue, spare);
-                for entry in queued.drain(..) {
-                    match self.arbitrate(entry, true) {
-                        Some(back) => self.queue.push(back),
-                        None => changed = true,
-                    }
-                }
-                self.requeue = queued;
+                changed |= self.rearbitrate_queue();
             }
             if !changed {
                 break;
             }
         }
+    }
+
+    /// Starts the waiting requests whose victims are gone (out of line, like the rest of
+    /// [`settle`](Self::settle)'s work: usually nothing waits). True when any.
+    #[inline(never)]
+    fn start_ready(&mut self) -> bool {
+        let mut changed = false;
+        let mut i = 0;
+        while i < self.active.len() {
+            let ready = matches!(self.active[i].phase, Phase::WaitingForHalt(_))
+                && self.arbiter.lock().is_ready(self.active[i].holder());
+            if ready {
+                let entry = self.remove_active(i);
+                let capability = entry.request.capability;
+                if self.slots[capability.0 as usize].unresponsive {
+                    // Its own capability was force-released (it preempted a request
+                    // of the same capability that never confirmed its halt).
+                    self.finish(
+                        entry.request.id,
+                        Outcome::Rejected(RejectReason::CapabilityUnresponsive(capability)),
+                    );
+                } else {
+                    self.start(entry);
+                }
+                changed = true;
+            } else {
+                i += 1;
+            }
+        }
+        changed
+    }
+
+    /// Re-arbitrates the queue in order, from a second, kept vector (arbitrating from the
+    /// queue never queues anew: a blocked entry comes back). True when any left it.
+    #[inline(never)]
+    fn rearbitrate_queue(&mut self) -> bool {
+        let mut changed = false;
+        let spare = std::mem::take(&mut self.requeue);
+        let mut queued = std::mem::replace(&mut self.queue, spare);
+        for entry in queued.drain(..) {
+            match self.arbitrate(entry, true) {
+                Some(back) => self.queue.push(back),
+                None => changed = true,
+            }
+        }
+        self.requeue = queued;
+        changed
     }
 
     /// Advances time: expires queued requests, polls halts (force-releasing after the
