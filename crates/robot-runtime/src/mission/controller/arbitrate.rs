@@ -381,6 +381,7 @@ impl<R: Resource> MissionController<R> {
 
     /// Moves the halted entry at `pos` to the paused requests (out of line: a stop, the
     /// common halt, ends its request).
+    #[cold]
     #[inline(never)]
     fn pause_halted(&mut self, pos: usize) {
         let mut entry = self.active.remove(pos);
@@ -648,6 +649,7 @@ fn split_involved(involved: &[Holder]) -> (Vec<RequestId>, Vec<Holder>) {
 /// How a halted request whose halt did not say how it ends (a forced pause, or no
 /// `after_halt`) is cancelled: by the reason it was halted for (out of line: a stop or a
 /// preemption says).
+#[cold]
 #[inline(never)]
 fn cancel_reason_of(halt: Option<HaltReason>) -> CancelReason {
     match halt {

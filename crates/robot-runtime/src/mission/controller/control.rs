@@ -88,6 +88,7 @@ impl<R: Resource> MissionController<R> {
     }
 
     /// Adds the queued, then the paused requests that match `object` to `targets`.
+    #[cold]
     #[inline(never)]
     fn waiting_matching(&self, object: &str, targets: &mut Vec<RequestId>) {
         for e in self.queue.iter().chain(&self.paused) {
@@ -110,6 +111,7 @@ impl<R: Resource> MissionController<R> {
 
     /// Cancels the active entry at `pos` that was stopped before it started (it waits for
     /// its victims' halt).
+    #[cold]
     #[inline(never)]
     fn cancel_unstarted(&mut self, pos: usize, by: Option<IntentId>) {
         let entry = self.remove_active(pos);
@@ -125,6 +127,7 @@ impl<R: Resource> MissionController<R> {
 
     /// Stops request `t` if it is queued or paused and `priority` reaches its own (else it
     /// goes to `outranked`). True when it was stopped.
+    #[cold]
     #[inline(never)]
     fn stop_waiting(
         &mut self,

@@ -354,7 +354,11 @@ impl<R: Resource> MissionController<R> {
     }
 
     fn emit(&mut self, event: MissionEvent) {
-        tracing::debug!(?event, "mission");
+        // Logged out of line: every request emits several events, and the logging's code
+        // would sit between the hot instructions of every caller.
+        if tracing::enabled!(tracing::Level::DEBUG) {
+            log_event(&event);
+        }
         for l in &mut self.listeners {
             l(&event);
         }
@@ -369,9 +373,9 @@ impl<R: Resource> MissionController<R> {
     }
 
     fn finish(&mut self, request: RequestId, outcome: Outcome) {
-        match &outcome {
-            Outcome::Completed => tracing::info!(request = request.0, "request completed"),
-            other => tracing::info!(request = request.0, outcome = ?other, "request ended"),
+        // Logged out of line, as in `emit`.
+        if tracing::enabled!(tracing::Level::INFO) {
+            log_finish(request, &outcome);
         }
         self.emit(MissionEvent::Finished { request, outcome });
     }
@@ -576,6 +580,23 @@ impl<R: Resource> MissionController<R> {
         self.arbitrate(entry, false);
         self.settle();
         id
+    }
+}
+
+/// Logs an event the controller reports (debug level).
+#[cold]
+#[inline(never)]
+fn log_event(event: &MissionEvent) {
+    tracing::debug!(?event, "mission");
+}
+
+/// Logs how a request ended (info level).
+#[cold]
+#[inline(never)]
+fn log_finish(request: RequestId, outcome: &Outcome) {
+    match outcome {
+        Outcome::Completed => tracing::info!(request = request.0, "request completed"),
+        other => tracing::info!(request = request.0, outcome = ?other, "request ended"),
     }
 }
 
