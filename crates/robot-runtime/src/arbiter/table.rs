@@ -208,20 +208,27 @@ impl<R: Resource> Arbiter<R> {
             if e.claim.holder == claim.holder {
                 own = Some(i);
             } else if e.state.holds() && e.claim.resources.intersects(claim.resources) {
-                tracing::error!(%label, holder = %e.label, "a hold over a holder's resources refused");
+                refuse_hold(label, &e.label);
                 return false;
             }
         }
         claim.halting = false;
         self.put(own, claim, label, HoldState::Holding);
         if report {
-            self.report(ArbiterEvent::Granted {
-                holder: claim.holder,
-                label: label.to_owned(),
-                resources: claim.resources,
-            });
+            self.report_granted(claim, label);
         }
         true
+    }
+
+    /// Reports `claim`'s grant (out of line: the mission controller, holding on every
+    /// request, reports its own).
+    #[inline(never)]
+    fn report_granted(&mut self, claim: Claim<R>, label: &str) {
+        self.report(ArbiterEvent::Granted {
+            holder: claim.holder,
+            label: label.to_owned(),
+            resources: claim.resources,
+        });
     }
 
     /// `claim` waits for `waiting_for` (the victims of its preemption) before it holds.
@@ -318,14 +325,21 @@ impl<R: Resource> Arbiter<R> {
         // An action's release is reported when someone lost to it or preempted it (the
         // mission controller reports its own requests' releases).
         if e.contested && matches!(holder, Holder::Action(_)) {
-            self.report(ArbiterEvent::Released {
-                holder,
-                label: e.label,
-                resources: e.claim.resources,
-            });
+            self.report_released(e);
         } else {
             self.spare_labels.give_back(e.label);
         }
+    }
+
+    /// Reports the release of `e`, just taken out of the table (out of line: most releases
+    /// are not news).
+    #[inline(never)]
+    fn report_released(&mut self, e: Entry<R>) {
+        self.report(ArbiterEvent::Released {
+            holder: e.claim.holder,
+            label: e.label,
+            resources: e.claim.resources,
+        });
     }
 
     /// `holder` gives back what it holds or reserves, and the release is reported
@@ -425,6 +439,14 @@ impl<R: Resource> Arbiter<R> {
     pub fn drain_events(&mut self) -> Vec<ArbiterEvent<R>> {
         std::mem::take(&mut self.events)
     }
+}
+
+/// Logs a hold refused because `holder` (a label) holds part of its resources (out of
+/// line: a caller that decided first never meets it).
+#[cold]
+#[inline(never)]
+fn refuse_hold(label: &str, holder: &str) {
+    tracing::error!(%label, %holder, "a hold over a holder's resources refused");
 }
 
 impl std::fmt::Display for Holder {

@@ -50,39 +50,65 @@ impl<R: Resource> MissionController<R> {
     /// Decides `entry` against every claim of the arbiter (this controller's active requests
     /// and other clients' claims). From the queue, a blocked entry goes back to the queue
     /// without a new event. Returns the entry when it stays queued.
-    pub(super) fn arbitrate(&mut self, mut entry: Entry, from_queue: bool) -> Option<Entry> {
+    ///
+    /// The grant is the common case and stays here; a preemption or a block is carried out
+    /// out of line ([`contested`](Self::contested)), so that the code every granted request
+    /// runs stays small (the request path is bound by instruction-cache misses, issue 29).
+    pub(super) fn arbitrate(&mut self, entry: Entry, from_queue: bool) -> Option<Entry> {
         let capability = entry.request.capability;
         if self.slots[capability.0 as usize].unresponsive {
-            // Force-released and not yet confirmed: it takes no request, queued ones
-            // included, until it does (the capability contract).
-            let reason = RejectReason::CapabilityUnresponsive(capability);
-            self.emit(MissionEvent::Decided {
-                request: entry.request.id,
-                capability,
-                priority: entry.request.priority,
-                decision: Decision::Rejected(reason.clone()),
-            });
-            self.finish(entry.request.id, Outcome::Rejected(reason));
+            self.reject_unresponsive(entry);
             return None;
         }
         let candidate = self.claim_of(&entry);
-        let (verdict, own, foreign) = {
+        let (verdict, involved) = {
             let mut arb = self.arbiter.lock();
             let verdict = arb.decide(&candidate);
-            if verdict == Verdict::Blocked && from_queue {
+            match verdict {
+                Verdict::Grant => (verdict, None),
                 // Still blocked: back to the queue, nothing to report.
-                return Some(entry);
+                Verdict::Blocked if from_queue => return Some(entry),
+                // Read under the same lock as the decision.
+                _ => (verdict, Some(split_involved(arb.involved()))),
             }
-            let mut own = Vec::new();
-            let mut foreign = Vec::new();
-            for h in arb.involved() {
-                match *h {
-                    Holder::Mission(n) => own.push(RequestId(n)),
-                    other => foreign.push(other),
-                }
-            }
-            (verdict, own, foreign)
         };
+        match involved {
+            None => {
+                self.emit(MissionEvent::Decided {
+                    request: entry.request.id,
+                    capability,
+                    priority: entry.request.priority,
+                    decision: Decision::Granted,
+                });
+                self.start(entry);
+            }
+            Some((own, foreign)) => self.contested(entry, candidate, verdict, own, foreign),
+        }
+        None
+    }
+
+    /// Rejects `entry`: its capability was force-released and has not confirmed yet, so it
+    /// takes no request, queued ones included, until it does (the capability contract).
+    #[cold]
+    #[inline(never)]
+    fn reject_unresponsive(&mut self, entry: Entry) {
+        let capability = entry.request.capability;
+        let reason = RejectReason::CapabilityUnresponsive(capability);
+        self.reject(entry.request.id, capability, entry.request.priority, reason);
+    }
+
+    /// Carries out a [`Verdict::Preempt`] or a [`Verdict::Blocked`] decided for `entry`
+    /// (`candidate`: its claim), given the claims involved: this controller's requests
+    /// (`own`) and other clients' (`foreign`).
+    #[inline(never)]
+    fn contested(
+        &mut self,
+        mut entry: Entry,
+        candidate: Claim<R>,
+        verdict: Verdict,
+        own: Vec<RequestId>,
+        foreign: Vec<Holder>,
+    ) {
         let id = entry.request.id;
         let capability = entry.request.capability;
         let priority = entry.request.priority;
@@ -100,17 +126,7 @@ impl<R: Resource> MissionController<R> {
                     ));
                 }
             };
-        let result = match verdict {
-            Verdict::Grant => {
-                self.emit(MissionEvent::Decided {
-                    request: id,
-                    capability,
-                    priority,
-                    decision: Decision::Granted,
-                });
-                self.start(entry);
-                None
-            }
+        match verdict {
             Verdict::Preempt => {
                 self.emit(MissionEvent::Decided {
                     request: id,
@@ -185,9 +201,9 @@ impl<R: Resource> MissionController<R> {
                     entry.phase = Phase::WaitingForHalt(own_wait);
                     self.active.push(entry);
                 }
-                None
             }
-            Verdict::Blocked => {
+            // Blocked (a grant never comes here).
+            _ => {
                 let when_busy = self.slots[capability.0 as usize].policy.when_busy;
                 match when_busy {
                     WhenBusy::Reject => {
@@ -202,13 +218,7 @@ impl<R: Resource> MissionController<R> {
                         let reason = RejectReason::Busy {
                             holders: own.clone(),
                         };
-                        self.emit(MissionEvent::Decided {
-                            request: id,
-                            capability,
-                            priority,
-                            decision: Decision::Rejected(reason.clone()),
-                        });
-                        self.finish(id, Outcome::Rejected(reason));
+                        self.reject(id, capability, priority, reason);
                     }
                     WhenBusy::Queue => {
                         report(self, |holder, label, resources, blocked_by| {
@@ -223,10 +233,8 @@ impl<R: Resource> MissionController<R> {
                         self.enqueue(entry, blocked_by);
                     }
                 }
-                None
             }
-        };
-        result
+        }
     }
 
     fn queue_key(&self, e: &Entry) -> (Reverse<Priority>, Reverse<u8>, RequestId) {
@@ -252,13 +260,7 @@ impl<R: Resource> MissionController<R> {
                     );
                 }
             } else {
-                self.emit(MissionEvent::Decided {
-                    request: id,
-                    capability,
-                    priority,
-                    decision: Decision::Rejected(RejectReason::QueueFull),
-                });
-                self.finish(id, Outcome::Rejected(RejectReason::QueueFull));
+                self.reject(id, capability, priority, RejectReason::QueueFull);
                 return;
             }
         }
@@ -281,11 +283,7 @@ impl<R: Resource> MissionController<R> {
             .lock()
             .hold(claim, &self.slots[cap.0 as usize].label, false)
         {
-            // Another client holds part of it (the arbiter logged who): never two owners.
-            self.arbiter.lock().release(entry.holder());
-            let reason = "its resources are still held by another client".to_owned();
-            tracing::error!(request = entry.request.id.0, %reason, "capability not started");
-            self.finish(entry.request.id, Outcome::Failed(reason));
+            self.refuse_start(entry);
             return;
         }
         // Into the active requests first, started there (the entry is large: moved once).
@@ -307,14 +305,31 @@ impl<R: Resource> MissionController<R> {
                     resumed,
                 });
             }
-            Err(reason) => {
-                let holder = self.active[pos].holder();
-                self.arbiter.lock().release(holder);
-                tracing::warn!(request = id.0, %reason, "capability failed to start");
-                self.finish(id, Outcome::Failed(reason));
-                self.retire_active(pos);
-            }
+            Err(reason) => self.start_failed(pos, reason),
         }
+    }
+
+    /// `entry` was granted but another client holds part of its resources (the arbiter
+    /// logged who): it fails rather than make two owners.
+    #[cold]
+    #[inline(never)]
+    fn refuse_start(&mut self, entry: Entry) {
+        self.arbiter.lock().release(entry.holder());
+        let reason = "its resources are still held by another client".to_owned();
+        tracing::error!(request = entry.request.id.0, %reason, "capability not started");
+        self.finish(entry.request.id, Outcome::Failed(reason));
+    }
+
+    /// The capability of the active entry at `pos` failed to start: its claim is released
+    /// and the request ends.
+    #[cold]
+    #[inline(never)]
+    fn start_failed(&mut self, pos: usize, reason: String) {
+        let (id, holder) = (self.active[pos].request.id, self.active[pos].holder());
+        self.arbiter.lock().release(holder);
+        tracing::warn!(request = id.0, %reason, "capability failed to start");
+        self.finish(id, Outcome::Failed(reason));
+        self.retire_active(pos);
     }
 
     /// Asks the running entry at `pos` to halt; releases it at once if it confirms.
@@ -352,26 +367,30 @@ impl<R: Resource> MissionController<R> {
         let e = &mut self.active[pos];
         let id = e.request.id;
         let reason = match e.after_halt.take() {
+            Some(AfterHalt::End(reason)) => reason,
             Some(AfterHalt::Pause) if !forced => {
-                let mut entry = self.active.remove(pos);
-                entry.phase = Phase::Paused;
-                entry.request.resumed = true;
-                self.emit(MissionEvent::Paused { request: id });
-                self.paused.push(entry);
+                self.pause_halted(pos);
                 return;
             }
-            Some(AfterHalt::End(reason)) => reason,
             // A forced pause cannot be resumed (the capability's state is unknown).
-            Some(AfterHalt::Pause) | None => match e.halt_reason.take() {
-                Some(HaltReason::Preempted(by)) => CancelReason::Preempted { by },
-                Some(HaltReason::Stopped(by)) => CancelReason::Stopped { by },
-                Some(HaltReason::Claimed { by }) => CancelReason::Claimed { by },
-                Some(HaltReason::Suspended) => CancelReason::Suspended,
-                Some(HaltReason::Shutdown) | None => CancelReason::Shutdown,
-            },
+            Some(AfterHalt::Pause) | None => cancel_reason_of(e.halt_reason.take()),
         };
         self.finish(id, Outcome::Cancelled { reason, forced });
         self.retire_active(pos);
+    }
+
+    /// Moves the halted entry at `pos` to the paused requests (out of line: a stop, the
+    /// common halt, ends its request).
+    #[cold]
+    #[inline(never)]
+    fn pause_halted(&mut self, pos: usize) {
+        let mut entry = self.active.remove(pos);
+        entry.phase = Phase::Paused;
+        entry.request.resumed = true;
+        self.emit(MissionEvent::Paused {
+            request: entry.request.id,
+        });
+        self.paused.push(entry);
     }
 
     /// Drops the ended active entry at `pos` (its claim already released) where it lies,
@@ -379,7 +398,12 @@ impl<R: Resource> MissionController<R> {
     pub(super) fn retire_active(&mut self, pos: usize) {
         let object = self.active[pos].request.object.take();
         self.keep_object(object);
-        self.active.drain(pos..=pos);
+        if pos + 1 == self.active.len() {
+            // The last one (the usual case: one request at a time): nothing moves.
+            self.active.truncate(pos);
+        } else {
+            self.active.drain(pos..=pos);
+        }
     }
 
     /// Halts the running requests another client's claim preempted (a behavior action of
@@ -391,6 +415,13 @@ impl<R: Resource> MissionController<R> {
             return false;
         }
         self.halts_seen = halts;
+        self.halt_claimed()
+    }
+
+    /// Halts or cancels the requests another client's claim asked to halt since the last
+    /// look (out of line: usually there are none). True when any.
+    #[inline(never)]
+    fn halt_claimed(&mut self) -> bool {
         let mut changed = false;
         let mut i = 0;
         while i < self.active.len() {
@@ -438,45 +469,67 @@ impl<R: Resource> MissionController<R> {
     pub(super) fn settle(&mut self) {
         loop {
             let mut changed = self.yield_to_other_clients();
-            let mut i = 0;
-            while i < self.active.len() {
-                let ready = matches!(self.active[i].phase, Phase::WaitingForHalt(_))
-                    && self.arbiter.lock().is_ready(self.active[i].holder());
-                if ready {
-                    let entry = self.remove_active(i);
-                    let capability = entry.request.capability;
-                    if self.slots[capability.0 as usize].unresponsive {
-                        // Its own capability was force-released (it preempted a request
-                        // of the same capability that never confirmed its halt).
-                        self.finish(
-                            entry.request.id,
-                            Outcome::Rejected(RejectReason::CapabilityUnresponsive(capability)),
-                        );
-                    } else {
-                        self.start(entry);
-                    }
-                    changed = true;
-                } else {
-                    i += 1;
-                }
+            if self
+                .active
+                .iter()
+                .any(|e| matches!(e.phase, Phase::WaitingForHalt(_)))
+            {
+                changed |= self.start_ready();
             }
-            // The queue is re-arbitrated in order from a second, kept vector (arbitrating
-            // from the queue never queues anew: a blocked entry comes back).
             if !self.queue.is_empty() {
-                let spare = std::mem::take(&mut self.requeue);
-                let mut queued = std::mem::replace(&mut self.queue, spare);
-                for entry in queued.drain(..) {
-                    match self.arbitrate(entry, true) {
-                        Some(back) => self.queue.push(back),
-                        None => changed = true,
-                    }
-                }
-                self.requeue = queued;
+                changed |= self.rearbitrate_queue();
             }
             if !changed {
                 break;
             }
         }
+    }
+
+    /// Starts the waiting requests whose victims are gone (out of line, like the rest of
+    /// [`settle`](Self::settle)'s work: usually nothing waits). True when any.
+    #[inline(never)]
+    fn start_ready(&mut self) -> bool {
+        let mut changed = false;
+        let mut i = 0;
+        while i < self.active.len() {
+            let ready = matches!(self.active[i].phase, Phase::WaitingForHalt(_))
+                && self.arbiter.lock().is_ready(self.active[i].holder());
+            if ready {
+                let entry = self.remove_active(i);
+                let capability = entry.request.capability;
+                if self.slots[capability.0 as usize].unresponsive {
+                    // Its own capability was force-released (it preempted a request
+                    // of the same capability that never confirmed its halt).
+                    self.finish(
+                        entry.request.id,
+                        Outcome::Rejected(RejectReason::CapabilityUnresponsive(capability)),
+                    );
+                } else {
+                    self.start(entry);
+                }
+                changed = true;
+            } else {
+                i += 1;
+            }
+        }
+        changed
+    }
+
+    /// Re-arbitrates the queue in order, from a second, kept vector (arbitrating from the
+    /// queue never queues anew: a blocked entry comes back). True when any left it.
+    #[inline(never)]
+    fn rearbitrate_queue(&mut self) -> bool {
+        let mut changed = false;
+        let spare = std::mem::take(&mut self.requeue);
+        let mut queued = std::mem::replace(&mut self.queue, spare);
+        for entry in queued.drain(..) {
+            match self.arbitrate(entry, true) {
+                Some(back) => self.queue.push(back),
+                None => changed = true,
+            }
+        }
+        self.requeue = queued;
+        changed
     }
 
     /// Advances time: expires queued requests, polls halts (force-releasing after the
@@ -575,5 +628,35 @@ impl<R: Resource> MissionController<R> {
             }
         }
         self.settle();
+    }
+}
+
+/// The claims a decision involved, split into this controller's requests and other
+/// clients' claims (out of line: a grant involves none).
+#[inline(never)]
+fn split_involved(involved: &[Holder]) -> (Vec<RequestId>, Vec<Holder>) {
+    let mut own = Vec::new();
+    let mut foreign = Vec::new();
+    for h in involved {
+        match *h {
+            Holder::Mission(n) => own.push(RequestId(n)),
+            other => foreign.push(other),
+        }
+    }
+    (own, foreign)
+}
+
+/// How a halted request whose halt did not say how it ends (a forced pause, or no
+/// `after_halt`) is cancelled: by the reason it was halted for (out of line: a stop or a
+/// preemption says).
+#[cold]
+#[inline(never)]
+fn cancel_reason_of(halt: Option<HaltReason>) -> CancelReason {
+    match halt {
+        Some(HaltReason::Preempted(by)) => CancelReason::Preempted { by },
+        Some(HaltReason::Stopped(by)) => CancelReason::Stopped { by },
+        Some(HaltReason::Claimed { by }) => CancelReason::Claimed { by },
+        Some(HaltReason::Suspended) => CancelReason::Suspended,
+        Some(HaltReason::Shutdown) | None => CancelReason::Shutdown,
     }
 }

@@ -7,7 +7,7 @@ use crate::mission::capability::OnPreempt;
 use crate::mission::event::{
     CancelReason, ControlIgnoredReason, HaltReason, MissionEvent, Outcome, RejectReason,
 };
-use crate::mission::Resource;
+use crate::mission::{RequestId, Resource};
 
 impl<R: Resource> MissionController<R> {
     /// Stops the activity named `object` (a capability name or a request's object) or,
@@ -34,38 +34,30 @@ impl<R: Resource> MissionController<R> {
     ) {
         // An empty object is no object: "the current main activity" (the spec's own
         // cancel-task example sends `{"object": ""}`).
-        let object = object.map(str::trim).filter(|o| !o.is_empty());
+        let object = object.map(trimmed).filter(|o| !o.is_empty());
         let mut targets = std::mem::take(&mut self.targets);
         targets.clear();
         match object {
-            Some(o) => targets.extend(
-                self.active
-                    .iter()
-                    .filter(|e| e.phase != Phase::Halting)
-                    .chain(&self.queue)
-                    .chain(&self.paused)
-                    .filter(|e| self.matches_object(e, o))
-                    .map(|e| e.request.id),
-            ),
-            None => targets.extend(
-                self.active
-                    .iter()
-                    .filter(|e| matches!(e.phase, Phase::Running | Phase::WaitingForHalt(_)))
-                    .max_by_key(|e| (e.request.priority, e.started_seq, e.request.id))
-                    .map(|e| e.request.id),
-            ),
+            // Plain loops rather than a chain of iterators: less code on every stop.
+            Some(o) => {
+                for e in &self.active {
+                    if e.phase != Phase::Halting && self.matches_object(e, o) {
+                        targets.push(e.request.id);
+                    }
+                }
+                if !(self.queue.is_empty() && self.paused.is_empty()) {
+                    self.waiting_matching(o, &mut targets);
+                }
+            }
+            None => targets.extend(self.main_activity()),
         }
         if targets.is_empty() {
             self.targets = targets;
-            self.emit(MissionEvent::ControlIgnored {
-                intent,
-                reason: ControlIgnoredReason::NothingMatches,
-            });
+            self.control_ignored(intent, ControlIgnoredReason::NothingMatches);
             return;
         }
         let mut outranked = Vec::new();
         let mut stopped = false;
-        let reason = CancelReason::Stopped { by };
         for &t in &targets {
             if let Some(pos) = self.active.iter().position(|e| e.request.id == t) {
                 if self.active[pos].request.priority > priority {
@@ -74,54 +66,97 @@ impl<R: Resource> MissionController<R> {
                 }
                 stopped = true;
                 if self.active[pos].phase == Phase::Running {
-                    self.begin_halt(pos, HaltReason::Stopped(by), AfterHalt::End(reason.clone()));
+                    let end = AfterHalt::End(CancelReason::Stopped { by });
+                    self.begin_halt(pos, HaltReason::Stopped(by), end);
                 } else {
-                    let entry = self.remove_active(pos);
-                    self.finish(
-                        t,
-                        Outcome::Cancelled {
-                            reason: reason.clone(),
-                            forced: false,
-                        },
-                    );
-                    self.retire(entry);
+                    self.cancel_unstarted(pos, by);
                 }
                 continue;
             }
-            let in_queue = self.queue.iter().position(|e| e.request.id == t);
-            let in_paused = self.paused.iter().position(|e| e.request.id == t);
-            let list = match (in_queue, in_paused) {
-                (Some(pos), _) => Some((&mut self.queue, pos)),
-                (None, Some(pos)) => Some((&mut self.paused, pos)),
-                (None, None) => None,
-            };
-            if let Some((list, pos)) = list {
-                if list[pos].request.priority > priority {
-                    outranked.push(t);
-                } else {
-                    let entry = list.remove(pos);
-                    stopped = true;
-                    self.finish(
-                        t,
-                        Outcome::Cancelled {
-                            reason: reason.clone(),
-                            forced: false,
-                        },
-                    );
-                    self.retire(entry);
-                }
-            }
+            stopped |= self.stop_waiting(t, priority, by, &mut outranked);
         }
         self.targets = targets;
         if !stopped {
-            self.emit(MissionEvent::ControlIgnored {
+            self.control_ignored(
                 intent,
-                reason: ControlIgnoredReason::Outranked {
+                ControlIgnoredReason::Outranked {
                     requests: outranked,
                 },
-            });
+            );
         }
         self.settle();
+    }
+
+    /// Adds the queued, then the paused requests that match `object` to `targets`.
+    #[cold]
+    #[inline(never)]
+    fn waiting_matching(&self, object: &str, targets: &mut Vec<RequestId>) {
+        for e in self.queue.iter().chain(&self.paused) {
+            if self.matches_object(e, object) {
+                targets.push(e.request.id);
+            }
+        }
+    }
+
+    /// The current main activity: the latest started of the highest priority among the
+    /// running and waiting requests.
+    #[inline(never)]
+    fn main_activity(&self) -> Option<RequestId> {
+        self.active
+            .iter()
+            .filter(|e| matches!(e.phase, Phase::Running | Phase::WaitingForHalt(_)))
+            .max_by_key(|e| (e.request.priority, e.started_seq, e.request.id))
+            .map(|e| e.request.id)
+    }
+
+    /// Cancels the active entry at `pos` that was stopped before it started (it waits for
+    /// its victims' halt).
+    #[cold]
+    #[inline(never)]
+    fn cancel_unstarted(&mut self, pos: usize, by: Option<IntentId>) {
+        let entry = self.remove_active(pos);
+        self.finish(
+            entry.request.id,
+            Outcome::Cancelled {
+                reason: CancelReason::Stopped { by },
+                forced: false,
+            },
+        );
+        self.retire(entry);
+    }
+
+    /// Stops request `t` if it is queued or paused and `priority` reaches its own (else it
+    /// goes to `outranked`). True when it was stopped.
+    #[cold]
+    #[inline(never)]
+    fn stop_waiting(
+        &mut self,
+        t: RequestId,
+        priority: Priority,
+        by: Option<IntentId>,
+        outranked: &mut Vec<RequestId>,
+    ) -> bool {
+        let in_queue = self.queue.iter().position(|e| e.request.id == t);
+        let in_paused = self.paused.iter().position(|e| e.request.id == t);
+        let (list, pos) = match (in_queue, in_paused) {
+            (Some(pos), _) => (&mut self.queue, pos),
+            (None, Some(pos)) => (&mut self.paused, pos),
+            (None, None) => return false,
+        };
+        if list[pos].request.priority > priority {
+            outranked.push(t);
+            return false;
+        }
+        let entry = list.remove(pos);
+        self.finish(
+            t,
+            Outcome::Cancelled {
+                reason: CancelReason::Stopped { by },
+                forced: false,
+            },
+        );
+        self.retire(entry);
+        true
     }
 
     /// Resumes the paused request named `object` (capability name or request object) or,
@@ -132,12 +167,9 @@ impl<R: Resource> MissionController<R> {
     }
 
     pub(super) fn resume_inner(&mut self, object: Option<&str>, intent: IntentId) {
-        let object = object.map(str::trim).filter(|o| !o.is_empty());
+        let object = object.map(trimmed).filter(|o| !o.is_empty());
         if self.suspended {
-            self.emit(MissionEvent::ControlIgnored {
-                intent,
-                reason: ControlIgnoredReason::AlreadyInState,
-            });
+            self.control_ignored(intent, ControlIgnoredReason::AlreadyInState);
             return;
         }
         let pos = match object {
@@ -145,10 +177,7 @@ impl<R: Resource> MissionController<R> {
             None => self.paused.len().checked_sub(1),
         };
         let Some(pos) = pos else {
-            self.emit(MissionEvent::ControlIgnored {
-                intent,
-                reason: ControlIgnoredReason::NothingMatches,
-            });
+            self.control_ignored(intent, ControlIgnoredReason::NothingMatches);
             return;
         };
         let mut entry = self.paused.remove(pos);
@@ -260,5 +289,57 @@ impl<R: Resource> MissionController<R> {
             }
         }
         self.targets = ids;
+    }
+}
+
+/// `object` without leading and trailing whitespace ([`str::trim`]). An object that starts
+/// and ends with an ASCII character other than whitespace, the usual one, is returned as it
+/// is without running `trim`'s Unicode code (a stop runs this on every call).
+fn trimmed(object: &str) -> &str {
+    // ASCII and not whitespace by `char::is_whitespace` (which, unlike
+    // `u8::is_ascii_whitespace`, includes the vertical tab).
+    let plain = |b: u8| b.is_ascii() && !(b == b' ' || (b'\t'..=b'\r').contains(&b));
+    match object.as_bytes() {
+        [first, .., last] if plain(*first) && plain(*last) => object,
+        [only] if plain(*only) => object,
+        _ => trim_slow(object),
+    }
+}
+
+/// [`str::trim`], out of line.
+#[cold]
+#[inline(never)]
+fn trim_slow(object: &str) -> &str {
+    object.trim()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::trimmed;
+
+    /// The fast path gives what `str::trim` gives, Unicode and the vertical tab included.
+    #[test]
+    fn trimmed_is_str_trim() {
+        for s in [
+            "",
+            " ",
+            "a",
+            " a",
+            "a ",
+            "guide",
+            " guide ",
+            "\u{b}guide",
+            "guide\u{b}",
+            "\u{a0}guide",
+            "guide\u{3000}",
+            "é",
+            "éa",
+            "aé",
+            "\tkitchen\r\n",
+            "a b",
+            "\u{1c}x",
+        ] {
+            assert_eq!(trimmed(s), s.trim(), "{s:?}");
+        }
     }
 }

@@ -11,7 +11,7 @@ use super::event::{
 };
 use super::ids::{CapabilityId, RequestId};
 use crate::arbiter::{Holder, Resource, ResourceSet, SharedArbiter};
-use crate::hri::{IntentKind, IntentRecord, Priority, Role, Timestamp};
+use crate::hri::{IntentId, IntentKind, IntentRecord, Priority, Role, Timestamp};
 use crate::spare::SpareStrings;
 
 /// Configuration of a [`MissionController`].
@@ -354,17 +354,28 @@ impl<R: Resource> MissionController<R> {
     }
 
     fn emit(&mut self, event: MissionEvent) {
-        tracing::debug!(?event, "mission");
+        // Logged out of line: every request emits several events, and the logging's code
+        // would sit between the hot instructions of every caller.
+        if tracing::enabled!(tracing::Level::DEBUG) {
+            log_event(&event);
+        }
         for l in &mut self.listeners {
             l(&event);
         }
         self.events.push(event);
     }
 
+    /// Reports a control intent that did nothing (out of line: a control usually acts).
+    #[cold]
+    #[inline(never)]
+    fn control_ignored(&mut self, intent: IntentId, reason: ControlIgnoredReason) {
+        self.emit(MissionEvent::ControlIgnored { intent, reason });
+    }
+
     fn finish(&mut self, request: RequestId, outcome: Outcome) {
-        match &outcome {
-            Outcome::Completed => tracing::info!(request = request.0, "request completed"),
-            other => tracing::info!(request = request.0, outcome = ?other, "request ended"),
+        // Logged out of line, as in `emit`.
+        if tracing::enabled!(tracing::Level::INFO) {
+            log_finish(request, &outcome);
         }
         self.emit(MissionEvent::Finished { request, outcome });
     }
@@ -387,10 +398,39 @@ impl<R: Resource> MissionController<R> {
     pub fn handle_intent(&mut self, record: IntentRecord) -> Handling {
         // What it starts or stops, it does at its arrival time (see "Time" above).
         self.now = self.now.max(record.arrived);
-        let id = record.id;
+        let kind = &record.intent.intent;
+        if matches!(
+            kind,
+            IntentKind::StopActivity
+                | IntentKind::CancelActivity
+                | IntentKind::ContinueActivity
+                | IntentKind::Suspend
+                | IntentKind::Wakeup
+                | IntentKind::RawUserInput
+        ) {
+            return self.handle_control(&record);
+        }
+        let Some(capability) = self.find_route(kind, &record) else {
+            return self.unroutable(&record);
+        };
         let priority = record.intent.priority;
+        let object = object_of(&record, &mut self.spare_objects);
+        if record.is_expired(self.now) {
+            let request = self.new_request_id();
+            self.reject(request, capability, priority, RejectReason::Expired);
+            return Handling::Request(request);
+        }
+        Handling::Request(self.submit_inner(capability, priority, object, Some(record)))
+    }
+
+    /// Serves a control intent or `RAW_USER_INPUT` (out of line: the routed requests'
+    /// path, the one every request runs, stays small).
+    #[inline(never)]
+    fn handle_control(&mut self, record: &IntentRecord) -> Handling {
+        let id = record.id;
         match &record.intent.intent {
             IntentKind::StopActivity | IntentKind::CancelActivity => {
+                let priority = record.intent.priority;
                 self.stop_inner(record.intent.role(Role::Object), priority, Some(id), id);
                 Handling::Control
             }
@@ -400,10 +440,7 @@ impl<R: Resource> MissionController<R> {
             }
             IntentKind::Suspend => {
                 if self.suspended {
-                    self.emit(MissionEvent::ControlIgnored {
-                        intent: id,
-                        reason: ControlIgnoredReason::AlreadyInState,
-                    });
+                    self.control_ignored(id, ControlIgnoredReason::AlreadyInState);
                 } else {
                     self.suspend();
                 }
@@ -413,16 +450,14 @@ impl<R: Resource> MissionController<R> {
                 if self.suspended {
                     self.wakeup();
                 } else {
-                    self.emit(MissionEvent::ControlIgnored {
-                        intent: id,
-                        reason: ControlIgnoredReason::AlreadyInState,
-                    });
+                    self.control_ignored(id, ControlIgnoredReason::AlreadyInState);
                 }
                 Handling::Control
             }
-            IntentKind::RawUserInput => {
+            // `RAW_USER_INPUT` (`handle_intent` sends nothing else here).
+            _ => {
                 let handled = match self.raw_handler.as_mut() {
-                    Some(h) => h(&record),
+                    Some(h) => h(record),
                     None => false,
                 };
                 if !handled {
@@ -434,48 +469,60 @@ impl<R: Resource> MissionController<R> {
                 });
                 Handling::RawInput(handled)
             }
-            kind => {
-                let Some(capability) = self.find_route(kind, &record) else {
-                    let wire = kind.wire().to_owned();
-                    tracing::warn!(intent = id.0, %wire, "no capability serves this intent");
-                    self.emit(MissionEvent::Unroutable { intent: id, wire });
-                    return Handling::Unroutable;
-                };
-                let object = object_of(&record, &mut self.spare_objects);
-                let expired = record.is_expired(self.now);
-                if expired {
-                    let request = self.new_request_id();
-                    self.emit(MissionEvent::Decided {
-                        request,
-                        capability,
-                        priority,
-                        decision: Decision::Rejected(RejectReason::Expired),
-                    });
-                    self.finish(request, Outcome::Rejected(RejectReason::Expired));
-                    return Handling::Request(request);
-                }
-                Handling::Request(self.submit_inner(capability, priority, object, Some(record)))
-            }
         }
     }
 
+    /// Reports an intent no route leads from.
+    #[cold]
+    #[inline(never)]
+    fn unroutable(&mut self, record: &IntentRecord) -> Handling {
+        let id = record.id;
+        let wire = record.intent.intent.wire().to_owned();
+        tracing::warn!(intent = id.0, %wire, "no capability serves this intent");
+        self.emit(MissionEvent::Unroutable { intent: id, wire });
+        Handling::Unroutable
+    }
+
+    /// Rejects `request`: its decision, then its end, for `reason` (out of line: a request
+    /// is usually granted).
+    #[cold]
+    #[inline(never)]
+    fn reject(
+        &mut self,
+        request: RequestId,
+        capability: CapabilityId,
+        priority: Priority,
+        reason: RejectReason,
+    ) {
+        self.emit(MissionEvent::Decided {
+            request,
+            capability,
+            priority,
+            decision: Decision::Rejected(reason.clone()),
+        });
+        self.finish(request, Outcome::Rejected(reason));
+    }
+
+    /// The capability `kind` is routed to: the first conditional route whose role value
+    /// `record` has, else the first unconditional route (one pass over the routes).
     fn find_route(&self, kind: &IntentKind, record: &IntentRecord) -> Option<CapabilityId> {
-        let matching = |r: &&Route| r.intent == *kind;
-        self.routes
-            .iter()
-            .filter(matching)
-            .find(|r| {
-                r.when
-                    .as_ref()
-                    .is_some_and(|(role, v)| record.intent.role(*role) == Some(v.as_str()))
-            })
-            .or_else(|| {
-                self.routes
-                    .iter()
-                    .filter(matching)
-                    .find(|r| r.when.is_none())
-            })
-            .map(|r| r.capability)
+        let mut unconditional = None;
+        for r in &self.routes {
+            if r.intent != *kind {
+                continue;
+            }
+            match &r.when {
+                Some((role, v)) => {
+                    if record.intent.role(*role) == Some(v.as_str()) {
+                        return Some(r.capability);
+                    }
+                }
+                None => {
+                    unconditional = unconditional.or(Some(r.capability));
+                }
+            }
+        }
+        unconditional
     }
 
     fn new_request_id(&mut self) -> RequestId {
@@ -509,13 +556,7 @@ impl<R: Resource> MissionController<R> {
             Some(_) => None,
         };
         if let Some(reason) = reject {
-            self.emit(MissionEvent::Decided {
-                request: id,
-                capability,
-                priority,
-                decision: Decision::Rejected(reason.clone()),
-            });
-            self.finish(id, Outcome::Rejected(reason));
+            self.reject(id, capability, priority, reason);
             return id;
         }
         let expires = intent.as_ref().and_then(|r| r.expires);
@@ -539,6 +580,23 @@ impl<R: Resource> MissionController<R> {
         self.arbitrate(entry, false);
         self.settle();
         id
+    }
+}
+
+/// Logs an event the controller reports (debug level).
+#[cold]
+#[inline(never)]
+fn log_event(event: &MissionEvent) {
+    tracing::debug!(?event, "mission");
+}
+
+/// Logs how a request ended (info level).
+#[cold]
+#[inline(never)]
+fn log_finish(request: RequestId, outcome: &Outcome) {
+    match outcome {
+        Outcome::Completed => tracing::info!(request = request.0, "request completed"),
+        other => tracing::info!(request = request.0, outcome = ?other, "request ended"),
     }
 }
 
