@@ -259,20 +259,6 @@ impl<'a> Scanner<'a> {
         }
     }
 
-    /// A string after its opening quote: borrowed when it holds no escapes.
-    fn string(&mut self) -> Option<Cow<'a, str>> {
-        let start = self.at;
-        let bytes = self.text.as_bytes();
-        let end = plain_run(bytes, start);
-        if bytes.get(end) == Some(&b'"') {
-            let s = self.text.get(start..end)?;
-            self.at = end + 1;
-            return Some(Cow::Borrowed(s));
-        }
-        self.at = end;
-        self.escaped_string(start).map(Cow::Owned)
-    }
-
     /// A string written without escapes, after blanks: its text, borrowed.
     pub(super) fn plain_string_value(&mut self) -> Option<&'a str> {
         self.blanks();
@@ -337,8 +323,8 @@ impl<'a> Scanner<'a> {
     }
 
     /// The message's `data` as the short path takes it: a flat object (inline), a string
-    /// holding one (the canonical form), or blank (a string of blanks, or `null`); `None`
-    /// for anything else.
+    /// holding one (the canonical form), or blank (a string of blanks written without
+    /// escapes, or `null`); `None` for anything else.
     pub(super) fn common_data(&mut self) -> Option<DataIn<'a>> {
         self.blanks();
         match self.peek()? {
@@ -353,8 +339,8 @@ impl<'a> Scanner<'a> {
                 if let Some(roles) = self.quoted_object() {
                     return Some(DataIn::Text(roles));
                 }
-                self.at = start;
-                let text = self.string()?;
+                self.at = start - 1;
+                let text = self.plain_string()?;
                 text.trim().is_empty().then_some(DataIn::Blank)
             }
             _ => matches!(self.scalar()?, Value::Null).then_some(DataIn::Blank),
