@@ -9,11 +9,12 @@
 //! object (noted, [`Normalization::InlineData`], as the reader notes it) or a string holding
 //! a flat object; roles the intent's table accepts; `source` and `modality` absent, `null`
 //! or strings written without escapes that read without a warning (a spelling the
-//! vocabulary corrects is noted here as the reader notes it); `priority` absent or an integer up to 255; `confidence` absent,
-//! `null` or a number within 0..=1. Anything else answers `None`, and the scanner and the
-//! reader read the message. What this path reads is exactly what the reader reads from the
-//! scanner's fields (the notes in the same order, the quiet notes in the same places): held
-//! to it by the proptest below; the scanner is held to serde_json by `scan.rs`'s.
+//! vocabulary corrects is noted here as the reader notes it); `priority` absent or an
+//! integer up to 255; `confidence` absent, `null` or a number within 0..=1. Anything else
+//! answers `None`, and the scanner and the reader read the message. What this path reads
+//! is exactly what the reader reads from the scanner's fields (the notes in the same order,
+//! the quiet notes in the same places): held to it by the proptest below; the scanner is
+//! held to serde_json by `scan.rs`'s.
 //!
 //! Why a second path: the reader's checks are code a message runs through whether or not
 //! it has a problem, and on every request that code must be fetched into the instruction
