@@ -109,24 +109,9 @@ pub fn with_parts(e: &ArbiterEvent<Body>) -> String {
 
 /// An arbiter event as `change label parts-or-holders`: a grant or a release with its
 /// parts, a preemption with its victims, a wait or a refusal with the claims in the way.
+/// (`ArbiterEvent`'s own `Display`.)
 pub fn with_holders(e: &ArbiterEvent<Body>) -> String {
-    match e {
-        ArbiterEvent::Granted {
-            label, resources, ..
-        } => format!("granted {label} {}", arbiter::body::names(*resources)),
-        ArbiterEvent::Preempting { label, victims, .. } => {
-            format!("preempting {label} {}", victims.join(","))
-        }
-        ArbiterEvent::Waiting {
-            label, blocked_by, ..
-        } => format!("waiting {label} {}", blocked_by.join(",")),
-        ArbiterEvent::Refused {
-            label, blocked_by, ..
-        } => format!("refused {label} {}", blocked_by.join(",")),
-        ArbiterEvent::Released {
-            label, resources, ..
-        } => format!("released {label} {}", arbiter::body::names(*resources)),
-    }
+    e.to_string()
 }
 
 pub struct Robot {

@@ -146,6 +146,32 @@ pub fn maskable(request: &ActionRequest<'_>) -> ResourceSet<Body> {
     }
 }
 
+/// An event as one short line, `change label what`: the parts granted or released, the
+/// victims of a preemption, or the claims a wait or a refusal is blocked by (`granted
+/// Spin/Turn base`, `waiting Spin/Turn CoordinateWhileInAir/hold`), for logs and tests.
+impl std::fmt::Display for super::table::ArbiterEvent<Body> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        use super::table::ArbiterEvent as E;
+        match self {
+            E::Granted {
+                label, resources, ..
+            } => write!(f, "granted {label} {}", names(*resources)),
+            E::Preempting { label, victims, .. } => {
+                write!(f, "preempting {label} {}", victims.join(","))
+            }
+            E::Waiting {
+                label, blocked_by, ..
+            } => write!(f, "waiting {label} {}", blocked_by.join(",")),
+            E::Refused {
+                label, blocked_by, ..
+            } => write!(f, "refused {label} {}", blocked_by.join(",")),
+            E::Released {
+                label, resources, ..
+            } => write!(f, "released {label} {}", names(*resources)),
+        }
+    }
+}
+
 /// A set's names joined with `+` (`base+speech`), for logs and the timeline.
 pub fn names(set: ResourceSet<Body>) -> String {
     let mut out = String::new();

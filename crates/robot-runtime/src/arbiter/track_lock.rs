@@ -304,23 +304,7 @@ mod tests {
             .lock()
             .drain_events()
             .iter()
-            .map(|e| match e {
-                ArbiterEvent::Granted {
-                    label, resources, ..
-                } => format!("granted {label} {}", super::super::body::names(*resources)),
-                ArbiterEvent::Preempting { label, victims, .. } => {
-                    format!("preempting {label} {}", victims.join(","))
-                }
-                ArbiterEvent::Waiting {
-                    label, blocked_by, ..
-                } => format!("waiting {label} {}", blocked_by.join(",")),
-                ArbiterEvent::Refused {
-                    label, blocked_by, ..
-                } => format!("refused {label} {}", blocked_by.join(",")),
-                ArbiterEvent::Released {
-                    label, resources, ..
-                } => format!("released {label} {}", super::super::body::names(*resources)),
-            })
+            .map(ToString::to_string)
             .collect()
     }
 
