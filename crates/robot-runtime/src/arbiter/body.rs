@@ -148,7 +148,7 @@ pub fn maskable(request: &ActionRequest<'_>) -> ResourceSet<Body> {
 
 /// An event as one short line, `change label what`: the parts granted or released, the
 /// victims of a preemption, or the claims a wait or a refusal is blocked by (`granted
-/// Spin/Turn base`, `waiting Spin/Turn CoordinateWhileInAir/hold`), for logs and tests.
+/// Spin/Turn base`, `waiting Spin/Turn Safety/hold`), for logs and tests.
 impl std::fmt::Display for super::table::ArbiterEvent<Body> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         use super::table::ArbiterEvent as E;
