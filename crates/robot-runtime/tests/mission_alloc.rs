@@ -176,3 +176,31 @@ fn a_steady_grant_and_stop_cycle_does_not_allocate() {
     assert!(mc.arbiter().lock().check_exclusive().is_ok());
     assert_eq!(n, 0, "{CYCLES} steady grant/stop cycles");
 }
+
+#[test]
+fn a_subscriber_discards_the_buffered_events_without_allocating() {
+    let mut mc = MissionController::<Res>::new(MissionConfig::default());
+    let (present, _) = quick("present", &[Res::Screen]);
+    let present = mc.register(present);
+    let heard = std::sync::Arc::new(std::sync::atomic::AtomicUsize::new(0));
+    let count = std::sync::Arc::clone(&heard);
+    mc.subscribe(move |_| {
+        count.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    });
+    let cycle = |mc: &mut MissionController<Res>| {
+        mc.submit(present, Priority(128), None);
+        mc.stop(Some("present"), Priority::MAX);
+        mc.discard_events();
+    };
+    // Warm: the buffer has grown to a cycle's events.
+    cycle(&mut mc);
+    let (n, ()) = allocations(|| {
+        for _ in 0..50 {
+            cycle(&mut mc);
+        }
+    });
+    assert_eq!(n, 0, "50 cycles, each discarding its events");
+    assert!(mc.drain_events().is_empty(), "nothing left buffered");
+    // Decided, Started, HaltRequested, Halted, Finished: five a cycle, all heard.
+    assert_eq!(heard.load(std::sync::atomic::Ordering::Relaxed), 51 * 5);
+}

@@ -25,6 +25,17 @@
 //! `ros2_fields/charger`, `hri_mission/{guide,guide_canonical}` (intake, grant, stop) and
 //! `dev/charger`.
 //!
+//! **Spans.** A mission iteration must also stop the mission it granted (so that the next
+//! one is granted too), which a cloud iteration's claim has no counterpart of; the goal is
+//! the span from the request to the grant. The `span/` workloads time only that span in
+//! each iteration, with a clock read before and after it: `span/weather_claimed` (the
+//! datagram through the intake, then claimed; its events drained outside the span),
+//! `span/guide` and `span/guide_canonical` (the HRI guide through the intake, handed to
+//! the controller, granted and started; the stop outside the span). `span/clock` is the two
+//! clock reads alone: its median is taken off every span before the ratio, so that the
+//! clock's own cost does not pull the ratios towards 1. The code outside the span
+//! still runs, and still takes its share of the caches.
+//!
 //! `--alone NAME` runs one workload `--rounds` × `--batch` times and reports nothing: a
 //! process for a sampling profiler (`perf record -e cpu-clock`, which needs no hardware
 //! counters).
@@ -32,7 +43,9 @@
 //! Without `--bench` (as `cargo test --benches` runs it) every workload runs twice, as a
 //! smoke test.
 
+use std::cell::Cell;
 use std::hint::black_box;
+use std::rc::Rc;
 use std::time::Instant;
 
 use robot_example::hri::{self, HriEnvelopeBytes};
@@ -43,12 +56,15 @@ use robot_runtime::wire::Wire;
 
 mod requests;
 use requests::{
-    charger_envelope, grant_and_stop, guide_controller, packed_result, CHARGER, CHARGER_CANONICAL,
-    GUIDE, GUIDE_CANONICAL, SAY, SAY_CANONICAL, WEATHER_PARAMS,
+    charger_envelope, grant, grant_and_stop, guide_controller, packed_result, stop_and_clear,
+    CHARGER, CHARGER_CANONICAL, GUIDE, GUIDE_CANONICAL, SAY, SAY_CANONICAL, WEATHER_PARAMS,
 };
 
 /// The workloads every other is compared with (always timed, whatever the filter).
 const REFERENCES: [&str; 2] = ["cloud/weather", "cloud/weather_claimed"];
+
+/// The spans' reference and the clock's cost (timed whenever a span is).
+const SPAN_REFERENCES: [&str; 2] = ["span/weather_claimed", "span/clock"];
 
 /// One timed workload: one iteration per call, true when it did what it is timed for.
 struct Workload {
@@ -56,6 +72,32 @@ struct Workload {
     /// The name of the workload its time is compared with.
     reference: &'static str,
     run: Box<dyn FnMut() -> bool>,
+    /// A span workload's timed part: the nanoseconds its iterations spent in the span,
+    /// added up by `run` (a batch's time is then this sum, not the batch's).
+    span: Option<Rc<Cell<u64>>>,
+}
+
+/// A span workload: `run` is called with the accumulator it adds its span's nanoseconds to.
+fn span_workload(
+    name: &'static str,
+    reference: &'static str,
+    run: impl FnMut(&Cell<u64>) -> bool + 'static,
+) -> Workload {
+    let span = Rc::new(Cell::new(0));
+    let mut run = run;
+    let acc = Rc::clone(&span);
+    Workload {
+        name,
+        reference,
+        run: Box::new(move || run(&acc)),
+        span: Some(span),
+    }
+}
+
+/// Adds the time since `start` to `acc`.
+#[inline(always)]
+fn add_since(acc: &Cell<u64>, start: Instant) {
+    acc.set(acc.get() + start.elapsed().as_nanos() as u64);
 }
 
 /// A clock for HRI requests: each arrives 10 s after the one before (so that none is a
@@ -82,6 +124,7 @@ fn workloads() -> Vec<Workload> {
         w.push(Workload {
             name: "cloud/weather",
             reference: "cloud/weather",
+            span: None,
             run: Box::new(move || {
                 let outcome = intents::handle_datagram(&mut c, black_box(&bytes));
                 let done = pending(&outcome);
@@ -96,6 +139,7 @@ fn workloads() -> Vec<Workload> {
         w.push(Workload {
             name: "cloud/weather_claimed",
             reference: "cloud/weather_claimed",
+            span: None,
             run: Box::new(move || {
                 let outcome = intents::handle_datagram(&mut c, black_box(&weather));
                 let claimed = c.activate(tag, "bench").is_ok();
@@ -110,6 +154,7 @@ fn workloads() -> Vec<Workload> {
         w.push(Workload {
             name: "app/set_timer",
             reference: "cloud/weather",
+            span: None,
             run: Box::new(move || {
                 let outcome = c.submit(Request::App {
                     intent: black_box("intent_clock_settimer"),
@@ -133,6 +178,7 @@ fn workloads() -> Vec<Workload> {
         w.push(Workload {
             name,
             reference: "cloud/weather",
+            span: None,
             run: Box::new(move || {
                 let outcome =
                     c.submit(Request::hri_text(IntentSource::Hri, black_box(json), now()));
@@ -151,6 +197,7 @@ fn workloads() -> Vec<Workload> {
         w.push(Workload {
             name: "hri_envelope/charger",
             reference: "cloud/weather",
+            span: None,
             run: Box::new(move || {
                 let outcome = c.submit(HriEnvelopeBytes {
                     bytes: black_box(&bytes),
@@ -169,6 +216,7 @@ fn workloads() -> Vec<Workload> {
         w.push(Workload {
             name: "ros2_fields/charger",
             reference: "cloud/weather",
+            span: None,
             run: Box::new(move || {
                 let (fields, envelope) = hri::envelope(black_box(&env));
                 let outcome = c.submit(Request::hri_fields(
@@ -194,14 +242,53 @@ fn workloads() -> Vec<Workload> {
         w.push(Workload {
             name,
             reference: "cloud/weather_claimed",
+            span: None,
             run: Box::new(move || grant_and_stop(&mut c, &mut mc, text, now())),
         });
     }
     {
         let mut c = intents::component();
+        let bytes = packed_result("intent_weather_extend", WEATHER_PARAMS);
+        w.push(span_workload(
+            "span/weather_claimed",
+            "span/weather_claimed",
+            move |acc| {
+                let start = Instant::now();
+                let outcome = intents::handle_datagram(&mut c, black_box(&bytes));
+                let claimed = c.activate(tag, "bench").is_ok();
+                black_box((&outcome, claimed));
+                add_since(acc, start);
+                c.drain_events();
+                claimed
+            },
+        ));
+    }
+    for (name, text) in [
+        ("span/guide", GUIDE),
+        ("span/guide_canonical", GUIDE_CANONICAL),
+    ] {
+        let mut c = intents::component();
+        let (mut mc, _arbiter) = guide_controller();
+        let mut now = clock();
+        w.push(span_workload(name, "span/weather_claimed", move |acc| {
+            let start = Instant::now();
+            let granted = grant(&mut c, &mut mc, text, now());
+            add_since(acc, start);
+            stop_and_clear(&mut c, &mut mc);
+            granted
+        }));
+    }
+    w.push(span_workload("span/clock", "span/clock", |acc| {
+        let start = Instant::now();
+        add_since(acc, black_box(start));
+        true
+    }));
+    {
+        let mut c = intents::component();
         w.push(Workload {
             name: "dev/charger",
             reference: "cloud/weather",
+            span: None,
             run: Box::new(move || {
                 let outcome = c.submit(Request::direct(black_box(UserIntent::SystemCharger(
                     Default::default(),
@@ -265,8 +352,12 @@ fn main() {
     for w in &mut all {
         assert!((w.run)(), "{} did not do what it is timed for", w.name);
     }
+    let matches = |w: &Workload| filter.as_deref().is_none_or(|f| w.name.contains(f));
+    let spans_wanted = all.iter().any(|w| w.span.is_some() && matches(w));
     let wanted = |w: &Workload| {
-        filter.as_deref().is_none_or(|f| w.name.contains(f)) || REFERENCES.contains(&w.name)
+        matches(w)
+            || REFERENCES.contains(&w.name)
+            || (spans_wanted && SPAN_REFERENCES.contains(&w.name))
     };
     if let Some(name) = alone {
         let mut w = all
@@ -295,11 +386,18 @@ fn main() {
         for k in 0..n {
             let i = (k + round) % n;
             let w = &mut chosen[i];
+            if let Some(span) = &w.span {
+                span.set(0);
+            }
             let start = Instant::now();
             for _ in 0..batch {
                 black_box((w.run)());
             }
-            times[i].push(start.elapsed().as_nanos() as f64 / batch as f64);
+            let total = match &w.span {
+                Some(span) => span.get() as f64,
+                None => start.elapsed().as_nanos() as f64,
+            };
+            times[i].push(total / batch as f64);
         }
     }
     if !bench {
@@ -309,7 +407,24 @@ fn main() {
         "{:<30} {:>9} {:>9}   {:<22} {:>22} {:>9}",
         "workload", "min ns", "median", "against", "paired ratio p25/p50/p75", "min/min"
     );
-    let sorted: Vec<Vec<f64>> = times
+    // A span's time, less the clock's median (the clock itself as it is): the columns and
+    // the ratios of a span are of its net time. The median, not the clock's time in the
+    // same round: a round in which the clock's own batch was interrupted would otherwise
+    // take that interruption off the span.
+    let clock = index("span/clock", &chosen).map(|c| {
+        let mut t = times[c].clone();
+        t.sort_by(f64::total_cmp);
+        (c, quantile(&t, 0.5))
+    });
+    let nets: Vec<Vec<f64>> = (0..n)
+        .map(|i| match clock {
+            Some((c, cost)) if chosen[i].span.is_some() && i != c => {
+                times[i].iter().map(|t| t - cost).collect()
+            }
+            _ => times[i].clone(),
+        })
+        .collect();
+    let sorted: Vec<Vec<f64>> = nets
         .iter()
         .map(|t| {
             let mut t = t.clone();
@@ -319,9 +434,9 @@ fn main() {
         .collect();
     for (i, w) in chosen.iter().enumerate() {
         let r = index(w.reference, &chosen).expect("references are always chosen");
-        let mut ratios: Vec<f64> = times[i]
+        let mut ratios: Vec<f64> = nets[i]
             .iter()
-            .zip(&times[r])
+            .zip(&nets[r])
             .map(|(t, base)| t / base)
             .collect();
         ratios.sort_by(f64::total_cmp);

@@ -330,7 +330,7 @@ impl Hri {
     /// The mission side's lines since the last call, in the order things happened.
     fn mission_whats(&mut self) -> Vec<What> {
         // The subscription has them all, in order; the controller's own buffer is not needed.
-        drop(self.mission.drain_events());
+        self.mission.discard_events();
         let mut out = Vec::new();
         for item in self.log.take() {
             match item {

@@ -13,7 +13,7 @@
 //! integer up to 255; `confidence` absent, `null` or a number within 0..=1. Anything else
 //! answers `None`, and the scanner and the reader read the message. What this path reads
 //! is exactly what the reader reads from the scanner's fields (the notes in the same order,
-//! the quiet notes in the same places): held to it by the proptest below; the scanner is
+//! the notes kept apart in the same places): held to it by the proptest below; the scanner is
 //! held to serde_json by `scan.rs`'s.
 //!
 //! Why a second path: the reader's checks are code a message runs through whether or not
@@ -22,11 +22,11 @@
 //! is the checks a message without problems needs, made as each field is scanned, and
 //! nothing else: no field is stored to be looked at again.
 
-use super::message::{confidence_of, priority_of, Confidence, IntentIn, QuietNotes, ReadIn};
+use super::message::{confidence_of, priority_of, Confidence, IntentIn, NotesApart, ReadIn};
 use super::read::{RoleIn, RolesIn};
 use super::roles;
 use super::scan::{DataIn, Field, Scanner};
-use super::vocab::{IntentKind, Modality, Normalization, Source};
+use super::vocab::{IntentKind, Modality, Source};
 use crate::hri::Priority;
 use serde_json::Value;
 
@@ -85,16 +85,15 @@ pub(super) fn read_common<'a>(text: &'a str, spare: Vec<RoleIn<'a>>) -> Option<R
     // Blank `data` is the empty object, and the role table checks it too (a required role
     // is missing).
     accepted(&kind, &roles)?;
-    let mut quiet = QuietNotes::default();
+    let mut apart = NotesApart::default();
     // Past every check that can answer `None` but the vocabulary's: the notes, in the
-    // reader's order (inline `data` first, then the source's and the modality's).
+    // reader's order (`data`'s first, kept apart, then the source's and the modality's).
     let mut notes = Vec::new();
     if inline {
-        notes.reserve_exact(4);
-        notes.push(Normalization::InlineData);
+        apart.inline_data_at = Some(0);
     }
     if blank {
-        quiet.empty_data_at = Some(notes.len());
+        apart.empty_data_at = Some(0);
     }
     let source = source
         .flatten()
@@ -107,7 +106,7 @@ pub(super) fn read_common<'a>(text: &'a str, spare: Vec<RoleIn<'a>>) -> Option<R
         return None;
     }
     let priority = priority.unwrap_or_else(|| {
-        quiet.default_priority = true;
+        apart.default_priority = true;
         Priority::DEFAULT
     });
     Some(ReadIn {
@@ -120,7 +119,7 @@ pub(super) fn read_common<'a>(text: &'a str, spare: Vec<RoleIn<'a>>) -> Option<R
             confidence: confidence.unwrap_or(Confidence::Unstated),
         },
         notes,
-        quiet,
+        apart,
         warnings: Vec::new(),
     })
 }

@@ -89,8 +89,10 @@ pub enum HriEvent {
     Normalized {
         /// The message's id.
         id: IntentId,
-        /// The corrections.
-        notes: Vec<Normalization>,
+        /// The corrections, in the order the reader made them. Borrowed from a static
+        /// list when the only one is [`Normalization::InlineData`] (every message of a JSON
+        /// bridge: reported without allocating).
+        notes: Cow<'static, [Normalization]>,
     },
     /// A non-fatal problem (kept per [`ReadOptions`]).
     Warning {
@@ -373,7 +375,7 @@ impl HriIntake {
         if !rejected.notes.is_empty() {
             sink.put_with(|| HriEvent::Normalized {
                 id,
-                notes: rejected.notes,
+                notes: Cow::Owned(rejected.notes),
             });
         }
         sink.put_with(|| HriEvent::Rejected {
@@ -399,8 +401,7 @@ impl HriIntake {
         let id = self.id_of(&envelope);
         // Only spelling fixes are news: a missing priority or `data`, normal on the JSON
         // path, is kept apart by the reader (`ReadIn::quiet`) and not reported.
-        if !read.notes.is_empty() {
-            let notes = std::mem::take(&mut read.notes);
+        if let Some(notes) = read.take_reported_notes() {
             sink.put_with(|| HriEvent::Normalized { id, notes });
         }
         if !read.warnings.is_empty() {

@@ -178,7 +178,7 @@ pub struct WireIntent {
 struct Reader {
     options: ReadOptions,
     notes: Vec<Normalization>,
-    quiet: QuietNotes,
+    apart: NotesApart,
     errors: Vec<HriError>,
     warnings: Vec<HriError>,
 }
@@ -238,18 +238,33 @@ impl IntentIn<'_> {
 /// [`ReadIntent`] with the intent's `data` borrowed.
 pub(crate) struct ReadIn<'a> {
     pub(crate) intent: IntentIn<'a>,
-    /// The notes, but for the [`QuietNotes`].
+    /// The notes, but for the [`NotesApart`].
     pub(crate) notes: Vec<Normalization>,
-    /// The notes the intake does not report, kept apart.
-    pub(crate) quiet: QuietNotes,
+    /// The notes kept apart from the vector.
+    pub(crate) apart: NotesApart,
     pub(crate) warnings: Vec<HriError>,
 }
 
 impl ReadIn<'_> {
+    /// Takes the notes the intake reports (all but the quiet ones), in the reader's order;
+    /// `None` when there are none. [`Normalization::InlineData`] alone is the static
+    /// [`INLINE_DATA_ONLY`]: nothing allocated for the usual message of a JSON bridge.
+    pub(crate) fn take_reported_notes(&mut self) -> Option<Cow<'static, [Normalization]>> {
+        let inline = self.apart.inline_data_at.take();
+        if self.notes.is_empty() {
+            return inline.map(|_| Cow::Borrowed(&INLINE_DATA_ONLY[..]));
+        }
+        let mut notes = std::mem::take(&mut self.notes);
+        if let Some(at) = inline {
+            notes.insert(at, Normalization::InlineData);
+        }
+        Some(Cow::Owned(notes))
+    }
+
     /// The owned read: every note in its place.
     pub(crate) fn into_owned(self) -> ReadIntent {
         let mut notes = self.notes;
-        self.quiet.put_back(&mut notes);
+        self.apart.put_back(&mut notes);
         ReadIntent {
             intent: self.intent.into_owned(),
             notes,
@@ -258,24 +273,37 @@ impl ReadIn<'_> {
     }
 }
 
-/// The notes of a read that are normal, not news, and that the intake does not report
-/// ([`Normalization::EmptyData`], [`Normalization::DefaultPriority`]: a JSON message without
-/// `data` or `priority`): kept apart from the other notes, so that a message with only these
-/// grows no vector, and put back in their places for a [`ReadIntent`] or a
-/// [`RejectedIntent`].
+/// [`Normalization::InlineData`] as the only note reported.
+static INLINE_DATA_ONLY: [Normalization; 1] = [Normalization::InlineData];
+
+/// The notes of a read kept apart from the others, so that a message with only these grows
+/// no vector; put back in their places for a [`ReadIntent`] or a [`RejectedIntent`].
+///
+/// - The quiet ones, normal and not news, which the intake does not report
+///   ([`Normalization::EmptyData`], [`Normalization::DefaultPriority`]: a JSON message
+///   without `data` or `priority`).
+/// - [`Normalization::InlineData`], on every message of a JSON bridge: the intake reports it,
+///   alone as a static list ([`HriEvent::Normalized`](super::HriEvent::Normalized) allocates
+///   nothing), or put back among the other notes.
 #[derive(Clone, Copy, Debug, Default)]
-pub(crate) struct QuietNotes {
+pub(crate) struct NotesApart {
     /// Where [`Normalization::EmptyData`] stands among the other notes.
     pub(super) empty_data_at: Option<usize>,
+    /// Where [`Normalization::InlineData`] stands among the other notes (`data` is either
+    /// blank or inline: never both this and `empty_data_at`).
+    pub(super) inline_data_at: Option<usize>,
     /// [`Normalization::DefaultPriority`], which follows every other note.
     pub(super) default_priority: bool,
 }
 
-impl QuietNotes {
+impl NotesApart {
     /// Puts the notes back among `notes`, where they were found.
     fn put_back(self, notes: &mut Vec<Normalization>) {
         if let Some(at) = self.empty_data_at {
             notes.insert(at, Normalization::EmptyData);
+        }
+        if let Some(at) = self.inline_data_at {
+            notes.insert(at, Normalization::InlineData);
         }
         if self.default_priority {
             notes.push(Normalization::DefaultPriority);
@@ -550,7 +578,7 @@ impl<'a> MessageIn<'a> {
             Some(FieldIn::Str(s)) => DataIn::Text(s),
             Some(FieldIn::TextRoles { roles, .. }) => DataIn::TextRoles(roles),
             Some(FieldIn::Roles(roles)) => {
-                r.note(Normalization::InlineData);
+                r.apart.inline_data_at = Some(r.notes.len());
                 DataIn::Inline(roles)
             }
             Some(v) if v.is_null() => DataIn::Text(Cow::Borrowed("")),
@@ -617,15 +645,14 @@ impl Reader {
         Reader {
             options,
             notes: Vec::new(),
-            quiet: QuietNotes::default(),
+            apart: NotesApart::default(),
             errors: Vec::new(),
             warnings: Vec::new(),
         }
     }
 
     /// Adds a note. The first makes room for a few at once, allocated directly rather than
-    /// through the vector's growth path (an inline `data` note is on every message of a
-    /// JSON bridge).
+    /// through the vector's growth path.
     fn note(&mut self, note: Normalization) {
         if self.notes.capacity() == 0 {
             self.notes = Vec::with_capacity(4);
@@ -739,7 +766,7 @@ impl Reader {
         let priority = match priority {
             None => {
                 // The last note of a read (nothing below notes anything).
-                self.quiet.default_priority = true;
+                self.apart.default_priority = true;
                 Priority::DEFAULT
             }
             Some(Ok(p)) => Priority(p),
@@ -768,12 +795,12 @@ impl Reader {
                     confidence,
                 },
                 notes: self.notes,
-                quiet: self.quiet,
+                apart: self.apart,
                 warnings: self.warnings,
             }),
             (kind, _) => {
                 let wire = wire(&kind);
-                self.quiet.put_back(&mut self.notes);
+                self.apart.put_back(&mut self.notes);
                 Err(RejectedIntent {
                     intent: (!wire.is_empty()).then_some(wire),
                     errors: self.errors,
@@ -785,7 +812,7 @@ impl Reader {
 
     /// Blank `data`: the empty object, as every consumer reads it (a quiet note).
     fn empty_data<'t>(&mut self) -> Option<RolesIn<'t>> {
-        self.quiet.empty_data_at = Some(self.notes.len());
+        self.apart.empty_data_at = Some(self.notes.len());
         Some(RolesIn::default())
     }
 

@@ -90,10 +90,24 @@ pub fn guide_controller() -> (MissionController<Body>, SharedArbiter<Body>) {
 }
 
 /// One mission iteration: the HRI guide `text` through the intake to `mc`, granted and
-/// started, then stopped (its capability halts at once) and every event drained; true when
-/// it was granted.
+/// started ([`grant`]), then stopped (its capability halts at once) and every event
+/// drained ([`stop_and_clear`]); true when it was granted.
 #[inline(always)]
 pub fn grant_and_stop(
+    c: &mut IntentComponent<UserIntent>,
+    mc: &mut MissionController<Body>,
+    text: &str,
+    now: Timestamp,
+) -> bool {
+    let granted = grant(c, mc, text, now);
+    stop_and_clear(c, mc);
+    granted
+}
+
+/// The span of issue 29's goal for a mission: the HRI guide `text` submitted to the one
+/// intake, handed to `mc`, granted and started; true when it was granted.
+#[inline(always)]
+pub fn grant(
     c: &mut IntentComponent<UserIntent>,
     mc: &mut MissionController<Body>,
     text: &str,
@@ -104,8 +118,16 @@ pub fn grant_and_stop(
     for record in c.take_mission_requests() {
         granted |= matches!(mc.handle_intent(record), Handling::Request(_));
     }
-    mc.stop(Some("guide"), Priority::MAX);
-    black_box((&outcome, mc.drain_events()));
-    c.drain_events();
+    black_box(&outcome);
     granted
+}
+
+/// What a mission iteration does after [`grant`], so that the next one starts where this
+/// one did: the guide stopped (its capability halts at once), the events cleared as the
+/// robot clears them (it hears them through its subscription).
+#[inline(always)]
+pub fn stop_and_clear(c: &mut IntentComponent<UserIntent>, mc: &mut MissionController<Body>) {
+    mc.stop(Some("guide"), Priority::MAX);
+    mc.discard_events();
+    c.drain_events();
 }

@@ -289,6 +289,14 @@ impl<R: Resource> MissionController<R> {
         self.shrink_events();
     }
 
+    /// Drops the events reported since the last call, keeping the buffer: for a caller
+    /// that hears every event through [`subscribe`](Self::subscribe) and needs no second
+    /// copy (allocates nothing, unlike [`drain_events`](Self::drain_events)).
+    pub fn discard_events(&mut self) {
+        self.events.clear();
+        self.shrink_events();
+    }
+
     /// After a burst (a shutdown of many requests), gives the buffer's memory back rather
     /// than keeping it for good.
     fn shrink_events(&mut self) {
