@@ -50,41 +50,67 @@ impl<R: Resource> MissionController<R> {
     /// Decides `entry` against every claim of the arbiter (this controller's active requests
     /// and other clients' claims). From the queue, a blocked entry goes back to the queue
     /// without a new event. Returns the entry when it stays queued.
+    pub(super) fn arbitrate(&mut self, entry: Entry, from_queue: bool) -> Option<Entry> {
+        self.active.push(entry);
+        self.arbitrate_newcomer(from_queue)
+    }
+
+    /// [`arbitrate`](Self::arbitrate)s the entry last pushed onto the active requests (the
+    /// newcomer: not started, unknown to the arbiter), where it lies: a granted entry starts
+    /// there, and only an entry that is not granted is moved out (an entry is large, and
+    /// each move of it is a copy: a request built straight into the active requests is
+    /// copied once on its way to running, not four times).
     ///
     /// The grant is the common case and stays here; a preemption or a block is carried out
     /// out of line ([`contested`](Self::contested)), so that the code every granted request
     /// runs stays small (the request path is bound by instruction-cache misses, issue 29).
-    pub(super) fn arbitrate(&mut self, entry: Entry, from_queue: bool) -> Option<Entry> {
-        let capability = entry.request.capability;
+    pub(super) fn arbitrate_newcomer(&mut self, from_queue: bool) -> Option<Entry> {
+        let pos = self.active.len() - 1;
+        let capability = self.active[pos].request.capability;
         if self.slots[capability.0 as usize].unresponsive {
+            let entry = self.take_newcomer();
             self.reject_unresponsive(entry);
             return None;
         }
-        let candidate = self.claim_of(&entry);
+        let candidate = self.claim_of(&self.active[pos]);
         let (verdict, involved) = {
             let mut arb = self.arbiter.lock();
             let verdict = arb.decide(&candidate);
             match verdict {
                 Verdict::Grant => (verdict, None),
                 // Still blocked: back to the queue, nothing to report.
-                Verdict::Blocked if from_queue => return Some(entry),
+                Verdict::Blocked if from_queue => {
+                    drop(arb);
+                    return Some(self.take_newcomer());
+                }
                 // Read under the same lock as the decision.
                 _ => (verdict, Some(split_involved(arb.involved()))),
             }
         };
         match involved {
             None => {
+                let request = &self.active[pos].request;
                 self.emit(MissionEvent::Decided {
-                    request: entry.request.id,
+                    request: request.id,
                     capability,
-                    priority: entry.request.priority,
+                    priority: request.priority,
                     decision: Decision::Granted,
                 });
-                self.start(entry);
+                self.start_newcomer();
             }
-            Some((own, foreign)) => self.contested(entry, candidate, verdict, own, foreign),
+            Some((own, foreign)) => {
+                let entry = self.take_newcomer();
+                self.contested(entry, candidate, verdict, own, foreign);
+            }
         }
         None
+    }
+
+    /// Takes the newcomer (the entry last pushed onto the active requests) back out.
+    fn take_newcomer(&mut self) -> Entry {
+        self.active
+            .pop()
+            .expect("a newcomer was pushed onto the active requests")
     }
 
     /// Rejects `entry`: its capability was force-released and has not confirmed yet, so it
@@ -275,24 +301,30 @@ impl<R: Resource> MissionController<R> {
         self.queue.insert(pos, entry);
     }
 
-    fn start(&mut self, mut entry: Entry) {
-        let cap = entry.request.capability;
-        let claim = self.claim_of(&entry);
+    fn start(&mut self, entry: Entry) {
+        self.active.push(entry);
+        self.start_newcomer();
+    }
+
+    /// Starts the newcomer (the entry last pushed onto the active requests) where it lies.
+    fn start_newcomer(&mut self) {
+        let pos = self.active.len() - 1;
+        let cap = self.active[pos].request.capability;
+        let claim = self.claim_of(&self.active[pos]);
         if !self
             .arbiter
             .lock()
             .hold(claim, &self.slots[cap.0 as usize].label, false)
         {
+            let entry = self.take_newcomer();
             self.refuse_start(entry);
             return;
         }
-        // Into the active requests first, started there (the entry is large: moved once).
+        let entry = &mut self.active[pos];
         let (id, resumed) = (entry.request.id, entry.request.resumed);
         entry.phase = Phase::Running;
         entry.fresh_at = Some(self.now);
         entry.started_seq = self.next_start;
-        self.active.push(entry);
-        let pos = self.active.len() - 1;
         let result = self.slots[cap.0 as usize]
             .capability
             .start(&self.active[pos].request);

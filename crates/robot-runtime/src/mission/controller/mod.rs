@@ -568,7 +568,9 @@ impl<R: Resource> MissionController<R> {
             return id;
         }
         let expires = intent.as_ref().and_then(|r| r.expires);
-        let entry = Entry {
+        // Built where it is arbitrated, and started there when granted (see
+        // `arbitrate_newcomer`).
+        self.active.push(Entry {
             request: Request {
                 id,
                 capability,
@@ -584,8 +586,8 @@ impl<R: Resource> MissionController<R> {
             halt_reason: None,
             started_seq: 0,
             fresh_at: None,
-        };
-        self.arbitrate(entry, false);
+        });
+        self.arbitrate_newcomer(false);
         self.settle();
         id
     }
