@@ -400,7 +400,7 @@ impl HriIntake {
     ) -> Admission<IntentRecord<()>> {
         let id = self.id_of(&envelope);
         // Only spelling fixes are news: a missing priority or `data`, normal on the JSON
-        // path, is kept apart by the reader (`ReadIn::quiet`) and not reported.
+        // path, is kept apart by the reader (`ReadIn::apart`) and not reported.
         if let Some(notes) = read.take_reported_notes() {
             sink.put_with(|| HriEvent::Normalized { id, notes });
         }
