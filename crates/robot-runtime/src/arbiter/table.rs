@@ -201,7 +201,7 @@ impl<R: Resource> Arbiter<R> {
     /// A resource still held by another claim is a broken caller: logged and refused
     /// (false), never a second owner. `report`: say so ([`ArbiterEvent::Granted`]; an action
     /// that waited or preempted does, the mission controller reports its own grants).
-    pub fn hold(&mut self, mut claim: Claim<R>, label: &str, report: bool) -> bool {
+    pub fn hold(&mut self, claim: Claim<R>, label: &str, report: bool) -> bool {
         // One pass: a conflicting holder refuses it; its own entry (a reservation) is kept.
         let mut own = None;
         for (i, e) in self.entries.iter().enumerate() {
@@ -212,7 +212,6 @@ impl<R: Resource> Arbiter<R> {
                 return false;
             }
         }
-        claim.halting = false;
         self.put(own, claim, label, HoldState::Holding);
         if report {
             self.report_granted(claim, label);
@@ -232,16 +231,19 @@ impl<R: Resource> Arbiter<R> {
     }
 
     /// `claim` waits for `waiting_for` (the victims of its preemption) before it holds.
-    pub fn reserve(&mut self, mut claim: Claim<R>, label: &str, waiting_for: Vec<Holder>) {
-        claim.halting = false;
+    pub fn reserve(&mut self, claim: Claim<R>, label: &str, waiting_for: Vec<Holder>) {
         let own = self.position(claim.holder);
         self.put(own, claim, label, HoldState::Reserved { waiting_for });
     }
 
-    /// Writes `claim` into its entry at `own` (replacing what it was) or into a new one; the
-    /// label's text is copied into the entry's own string or a spare one.
+    /// Writes `claim` into its entry at `own` (replacing what it was) or into a new one, not
+    /// halting; the label's text is copied into the entry's own string or a spare one.
+    ///
+    /// The `halting` flag is cleared in the entry, after the claim is copied there: cleared
+    /// in the caller's copy first, the byte just written would be read back by the copy's
+    /// wider loads, a store-forwarding stall on every hold (a third of `hold`'s time).
     fn put(&mut self, own: Option<usize>, claim: Claim<R>, label: &str, state: HoldState) {
-        match own {
+        let i = match own {
             Some(i) => {
                 let e = &mut self.entries[i];
                 e.claim = claim;
@@ -251,16 +253,21 @@ impl<R: Resource> Arbiter<R> {
                     e.label.clear();
                     e.label.push_str(label);
                 }
+                i
             }
             None => {
-                self.entries.push(Entry {
+                let label = self.spare_labels.take(label);
+                // Built in its slot (see `push_in_place`).
+                crate::hint::push_in_place(&mut self.entries, || Entry {
                     claim,
-                    label: self.spare_labels.take(label),
+                    label,
                     state,
                     contested: false,
                 });
+                self.entries.len() - 1
             }
-        }
+        };
+        self.entries[i].claim.halting = false;
     }
 
     /// Carries out a [`Verdict::Preempt`] just decided for `claim`

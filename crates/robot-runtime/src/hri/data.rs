@@ -186,24 +186,26 @@ impl Builder {
         let value = match value {
             ValueIn::Str(s) => {
                 self.text.push_str(s);
-                Slot::Str {
-                    end: self.text.len(),
-                }
+                None
             }
             // Canonical: a string is always kept in the text.
             ValueIn::Other(Value::String(s)) => {
                 self.text.push_str(&s);
-                Slot::Str {
-                    end: self.text.len(),
-                }
+                None
             }
-            ValueIn::Other(v) => Slot::Other(v),
+            ValueIn::Other(v) => Some(v),
         };
-        self.entries.push(Entry {
+        let end = self.text.len();
+        // The entry built in its slot, its value's tag included (a slot built aside and
+        // copied in was read back with wide loads of its narrow stores: a stall per role).
+        crate::hint::push_in_place(&mut self.entries, || Entry {
             role,
             start,
             key_end,
-            value,
+            value: match value {
+                None => Slot::Str { end },
+                Some(v) => Slot::Other(v),
+            },
         });
     }
 

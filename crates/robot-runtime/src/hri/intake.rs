@@ -478,7 +478,7 @@ pub(crate) trait EventSink {
 impl EventSink for Vec<HriEvent> {
     #[inline]
     fn put_with(&mut self, make: impl FnOnce() -> HriEvent) {
-        self.extend(std::iter::once_with(make));
+        crate::hint::push_in_place(self, make);
         if let Some(event) = self.last() {
             log_event(event);
         }

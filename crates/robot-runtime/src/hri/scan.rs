@@ -435,7 +435,9 @@ impl<'a> Scanner<'a> {
                 }
                 self.at += 1;
                 self.spaces();
-                entries.push(RoleIn::new(Cow::Borrowed(key), PLACEHOLDER));
+                crate::hint::push_in_place(entries, || {
+                    RoleIn::new(Cow::Borrowed(key), PLACEHOLDER)
+                });
                 let slot = &mut entries.last_mut()?.value;
                 if self.peek()? == b'\\' {
                     put(slot, FieldIn::Str(Cow::Borrowed(self.quoted_run()?)));
@@ -505,7 +507,9 @@ impl<'a> Scanner<'a> {
         entries.reserve(4);
         loop {
             let key = self.key()?;
-            entries.push(RoleIn::new(Cow::Borrowed(key), PLACEHOLDER));
+            // Built in its slot: the role's byte, written in a value built aside, would be
+            // read back by the copy's wider loads (a stall on every role).
+            crate::hint::push_in_place(entries, || RoleIn::new(Cow::Borrowed(key), PLACEHOLDER));
             let slot = &mut entries.last_mut()?.value;
             self.value_into(slot)?;
             if self.next_or_close()? {

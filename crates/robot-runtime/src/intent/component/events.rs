@@ -60,7 +60,7 @@ where
     #[inline(always)]
     pub(super) fn emit_with(&mut self, make: impl FnOnce() -> IntentEvent<U::Tag>) {
         if self.events.len() < self.config.max_buffered_events {
-            self.events.extend(core::iter::once_with(make));
+            crate::hint::push_in_place(&mut self.events, make);
             self.announce_last();
         } else {
             crate::hint::cold_path();
@@ -138,8 +138,7 @@ impl<U: super::super::IntentUnion> EventSink for Events<'_, U> {
     #[inline]
     fn put_with(&mut self, make: impl FnOnce() -> HriEvent) {
         if self.buffer.len() < self.max {
-            self.buffer
-                .extend(std::iter::once_with(|| IntentEvent::Hri(make())));
+            crate::hint::push_in_place(self.buffer, || IntentEvent::Hri(make()));
             if let Some(ev) = self.buffer.last() {
                 IntentComponent::<U>::announce(self.listeners, ev);
             }

@@ -361,16 +361,34 @@ impl<R: Resource> MissionController<R> {
             .map(|e| &e.request)
     }
 
+    /// Records `event`, then logs it and hands it to the listeners (which cannot observe
+    /// the buffer, so the order is invisible). Inlined, the event written into the buffer
+    /// where the caller builds it ([`push_in_place`](crate::hint::push_in_place)): built in
+    /// the caller's frame and copied in by an out-of-line `emit`, it was read back with
+    /// wide loads of the fields just written one by one, a stall on every event (over half
+    /// of the time `emit` took, issue 29).
+    #[inline(always)]
     fn emit(&mut self, event: MissionEvent) {
-        // Logged out of line: every request emits several events, and the logging's code
-        // would sit between the hot instructions of every caller.
+        crate::hint::push_in_place(&mut self.events, move || event);
+        // The logging and the listeners out of line: every request emits several events,
+        // and their code would sit between the hot instructions of every caller.
+        if !self.listeners.is_empty() || debug_may_be_enabled() {
+            self.announce_last();
+        }
+    }
+
+    /// Logs the event last recorded and hands it to every listener.
+    #[inline(never)]
+    fn announce_last(&mut self) {
+        let Some(event) = self.events.last() else {
+            return;
+        };
         if tracing::enabled!(tracing::Level::DEBUG) {
-            log_event(&event);
+            log_event(event);
         }
         for l in &mut self.listeners {
-            l(&event);
+            l(event);
         }
-        self.events.push(event);
     }
 
     /// Reports a control intent that did nothing (out of line: a control usually acts).
@@ -569,8 +587,8 @@ impl<R: Resource> MissionController<R> {
         }
         let expires = intent.as_ref().and_then(|r| r.expires);
         // Built where it is arbitrated, and started there when granted (see
-        // `arbitrate_newcomer`).
-        self.active.push(Entry {
+        // `arbitrate_newcomer`); written in its slot (see `push_in_place`).
+        crate::hint::push_in_place(&mut self.active, || Entry {
             request: Request {
                 id,
                 capability,
@@ -591,6 +609,14 @@ impl<R: Resource> MissionController<R> {
         self.settle();
         id
     }
+}
+
+/// False when no subscriber takes debug events (the global level filter, one load): the
+/// cheap test before the controller's events go out of line to be logged.
+#[inline(always)]
+fn debug_may_be_enabled() -> bool {
+    use tracing::level_filters::{LevelFilter, STATIC_MAX_LEVEL};
+    tracing::Level::DEBUG <= STATIC_MAX_LEVEL && tracing::Level::DEBUG <= LevelFilter::current()
 }
 
 /// Logs an event the controller reports (debug level).
