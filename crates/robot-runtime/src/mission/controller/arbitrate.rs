@@ -73,22 +73,31 @@ impl<R: Resource> MissionController<R> {
             return None;
         }
         let candidate = self.claim_of(&self.active[pos]);
-        let (verdict, involved) = {
+        let (verdict, decided) = {
             let mut arb = self.arbiter.lock();
             let verdict = arb.decide(&candidate);
             match verdict {
-                Verdict::Grant => (verdict, None),
+                // Held under the lock of the decision: no other client can take the
+                // resources in between, and the request path locks the table once.
+                Verdict::Grant => {
+                    let label = &self.slots[capability.0 as usize].label;
+                    let held = arb.hold(candidate, label, false);
+                    (verdict, Decided::Granted { held })
+                }
                 // Still blocked: back to the queue, nothing to report.
                 Verdict::Blocked if from_queue => {
                     drop(arb);
                     return Some(self.take_newcomer());
                 }
                 // Read under the same lock as the decision.
-                _ => (verdict, Some(split_involved(arb.involved()))),
+                _ => {
+                    let (own, foreign) = split_involved(arb.involved());
+                    (verdict, Decided::Contested { own, foreign })
+                }
             }
         };
-        match involved {
-            None => {
+        match decided {
+            Decided::Granted { held } => {
                 let request = &self.active[pos].request;
                 self.emit(MissionEvent::Decided {
                     request: request.id,
@@ -96,9 +105,14 @@ impl<R: Resource> MissionController<R> {
                     priority: request.priority,
                     decision: Decision::Granted,
                 });
-                self.start_newcomer();
+                if held {
+                    self.start_held();
+                } else {
+                    let entry = self.take_newcomer();
+                    self.refuse_start(entry);
+                }
             }
-            Some((own, foreign)) => {
+            Decided::Contested { own, foreign } => {
                 let entry = self.take_newcomer();
                 self.contested(entry, candidate, verdict, own, foreign);
             }
@@ -320,6 +334,13 @@ impl<R: Resource> MissionController<R> {
             self.refuse_start(entry);
             return;
         }
+        self.start_held();
+    }
+
+    /// Starts the newcomer, its claim already held.
+    fn start_held(&mut self) {
+        let pos = self.active.len() - 1;
+        let cap = self.active[pos].request.capability;
         let entry = &mut self.active[pos];
         let (id, resumed) = (entry.request.id, entry.request.resumed);
         entry.phase = Phase::Running;
@@ -661,6 +682,19 @@ impl<R: Resource> MissionController<R> {
         }
         self.settle();
     }
+}
+
+/// What [`MissionController::arbitrate_newcomer`] read under the arbiter's lock.
+enum Decided {
+    /// Granted, and held at once when `held` (a hold can be refused only to a broken
+    /// caller: see [`Arbiter::hold`](crate::arbiter::Arbiter::hold)).
+    Granted { held: bool },
+    /// A preemption or a block, with the claims involved: this controller's requests
+    /// (`own`) and other clients' (`foreign`).
+    Contested {
+        own: Vec<RequestId>,
+        foreign: Vec<Holder>,
+    },
 }
 
 /// The claims a decision involved, split into this controller's requests and other
