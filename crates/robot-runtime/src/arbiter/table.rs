@@ -9,6 +9,7 @@
 //! [`Arbiter::check_exclusive`], property-tested): no two holding or halting claims share a
 //! resource.
 
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 
 use super::resource::{Resource, ResourceSet};
@@ -129,7 +130,9 @@ pub struct Arbiter<R: Resource> {
     listeners: Vec<ArbiterListener<R>>,
     scratch: Vec<Claim<R>>,
     involved: Vec<Holder>,
-    halt_requests: u64,
+    /// How many halts were requested so far ([`Arbiter::halt_requests`]); shared with the
+    /// [`SharedArbiter`] holding the table, which reads it without the lock.
+    halt_requests: Arc<AtomicU64>,
     /// Labels of released claims, kept to be written over by the next claims: a client
     /// that holds and releases over and over allocates none.
     spare_labels: SpareStrings<8, 128>,
@@ -152,7 +155,7 @@ impl<R: Resource> Default for Arbiter<R> {
             listeners: Vec::new(),
             scratch: Vec::new(),
             involved: Vec::new(),
-            halt_requests: 0,
+            halt_requests: Arc::new(AtomicU64::new(0)),
             spare_labels: SpareStrings::default(),
         }
     }
@@ -293,7 +296,9 @@ impl<R: Resource> Arbiter<R> {
     /// Asks `victim` to halt (`by`: who preempts it). A holder keeps its resources until its
     /// owner [releases](Self::release) them; an earlier request's `by` is kept.
     pub fn request_halt(&mut self, victim: Holder, by: Option<Holder>) {
-        self.halt_requests += 1;
+        // The one writer (the table is borrowed mutably): a load and a store, no locked add.
+        let halts = self.halt_requests.load(Ordering::Relaxed);
+        self.halt_requests.store(halts + 1, Ordering::Release);
         if let Some(i) = self.position(victim) {
             let e = &mut self.entries[i];
             match e.state {
@@ -308,7 +313,7 @@ impl<R: Resource> Arbiter<R> {
     /// How many halts were requested so far: a client that sees it unchanged knows none of
     /// its claims was asked to halt meanwhile.
     pub fn halt_requests(&self) -> u64 {
-        self.halt_requests
+        self.halt_requests.load(Ordering::Acquire)
     }
 
     /// Who asked `holder` to halt: `Some(by)` once asked (`by` as given to
@@ -470,17 +475,28 @@ impl std::fmt::Display for Holder {
 /// Cloning shares it. A poisoned lock is taken over: the table stays consistent between
 /// calls, so a panic elsewhere leaves nothing half-written.
 #[derive(Debug)]
-pub struct SharedArbiter<R: Resource>(Arc<Mutex<Arbiter<R>>>);
+pub struct SharedArbiter<R: Resource> {
+    table: Arc<Mutex<Arbiter<R>>>,
+    /// The table's halt count, read without its lock ([`SharedArbiter::halt_requests`]).
+    halt_requests: Arc<AtomicU64>,
+}
 
 impl<R: Resource> Clone for SharedArbiter<R> {
     fn clone(&self) -> Self {
-        SharedArbiter(Arc::clone(&self.0))
+        SharedArbiter {
+            table: Arc::clone(&self.table),
+            halt_requests: Arc::clone(&self.halt_requests),
+        }
     }
 }
 
 impl<R: Resource> Default for SharedArbiter<R> {
     fn default() -> Self {
-        SharedArbiter(Arc::new(Mutex::new(Arbiter::new())))
+        let table = Arbiter::new();
+        SharedArbiter {
+            halt_requests: Arc::clone(&table.halt_requests),
+            table: Arc::new(Mutex::new(table)),
+        }
     }
 }
 
@@ -492,7 +508,15 @@ impl<R: Resource> SharedArbiter<R> {
 
     /// The table, locked.
     pub fn lock(&self) -> MutexGuard<'_, Arbiter<R>> {
-        self.0.lock().unwrap_or_else(PoisonError::into_inner)
+        self.table.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    /// [`Arbiter::halt_requests`], without taking the lock: a client that polls for halts
+    /// asked of its claims (the mission controller, after every request) takes the lock
+    /// only when the count moved. A halt requested while it reads is seen at its next look,
+    /// as it would be had it read under the lock.
+    pub fn halt_requests(&self) -> u64 {
+        self.halt_requests.load(Ordering::Acquire)
     }
 }
 
@@ -519,6 +543,25 @@ mod tests {
             preemptible: true,
             halting: false,
         }
+    }
+
+    /// The halt count read without the lock is the table's, for every clone, and a new
+    /// table starts its own; a hold (the halting flag set in the claim given) keeps no
+    /// halting flag.
+    #[test]
+    fn the_halt_count_is_read_without_the_lock_by_every_clone() {
+        let shared = SharedArbiter::<Body>::new();
+        let other = shared.clone();
+        let mut halting = claim(Holder::Mission(1), &[Body::Base], 100);
+        halting.halting = true;
+        assert!(shared.lock().hold(halting, "m", false));
+        assert!(!shared.lock().entries()[0].claim.halting);
+        assert_eq!((shared.halt_requests(), other.halt_requests()), (0, 0));
+        shared.lock().request_halt(Holder::Mission(1), None);
+        other.lock().request_halt(Holder::Mission(9), None);
+        assert_eq!(shared.halt_requests(), 2);
+        assert_eq!(other.halt_requests(), shared.lock().halt_requests());
+        assert_eq!(SharedArbiter::<Body>::new().halt_requests(), 0);
     }
 
     /// A client that holds without asking is refused, never a second owner; a reservation

@@ -462,7 +462,8 @@ impl<R: Resource> MissionController<R> {
     /// Halts the running requests another client's claim preempted (a behavior action of
     /// a higher priority), and drops the reservations it took over. True when any.
     fn yield_to_other_clients(&mut self) -> bool {
-        let halts = self.arbiter.lock().halt_requests();
+        // Without the lock: a request that made no halt locks the table once, to hold.
+        let halts = self.arbiter.halt_requests();
         if halts == self.halts_seen {
             // Nobody was asked to halt since the last look.
             return false;
