@@ -79,13 +79,22 @@ def declared(name):
 
 
 def test_children_are_shown_in_the_order_the_files_declare_them(robots, page):
-    robot = robots("--inspect", "127.0.0.1:0", "--tree", str(ORIGINAL_TREE))
+    robot = robots("--inspect", "127.0.0.1:0", "--inspect-paused", "--tree", str(ORIGINAL_TREE))
     open_page(page, robot.url)
-    # Down the production path to GlobalInterruptions (its children in scope, shown), paused.
-    wait_for("GlobalInterruptions on the stack",
-             lambda: "GlobalInterruptions" in (js_attr(page, "#stack", "data-stack") or ""), timeout=40)
-    page.find_element(By.ID, "pause").click()
-    wait_for("paused", lambda: page.find_element(By.ID, "mode").text.lower() == "paused")
+    # Down the production path to GlobalInterruptions (its children in scope, shown), paused
+    # on the tick it is activated: a breakpoint, not a pause clicked once the page shows it on
+    # the stack (it can leave the stack on the next tick, before the click lands).
+    Select(page.find_element(By.ID, "break-on")).select_by_value("activation")
+    box = page.find_element(By.ID, "break-target")
+    box.clear()
+    box.send_keys("GlobalInterruptions")
+    page.find_element(By.ID, "break-add").click()
+    wait_for("the breakpoint listed", lambda: js_text(page, "#breaklist .brk"))
+    page.find_element(By.ID, "resume").click()
+    wait_for("the breakpoint on GlobalInterruptions hit", lambda: js_text(page, "#hit:not([hidden])"), timeout=40)
+    wait_for("paused with GlobalInterruptions on the stack",
+             lambda: page.find_element(By.ID, "mode").text.lower() == "paused"
+             and "GlobalInterruptions" in (js_attr(page, "#stack", "data-stack") or ""))
     for dispatcher in ("MandatoryPhysicalReactions", "GlobalInterruptions", "OptionalReactions"):
         want = declared(dispatcher)
         # The tree's rows under it (opened where it is met first).
