@@ -234,6 +234,26 @@ def click(driver, css, timeout=10):
     wait_for(f"a click on {css}", attempt, timeout)
 
 
+def fill_breakpoint(driver, on, target):
+    """Fills the page's breakpoint form: what it breaks on (`activation`, `condition`, ...)
+    and the behavior it watches."""
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import Select
+
+    Select(driver.find_element(By.ID, "break-on")).select_by_value(on)
+    box = driver.find_element(By.ID, "break-target")
+    box.clear()
+    box.send_keys(target)
+
+
+def add_breakpoint(driver, on, target):
+    """Sets a breakpoint from the page's form (see `fill_breakpoint`)."""
+    from selenium.webdriver.common.by import By
+
+    fill_breakpoint(driver, on, target)
+    driver.find_element(By.ID, "break-add").click()
+
+
 @pytest.hookimpl(hookwrapper=True)
 def pytest_runtest_makereport(item, call):
     """On a failure, a screenshot of the page and what it showed as its last reply."""

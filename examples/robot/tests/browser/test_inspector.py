@@ -17,7 +17,8 @@ from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import Select
 
-from conftest import ROOT, click, js_attr, js_text, read_trace, screenshot, stack_at, wait_for
+from conftest import (ROOT, add_breakpoint, click, js_attr, js_text, read_trace, screenshot,
+                      stack_at, wait_for)
 
 DEFAULT_SCENARIO = ROOT / "examples" / "robot" / "scenarios" / "default.jsonl"
 TOKEN = "insp3ctor-t0ken-for-tests"
@@ -464,11 +465,7 @@ def test_the_original_tree_shows_and_stays_usable(robots, page, tmp_path):
     wait_for("HighLevelAI's bar in the activation chart",
              lambda: "HighLevelAI" in (js_attr(page, "#chart", "data-lanes") or "").split(","),
              timeout=40)
-    Select(page.find_element(By.ID, "break-on")).select_by_value("activation")
-    box = page.find_element(By.ID, "break-target")
-    box.clear()
-    box.send_keys("HighLevelAI")
-    page.find_element(By.ID, "break-add").click()
+    add_breakpoint(page, "activation", "HighLevelAI")
     wait_for("the breakpoint on HighLevelAI hit", lambda: js_text(page, "#hit:not([hidden])"), timeout=45)
     wait_for("HighLevelAI on the stack", lambda: "HighLevelAI" in (shown_stack(page) or ""))
     # HighLevelAI: its state, the state each of its behaviors runs for, its transitions.

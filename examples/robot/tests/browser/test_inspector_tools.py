@@ -27,8 +27,9 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support.ui import Select
 
-from conftest import (NGINX, OPENSSL, ROOT, chromium, click, close_chromium, js_attr, js_text,
-                      read_trace, screenshot, stack_at, wait_for)
+from conftest import (NGINX, OPENSSL, ROOT, add_breakpoint, chromium, click, close_chromium,
+                      fill_breakpoint, js_attr, js_text, read_trace, screenshot, stack_at,
+                      wait_for)
 
 ORIGINAL_TREE = ROOT / "examples" / "robot" / "behaviors" / "original"
 TOKEN = "insp3ctor-t0ken-for-tests"
@@ -84,11 +85,7 @@ def test_children_are_shown_in_the_order_the_files_declare_them(robots, page):
     # Down the production path to GlobalInterruptions (its children in scope, shown), paused
     # on the tick it is activated: a breakpoint, not a pause clicked once the page shows it on
     # the stack (it can leave the stack on the next tick, before the click lands).
-    Select(page.find_element(By.ID, "break-on")).select_by_value("activation")
-    box = page.find_element(By.ID, "break-target")
-    box.clear()
-    box.send_keys("GlobalInterruptions")
-    page.find_element(By.ID, "break-add").click()
+    add_breakpoint(page, "activation", "GlobalInterruptions")
     wait_for("the breakpoint listed", lambda: js_text(page, "#breaklist .brk"))
     page.find_element(By.ID, "resume").click()
     wait_for("the breakpoint on GlobalInterruptions hit", lambda: js_text(page, "#hit:not([hidden])"), timeout=40)
@@ -233,11 +230,7 @@ def test_a_breakpoint_pauses_the_robot_on_the_tick_it_happens(robots, page, tmp_
                    "--trace-json", str(trace))
     open_page(page, robot.url)
     # A breakpoint on TimerSet's activation, set from the page's form.
-    Select(page.find_element(By.ID, "break-on")).select_by_value("activation")
-    box = page.find_element(By.ID, "break-target")
-    box.clear()
-    box.send_keys("TimerSet")
-    page.find_element(By.ID, "break-add").click()
+    add_breakpoint(page, "activation", "TimerSet")
     wait_for("the breakpoint listed", lambda: js_text(page, "#breaklist .brk"))
     assert "activation TimerSet" in js_text(page, "#breaklist .brk")
     page.find_element(By.CSS_SELECTOR, '.tab[data-tab="user"]').click()
@@ -267,10 +260,7 @@ def test_a_breakpoint_pauses_the_robot_on_the_tick_it_happens(robots, page, tmp_
     wait_for("no breakpoint", lambda: "none" in (js_text(page, "#breaklist") or ""))
     page.find_element(By.ID, "resume").click()
     wait_for("HighLevelAI running", lambda: "HighLevelAI" in js_attr(page, "#stack", "data-stack"), timeout=30)
-    Select(page.find_element(By.ID, "break-on")).select_by_value("condition")
-    box = page.find_element(By.ID, "break-target")
-    box.clear()
-    box.send_keys("HighLevelAI")
+    fill_breakpoint(page, "condition", "HighLevelAI")
     labels = wait_for("HighLevelAI's conditions", lambda: page.execute_script(
         "return [...document.querySelectorAll('#break-condition option')].map((o) => o.value).filter(Boolean)"))
     label = next(l for l in labels if l.startswith("Observing -> ExploringVoiceCommand"))
