@@ -105,12 +105,7 @@ impl<R: Resource> MissionController<R> {
                     priority: request.priority,
                     decision: Decision::Granted,
                 });
-                if held {
-                    self.start_held();
-                } else {
-                    let entry = self.take_newcomer();
-                    self.refuse_start(entry);
-                }
+                self.start_if_held(held);
             }
             Decided::Contested { own, foreign } => {
                 let entry = self.take_newcomer();
@@ -325,20 +320,21 @@ impl<R: Resource> MissionController<R> {
         let pos = self.active.len() - 1;
         let cap = self.active[pos].request.capability;
         let claim = self.claim_of(&self.active[pos]);
-        if !self
+        let held = self
             .arbiter
             .lock()
-            .hold(claim, &self.slots[cap.0 as usize].label, false)
-        {
+            .hold(claim, &self.slots[cap.0 as usize].label, false);
+        self.start_if_held(held);
+    }
+
+    /// Starts the newcomer when the arbiter `held` its claim; else it fails
+    /// ([`refuse_start`](Self::refuse_start)).
+    fn start_if_held(&mut self, held: bool) {
+        if !held {
             let entry = self.take_newcomer();
             self.refuse_start(entry);
             return;
         }
-        self.start_held();
-    }
-
-    /// Starts the newcomer, its claim already held.
-    fn start_held(&mut self) {
         let pos = self.active.len() - 1;
         let cap = self.active[pos].request.capability;
         let entry = &mut self.active[pos];
